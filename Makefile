@@ -1,0 +1,32 @@
+# The two commands of the README: `make play` and `make test`.
+# Both create .venv when it is missing, so a fresh clone needs only python3 and make.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: play test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Stamp files record which install is current, so a changed pyproject.toml reinstalls.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+play: $(VENV)/.installed
+	$(BIN)/dusk play
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/dice_throughput.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

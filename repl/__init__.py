@@ -1,0 +1,1 @@
+"""The table front end of dusk: a prompt_toolkit REPL over the engine API (no game logic here)."""

@@ -1,0 +1,196 @@
+"""The syntax tree of the dice language: typed, immutable dataclasses.
+
+Every node knows its span in the source text (for carets in error messages and
+labels in traces) and its depth (so the depth limit is checked while parsing,
+before anything recursive walks the tree).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Integer:
+    value: int
+    span: Span
+    depth: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class String:
+    value: str
+    span: Span
+    depth: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Boolean:
+    value: bool
+    span: Span
+    depth: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """A dotted path into the environment: `hunter.life`, `params.difficulty`."""
+
+    path: tuple[str, ...]
+    span: Span
+    depth: int = 1
+
+    @property
+    def dotted(self) -> str:
+        return ".".join(self.path)
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    op: str  # "+" or "-"
+    operand: "Node"
+    span: Span
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class Arithmetic:
+    """A chain of one precedence level: `a + b - c` or `a * b // c` (flat, so 500 terms need no recursion)."""
+
+    operands: tuple["Node", ...]
+    ops: tuple[str, ...]  # len(ops) == len(operands) - 1
+    span: Span
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    left: "Node"
+    op: str
+    right: "Node"
+    span: Span
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllOf:
+    """`a and b and c`"""
+
+    items: tuple["Node", ...]
+    span: Span
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class AnyOf:
+    """`a or b or c`"""
+
+    items: tuple["Node", ...]
+    span: Span
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    operand: "Node"
+    span: Span
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class Conditional:
+    """`then if test else otherwise`"""
+
+    then: "Node"
+    test: "Node"
+    otherwise: "Node"
+    span: Span
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A comparison waiting for its left side: the `>= 6` of `count(p, >= 6)` or `rr<10`."""
+
+    op: str
+    operand: "Node"
+    span: Span
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class Keyword:
+    """A keyword argument of a call: `default=0`, `ignore=[1]`."""
+
+    name: str
+    value: "Node"
+    span: Span
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    function: str
+    args: tuple["Node", ...]  # Condition nodes allowed among them
+    keywords: tuple[Keyword, ...]
+    span: Span
+    name_span: Span
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """kh / kl / dh / dl with how many dice (1 when omitted)."""
+
+    kind: str
+    count: "Node | None"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class RerollDice:
+    """`r<cond>` re-rolls once; `rr<cond>` re-rolls while the die meets the condition."""
+
+    repeat: bool
+    condition: Condition
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Explode:
+    """`!` explodes on the highest face; `!>=10` on faces meeting the condition."""
+
+    condition: Condition | None
+    span: Span
+
+
+Modifier = Union[Select, RerollDice, Explode]
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """`NdS` with its modifiers; count None means one die (`d20`)."""
+
+    count: "Node | None"
+    sides: "Node"
+    modifiers: tuple[Modifier, ...]
+    span: Span
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class PoolLiteral:
+    """`[1, 2, 2, 5]`: numbers become fixed dice, pools among the items are joined in."""
+
+    items: tuple["Node", ...]
+    modifiers: tuple[Modifier, ...]
+    span: Span
+    depth: int
+
+
+Node = Union[
+    Integer, String, Boolean, Name, Unary, Arithmetic, Compare, AllOf, AnyOf, Not,
+    Conditional, Condition, Call, Dice, PoolLiteral,
+]

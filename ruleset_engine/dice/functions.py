@@ -1,0 +1,312 @@
+"""The functions of the dice language: one plain builder per function, in one table.
+
+A builder takes the compiler and the Call node, checks the arguments (how many,
+which kind, which keywords) before anything is rolled, and returns a Code. Pool
+functions that judge dice record a Step, so the trace shows what each die became:
+counted, dropped, set aside, cancelled.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable
+
+from . import ast
+from .compiler import (
+    ANY, NUMBER, POOL, Code, Compiler, _constant, _covers, to_number, to_pool, to_truth,
+)
+from .errors import DiceLimitError, DiceTypeError, DiceValueError
+from .values import Pool, Step
+
+
+def _arguments(c: Compiler, node: ast.Call, low: int, high: int, keywords: tuple[str, ...] = ()):
+    """Check how many arguments a call has and which keywords; return (args, {keyword: node})."""
+    n = len(node.args)
+    if not low <= n <= high:
+        want = str(low) if low == high else f"{low} to {high}" if high < 99 else f"at least {low}"
+        raise c.fail(DiceTypeError, f"{node.function}(..) takes {want} argument{'' if want.endswith(' 1') or want == '1' else 's'}, "
+                                    f"not {n}", node.span)
+    given = {}
+    for kw in node.keywords:
+        if kw.name not in keywords:
+            allowed = ", ".join(f"{k}=" for k in keywords) or "none"
+            raise c.fail(DiceTypeError, f"{node.function}(..) has no keyword {kw.name!r} (keywords: {allowed})",
+                         kw.span)
+        if kw.name in given:
+            raise c.fail(DiceTypeError, f"{kw.name}= is given twice", kw.span)
+        given[kw.name] = kw.value
+    return node.args, given
+
+
+def _judge(c: Compiler, node: ast.Call, pool_code: Code, judge, kind=POOL) -> Code:
+    """A pool function whose result comes from judging each die: `judge(ctx, pool) -> (value, marks)`."""
+    prun, pspan = pool_code.run, node.args[0].span
+    label, span = c.label(node.span), node.span
+
+    def run(ctx):
+        pool = prun(ctx)
+        if not isinstance(pool, Pool):
+            pool = to_pool(pool, pspan)
+        value, marks = judge(ctx, pool)
+        ctx.steps.append(Step(label, span, pool.dice, marks, value.total if isinstance(value, Pool) else value))
+        return value
+
+    return Code(run, kind)
+
+
+def _select(pool: Pool, chosen: list[int]) -> tuple[Pool, tuple[str, ...]]:
+    """The pool of the chosen dice (in roll order); the others are set aside."""
+    keep = set(chosen)
+    dice = pool.dice
+    marks = tuple("kept" if i in keep else "aside" for i in range(len(dice)))
+    return (Pool(tuple(d for i, d in enumerate(dice) if i in keep),
+                 tuple(d for i, d in enumerate(dice) if i not in keep)), marks)
+
+
+# ---- numbers --------------------------------------------------------------------
+
+def fn_min_max(c: Compiler, node: ast.Call, pick) -> Code:
+    args, _ = _arguments(c, node, 1, 99)
+    codes = [c.number(a) for a in args]
+    parts = [(code.run, a.span) for code, a in zip(codes, args)]
+
+    def run(ctx):
+        values = []
+        for part, span in parts:
+            v = part(ctx)
+            values.append(v if type(v) is int else to_number(v, span))
+        return pick(values)
+
+    code = Code(run, NUMBER)
+    return c.fold(code, node.span) if all(x.is_const for x in codes) else code
+
+
+def fn_abs(c: Compiler, node: ast.Call) -> Code:
+    (arg,), _ = _arguments(c, node, 1, 1)
+    code = c.number(arg)
+    inner, span = code.run, arg.span
+    result = Code(lambda ctx: abs(to_number(inner(ctx), span)), NUMBER)
+    return c.fold(result, node.span) if code.is_const else result
+
+
+# ---- pools to numbers -------------------------------------------------------------
+
+def fn_count(c: Compiler, node: ast.Call) -> Code:
+    (pool_node, cond_node), _ = _arguments(c, node, 2, 2)
+    pool = c.pool(pool_node, "count(..)")
+    cond = c.condition(cond_node, "count(..)")
+
+    def judge(ctx, pool):
+        meets = cond.predicate(ctx)
+        marks = tuple("counted" if meets(d.face) else "kept" for d in pool.dice)
+        return marks.count("counted"), marks
+
+    return _judge(c, node, pool, judge, NUMBER)
+
+
+def _pool_number(c: Compiler, node: ast.Call, what: Callable[[Pool], int]) -> Code:
+    (arg,), _ = _arguments(c, node, 1, 1)
+    pool = c.pool(arg, f"{node.function}(..)")
+    inner, span = pool.run, arg.span
+    return Code(lambda ctx: what(to_pool(inner(ctx), span)), NUMBER)
+
+
+def fn_sum(c, node):
+    return _pool_number(c, node, lambda p: p.total)
+
+
+def fn_size(c, node):
+    return _pool_number(c, node, len)
+
+
+def _extreme(c: Compiler, node: ast.Call, highest: bool) -> Code:
+    """highest(p) / lowest(p): one face; highest(p, n) / lowest(p, n): a pool of n dice."""
+    args, keywords = _arguments(c, node, 1, 2, ("default",))
+    pool = c.pool(args[0], f"{node.function}(..)")
+    prun, pspan = pool.run, args[0].span
+    if len(args) == 2:
+        if "default" in keywords:
+            raise c.fail(DiceTypeError, f"default= only applies to {node.function}(pool) without a count",
+                         node.span)
+        count = c.number(args[1])
+        nrun, nspan = count.run, args[1].span
+
+        def judge(ctx, p):
+            n = to_number(nrun(ctx), nspan)
+            if n < 0:
+                raise DiceValueError(f"{node.function}(..) needs a count of 0 or more, not {n}", span=nspan)
+            order = sorted(range(len(p.dice)), key=lambda i: p.dice[i].face, reverse=highest)
+            return _select(p, order[:n])
+
+        return _judge(c, node, pool, judge, POOL)
+
+    default = keywords.get("default")
+    drun = c.number(default).run if default is not None else None
+    pick = max if highest else min
+    label = c.label(args[0].span)
+
+    def run(ctx):
+        p = to_pool(prun(ctx), pspan)
+        if p.dice:
+            return pick([d.face for d in p.dice])
+        if drun is None:
+            raise DiceValueError(
+                f"{node.function}({label}) of an empty pool: give a default, as in "
+                f"{node.function}({label}, default=0)", span=node.span,
+            )
+        return to_number(drun(ctx), default.span)
+
+    return Code(run, NUMBER)
+
+
+def fn_highest(c, node):
+    return _extreme(c, node, True)
+
+
+def fn_lowest(c, node):
+    return _extreme(c, node, False)
+
+
+# ---- pools to pools ---------------------------------------------------------------
+
+def fn_largest_set(c: Compiler, node: ast.Call) -> Code:
+    (arg,), keywords = _arguments(c, node, 1, 1, ("ignore",))
+    pool = c.pool(arg, "largest_set(..)")
+    ignore = keywords.get("ignore")
+    irun = c.pool(ignore, "ignore=").run if ignore is not None else None
+
+    def judge(ctx, p):
+        ignored = set(to_pool(irun(ctx), ignore.span).faces) if irun is not None else set()
+        counts = Counter(d.face for d in p.dice if d.face not in ignored)
+        if not counts:
+            return _select(p, [])
+        # The biggest group; among groups of one size, the higher face.
+        face = max(counts, key=lambda f: (counts[f], f))
+        return _select(p, [i for i, d in enumerate(p.dice) if d.face == face])
+
+    return _judge(c, node, pool, judge)
+
+
+def fn_unpair(c: Compiler, node: ast.Call) -> Code:
+    (arg,), _ = _arguments(c, node, 1, 1)
+    pool = c.pool(arg, "unpair(..)")
+
+    def judge(ctx, p):
+        # For each face rolled c times, floor(c/2) dice are set aside: the later ones.
+        total = Counter(d.face for d in p.dice)
+        seen: Counter = Counter()
+        chosen = []
+        for i, d in enumerate(p.dice):
+            seen[d.face] += 1
+            if seen[d.face] <= total[d.face] - total[d.face] // 2:
+                chosen.append(i)
+        return _select(p, chosen)
+
+    return _judge(c, node, pool, judge)
+
+
+def fn_cancel(c: Compiler, node: ast.Call) -> Code:
+    (a_node, b_node), _ = _arguments(c, node, 2, 2)
+    a = c.pool(a_node, "cancel(..)")
+    b = c.pool(b_node, "cancel(..)")
+    brun, bspan = b.run, b_node.span
+
+    def judge(ctx, p):
+        against = Counter(to_pool(brun(ctx), bspan).faces)
+        chosen = []
+        for i, d in enumerate(p.dice):
+            if against[d.face] > 0:
+                against[d.face] -= 1
+            else:
+                chosen.append(i)
+        pool, marks = _select(p, chosen)
+        return pool, tuple("cancelled" if m == "aside" else m for m in marks)
+
+    return _judge(c, node, a, judge)
+
+
+def _filter(c: Compiler, node: ast.Call, keep_matching: bool) -> Code:
+    (pool_node, cond_node), _ = _arguments(c, node, 2, 2)
+    pool = c.pool(pool_node, f"{node.function}(..)")
+    cond = c.condition(cond_node, f"{node.function}(..)")
+
+    def judge(ctx, p):
+        meets = cond.predicate(ctx)
+        pool, marks = _select(p, [i for i, d in enumerate(p.dice) if meets(d.face) == keep_matching])
+        return pool, tuple("dropped" if m == "aside" else m for m in marks)
+
+    return _judge(c, node, pool, judge)
+
+
+def fn_keep(c, node):
+    return _filter(c, node, True)
+
+
+def fn_drop(c, node):
+    return _filter(c, node, False)
+
+
+def fn_aside(c: Compiler, node: ast.Call) -> Code:
+    (arg,), _ = _arguments(c, node, 1, 1)
+    pool = c.pool(arg, "aside(..)")
+    inner, span = pool.run, arg.span
+    return Code(lambda ctx: Pool(to_pool(inner(ctx), span).aside), POOL)
+
+
+# ---- whole expressions --------------------------------------------------------------
+
+def fn_reroll(c: Compiler, node: ast.Call) -> Code:
+    """reroll(expr, < 10): evaluate expr again while its total meets the condition."""
+    (expr_node, cond_node), _ = _arguments(c, node, 2, 2)
+    expr = c.number(expr_node)
+    cond = c.condition(cond_node, "reroll(..)")
+    if expr.bounds is not None and cond.every_value_meets(*expr.bounds):
+        raise c.fail(
+            DiceLimitError,
+            f"every value of {c.label(expr_node.span)} ({expr.bounds[0]}..{expr.bounds[1]}) meets "
+            f"'{c.label(cond_node.span)}', so re-rolling while it does would never end",
+            node.span,
+        )
+    erun, espan, span = expr.run, expr_node.span, node.span
+    label = c.label(node.span)
+
+    def run(ctx):
+        meets = cond.predicate(ctx)
+        tries = []
+        while True:
+            before = ctx.budget
+            value = erun(ctx)
+            total = value if type(value) is int else to_number(value, espan)
+            tries.append(total)
+            if not meets(total):
+                break
+            if ctx.budget == before:
+                # Nothing random in it: the same total would come back forever.
+                raise DiceLimitError(
+                    f"{label}: {total} meets the condition and rolls no dice, so it would never end", span=span
+                )
+        if len(tries) > 1:
+            ctx.steps.append(Step(label, span, (), None, total,
+                                  note="re-rolled totals " + ", ".join(map(str, tries[:-1]))))
+        return value
+
+    return Code(run, expr.kind)
+
+
+FUNCTIONS: dict[str, Callable[[Compiler, ast.Call], Code]] = {
+    "min": lambda c, node: fn_min_max(c, node, min),
+    "max": lambda c, node: fn_min_max(c, node, max),
+    "abs": fn_abs,
+    "count": fn_count,
+    "sum": fn_sum,
+    "size": fn_size,
+    "highest": fn_highest,
+    "lowest": fn_lowest,
+    "largest_set": fn_largest_set,
+    "unpair": fn_unpair,
+    "cancel": fn_cancel,
+    "keep": fn_keep,
+    "drop": fn_drop,
+    "aside": fn_aside,
+    "reroll": fn_reroll,
+}

@@ -1,0 +1,308 @@
+"""Text to syntax tree: the Lark parser of grammar/dice.lark and the AST builders.
+
+The grammar is loaded once, lazily, with Lark's cache, so start-up stays quick.
+The AST is built by callbacks while the LALR parser runs (no recursive tree walk),
+and the length and depth limits are checked before or during parsing, so
+a 10,000-deep expression is refused without recursion. Lark's exceptions are
+translated here into DiceSyntaxErrors in plain words.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import replace
+from importlib import resources
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast
+from .errors import DiceLimitError, DiceSyntaxError
+from .limits import DEFAULT_LIMITS, Limits
+
+_PARSER: Lark | None = None
+_PARSE_LOCK = threading.Lock()
+
+
+def _span(item) -> tuple[int, int]:
+    if isinstance(item, Token):
+        return (item.start_pos, item.end_pos)
+    return item.span
+
+
+def _cover(*items) -> tuple[int, int]:
+    spans = [_span(i) for i in items if i is not None]
+    return (min(s[0] for s in spans), max(s[1] for s in spans))
+
+
+class _TooDeep(Exception):
+    """Raised from inside the parser callbacks; turned into a located DiceLimitError."""
+
+    def __init__(self, span):
+        self.span = span
+
+
+class _Builder(Transformer):
+    """One method per grammar rule (or alias), each returning an ast node."""
+
+    max_depth = DEFAULT_LIMITS.max_depth  # set for each parse, under _PARSE_LOCK
+
+    def _depth(self, span, *children) -> int:
+        depth = 1 + max((c.depth for c in children if c is not None and hasattr(c, "depth")), default=0)
+        if depth > self.max_depth:
+            raise _TooDeep(span)
+        return depth
+
+    # ---- atoms
+    def integer(self, c):
+        return ast.Integer(int(c[0]), _span(c[0]))
+
+    def string(self, c):
+        return ast.String(str(c[0])[1:-1], _span(c[0]))
+
+    def boolean(self, c):
+        return ast.Boolean(c[0].type == "TRUE", _span(c[0]))
+
+    def percent(self, c):
+        return ast.Integer(100, _span(c[0]))
+
+    def name(self, c):
+        parts = tuple(str(t) for t in c if t.type == "NAME")
+        return ast.Name(parts, _cover(c[0], c[-1]))
+
+    def group(self, c):
+        # Parentheses only group; the inner node keeps its own span, but the
+        # depth counts the bracket so ((((...)))) is refused by depth.
+        inner = c[1]
+        span = _cover(c[0], c[2])
+        return replace(inner, span=span, depth=self._depth(span, inner))
+
+    # ---- operators
+    def unary(self, c):
+        op, operand = c
+        span = _cover(op, operand)
+        return ast.Unary(str(op), operand, span, self._depth(span, operand))
+
+    def arithmetic(self, c):
+        operands = tuple(c[0::2])
+        ops = tuple(str(t) for t in c[1::2])
+        span = _cover(c[0], c[-1])
+        return ast.Arithmetic(operands, ops, span, self._depth(span, *operands))
+
+    def compare(self, c):
+        left, op, right = c
+        span = _cover(left, right)
+        return ast.Compare(left, str(op), right, span, self._depth(span, left, right))
+
+    def all_of(self, c):
+        items = tuple(c[0::2])
+        span = _cover(c[0], c[-1])
+        return ast.AllOf(items, span, self._depth(span, *items))
+
+    def any_of(self, c):
+        items = tuple(c[0::2])
+        span = _cover(c[0], c[-1])
+        return ast.AnyOf(items, span, self._depth(span, *items))
+
+    def negation(self, c):
+        span = _cover(c[0], c[1])
+        return ast.Not(c[1], span, self._depth(span, c[1]))
+
+    def conditional(self, c):
+        then, _if, test, _else, otherwise = c
+        span = _cover(then, otherwise)
+        return ast.Conditional(then, test, otherwise, span, self._depth(span, then, test, otherwise))
+
+    # ---- calls
+    def condition(self, c):
+        op, operand = c
+        span = _cover(op, operand)
+        return ast.Condition(str(op), operand, span, self._depth(span, operand))
+
+    def keyword(self, c):
+        name, _eq, value = c
+        span = _cover(name, value)
+        return ast.Keyword(str(name), value, span, self._depth(span, value))
+
+    def call(self, c):
+        name = c[0]
+        items = [x for x in c[2:-1] if x is not None and not isinstance(x, Token)]
+        args = tuple(x for x in items if not isinstance(x, ast.Keyword))
+        keywords = tuple(x for x in items if isinstance(x, ast.Keyword))
+        span = _cover(name, c[-1])
+        return ast.Call(str(name), args, keywords, span, _span(name), self._depth(span, *items))
+
+    # ---- dice and pools
+    def dice(self, c):
+        count, die_op, sides, *mods = c
+        span = _cover(count if count is not None else die_op, *(mods or [sides]))
+        return ast.Dice(count, sides, tuple(mods), span, self._depth(span, count, sides))
+
+    def pool_literal(self, c):
+        close = next(i for i, x in enumerate(c) if isinstance(x, Token) and x.type == "RSQB")
+        items = tuple(x for x in c[1:close] if x is not None and not isinstance(x, Token))
+        mods = tuple(c[close + 1:])
+        span = _cover(c[0], *(mods or [c[close]]))
+        return ast.PoolLiteral(items, mods, span, self._depth(span, *items))
+
+    def select(self, c):
+        op, count = c
+        return ast.Select(str(op), count, _cover(op, count))
+
+    def mod_condition(self, c):
+        if len(c) == 1:  # r1: a bare value means "equal to"
+            return ast.Condition("==", c[0], _span(c[0]), c[0].depth + 1)
+        op, operand = c
+        span = _cover(op, operand)
+        return ast.Condition(str(op), operand, span, operand.depth + 1)
+
+    def reroll_dice(self, c):
+        op, cond = c
+        return ast.RerollDice(str(op) == "rr", cond, _cover(op, cond))
+
+    def explode(self, c):
+        return ast.Explode(None, _span(c[0]))
+
+    def explode_if(self, c):
+        op, value = c
+        cond = ast.Condition(str(op)[1:], value, _cover(op, value), value.depth + 1)
+        return ast.Explode(cond, _cover(op, value))
+
+
+_BUILDER = _Builder()
+
+
+def _load_parser() -> Lark:
+    global _PARSER
+    if _PARSER is None:
+        grammar = resources.files("ruleset_engine.grammar").joinpath("dice.lark").read_text("utf-8")
+        _PARSER = Lark(
+            grammar,
+            parser="lalr",
+            lexer="contextual",
+            maybe_placeholders=True,
+            transformer=_BUILDER,
+            cache=True,
+        )
+    return _PARSER
+
+
+# ---- error messages in plain words --------------------------------------------
+
+_VALUE_START = {"INT", "NAME", "LPAR", "LSQB", "DIE_OP", "STRING", "TRUE", "FALSE", "NOT", "ADD_OP"}
+_WORDS = {
+    "RPAR": "')'", "RSQB": "']'", "COMMA": "','", "ELSE": "'else'", "IF": "'if'",
+    "AND": "'and'", "OR": "'or'", "COMP_OP": "a comparison such as '>='", "MUL_OP": "'*' or '//'",
+    "ADD_OP": "'+' or '-'", "EQUAL": "'='", "DOT": "'.'",
+}
+_TOKEN_WORDS = {
+    "INT": "number", "NAME": "name", "STRING": "string", "DIE_OP": "'d'",
+    "$END": "end of the expression",
+}
+_CHAR_HINTS = {
+    "/": "'/' is not an operator here: write // to divide (rounding down)",
+    "=": "'=' alone does not compare: write == for equal",
+    "&": "write 'and' to combine conditions",
+    "|": "write 'or' for either condition",
+    "^": "there is no power operator: multiply, or roll more dice",
+    "!": "'!' only follows dice (explode); write 'not' to negate a condition",
+    "%": "'%' only follows d (d% is a hundred-sided die); there is no remainder operator",
+}
+_PREV_TOKEN = re.compile(r"(!>=|!<=|!==|>=|<=|==|!=|//|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|\S)\s*$")
+
+
+def _describe_expected(expected: set[str]) -> str:
+    words = []
+    if expected & _VALUE_START:
+        words.append("a number" if expected & _VALUE_START <= {"INT", "LPAR"} else "a value")
+    for name in sorted(expected - _VALUE_START):
+        if name in _WORDS and _WORDS[name] not in words:
+            words.append(_WORDS[name])
+    if not words:
+        return "something else"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _previous_token(text: str, pos: int) -> str | None:
+    match = _PREV_TOKEN.search(text[:pos])
+    return match.group(1) if match else None
+
+
+def _syntax_error(text: str, err: UnexpectedInput) -> DiceSyntaxError:
+    if isinstance(err, UnexpectedCharacters):
+        pos = err.pos_in_stream
+        char = text[pos]
+        if char == "d" and "DIE_OP" in err.allowed:
+            return DiceSyntaxError("expected a number after 'd'", text, (pos, pos + 1))
+        hint = _CHAR_HINTS.get(char)
+        if text.startswith("**", pos):
+            hint = _CHAR_HINTS["^"]
+        return DiceSyntaxError(hint or f"unexpected character {char!r}", text, (pos, pos + 1))
+    if isinstance(err, (UnexpectedToken, UnexpectedEOF)):
+        token = getattr(err, "token", None)
+        expected = set(err.expected) if isinstance(err, UnexpectedEOF) else set(err.accepts or err.expected)
+        at_end = token is None or token.type == "$END"
+        pos = len(text) if at_end else token.start_pos
+        span = (pos, pos + (0 if at_end else max(1, len(str(token)))))
+        if not at_end and token.type == "NAME" and str(token).startswith("d") and "DIE_OP" in expected:
+            return DiceSyntaxError("expected a number after 'd'", text, (pos, pos + 1))
+        what = _describe_expected(expected)
+        prev = _previous_token(text, pos)
+        after = f" after {prev!r}" if prev else ""
+        if at_end:
+            if prev is None:
+                return DiceSyntaxError("the expression is empty: expected a value such as 2d6 + 1", text, span)
+            return DiceSyntaxError(f"expected {what}{after}, but the expression ends there", text, span)
+        hint = _CHAR_HINTS.get(str(token))
+        if hint:
+            return DiceSyntaxError(hint, text, span)
+        if token.type in ("RPAR", "RSQB") and token.type not in expected:
+            return DiceSyntaxError(f"this {str(token)!r} closes nothing", text, span)
+        kind = _TOKEN_WORDS.get(token.type)
+        found = f"{kind} {str(token)!r}" if kind in ("number", "name", "string") else repr(str(token))
+        if token.type in ("NAME", "INT", "LPAR", "LSQB", "DIE_OP") and "ADD_OP" in expected:
+            return DiceSyntaxError(f"unexpected {found}{after}: expected an operator such as + or *", text, span)
+        return DiceSyntaxError(f"unexpected {found}{after}: expected {what}", text, span)
+    return DiceSyntaxError(f"cannot read this expression ({err.__class__.__name__})", text, None)
+
+
+def _check_nesting(text: str, limit: int) -> None:
+    """Refuse deep brackets before Lark sees them (cheap, and the caret is exact)."""
+    depth = 0
+    for pos, char in enumerate(text):
+        if char in "([":
+            depth += 1
+            if depth > limit:
+                raise DiceLimitError(
+                    f"brackets nested more than {limit} deep (the limit)", text, (pos, pos + 1)
+                )
+        elif char in ")]":
+            depth -= 1
+
+
+def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> ast.Node:
+    """Parse one expression; raise a DiceError (with a caret) when it is not one."""
+    if not isinstance(text, str):
+        raise DiceSyntaxError(f"a dice expression must be text, not {type(text).__name__}")
+    # Depth first (it stops at the first bracket too deep, so it is cheap), then length.
+    _check_nesting(text[: limits.max_length + 1], limits.max_depth)
+    if len(text) > limits.max_length:
+        raise DiceLimitError(
+            f"the expression is {len(text):,} characters long (the limit is {limits.max_length:,})",
+            text, (limits.max_length, limits.max_length + 1),
+        )
+    parser = _load_parser()
+    try:
+        # The builder runs inside the LALR parser as each rule is reduced: no
+        # recursive walk, so deep unary chains cannot exhaust Python's stack.
+        with _PARSE_LOCK:
+            _BUILDER.max_depth = limits.max_depth
+            return parser.parse(text)
+    except _TooDeep as deep:
+        raise DiceLimitError(
+            f"the expression nests more than {limits.max_depth} levels deep (the limit is {limits.max_depth})",
+            text, deep.span,
+        ) from None
+    except UnexpectedInput as err:
+        raise _syntax_error(text, err) from None

@@ -1,0 +1,46 @@
+"""Dice sources: where the faces come from.
+
+Any object with `randint(a, b)` is a dice source: a seeded `random.Random` at the
+table and in simulations, a ScriptedDice in tests. The global `random` is never used.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from .errors import DiceSourceExhausted
+
+
+def default_source(seed: int | None = None) -> random.Random:
+    """A fresh source: OS-seeded when seed is None."""
+    return random.Random(seed)
+
+
+class ScriptedDice:
+    """Faces given in advance, drawn in order; raises when a face is out of range or the script runs out.
+
+    `ScriptedDice([])` fails on the first die drawn, which is how tests prove that a
+    limit was checked before any die was rolled.
+    """
+
+    def __init__(self, faces: Iterable[int]):
+        self.faces = list(faces)
+        self.drawn = 0
+
+    def randint(self, low: int, high: int) -> int:
+        if self.drawn >= len(self.faces):
+            raise DiceSourceExhausted(
+                f"the scripted dice ran out after {self.drawn} dice (asked for a d{high})"
+            )
+        face = self.faces[self.drawn]
+        if not low <= face <= high:
+            raise DiceSourceExhausted(
+                f"scripted die #{self.drawn + 1} is {face}, but a d{high} shows {low}..{high}"
+            )
+        self.drawn += 1
+        return face
+
+    @property
+    def remaining(self) -> int:
+        return len(self.faces) - self.drawn

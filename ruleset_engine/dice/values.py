@@ -1,0 +1,165 @@
+"""The values of the dice language and the record of how they were made.
+
+A Die is immutable: a pool bound to a name and used again later must not change
+when a later operation sets some of its dice aside, so fates (dropped, set aside,
+cancelled, counted) live in the trace Steps, not on the dice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class Die:
+    """One die: its face, its number of sides (None for a fixed number from a pool literal),
+    the faces it showed before being re-rolled, and whether it exploded or came from an explosion."""
+
+    __slots__ = ("face", "sides", "history", "exploded", "extra")
+
+    def __init__(self, face: int, sides: int | None, history: tuple[int, ...] = (),
+                 exploded: bool = False, extra: bool = False):
+        self.face = face
+        self.sides = sides
+        self.history = history
+        self.exploded = exploded
+        self.extra = extra
+
+    def rerolled(self, face: int) -> "Die":
+        return Die(face, self.sides, self.history + (self.face,), False, self.extra)
+
+    def __repr__(self) -> str:
+        return f"Die({self.face}, d{self.sides})" if self.sides else f"Die({self.face})"
+
+    def to_json(self) -> dict:
+        data = {"face": self.face, "sides": self.sides}
+        if self.history:
+            data["rerolled_from"] = list(self.history)
+        if self.exploded:
+            data["exploded"] = True
+        if self.extra:
+            data["from_explosion"] = True
+        return data
+
+
+class Pool:
+    """A multiset of dice in roll order, and the dice the operation that made it set aside."""
+
+    __slots__ = ("dice", "aside")
+
+    def __init__(self, dice: tuple[Die, ...], aside: tuple[Die, ...] = ()):
+        self.dice = dice
+        self.aside = aside
+
+    @property
+    def faces(self) -> list[int]:
+        return [d.face for d in self.dice]
+
+    @property
+    def total(self) -> int:
+        return sum([d.face for d in self.dice])
+
+    def __len__(self) -> int:
+        return len(self.dice)
+
+    def __repr__(self) -> str:
+        return f"Pool({self.faces})"
+
+    @classmethod
+    def of(cls, faces, sides: int | None = None) -> "Pool":
+        """A pool of fixed faces (what `[1, 2, 2, 5]` makes)."""
+        return cls(tuple(Die(f, sides) for f in faces))
+
+
+# What happened to a die in one step of a roll. Every mark has a word (for JSON and
+# screen readers) and a symbol (so colour is never the only signal).
+MARKS = ("kept", "dropped", "aside", "cancelled", "counted", "matched")
+
+
+@dataclass(slots=True)
+class Step:
+    """One operation of an evaluation that rolled or judged dice.
+
+    `dice` are shown in roll order; `marks` (parallel to dice, or None when all are
+    plainly kept) say what this step did to each one; `value` is what the step
+    produced when it is a number; `note` is any extra word for the reader.
+    """
+
+    label: str
+    span: tuple[int, int]
+    dice: tuple[Die, ...]
+    marks: tuple[str, ...] | None = None
+    value: object = None
+    note: str | None = None
+
+    def mark(self, index: int) -> str:
+        return "kept" if self.marks is None else self.marks[index]
+
+    def to_json(self) -> dict:
+        data = {
+            "label": self.label,
+            "dice": [dict(d.to_json(), fate=self.mark(i)) for i, d in enumerate(self.dice)],
+        }
+        if self.value is not None:
+            data["value"] = _json_value(self.value)
+        if self.note:
+            data["note"] = self.note
+        return data
+
+
+def _json_value(value):
+    if isinstance(value, Pool):
+        return value.faces
+    return value
+
+
+@dataclass(slots=True)
+class Result:
+    """What one evaluation gives: the value, and every step that rolled or judged dice.
+
+    `value` is a number, a boolean or a string; for an expression whose value is a
+    pool it is the pool's total, and `pool` holds the pool itself.
+    """
+
+    expression: str
+    value: int | bool | str
+    pool: Pool | None
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def raw(self):
+        """The value as the language sees it: the Pool itself for a pool expression."""
+        return self.pool if self.pool is not None else self.value
+
+    @property
+    def dice(self) -> list[tuple[Die, str]]:
+        """Every die rolled or named, once each in order of appearance, with its final fate."""
+        order: dict[int, list] = {}
+        for step in self.steps:
+            for i, die in enumerate(step.dice):
+                entry = order.get(id(die))
+                fate = step.mark(i)
+                if entry is None:
+                    order[id(die)] = [die, fate]
+                elif fate != "kept":
+                    entry[1] = fate
+        return [(d, f) for d, f in order.values()]
+
+    def to_json(self) -> dict:
+        """The documented, stable JSON form (see docs/dice-language.md)."""
+        return {
+            "expression": self.expression,
+            "value": self.value,
+            "pool": self.pool.faces if self.pool is not None else None,
+            "dice": [dict(d.to_json(), fate=f) for d, f in self.dice],
+            "steps": [s.to_json() for s in self.steps],
+        }
+
+    def __str__(self) -> str:
+        from .render import render_text
+
+        return render_text(self)
+
+    def __rich__(self):
+        from .render import render_rich
+
+        return render_rich(self)
