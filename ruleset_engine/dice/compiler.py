@@ -438,7 +438,7 @@ def _compile_select(c: Compiler, mod: ast.Select):
     if count.is_const and count.const < 0:
         raise c.fail(DiceValueError, f"{mod.kind} needs a number of dice of 0 or more, not {count.const}",
                      mod.span)
-    highest = mod.kind in ("kh", "dl")
+    highest = mod.kind in ("kh", "dh")
     keeping = mod.kind in ("kh", "kl")
     crun, span = count.run, mod.span
 

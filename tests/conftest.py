@@ -1,0 +1,24 @@
+"""Shared helpers for the tests."""
+
+import random
+
+import pytest
+
+from ruleset_engine import dice
+
+
+def roll(text, faces=None, env=None, seed=None):
+    """Roll `text` with scripted faces (checked to be all used), or a seeded Random."""
+    if faces is not None:
+        source = dice.ScriptedDice(faces)
+        result = dice.roll(text, rng=source, env=env)
+        assert source.remaining == 0, f"{text}: {source.remaining} scripted dice were not drawn"
+        return result
+    return dice.roll(text, rng=random.Random(seed), env=env)
+
+
+def error_of(text, env=None, rng=None):
+    """The DiceError that `text` raises, having drawn no die unless rng says otherwise."""
+    with pytest.raises(dice.DiceError) as info:
+        dice.roll(text, rng=rng if rng is not None else dice.ScriptedDice([]), env=env)
+    return info.value
