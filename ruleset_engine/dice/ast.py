@@ -194,3 +194,21 @@ Node = Union[
     Integer, String, Boolean, Name, Unary, Arithmetic, Compare, AllOf, AnyOf, Not,
     Conditional, Condition, Call, Dice, PoolLiteral,
 ]
+
+
+def names_in(node) -> list[tuple[tuple[str, ...], Span]]:
+    """Every name the expression reads, with its span, in source order (no recursion)."""
+    found = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Name):
+            found.append((current.path, current.span))
+            continue
+        for field_name in getattr(current, "__dataclass_fields__", ()):
+            value = getattr(current, field_name)
+            if isinstance(value, tuple):
+                stack.extend(v for v in value if hasattr(v, "__dataclass_fields__"))
+            elif hasattr(value, "__dataclass_fields__"):
+                stack.append(value)
+    return sorted(found, key=lambda item: item[1])

@@ -6,7 +6,8 @@ import random
 from collections.abc import Mapping
 from functools import lru_cache
 
-from .compiler import POOL, Code, Compiler
+from .ast import names_in
+from .compiler import Code, Compiler
 from .context import Context
 from .errors import DiceError
 from .limits import DEFAULT_LIMITS, Limits
@@ -19,10 +20,11 @@ _EMPTY: Mapping = {}
 class Expression:
     """One dice expression, compiled. `evaluate` draws every die from the `rng` it is given."""
 
-    __slots__ = ("text", "kind", "limits", "_run", "_const")
+    __slots__ = ("text", "kind", "limits", "names", "_run", "_const")
 
-    def __init__(self, text: str, code: Code, limits: Limits):
+    def __init__(self, text: str, code: Code, limits: Limits, names=()):
         self.text = text
+        self.names = names   # [(dotted path, span)]: what the expression reads from its environment
         self.kind = code.kind
         self.limits = limits
         self._run = code.run
@@ -67,7 +69,7 @@ def _compile_cached(text: str, limits: Limits) -> Expression:
         from .errors import DiceLimitError
 
         raise DiceLimitError("the expression is too deeply nested", text, None) from None
-    return Expression(text, code, limits)
+    return Expression(text, code, limits, tuple(names_in(node)))
 
 
 def roll(text: str, *, rng=None, env: Mapping | None = None, limits: Limits = DEFAULT_LIMITS) -> Result:

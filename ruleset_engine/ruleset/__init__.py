@@ -1,0 +1,11 @@
+"""Rulesets as data: load YAML with positions, resolve `extends:`, validate, compile.
+
+    ruleset = load("attack-of-the-vampires")     # a bundled id, or a path
+"""
+
+from .bundled import bundled_files
+from .loader import load, read_merged
+from .model import Ruleset
+from .problems import Position, Problem, RulesetError
+
+__all__ = ["load", "read_merged", "bundled_files", "Ruleset", "RulesetError", "Problem", "Position"]

@@ -1,0 +1,81 @@
+"""Loading a ruleset: YAML with positions, then `extends:`, then the schema, then the meaning.
+
+`load(source)` takes a bundled id or a path and returns a compiled Ruleset, or
+raises RulesetError with every problem found, each as `file:line:col: message
+(at path)`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from . import bundled
+from .compile import RulesetCompiler
+from .merge import merge_rulesets
+from .problems import Position, Problem, RulesetError
+from .schema import validate
+from .yamlio import LDict, load_yaml_file, position_of
+
+MAX_EXTENDS = 16
+
+
+def locate(source: str, relative_to: Path | None = None) -> tuple[Path, str]:
+    """(real path, name shown in messages) of a bundled id or a file path."""
+    looks_like_path = source.endswith((".yaml", ".yml")) or os.sep in source or "/" in source
+    if looks_like_path:
+        path = Path(source)
+        if relative_to is not None and not path.is_absolute():
+            path = relative_to / path
+        return path, str(path) if relative_to is None else os.path.relpath(path)
+    path = bundled.bundled_path(source)
+    if path is None:
+        known = ", ".join(sorted(bundled.bundled_files()))
+        raise RulesetError([Problem(f"no bundled ruleset {source!r} (bundled: {known}), and no such file")])
+    return path, bundled.display_name(path)
+
+
+def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ()) -> tuple[LDict, list[str]]:
+    """The data of a ruleset with its parents merged in; the files, child first."""
+    path, name = locate(source, relative_to)
+    resolved = path.resolve()
+    if resolved in chain:
+        names = " -> ".join([p.name for p in chain] + [path.name])
+        raise RulesetError([Problem(f"extends: goes round in a circle: {names}", Position(name, 1, 1))])
+    if len(chain) >= MAX_EXTENDS:
+        raise RulesetError([Problem(f"extends: more than {MAX_EXTENDS} levels deep", Position(name, 1, 1))])
+    data = load_yaml_file(path, name)
+    if not isinstance(data, LDict):
+        raise RulesetError([Problem(f"a ruleset is a mapping of keys (ruleset:, title:, ...), not "
+                                    f"{'a list' if isinstance(data, list) else repr(data)}", Position(name, 1, 1))])
+    parent_source = data.get("extends")
+    if parent_source is None:
+        return data, [name]
+    if not isinstance(parent_source, str):
+        raise RulesetError([Problem("extends: takes a bundled id or a path", position_of(data, ("extends",)),
+                                    ("extends",))])
+    try:
+        parent, parent_files = read_merged(parent_source, path.parent, chain + (resolved,))
+    except RulesetError as err:
+        if len(err.problems) == 1 and err.problems[0].position is None:
+            problem = err.problems[0]
+            raise RulesetError([Problem(f"extends: {problem.message}", position_of(data, ("extends",)),
+                                        ("extends",))]) from None
+        raise
+    merged, problems = merge_rulesets(parent, data, parent_files[0], name)
+    if problems:
+        raise RulesetError(problems)
+    return merged, [name] + parent_files
+
+
+def load(source: str):
+    """A compiled Ruleset from a bundled id or a file; RulesetError lists every problem."""
+    data, files = read_merged(source)
+    problems = validate(data)
+    if problems:
+        raise RulesetError(problems)
+    compiler = RulesetCompiler(data, files[0], files)
+    ruleset = compiler.compile()
+    if ruleset is None:
+        raise RulesetError(compiler.problems)
+    return ruleset

@@ -1,0 +1,165 @@
+"""`extends:`, a child ruleset over its parent, the way sqlglot's dialects extend theirs.
+
+Maps deep-merge; scalars replace; lists of items with an `id` merge by id (a
+matching item merges into the parent's, a new one is appended), other lists are
+replaced. Explicit keys say the rest:
+
+    params:
+      $remove: [old_param]            # drop keys of a map
+    actions:
+      round:
+        steps:
+          $insert: {after: search, items: [...]}   # place items by id in a list
+          $remove: [old_step]                       # drop list items by id
+    tables:
+      outcome: {$replace: {...}}      # take this value whole, no merge
+
+Positions survive the merge: every value keeps the file and line it came from,
+so an error in a child points at the child's file.
+"""
+
+from __future__ import annotations
+
+from .problems import Problem
+from .yamlio import LDict, LList
+
+OPERATORS = ("$remove", "$insert", "$replace", "$merge")
+
+
+def _copy_dict_meta(out: LDict, source: LDict, key) -> None:
+    if key in source.key_pos:
+        out.key_pos[key] = source.key_pos[key]
+    if key in source.value_pos:
+        out.value_pos[key] = source.value_pos[key]
+
+
+def _ids(items) -> list:
+    return [item.get("id") if isinstance(item, dict) else None for item in items]
+
+
+class Merger:
+    def __init__(self, parent_file: str, child_file: str):
+        self.parent_file = parent_file
+        self.child_file = child_file
+        self.problems: list[Problem] = []
+
+    def problem(self, message: str, node, path) -> None:
+        position = getattr(node, "pos", None)
+        self.problems.append(Problem(f"{message} (merging over {self.parent_file})", position, path))
+
+    def merge(self, parent, child, path=()):
+        if isinstance(child, LDict) and "$replace" in child:
+            extra = [k for k in child if k != "$replace"]
+            if extra:
+                self.problem(f"$replace takes the value whole; drop the other keys {extra}", child, path)
+            return child["$replace"]
+        if isinstance(parent, dict) and isinstance(child, dict):
+            return self.merge_maps(parent, child, path)
+        if isinstance(parent, list) and isinstance(child, LDict) and any(k in child for k in OPERATORS):
+            return self.edit_list(parent, child, path)
+        if isinstance(parent, list) and isinstance(child, list):
+            return self.merge_lists(parent, child, path)
+        return child
+
+    def merge_maps(self, parent: LDict, child: LDict, path):
+        out = LDict()
+        out.pos = getattr(child, "pos", None) or getattr(parent, "pos", None)
+        removed = child.get("$remove", [])
+        if not isinstance(removed, list):
+            removed = [removed]
+        for key in removed:
+            if key not in parent:
+                self.problem(f"$remove names {key!r}, which {self.parent_file} does not have", child,
+                             path + ("$remove",))
+        for key, value in parent.items():
+            if key in removed:
+                continue
+            out[key] = value
+            if isinstance(parent, LDict):
+                _copy_dict_meta(out, parent, key)
+        for key, value in child.items():
+            if key == "$remove":
+                continue
+            if key in OPERATORS:
+                self.problem(f"{key} only applies to a list of items with ids", child, path + (key,))
+                continue
+            out[key] = self.merge(out[key], value, path + (key,)) if key in out else value
+            _copy_dict_meta(out, child, key)
+        return out
+
+    def merge_lists(self, parent: list, child: list, path):
+        parent_ids, child_ids = _ids(parent), _ids(child)
+        if not child or not all(i is not None for i in child_ids) or not any(i is not None for i in parent_ids):
+            return child
+        out = LList()
+        out.pos = getattr(child, "pos", None)
+        index = {item_id: n for n, item_id in enumerate(parent_ids) if item_id is not None}
+        merged = list(parent)
+        positions = list(getattr(parent, "item_pos", [None] * len(parent)))
+        for n, item in enumerate(child):
+            pos = child.item_pos[n] if isinstance(child, LList) and n < len(child.item_pos) else None
+            if item["id"] in index:
+                k = index[item["id"]]
+                merged[k] = self.merge(parent[k], item, path + (k,))
+                positions[k] = pos or positions[k]
+            else:
+                merged.append(item)
+                positions.append(pos)
+        out.extend(merged)
+        out.item_pos = positions
+        return out
+
+    def edit_list(self, parent: list, child: LDict, path):
+        items = list(parent)
+        positions = list(getattr(parent, "item_pos", [None] * len(parent)))
+        for key in child:
+            if key not in OPERATORS:
+                self.problem(f"{key!r}: a list is edited with $remove, $insert, $merge or $replace only", child,
+                             path + (key,))
+        if "$replace" in child:
+            return child["$replace"]
+        removed = child.get("$remove", [])
+        for item_id in removed if isinstance(removed, list) else [removed]:
+            ids = _ids(items)
+            if item_id not in ids:
+                self.problem(f"$remove names the id {item_id!r}, which this list in {self.parent_file} does not have",
+                             child, path + ("$remove",))
+                continue
+            k = ids.index(item_id)
+            del items[k]
+            del positions[k]
+        if "$merge" in child:
+            merged = self.merge_lists(items, child["$merge"], path + ("$merge",))
+            positions = list(getattr(merged, "item_pos", positions))
+            items = list(merged)
+        inserts = child.get("$insert", [])
+        for insert in inserts if isinstance(inserts, list) else [inserts]:
+            if not isinstance(insert, dict) or not isinstance(insert.get("items"), list) or \
+                    len({"before", "after"} & set(insert)) != 1:
+                self.problem("$insert takes {before: ID, items: [...]} or {after: ID, items: [...]}", child,
+                             path + ("$insert",))
+                continue
+            anchor = insert.get("before", insert.get("after"))
+            ids = _ids(items)
+            if anchor not in ids:
+                self.problem(f"$insert is placed by the id {anchor!r}, which this list in {self.parent_file} "
+                             f"does not have (ids: {[i for i in ids if i is not None]})", insert,
+                             path + ("$insert",))
+                continue
+            k = ids.index(anchor) + (1 if "after" in insert else 0)
+            new = insert["items"]
+            items[k:k] = new
+            new_pos = list(getattr(new, "item_pos", [None] * len(new)))
+            positions[k:k] = new_pos
+        out = LList(items)
+        out.pos = getattr(child, "pos", None)
+        out.item_pos = positions
+        return out
+
+
+def merge_rulesets(parent: LDict, child: LDict, parent_file: str, child_file: str):
+    """The child over its parent; returns (merged, problems)."""
+    merger = Merger(parent_file, child_file)
+    merged = merger.merge_maps(parent, child, ())
+    merged.pop("extends", None)
+    return merged, merger.problems

@@ -1,0 +1,306 @@
+"""The compiled ruleset: typed dataclasses, every formula compiled once, every step located.
+
+The interpreter (ruleset_engine.runtime) runs these; nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ruleset_engine.dice import Expression
+
+from .problems import Position
+from .templates import Template
+
+
+@dataclass(frozen=True, slots=True)
+class Formula:
+    """A dice-language formula with the place it was written (for runtime errors)."""
+
+    text: str
+    expr: Expression
+    where: Position | None
+    path: tuple
+
+
+@dataclass(slots=True)
+class Param:
+    name: str
+    type: str                 # integer, boolean, choice, dice, text
+    default: Any
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+    doc: Any = None
+    label: Any = None
+
+
+@dataclass(slots=True)
+class ActionParam:
+    name: str
+    type: str                 # integer, boolean, choice, dice, text, entity
+    default: Any = None
+    min: Formula | None = None
+    max: Formula | None = None
+    choices: tuple[str, ...] = ()
+    of: str | None = None
+    doc: Any = None
+
+
+@dataclass(slots=True)
+class Matcher:
+    """One key cell of a table row: an exact value, or an integer range low..high."""
+
+    exact: Any = None
+    low: int | None = None
+    high: int | None = None
+    is_range: bool = False
+
+    def matches(self, value) -> bool:
+        if self.is_range:
+            return type(value) is int and (self.low is None or value >= self.low) and \
+                (self.high is None or value <= self.high)
+        return value == self.exact
+
+
+@dataclass(slots=True)
+class Row:
+    matchers: tuple[Matcher, ...]
+    cells: dict
+    where: Position | None = None
+
+
+@dataclass(slots=True)
+class Table:
+    name: str
+    keys: tuple[str, ...]
+    rows: list[Row]
+    default: dict | None = None
+    columns: dict = field(default_factory=dict)
+    title: Any = None
+    doc: Any = None
+
+    def find(self, values) -> dict | None:
+        for row in self.rows:
+            if all(m.matches(v) for m, v in zip(row.matchers, values)):
+                return row.cells
+        return self.default
+
+
+@dataclass(slots=True)
+class Initial:
+    """An initial value: a formula, a text template, or a fixed pool."""
+
+    formula: Formula | None = None
+    text: Template | None = None
+    pool: tuple[int, ...] | None = None
+
+
+@dataclass(slots=True)
+class TrackSpec:
+    name: str
+    labels: tuple
+
+
+@dataclass(slots=True)
+class EntitySpec:
+    name: str
+    fields: dict[str, Initial]
+    tracks: dict[str, TrackSpec]
+    count: Formula | None = None     # a group of instances when set
+    names: Template | None = None
+    label: Any = None
+    doc: Any = None
+
+    @property
+    def is_group(self) -> bool:
+        return self.count is not None
+
+
+# ---- steps ------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Step:
+    where: Position | None
+    path: tuple
+
+
+@dataclass(slots=True)
+class SetStep(Step):
+    assignments: list[tuple[tuple[str, ...], Formula]]
+
+
+@dataclass(slots=True)
+class LetStep(Step):
+    assignments: list[tuple[str, Formula]]
+
+
+@dataclass(slots=True)
+class RollStep(Step):
+    assignments: list[tuple[str, Formula]]
+    label: Any = None
+
+
+@dataclass(slots=True)
+class NoteStep(Step):
+    notes: list[tuple[tuple[str, ...], Template]]
+
+
+@dataclass(slots=True)
+class IfStep(Step):
+    test: Formula
+    then: list
+    otherwise: list
+
+
+@dataclass(slots=True)
+class RepeatStep(Step):
+    body: list
+    times: Formula | None = None
+    while_: Formula | None = None
+    until: Formula | None = None
+    max: int | None = None
+    index: str | None = None
+
+
+@dataclass(slots=True)
+class ForEachStep(Step):
+    var: str
+    source: Formula | None      # a formula giving a pool (each face) ...
+    group: str | None           # ... or an entity group (each instance)
+    body: list
+
+
+@dataclass(slots=True)
+class CallStep(Step):
+    procedure: str
+    args: list[tuple[str, Formula]]
+    result: str | None = None
+
+
+@dataclass(slots=True)
+class ReturnStep(Step):
+    value: Formula | None
+
+
+@dataclass(slots=True)
+class AskStep(Step):
+    var: str
+    prompt: Template | None
+    kind: str                   # number, choice, yes_no, pick
+    auto: Formula
+    min: Formula | None = None
+    max: Formula | None = None
+    choices: tuple[str, ...] = ()
+    source: Formula | None = None   # pick: the pool to pick from
+    default: Formula | None = None
+    who: Template | None = None
+
+
+@dataclass(slots=True)
+class SayStep(Step):
+    text: Template
+
+
+@dataclass(slots=True)
+class LookupStep(Step):
+    table: str
+    keys: list[Formula]
+    var: str
+
+
+@dataclass(slots=True)
+class MoveStep(Step):
+    source: tuple[str, ...]
+    target: tuple[str, ...]
+    count: Formula | None = None
+    dice: Formula | None = None
+    floor: Formula | None = None
+
+
+@dataclass(slots=True)
+class MarkStep(Step):
+    track: tuple[str, ...]
+    count: Formula | None
+    clear: bool = False
+
+
+@dataclass(slots=True)
+class EndStep(Step):
+    target: str                 # "game" or a loop level's name
+    result: str | None = None
+
+
+# ---- the whole -------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Level:
+    name: str
+    times: Formula | None = None
+    max: int | None = None
+    begin: list = field(default_factory=list)
+    finish: list = field(default_factory=list)
+    then: list = field(default_factory=list)
+    steps: list = field(default_factory=list)
+    params: dict[str, ActionParam] = field(default_factory=dict)
+    doc: Any = None
+    label: Any = None
+
+
+@dataclass(slots=True)
+class Action:
+    name: str
+    steps: list
+    params: dict[str, ActionParam] = field(default_factory=dict)
+    when: Formula | None = None
+    doc: Any = None
+    label: Any = None
+    plays_level: str | None = None   # set for the action that plays one iteration of the loop
+
+
+@dataclass(slots=True)
+class Procedure:
+    name: str
+    params: tuple[str, ...]
+    steps: list
+    doc: Any = None
+
+
+@dataclass(slots=True)
+class Trigger:
+    id: str | None
+    when: Formula
+    do: list
+
+
+@dataclass(slots=True)
+class Ending:
+    id: str | None
+    when: Formula
+    result: str
+    say: Template | None = None
+
+
+@dataclass(slots=True)
+class Ruleset:
+    id: str
+    title: Any
+    file: str
+    params: dict[str, Param]
+    tables: dict[str, Table]
+    entities: dict[str, EntitySpec]
+    state: dict[str, Initial]
+    setup: list
+    loop: list[Level]
+    actions: dict[str, Action]
+    procedures: dict[str, Procedure]
+    triggers: list[Trigger]
+    end: list[Ending]
+    status: Template | None
+    report: dict[str, Formula]
+    source: Any = None
+    description: Any = None
+    languages: tuple[str, ...] = ("en",)
+    data: Any = None          # the merged YAML data, for `dusk show --resolved`
+    files: tuple[str, ...] = ()   # this file and its parents, child first

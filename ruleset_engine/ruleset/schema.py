@@ -1,0 +1,124 @@
+"""Validating a ruleset against schemas/ruleset.schema.json, every error in plain words and located."""
+
+from __future__ import annotations
+
+import json
+from difflib import get_close_matches
+from functools import lru_cache
+from importlib import resources
+
+from .problems import Problem
+from .yamlio import key_position_of, position_of
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    text = resources.files("ruleset_engine.schemas").joinpath("ruleset.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema())
+
+
+_TYPE_WORDS = {"string": "text", "integer": "a whole number", "boolean": "true or false", "object": "a mapping",
+               "array": "a list", "null": "nothing"}
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return type(value).__name__
+
+
+def _types(t) -> str:
+    names = [t] if isinstance(t, str) else list(t)
+    words = [_TYPE_WORDS.get(n, n) for n in names]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _message(err) -> tuple[str, bool]:
+    """(message, points at a key rather than a value)"""
+    v = err.validator
+    schema_path = list(err.absolute_schema_path)
+    if "propertyNames" in schema_path:
+        allowed = err.validator_value if v == "enum" else None
+        hint = ""
+        if allowed:
+            guess = get_close_matches(str(err.instance), [str(a) for a in allowed], n=1)
+            hint = f" (did you mean {guess[0]!r}?)" if guess else ""
+        if v == "enum":
+            return f"unknown key {err.instance!r} in a step{hint}", True
+        return f"{err.instance!r} is not a valid name (letters, digits and _, not starting with a digit)", True
+    if v == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        return f"missing key {missing!r}", False
+    if v == "additionalProperties":
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        allowed = sorted(err.schema.get("properties", {}))
+        guess = get_close_matches(str(extra[0]), allowed, n=1) if extra else []
+        hint = f" (did you mean {guess[0]!r}?)" if guess else f" (allowed: {', '.join(allowed)})"
+        return f"unknown key {extra[0]!r}{hint}" if extra else err.message, True
+    if v == "type":
+        return f"expected {_types(err.validator_value)}, not {_kind(err.instance)}", False
+    if v == "enum":
+        options = ", ".join(str(o) for o in err.validator_value)
+        guess = get_close_matches(str(err.instance), [str(o) for o in err.validator_value], n=1)
+        hint = f" (did you mean {guess[0]!r}?)" if guess else ""
+        return f"expected one of {options}, not {_kind(err.instance)}{hint}", False
+    if v == "const":
+        return f"expected {err.validator_value!r}, not {_kind(err.instance)}", False
+    if v == "pattern":
+        if "a-z0-9-" in err.validator_value:
+            return f"{err.instance!r} is not a valid id (lower-case letters, digits and -)", False
+        return f"{err.instance!r} is not a valid name (letters, digits, _ and dots)", False
+    if v == "oneOf":
+        if "text" in schema_path or err.schema.get("$ref", "").endswith("text") or \
+                any("en" in (s.get("properties") or {}) for s in err.validator_value if isinstance(s, dict)):
+            return f"expected text (a string, or {{en: ..., zh: ...}}), not {_kind(err.instance)}", False
+        if err.context:
+            best = min(err.context, key=lambda e: len(list(e.absolute_path)))
+            return _message(best)[0], False
+        return f"{_kind(err.instance)} is not allowed here", False
+    if v in ("minItems", "minProperties"):
+        return "this must not be empty", False
+    if v in ("minimum", "maximum"):
+        word = "at least" if v == "minimum" else "at most"
+        return f"expected {word} {err.validator_value}, not {err.instance}", False
+    if v == "uniqueItems":
+        return "the items of this list must differ", False
+    return err.message, False
+
+
+def validate(data) -> list[Problem]:
+    problems = []
+    seen = set()
+    for err in _validator().iter_errors(data):
+        path = tuple(err.absolute_path)
+        message, at_key = _message(err)
+        if at_key and err.validator == "additionalProperties":
+            extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+            if extra:
+                path = path + (extra[0],)
+        if at_key and "propertyNames" in list(err.absolute_schema_path):
+            path = path + (err.instance,)
+        key = (path, message)
+        if key in seen:
+            continue
+        seen.add(key)
+        position = key_position_of(data, path) if at_key else position_of(data, path)
+        problems.append(Problem(message, position, path))
+    return problems

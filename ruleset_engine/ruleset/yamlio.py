@@ -1,0 +1,248 @@
+"""YAML in, with every node's position kept, and nothing but plain data built.
+
+Only safe tags are constructed (no tags that build objects). Files over 5 MB are
+refused before they are read, and alias expansion is counted, so a "billion
+laughs" is refused instead of eating the memory. Where YAML misreads a formula
+(`>= 6`, `!>=10`, `{x} left`, `yes`, `1:30`), the message says to quote it.
+
+Mappings and sequences come back as LDict / LList: plain dict / list subclasses
+that also know where each key and value was written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import yaml
+from yaml.constructor import ConstructorError, SafeConstructor
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from .problems import Position, Problem, RulesetError
+
+MAX_BYTES = 5 * 1024 * 1024
+MAX_NODES = 200_000   # nodes built, aliases expanded: far above any real ruleset
+MAX_DEPTH = 200
+
+try:  # libyaml's composer is faster; the pure-Python one gives the same nodes
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader
+
+
+class LDict(dict):
+    """A mapping that remembers where it, its keys and its values were written."""
+
+    __slots__ = ("pos", "key_pos", "value_pos")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pos: Position | None = None
+        self.key_pos: dict = {}
+        self.value_pos: dict = {}
+
+
+class LList(list):
+    """A sequence that remembers where it and each item were written."""
+
+    __slots__ = ("pos", "item_pos")
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.pos: Position | None = None
+        self.item_pos: list = []
+
+
+def position_of(root, path) -> Position | None:
+    """The position of the value at `path` (or of the deepest container on it)."""
+    node, found = root, getattr(root, "pos", None)
+    for part in path:
+        if isinstance(node, LDict) and part in node:
+            found = node.value_pos.get(part, found)
+            node = node[part]
+        elif isinstance(node, LList) and isinstance(part, int) and 0 <= part < len(node):
+            found = node.item_pos[part] if part < len(node.item_pos) else found
+            node = node[part]
+        else:
+            break
+    return found
+
+
+def key_position_of(root, path) -> Position | None:
+    """The position of the key that ends `path` (for "unknown key" problems)."""
+    if not path:
+        return getattr(root, "pos", None)
+    parent = root
+    for part in path[:-1]:
+        try:
+            parent = parent[part]
+        except (KeyError, IndexError, TypeError):
+            return position_of(root, path)
+    if isinstance(parent, LDict):
+        return parent.key_pos.get(path[-1], parent.pos)
+    return position_of(root, path)
+
+
+_SAFE_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "bool", "null", "float")}
+_PLAIN_INT = re.compile(r"[-+]?[0-9]+$")
+_SPECIAL_START = set(">|!{}[]&*@`%#,?")
+
+
+class _Builder:
+    def __init__(self, filename: str):
+        self.filename = filename
+        self.nodes = 0
+        self.problems: list[Problem] = []
+        self.scalars = SafeConstructor()
+
+    def at(self, mark) -> Position:
+        return Position(self.filename, mark.line + 1, mark.column + 1)
+
+    def value_at(self, node) -> Position:
+        """Where a value's text starts: inside the quotes of a quoted scalar, so a formula's
+        caret column adds up."""
+        pos = self.at(node.start_mark)
+        if isinstance(node, ScalarNode) and node.style in ("'", '"'):
+            return Position(pos.file, pos.line, pos.column + 1)
+        return pos
+
+    def build(self, node, path=(), depth=0):
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise RulesetError([Problem(
+                f"the file expands to more than {MAX_NODES:,} values (aliases repeating aliases, "
+                "a 'billion laughs'?); refused", self.at(node.start_mark), path)])
+        if depth > MAX_DEPTH:
+            raise RulesetError([Problem(f"nested more than {MAX_DEPTH} levels deep", self.at(node.start_mark),
+                                        path)])
+        if isinstance(node, MappingNode):
+            out = LDict()
+            out.pos = self.at(node.start_mark)
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, ScalarNode):
+                    self.problems.append(Problem("a key must be a plain name, not a list or mapping",
+                                                 self.at(key_node.start_mark), path))
+                    continue
+                key = self.scalar(key_node, path)
+                if key in out:
+                    self.problems.append(Problem(f"the key {key!r} is given twice in this mapping",
+                                                 self.at(key_node.start_mark), path + (key,)))
+                out[key] = self.build(value_node, path + (key,), depth + 1)
+                out.key_pos[key] = self.at(key_node.start_mark)
+                out.value_pos[key] = self.value_at(value_node)
+            return out
+        if isinstance(node, SequenceNode):
+            out = LList()
+            out.pos = self.at(node.start_mark)
+            for i, item in enumerate(node.value):
+                out.append(self.build(item, path + (i,), depth + 1))
+                out.item_pos.append(self.value_at(item))
+            return out
+        return self.scalar(node, path)
+
+    def scalar(self, node: ScalarNode, path):
+        tag = node.tag
+        if tag not in _SAFE_TAGS:
+            self.problems.append(Problem(
+                f"YAML reads {node.tag!r} as a tag; a formula starting with '!' must be quoted "
+                f"(write \"{node.tag}{node.value}\")" if node.tag.startswith("!")
+                else f"the tag {node.tag.replace('tag:yaml.org,2002:', '!!')!r} is not allowed in a ruleset",
+                self.at(node.start_mark), path))
+            return node.value
+        try:
+            value = self.scalars.construct_object(node)
+        except ConstructorError as err:
+            self.problems.append(Problem(f"cannot read this value: {err.problem}", self.at(node.start_mark), path))
+            return node.value
+        if not node.style:  # plain (unquoted) scalars are where YAML surprises people ('' from libyaml)
+            text = node.value
+            if isinstance(value, bool) and text.lower() not in ("true", "false"):
+                self.problems.append(Problem(
+                    f"YAML reads {text!r} as {str(value).lower()}; quote it if you mean the text "
+                    f"(\"{text}\"), or write {str(value).lower()}", self.at(node.start_mark), path))
+            elif isinstance(value, int) and not isinstance(value, bool) and not _PLAIN_INT.match(text):
+                self.problems.append(Problem(
+                    f"YAML reads {text!r} as the number {value}; quote it (\"{text}\")",
+                    self.at(node.start_mark), path))
+            elif isinstance(value, float):
+                self.problems.append(Problem(
+                    f"{text!r} is a fraction; rulesets use whole numbers (quote it if it is text)",
+                    self.at(node.start_mark), path))
+            elif not isinstance(value, (str, int, bool)) and value is not None:
+                self.problems.append(Problem(
+                    f"YAML reads {text!r} as a {type(value).__name__}; quote it", self.at(node.start_mark), path))
+                return text
+        if not isinstance(value, (str, int, bool, float)) and value is not None:
+            return node.value
+        return value
+
+
+def _yaml_problem(filename: str, text: str, err: yaml.MarkedYAMLError) -> Problem:
+    mark = err.problem_mark or err.context_mark
+    position = Position(filename, mark.line + 1, mark.column + 1) if mark else None
+    message = f"YAML: {err.problem or err.context}"
+    if err.context and err.problem:
+        message = f"YAML: {err.problem} ({err.context})"
+    detail = []
+    if mark is not None:
+        lines = text.splitlines()
+        if mark.line < len(lines):
+            line = lines[mark.line]
+            detail = ["  " + line, "  " + " " * mark.column + "^"]
+            # Find the value that starts before the problem: `key: >= 6` or `- !>=10`.
+            head = line[: mark.column + 1]
+            found = re.search(r"(?:^|:\s|-\s)\s*(\S)[^:]*$", head)
+            if found and found.group(1) in _SPECIAL_START:
+                start = found.start(1)
+                value = line[start:].strip()
+                message += (f"; a value starting with {found.group(1)!r} means something else to YAML: "
+                            f"quote the formula, as in \"{value}\"")
+                position = Position(filename, mark.line + 1, start + 1)
+                detail = ["  " + line, "  " + " " * start + "^"]
+    return Problem(message, position, (), detail)
+
+
+def load_yaml_text(text: str, filename: str):
+    """Parse YAML text into LDict/LList/scalars; raise RulesetError listing every problem."""
+    if "\x00" in text:
+        raise RulesetError([Problem("this is not a YAML text file (it holds NUL bytes)", Position(filename, 1, 1))])
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as err:
+        raise RulesetError([_yaml_problem(filename, text, err)]) from None
+    except yaml.YAMLError as err:
+        raise RulesetError([Problem(f"YAML: {err}", Position(filename, 1, 1))]) from None
+    except RecursionError:
+        raise RulesetError([Problem("YAML nested too deeply", Position(filename, 1, 1))]) from None
+    if node is None:
+        raise RulesetError([Problem("the file is empty: a ruleset is a mapping with at least `ruleset:` and "
+                                    "`title:`", Position(filename, 1, 1))])
+    builder = _Builder(filename)
+    data = builder.build(node)
+    if builder.problems:
+        raise RulesetError(builder.problems)
+    return data
+
+
+def load_yaml_file(path: str | os.PathLike, display: str | None = None):
+    """Read and parse a YAML file, refusing one over 5 MB before reading it."""
+    filename = display or os.fspath(path)
+    try:
+        size = os.stat(path).st_size
+    except OSError as err:
+        raise RulesetError([Problem(f"cannot read the file: {err.strerror}", Position(filename, 1, 1))]) from None
+    if size > MAX_BYTES:
+        raise RulesetError([Problem(
+            f"the file is {size / 1024 / 1024:.1f} MB; rulesets over {MAX_BYTES // 1024 // 1024} MB are refused",
+            Position(filename, 1, 1))])
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as err:
+        raise RulesetError([Problem(f"cannot read the file: {err.strerror}", Position(filename, 1, 1))]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise RulesetError([Problem(f"this is not a UTF-8 text file (byte {err.start})",
+                                    Position(filename, 1, 1))]) from None
+    return load_yaml_text(text, filename)

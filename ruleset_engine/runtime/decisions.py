@@ -1,0 +1,134 @@
+"""Decisions: what a step asks a person, the valid answers, and checking an answer against them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .errors import DecisionError
+
+
+@dataclass(slots=True)
+class Decision:
+    """One question. `kind` is number, choice, yes_no or pick (choose dice from `pool`)."""
+
+    id: str                       # the asking step's place in the ruleset (stable across replays)
+    var: str
+    kind: str
+    prompt: str = ""
+    who: str | None = None
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+    pool: tuple[int, ...] = ()
+    default: object = None
+    texts: dict = field(default_factory=dict)   # prompt in other languages
+
+    def describe_valid(self) -> str:
+        if self.kind == "number":
+            if self.min is not None and self.max is not None:
+                return f"a whole number from {self.min} to {self.max}"
+            if self.min is not None:
+                return f"a whole number of at least {self.min}"
+            if self.max is not None:
+                return f"a whole number of at most {self.max}"
+            return "a whole number"
+        if self.kind == "choice":
+            return "one of: " + ", ".join(self.choices)
+        if self.kind == "yes_no":
+            return "yes or no"
+        lo = self.min if self.min is not None else 0
+        hi = self.max if self.max is not None else len(self.pool)
+        faces = " ".join(map(str, self.pool)) or "none"
+        return f"{lo} to {hi} of these dice: {faces}"
+
+    def check(self, answer):
+        """The answer in its normal form, or DecisionError naming the valid answers."""
+        checker = _CHECKS[self.kind]
+        value = checker(self, answer)
+        if value is _INVALID:
+            raise DecisionError(f"{_show(answer)} is not a valid answer: expected {self.describe_valid()}", self)
+        return value
+
+    def to_json(self) -> dict:
+        data = {"id": self.id, "kind": self.kind, "prompt": self.prompt, "valid": self.describe_valid()}
+        for key in ("who", "min", "max", "default"):
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
+        if self.choices:
+            data["choices"] = list(self.choices)
+        if self.kind == "pick":
+            data["pool"] = list(self.pool)
+        return data
+
+
+_INVALID = object()
+
+
+def _show(answer) -> str:
+    return repr(answer) if isinstance(answer, str) else str(answer)
+
+
+def _number(decision: Decision, answer):
+    if isinstance(answer, bool):
+        return _INVALID
+    if isinstance(answer, str):
+        try:
+            answer = int(answer.strip())
+        except ValueError:
+            return _INVALID
+    if not isinstance(answer, int):
+        return _INVALID
+    if decision.min is not None and answer < decision.min:
+        return _INVALID
+    if decision.max is not None and answer > decision.max:
+        return _INVALID
+    return answer
+
+
+def _choice(decision: Decision, answer):
+    if not isinstance(answer, str):
+        return _INVALID
+    wanted = answer.strip().casefold()
+    exact = [c for c in decision.choices if c.casefold() == wanted]
+    if exact:
+        return exact[0]
+    prefixed = [c for c in decision.choices if c.casefold().startswith(wanted)] if wanted else []
+    return prefixed[0] if len(prefixed) == 1 else _INVALID
+
+
+_YES = {"yes", "y", "true", "1"}
+_NO = {"no", "n", "false", "0"}
+
+
+def _yes_no(decision: Decision, answer):
+    if isinstance(answer, bool):
+        return answer
+    if isinstance(answer, str):
+        word = answer.strip().casefold()
+        if word in _YES:
+            return True
+        if word in _NO:
+            return False
+    return _INVALID
+
+
+def _pick(decision: Decision, answer):
+    if isinstance(answer, str):
+        try:
+            answer = [int(x) for x in answer.replace(",", " ").split()]
+        except ValueError:
+            return _INVALID
+    if not isinstance(answer, (list, tuple)) or not all(type(x) is int for x in answer):
+        return _INVALID
+    if Counter(answer) - Counter(decision.pool):
+        return _INVALID
+    lo = decision.min if decision.min is not None else 0
+    hi = decision.max if decision.max is not None else len(decision.pool)
+    if not lo <= len(answer) <= hi:
+        return _INVALID
+    return list(answer)
+
+
+_CHECKS = {"number": _number, "choice": _choice, "yes_no": _yes_no, "pick": _pick}
