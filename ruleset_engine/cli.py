@@ -67,6 +67,76 @@ def _roll_help() -> str:
     return parser._subparsers._group_actions[0].choices["roll"].format_help()  # noqa: SLF001
 
 
+def _load(source: str):
+    """A compiled ruleset, or None after printing every problem (the caller exits 1)."""
+    from ruleset_engine.ruleset import RulesetError, load
+
+    try:
+        return load(source)
+    except RulesetError as err:
+        print(str(err), file=sys.stderr)
+        return None
+
+
+def _text(value, lang: str = "en") -> str:
+    from ruleset_engine.ruleset.templates import as_text
+
+    return as_text(value, lang)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from ruleset_engine.ruleset import RulesetError, bundled_files, read_merged
+
+    rows = []
+    for ruleset_id in bundled_files():
+        try:
+            data, files = read_merged(ruleset_id)
+        except RulesetError as err:
+            rows.append((ruleset_id, f"(broken: {err.problems[0].message})", ""))
+            continue
+        parent = f" (extends {files[1].rsplit('/', 1)[-1][:-5]})" if len(files) > 1 else ""
+        rows.append((ruleset_id, _text(data.get("title")) + parent, _text(data.get("source"))))
+    width = max((len(r[0]) for r in rows), default=0)
+    for ruleset_id, title, source in rows:
+        print(f"{ruleset_id.ljust(width)}  {title}" + (f"  [{source}]" if source else ""))
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from ruleset_engine.ruleset import RulesetError, load
+
+    failed = 0
+    for source in args.files:
+        try:
+            ruleset = load(source)
+        except RulesetError as err:
+            failed += 1
+            print(str(err))
+            continue
+        parts = [f"{len(ruleset.params)} params", f"{len(ruleset.actions)} actions",
+                 f"{len(ruleset.tables)} tables", f"{len(ruleset.procedures)} procedures"]
+        print(f"{source}: ok: {ruleset.id} ({_text(ruleset.title)}), {', '.join(parts)}")
+    return 1 if failed else 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from ruleset_engine.ruleset import RulesetError, read_merged
+    from ruleset_engine.ruleset.loader import locate
+    from ruleset_engine.ruleset.show import show_resolved
+
+    try:
+        if not args.resolved:
+            path, _name = locate(args.ruleset)
+            sys.stdout.write(path.read_text("utf-8"))
+            return 0
+        data, files = read_merged(args.ruleset)
+    except (RulesetError, OSError) as err:
+        print(str(err), file=sys.stderr)
+        return 1
+    sys.stdout.write(show_resolved(data, files))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dusk",
@@ -86,6 +156,21 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
     roll.add_argument("--ascii", action="store_true", help="ASCII symbols only")
     roll.set_defaults(handler=cmd_roll)
+
+    listing = sub.add_parser("list", help="the bundled rulesets")
+    listing.set_defaults(handler=cmd_list)
+
+    check = sub.add_parser("check", help="validate rulesets: exit 1 and list every problem",
+                           description="Check ruleset files (or bundled ids): a one-line summary each, or every "
+                                       "problem as file:line:col: message (at path.to.key).")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.set_defaults(handler=cmd_check)
+
+    show = sub.add_parser("show", help="print a ruleset as written, or --resolved after extends:")
+    show.add_argument("ruleset", metavar="RULESET", help="a bundled id or a file")
+    show.add_argument("--resolved", action="store_true",
+                      help="merge extends: and mark where each value comes from")
+    show.set_defaults(handler=cmd_show)
 
     play = sub.add_parser("play", help="play a game at the table (the REPL)")
     play.add_argument("ruleset", nargs="?", help="the ruleset id or file")

@@ -651,13 +651,17 @@ def compile_pool_literal(c: Compiler, node: ast.PoolLiteral) -> Code:
                 raise DiceTypeError(f"a pool holds numbers and dice, not {describe(value)}", span=item_span)
         return shown
 
+    # A literal of plain numbers is in view in its text; one that joins names or rolls
+    # records a step, so every die it holds is shown.
+    shows = bool(applies) or not all(code.is_const for code in items)
+
     def run(ctx):
         shown = gather(ctx)
         active = list(range(len(shown)))
         dropped: list[int] = []
         for apply in applies:
             active = apply(ctx, shown, active, dropped)
-        if not applies:
+        if not shows:
             return Pool(tuple(shown))
         return _finish(ctx, label, span, shown, active, dropped)
 

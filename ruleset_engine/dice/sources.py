@@ -41,6 +41,13 @@ class ScriptedDice:
         self.drawn += 1
         return face
 
+    # getstate/setstate, like random.Random: a game rewinds its dice for undo and replay.
+    def getstate(self) -> int:
+        return self.drawn
+
+    def setstate(self, state: int) -> None:
+        self.drawn = state
+
     @property
     def remaining(self) -> int:
         return len(self.faces) - self.drawn

@@ -95,11 +95,12 @@ def parse_param(param: model.Param, value):
 
 class Game:
     def __init__(self, ruleset: model.Ruleset, params: dict, seed: int | None, *, record: bool = True,
-                 auto: bool = False, limits: RunLimits = RunLimits()):
+                 auto: bool = False, limits: RunLimits = RunLimits(), rng=None):
         self.ruleset = ruleset
         self.params = params
         self.seed = seed
-        self.rng = random.Random(seed)
+        # Any dice source with randint, getstate and setstate: random.Random, or ScriptedDice in tests.
+        self.rng = rng if rng is not None else random.Random(seed)
         self.record = record
         self.auto = auto
         self.limits = limits
@@ -116,9 +117,11 @@ class Game:
     # ---- starting
     @classmethod
     def start(cls, ruleset: model.Ruleset, params: dict | None = None, seed: int | None = None, *,
-              record: bool = True, auto: bool = False, limits: RunLimits = RunLimits()) -> "Game":
-        """A new game: params over the defaults, initial state, then setup (which may ask)."""
-        game = cls(ruleset, resolve_params(ruleset, params), seed, record=record, auto=auto, limits=limits)
+              record: bool = True, auto: bool = False, limits: RunLimits = RunLimits(), rng=None) -> "Game":
+        """A new game: params over the defaults, initial state, then setup (which may ask).
+        `rng` replaces the seeded source (tests pass ScriptedDice)."""
+        game = cls(ruleset, resolve_params(ruleset, params), seed, record=record, auto=auto, limits=limits,
+                   rng=rng)
         game.last_outcome = game._perform("setup", {})
         return game
 
@@ -511,6 +514,8 @@ class Game:
     def snapshot(self) -> dict:
         """Everything needed to continue this game later, as JSON-able data."""
         def rng_json(state):
+            if isinstance(state, int):   # a scripted source: how many faces it has given
+                return state
             version, internal, gauss = state
             return [version, list(internal), gauss]
 
@@ -522,14 +527,14 @@ class Game:
         }
 
     @classmethod
-    def restore(cls, ruleset: model.Ruleset, snap: dict, *, limits: RunLimits = RunLimits()) -> "Game":
+    def restore(cls, ruleset: model.Ruleset, snap: dict, *, limits: RunLimits = RunLimits(), rng=None) -> "Game":
         if snap.get("format") != SNAPSHOT_FORMAT or snap.get("ruleset") != ruleset.id:
             raise GameError(f"this snapshot is not a {ruleset.id} game of this version")
 
         def rng_state(data):
-            return (data[0], tuple(data[1]), data[2])
+            return data if isinstance(data, int) else (data[0], tuple(data[1]), data[2])
 
-        game = cls(ruleset, dict(snap["params"]), snap["seed"], limits=limits)
+        game = cls(ruleset, dict(snap["params"]), snap["seed"], limits=limits, rng=rng)
         game.rng.setstate(rng_state(snap["rng"]))
         game.values = copy.deepcopy(snap["values"])
         game.log = copy.deepcopy(snap["log"])

@@ -215,12 +215,21 @@ class Run:
 
 # ---- one executor per step kind ---------------------------------------------------
 
+def shown_target(target: tuple, env: Env) -> str:
+    """How a written place reads in the log: through a local holding an instance, its name."""
+    head = target[0]
+    held = env.local.get(head) if head in env.local else None
+    if isinstance(held, dict) and "name" in held and len(target) > 1:
+        return ".".join((str(held["name"]),) + target[1:])
+    return ".".join(target)
+
+
 def exec_set(run: Run, step: model.SetStep, env: Env) -> None:
     for target, formula in step.assignments:
         value = run.value(formula, env)
         run.assign(target, value, env, step)
         if run.events is not None and (target[0] not in env.local or len(target) > 1):
-            run.emit("set", target=".".join(target), value=to_state(value))
+            run.emit("set", target=shown_target(target, env), value=to_state(value))
 
 
 def exec_let(run: Run, step: model.LetStep, env: Env) -> None:
@@ -248,7 +257,7 @@ def exec_note(run: Run, step: model.NoteStep, env: Env) -> None:
     for target, template in step.notes:
         text = run.text(template, env)
         run.assign(target, text, env, step)
-        run.emit("note", target=".".join(target), text=to_state(text))
+        run.emit("note", target=shown_target(target, env), text=to_state(text))
 
 
 def exec_if(run: Run, step: model.IfStep, env: Env) -> None:
@@ -403,7 +412,7 @@ def exec_move(run: Run, step: model.MoveStep, env: Env) -> None:
         n = max(0, min(n, source - floor))
         run.assign(step.source, source - n, env, step)
         run.assign(step.target, target + n, env, step)
-        run.emit("move", source=".".join(step.source), target=".".join(step.target), count=n)
+        run.emit("move", source=shown_target(step.source, env), target=shown_target(step.target, env), count=n)
         return
     faces = to_answer(run.value(step.dice, env))
     if isinstance(faces, int):
@@ -428,7 +437,8 @@ def exec_mark(run: Run, step: model.MarkStep, env: Env) -> None:
     track = run.read(step.track, env, step)
     n = run.number(step.count, env, "count") if step.count is not None else 1
     _set_marked(track, track["marked"] + (-n if step.clear else n))
-    run.emit("clear" if step.clear else "mark", track=".".join(step.track), count=n, marked=track["marked"])
+    run.emit("clear" if step.clear else "mark", track=shown_target(step.track, env), count=n,
+             marked=track["marked"])
 
 
 def exec_end(run: Run, step: model.EndStep, env: Env) -> None:
