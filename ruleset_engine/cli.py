@@ -140,7 +140,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dusk",
-        description="A rules-as-data engine for vampire dice games.",
+        description="A rules-as-data engine for dice games: YAML rulesets, one dice language, one interpreter.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True

@@ -1,6 +1,6 @@
 """Rulesets as data: load YAML with positions, resolve `extends:`, validate, compile.
 
-    ruleset = load("attack-of-the-vampires")     # a bundled id, or a path
+    ruleset = load("my-game")          # a bundled id, or a path to a YAML file
 """
 
 from .bundled import bundled_files

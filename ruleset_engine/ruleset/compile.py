@@ -23,6 +23,14 @@ from .yamlio import LDict, key_position_of, position_of
 
 STEP_KEYS = ("set", "let", "roll", "note", "if", "repeat", "for_each", "call", "return", "ask", "say",
              "lookup", "move", "mark", "clear", "end")
+# The keys each kind of step takes (besides id: and doc:); a key of another kind is a mistake.
+STEP_ALLOWED = {
+    "set": {"set"}, "let": {"let"}, "roll": {"roll", "label"}, "note": {"note"}, "if": {"if", "then", "else"},
+    "repeat": {"repeat", "as", "do"}, "for_each": {"for_each", "in", "do"}, "call": {"call", "with", "as"},
+    "return": {"return"}, "ask": {"ask", "as", "who", "number", "choice", "yes_no", "pick", "default", "auto"},
+    "say": {"say"}, "lookup": {"lookup", "key", "keys", "as"}, "move": {"move"}, "mark": {"mark", "count"},
+    "clear": {"clear", "count"}, "end": {"end", "result"},
+}
 TRACK_FIELDS = ("marked", "free", "size", "next", "last", "labels")
 INSTANCE_FIELDS = ("name", "index")
 _RANGE = re.compile(r"^\s*(-?\d+)?\s*\.\.\s*(-?\d+)?\s*$")
@@ -427,6 +435,12 @@ class RulesetCompiler:
             if len(kinds) > 1:
                 self.problem(f"one step, one kind: this step has {' and '.join(repr(k) for k in kinds)}; "
                              "split it into steps", p)
+                continue
+            stray = [k for k in item if k not in STEP_ALLOWED[kinds[0]] and k not in ("id", "doc")]
+            if stray:
+                takes = ", ".join(sorted(STEP_ALLOWED[kinds[0]]))
+                self.problem(f"{stray[0]}: does not go with {kinds[0]}: (a {kinds[0]} step takes {takes})",
+                             p + (stray[0],), at_key=True)
                 continue
             step = STEP_KINDS[kinds[0]](self, item, p, scope)
             if step is not None:

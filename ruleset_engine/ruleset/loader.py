@@ -30,7 +30,7 @@ def locate(source: str, relative_to: Path | None = None) -> tuple[Path, str]:
         return path, str(path) if relative_to is None else os.path.relpath(path)
     path = bundled.bundled_path(source)
     if path is None:
-        known = ", ".join(sorted(bundled.bundled_files()))
+        known = ", ".join(sorted(bundled.bundled_files())) or "none"
         raise RulesetError([Problem(f"no bundled ruleset {source!r} (bundled: {known}), and no such file")])
     return path, bundled.display_name(path)
 

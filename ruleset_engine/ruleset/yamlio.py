@@ -84,6 +84,7 @@ def key_position_of(root, path) -> Position | None:
 
 
 _SAFE_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "bool", "null", "float")}
+_COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 _PLAIN_INT = re.compile(r"[-+]?[0-9]+$")
 _SPECIAL_START = set(">|!{}[]&*@`%#,?")
 
@@ -115,6 +116,11 @@ class _Builder:
         if depth > MAX_DEPTH:
             raise RulesetError([Problem(f"nested more than {MAX_DEPTH} levels deep", self.at(node.start_mark),
                                         path)])
+        if isinstance(node, (MappingNode, SequenceNode)) and node.tag not in _COLLECTION_TAGS:
+            self.problems.append(Problem(
+                f"the tag {node.tag.replace('tag:yaml.org,2002:', '!!')!r} is not allowed in a ruleset",
+                self.at(node.start_mark), path))
+            return None
         if isinstance(node, MappingNode):
             out = LDict()
             out.pos = self.at(node.start_mark)

@@ -1,7 +1,7 @@
 """The engine API that every front end drives: start a game, list and perform actions, answer
 decisions, read the state and the log, undo, snapshot and restore.
 
-    game = Game.start(ruleset, params={"vampires": 2}, seed=7)
+    game = Game.start(ruleset, params={"players": 3}, seed=7)
     outcome = game.perform("round")
     if outcome.decision:
         outcome = game.answer(outcome.decision, 3)

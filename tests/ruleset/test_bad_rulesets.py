@@ -1,0 +1,174 @@
+"""A broken ruleset never gives a traceback: every problem, located, in words."""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from ruleset_engine.ruleset import RulesetError, load
+
+GOOD_HEAD = "ruleset: t\ntitle: T\n"
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)   # messages name files as given: r.yaml
+
+
+def problems_of(tmp_path, text, name="r.yaml"):
+    (tmp_path / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    with pytest.raises(RulesetError) as info:
+        load(name)
+    return [str(p) for p in info.value.problems]
+
+
+def one(tmp_path, text, **kw):
+    found = problems_of(tmp_path, text, **kw)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_missing_keys_and_wrong_types_are_all_reported(tmp_path):
+    found = problems_of(tmp_path, """\
+        ruleset: t
+        params:
+          n: {type: integer}
+          m: {type: number, default: 1}
+        state:
+          x: [1, two]
+        """)
+    text = "\n".join(found)
+    assert "r.yaml:1:1: missing key 'title'" in text
+    assert "r.yaml:3:6: missing key 'default' (at params.n)" in text
+    assert "r.yaml:4:13: expected one of integer, boolean, choice, dice, text, not the text 'number' (at params.m.type)" in text
+
+
+def test_unknown_key_points_at_the_key_with_a_suggestion(tmp_path):
+    message = one(tmp_path, GOOD_HEAD + "parms: {}\n")
+    assert message == "r.yaml:3:1: unknown key 'parms' (did you mean 'params'?) (at parms)"
+
+
+def test_yaml_syntax_error_has_its_line(tmp_path):
+    message = one(tmp_path, GOOD_HEAD + "state:\n  x: [1, 2\n")
+    assert message.startswith("r.yaml:5:1: YAML:")
+
+
+def test_unquoted_formula_is_told_to_quote(tmp_path):
+    message = one(tmp_path, GOOD_HEAD + "state:\n  x: 1\nactions:\n  a:\n    steps:\n      - if: >= 6\n        then: []\n")
+    assert "r.yaml:8:13:" in message and "quote the formula" in message and '">= 6"' in message
+    message = one(tmp_path, GOOD_HEAD + "state:\n  x: yes\n")
+    assert message.startswith("r.yaml:4:6: YAML reads 'yes' as true")
+
+
+def test_formula_that_does_not_parse_has_a_caret_at_its_column(tmp_path):
+    message = one(tmp_path, GOOD_HEAD + "state:\n  x: 1\nreport:\n  r: \"x +* 2\"\n")
+    lines = message.splitlines()
+    assert lines[0] == "r.yaml:6:10: unexpected '*' after '+': expected a value (at report.r)"
+    assert lines[1:] == ["  x +* 2", "     ^"]
+
+
+def test_unknown_names_are_named(tmp_path):
+    message = one(tmp_path, GOOD_HEAD + "state:\n  life: 10\nreport:\n  r: lif + 1\n")
+    assert message.startswith("r.yaml:6:6: unknown name 'lif' (did you mean 'life'?) (at report.r)")
+    message = one(tmp_path, GOOD_HEAD + "params:\n  d: {type: integer, default: 1}\nreport:\n  r: params.e\n")
+    assert "unknown param 'e'" in message
+
+
+def test_call_to_a_missing_procedure(tmp_path):
+    message = one(tmp_path, GOOD_HEAD + "actions:\n  a:\n    steps:\n      - call: atack\nprocedures:\n  attack: {steps: []}\n")
+    assert message == "r.yaml:6:15: there is no procedure 'atack' (did you mean 'attack'?) (at actions.a.steps[0].call)"
+
+
+def test_repeat_without_a_bound(tmp_path):
+    message = one(tmp_path, GOOD_HEAD + "state: {x: 0}\nactions:\n  a:\n    steps:\n      - repeat: {while: x < 3}\n        do: []\n")
+    assert "repeat with while: needs max:" in message and message.startswith("r.yaml:7:17:")
+
+
+def test_loop_level_without_a_bound(tmp_path):
+    message = one(tmp_path, GOOD_HEAD + "loop:\n  - name: round\n    steps: []\n")
+    assert "has neither times: nor max:" in message
+
+
+def test_table_rows_that_overlap_or_leave_gaps(tmp_path):
+    found = problems_of(tmp_path, GOOD_HEAD + textwrap.dedent("""\
+        tables:
+          t:
+            key: n
+            rows:
+              - {n: "1..3", v: a}
+              - {n: "3..4", v: b}
+              - {n: 7, v: c}
+        """))
+    assert any("rows 0 and 1 overlap at 3..3" in p for p in found)
+    assert any("no row covers 5..6" in p for p in found)
+    assert all(p.startswith("r.yaml:") for p in found)
+
+
+def test_unreachable_step(tmp_path):
+    message = one(tmp_path, GOOD_HEAD + "actions:\n  a:\n    steps:\n      - return: 1\n      - say: never\n")
+    assert message == "r.yaml:7:9: this step can never run: the return step before it always stops this block (at actions.a.steps[1])"
+
+
+def test_step_with_two_kinds_or_none(tmp_path):
+    found = problems_of(tmp_path, GOOD_HEAD + "actions:\n  a:\n    steps:\n      - {say: hi, return: 1}\n      - {then: []}\n")
+    assert any("r.yaml:6:9: one step, one kind: this step has 'return' and 'say'" in p for p in found), found
+    assert any("r.yaml:7:9: a step needs one of" in p for p in found), found
+    message = one(tmp_path, GOOD_HEAD + "actions:\n  a:\n    steps:\n      - {say: hi, then: []}\n")
+    assert "then: does not go with say: (a say step takes say)" in message
+
+
+def test_extends_cycle_and_missing_parent(tmp_path):
+    (tmp_path / "a.yaml").write_text("ruleset: a\ntitle: A\nextends: b.yaml\n")
+    (tmp_path / "b.yaml").write_text("ruleset: b\ntitle: B\nextends: a.yaml\n")
+    with pytest.raises(RulesetError) as info:
+        load("a.yaml")
+    assert "extends: goes round in a circle: a.yaml -> b.yaml -> a.yaml" in str(info.value)
+    message = one(tmp_path, GOOD_HEAD + "extends: no-such-game\n")
+    assert message.startswith("r.yaml:3:10: extends: no bundled ruleset 'no-such-game'")
+
+
+def test_files_that_are_not_rulesets(tmp_path):
+    (tmp_path / "bin.yaml").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.raises(RulesetError, match="not a YAML text file|not a UTF-8 text file"):
+        load(str(tmp_path / "bin.yaml"))
+    assert "the file is empty" in one(tmp_path, "")
+    assert "a ruleset is a mapping of keys" in one(tmp_path, "- 1\n- 2\n")
+    assert "a ruleset is a mapping of keys" in one(tmp_path, "just words\n")
+    assert "cannot read the file" in one(tmp_path, "", name="x.yaml").replace("the file is empty", "cannot read the file")
+
+
+def test_a_missing_file(tmp_path):
+    with pytest.raises(RulesetError, match="cannot read the file: No such file"):
+        load(str(tmp_path / "nope.yaml"))
+
+
+def test_a_50_mb_file_is_refused_before_reading(tmp_path):
+    path = tmp_path / "big.yaml"
+    with open(path, "wb") as handle:
+        handle.truncate(50 * 1024 * 1024)
+    with pytest.raises(RulesetError, match=r"the file is 50.0 MB; rulesets over 5 MB are refused"):
+        load(str(path))
+
+
+def test_an_alias_bomb_is_refused(tmp_path):
+    lines = ["a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+    for prev, name in zip("abcdefgh", "bcdefghi"):
+        lines.append(f"{name}: &{name} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]")
+    message = one(tmp_path, "\n".join(lines) + "\n")
+    assert "billion laughs" in message
+
+
+def test_no_python_tags(tmp_path):
+    message = one(tmp_path, GOOD_HEAD + "state:\n  x: !!python/object/apply:os.system [echo]\n")
+    assert "the tag '!!python/object/apply:os.system' is not allowed" in message
+
+
+def test_dusk_check_exits_1_and_lists_every_problem(tmp_path):
+    path = tmp_path / "r.yaml"
+    path.write_text(GOOD_HEAD + "state:\n  life: 10\nreport:\n  a: lif\n  b: \"1 +\"\n")
+    out = subprocess.run([sys.executable, "-m", "ruleset_engine", "check", str(path)], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 1
+    assert "unknown name 'lif'" in out.stdout and "expected a value after '+'" in out.stdout
+    assert out.stdout.rstrip().endswith("2 problems") and "Traceback" not in out.stdout + out.stderr
