@@ -137,6 +137,92 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parse_sets(pairs: list[str] | None) -> dict:
+    params = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--set takes PARAM=VALUE, not {pair!r}")
+        params[name.strip()] = value.strip()
+    return params
+
+
+class _Progress:
+    """A progress bar on a terminal for runs longer than about a second; nothing on a pipe."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.started = None
+        self.bar = None
+        self.task = None
+        self.enabled = sys.stderr.isatty()
+
+    def __call__(self, done: int) -> None:
+        import time
+
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if self.started is None:
+            self.started = now
+        if self.bar is None and now - self.started > 1.0 and done < self.total:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("simulating", total=self.total)
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from ruleset_engine.analysis.simulate import SimulationError, simulate
+    from ruleset_engine.ruleset import RulesetError
+    from ruleset_engine.runtime import GameError
+
+    if args.n < 1 or args.workers < 1:
+        print("dusk simulate: -n and --workers take whole numbers of 1 or more", file=sys.stderr)
+        return 2
+    progress = _Progress(args.n)
+    try:
+        summary = simulate(args.ruleset, args.n, args.seed, _parse_sets(args.set), args.workers, progress)
+    except (RulesetError, GameError, SimulationError, ValueError) as err:
+        progress.close()
+        print(f"dusk simulate: {err}", file=sys.stderr)
+        return 2 if isinstance(err, (GameError, ValueError)) else 1
+    progress.close()
+    data = summary.to_json()
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, sort_keys=True))
+        return 0
+    rate = data["games"] / summary.seconds if summary.seconds else 0
+    print(f"{data['ruleset']}: {data['games']:,} games, seed {data['seed']}, {args.workers} worker"
+          f"{'s' if args.workers > 1 else ''}, {summary.seconds:.1f} s ({rate:,.0f} games/s)")
+    print("params: " + ", ".join(f"{k}={v}" for k, v in data["params"].items()))
+    print("results:")
+    width = max((len(k) for k in data["results"]), default=0)
+    for name, r in data["results"].items():
+        lo, hi = r["ci95"]
+        print(f"  {name.ljust(width)}  {r['count']:>9,}  {r['rate']:7.2%}  95% CI {lo:.2%} .. {hi:.2%}")
+    length = data["length"]
+    print(f"length in rounds: mean {length['mean']:.1f}, median {length['median']}, 90th percentile {length['p90']}")
+    if data["report"]:
+        print("report:")
+        width = max(len(k) for k in data["report"])
+        for name, r in data["report"].items():
+            if "rate" in r:
+                print(f"  {name.ljust(width)}  true {r['rate']:.2%}")
+            else:
+                print(f"  {name.ljust(width)}  mean {r['mean']:.2f}, median {r['median']}, 90th percentile "
+                      f"{r['p90']}, min {r['min']}, max {r['max']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dusk",
@@ -171,6 +257,18 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--resolved", action="store_true",
                       help="merge extends: and mark where each value comes from")
     show.set_defaults(handler=cmd_show)
+
+    sim = sub.add_parser("simulate", help="play N whole games with the auto: answers and summarise them",
+                         description="Play N games of a ruleset with a game loop, answering every decision "
+                                     "with its auto: expression; report results with 95% confidence intervals, "
+                                     "game length and the ruleset's report: values.")
+    sim.add_argument("ruleset", metavar="RULESET", help="a bundled id or a file")
+    sim.add_argument("-n", type=int, required=True, help="how many games")
+    sim.add_argument("--seed", type=int, default=0, help="the run's seed (game i uses a seed derived from it)")
+    sim.add_argument("--workers", type=int, default=1, help="processes to share the games (same report)")
+    sim.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param (repeatable)")
+    sim.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
+    sim.set_defaults(handler=cmd_simulate)
 
     play = sub.add_parser("play", help="play a game at the table (the REPL)")
     play.add_argument("ruleset", nargs="?", help="the ruleset id or file")

@@ -14,13 +14,14 @@ from .errors import (
     DiceError, DiceLimitError, DiceSourceExhausted, DiceSyntaxError, DiceTypeError, DiceValueError,
     UnknownName,
 )
+from .context import Context
 from .expression import Expression, compile, roll
 from .limits import DEFAULT_LIMITS, Limits
 from .sources import ScriptedDice, default_source
-from .values import Die, Pool, Result, Step
+from .values import Die, FacesList, Pool, Result, Step
 
 __all__ = [
-    "compile", "roll", "Expression", "Result", "Step", "Die", "Pool", "Limits", "DEFAULT_LIMITS",
+    "compile", "roll", "Expression", "Context", "FacesList", "Result", "Step", "Die", "Pool", "Limits", "DEFAULT_LIMITS",
     "ScriptedDice", "default_source", "DiceError", "DiceSyntaxError", "DiceLimitError", "DiceTypeError",
     "DiceValueError", "DiceSourceExhausted", "UnknownName",
 ]

@@ -17,7 +17,7 @@ from . import ast
 from .context import Context
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError, UnknownName
 from .limits import Limits
-from .values import Die, Pool, Step
+from .values import Die, FacesList, Pool, Step
 
 # Kinds of value, known at compile time where possible.
 NUMBER, BOOL, STRING, POOL, ANY = "number", "true/false", "string", "pool", "any"
@@ -126,6 +126,8 @@ def to_truth(value, span) -> bool:
 
 def from_environment(value):
     """Environment values as the language sees them: lists of faces become pools."""
+    if type(value) is FacesList:
+        return value.pool
     if isinstance(value, (list, tuple)) and all(type(v) is int for v in value):
         return Pool.of(value)
     return value
@@ -558,7 +560,8 @@ def _finish(ctx, label, span, shown, active, dropped) -> Pool:
     else:
         marks = None
     pool = Pool(tuple(shown[i] for i in active), tuple(shown[i] for i in dropped))
-    ctx.steps.append(Step(label, span, tuple(shown), marks, pool.total))
+    if ctx.steps is not None:
+        ctx.steps.append(Step(label, span, tuple(shown), marks, pool.total))
     return pool
 
 
@@ -611,7 +614,8 @@ def compile_dice(c: Compiler, node: ast.Dice) -> Code:
         def run(ctx):
             dice = tuple(roll(ctx))
             pool = Pool(dice)
-            ctx.steps.append(Step(label, span, dice, None, pool.total))
+            if ctx.steps is not None:
+                ctx.steps.append(Step(label, span, dice, None, pool.total))
             return pool
     else:
         def run(ctx):

@@ -51,6 +51,13 @@ class Expression:
         """Evaluate and return the raw value (a Pool for a pool expression); the trace is still built."""
         return self.evaluate(rng, env).raw
 
+    def run(self, ctx: Context):
+        """The raw value, in a Context the caller owns (set its env, budget and steps first).
+
+        The interpreter's hot path: no Result is built, and with ctx.steps None no trace
+        either. DiceErrors come out without the expression text; the caller locates them."""
+        return self._run(ctx)
+
     def __repr__(self) -> str:
         return f"Expression({self.text!r})"
 

@@ -12,9 +12,7 @@ from collections import Counter
 from typing import Callable
 
 from . import ast
-from .compiler import (
-    ANY, NUMBER, POOL, Code, Compiler, _constant, _covers, to_number, to_pool, to_truth,
-)
+from .compiler import NUMBER, POOL, Code, Compiler, to_number, to_pool, to_truth
 from .errors import DiceLimitError, DiceTypeError, DiceValueError
 from .values import Pool, Step
 
@@ -48,7 +46,8 @@ def _judge(c: Compiler, node: ast.Call, pool_code: Code, judge, kind=POOL) -> Co
         if not isinstance(pool, Pool):
             pool = to_pool(pool, pspan)
         value, marks = judge(ctx, pool)
-        ctx.steps.append(Step(label, span, pool.dice, marks, value.total if isinstance(value, Pool) else value))
+        if ctx.steps is not None:
+            ctx.steps.append(Step(label, span, pool.dice, marks, value.total if isinstance(value, Pool) else value))
         return value
 
     return Code(run, kind)
@@ -285,12 +284,28 @@ def fn_reroll(c: Compiler, node: ast.Call) -> Code:
                 raise DiceLimitError(
                     f"{label}: {total} meets the condition and rolls no dice, so it would never end", span=span
                 )
-        if len(tries) > 1:
+        if len(tries) > 1 and ctx.steps is not None:
             ctx.steps.append(Step(label, span, (), None, total,
                                   note="re-rolled totals " + ", ".join(map(str, tries[:-1]))))
         return value
 
     return Code(run, expr.kind)
+
+
+def fn_sort(c: Compiler, node: ast.Call) -> Code:
+    """sort(pool): the dice from the lowest face up; sort(pool, descending=true) from the highest."""
+    (arg,), keywords = _arguments(c, node, 1, 1, ("descending",))
+    pool = c.pool(arg, "sort(..)")
+    inner, span = pool.run, arg.span
+    desc = keywords.get("descending")
+    drun = c.compile(desc).run if desc is not None else None
+
+    def run(ctx):
+        p = to_pool(inner(ctx), span)
+        reverse = bool(to_truth(drun(ctx), desc.span)) if drun is not None else False
+        return Pool(tuple(sorted(p.dice, key=lambda d: d.face, reverse=reverse)), p.aside)
+
+    return Code(run, POOL)
 
 
 FUNCTIONS: dict[str, Callable[[Compiler, ast.Call], Code]] = {
@@ -309,4 +324,5 @@ FUNCTIONS: dict[str, Callable[[Compiler, ast.Call], Code]] = {
     "drop": fn_drop,
     "aside": fn_aside,
     "reroll": fn_reroll,
+    "sort": fn_sort,
 }

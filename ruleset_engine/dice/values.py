@@ -70,6 +70,25 @@ class Pool:
         return cls(tuple(Die(f, sides) for f in faces))
 
 
+class FacesList(list):
+    """A pool kept as plain faces (JSON-friendly game state) that remembers its Pool, so reading
+    it back into a formula costs nothing. It compares and serialises as the list it is."""
+
+    __slots__ = ("pool",)
+
+    def __init__(self, pool: Pool):
+        super().__init__(d.face for d in pool.dice)
+        # Fixed faces, exactly what reading the plain list back would give (so a restored
+        # game, whose state is plain lists, plays on identically).
+        self.pool = Pool.of(self)
+
+    def __deepcopy__(self, memo):
+        return list(self)
+
+    def __reduce__(self):
+        return (list, (list(self),))
+
+
 # What happened to a die in one step of a roll. Every mark has a word (for JSON and
 # screen readers) and a symbol (so colour is never the only signal).
 MARKS = ("kept", "dropped", "aside", "cancelled", "counted", "matched")

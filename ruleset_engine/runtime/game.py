@@ -210,9 +210,11 @@ class Game:
             guess = get_close_matches(name, list(self.ruleset.actions), n=1)
             hint = f" (did you mean {guess[0]}?)" if guess else ""
             raise GameError(f"no action {name!r}{hint}; the actions: {', '.join(self.ruleset.actions)}")
-        if name not in {a.name for a in self.actions()}:
-            raise GameError(f"{name} cannot be done now")
-        return self._perform(name, self._check_args(action, args))
+        if action.when is not None:
+            run = Run(self, [], True, False, self.limits)
+            if not run.truth(action.when, Env({}, self.values)):
+                raise GameError(f"{name} cannot be done now")
+        return self._perform(name, self._check_args(action, args) if action.params or args else {})
 
     def _check_args(self, action: model.Action, args: dict) -> dict:
         out = {}

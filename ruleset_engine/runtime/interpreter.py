@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ruleset_engine import dice
-from ruleset_engine.dice import Pool
+from ruleset_engine.dice import Context, FacesList, Pool, Result
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.templates import LocalText, format_value
 
@@ -81,9 +81,10 @@ class Env:
 
 
 def to_state(value):
-    """Values as the game state keeps them: plain JSON (a pool becomes its faces)."""
+    """Values as the game state keeps them: plain JSON (a pool becomes its faces, which
+    remember their Pool so a formula reads them back for free)."""
     if isinstance(value, Pool):
-        return value.faces
+        return FacesList(value)
     if isinstance(value, LocalText):
         return dict(value.texts)
     return value
@@ -121,6 +122,9 @@ class Run:
         self.turn = game.turn
         self.base_seq = len(game.log)
         self.loops: list = []    # the repeats and for_eaches running, to name the one that passed a limit
+        # One evaluation context for the whole run: formulas are the hot path of a simulation.
+        self.ctx = Context(self.rng, None, dice.DEFAULT_LIMITS.max_dice_rolled)
+        self.ctx.steps = None
 
     # ---- events
     def emit(self, kind: str, **data) -> None:
@@ -139,10 +143,45 @@ class Run:
         return RuleError(message, getattr(node, "where", None), getattr(node, "path", ()))
 
     def value(self, formula: model.Formula, env: Env):
+        ctx = self.ctx
+        ctx.env = env
+        ctx.budget = ctx.limit
+        if self.events is None:
+            try:
+                return formula.expr.run(ctx)
+            except dice.DiceError as err:
+                raise self.fail(err, None, formula) from None
+        # At the table every die is shown: a formula that rolled logs its roll.
+        ctx.steps = []
         try:
-            return formula.expr.evaluate(self.rng, env).raw
+            value = formula.expr.run(ctx)
         except dice.DiceError as err:
             raise self.fail(err, None, formula) from None
+        finally:
+            steps, ctx.steps = ctx.steps, None
+        if steps and ctx.budget < ctx.limit:   # dice were drawn, not only judged
+            self.emit("roll", name=None, **self.result(formula, value, steps).to_json())
+        return value
+
+    def evaluate(self, formula: model.Formula, env: Env) -> Result:
+        """The value with its trace (what a roll step shows)."""
+        ctx = self.ctx
+        ctx.env = env
+        ctx.budget = ctx.limit
+        ctx.steps = []
+        try:
+            value = formula.expr.run(ctx)
+        except dice.DiceError as err:
+            raise self.fail(err, None, formula) from None
+        finally:
+            steps, ctx.steps = ctx.steps, None
+        return self.result(formula, value, steps)
+
+    @staticmethod
+    def result(formula: model.Formula, value, steps) -> Result:
+        if isinstance(value, Pool):
+            return Result(formula.text, value.total, value, steps)
+        return Result(formula.text, value, None, steps)
 
     def number(self, formula: model.Formula, env: Env, what: str) -> int:
         value = self.value(formula, env)
@@ -240,10 +279,10 @@ def exec_let(run: Run, step: model.LetStep, env: Env) -> None:
 
 def exec_roll(run: Run, step: model.RollStep, env: Env) -> None:
     for name, formula in step.assignments:
-        try:
-            result = formula.expr.evaluate(run.rng, env)
-        except dice.DiceError as err:
-            raise run.fail(err, step, formula) from None
+        if run.events is None:
+            env.local[name] = run.value(formula, env)
+            continue
+        result = run.evaluate(formula, env)
         env.local[name] = result.raw
         if run.events is not None:
             data = result.to_json()

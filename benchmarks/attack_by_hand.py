@@ -1,0 +1,72 @@
+"""Attack of the Vampires written by hand in plain Python: the yardstick of benchmarks/simulate_attack.py.
+
+The same rules as rulesets/attack-of-the-vampires.yaml with its default params (read as
+../shared/RULINGS.md rules), one function, drawing every die from random.Random.randint.
+It lives only here: the game that dusk plays is the YAML.
+"""
+
+from __future__ import annotations
+
+import random
+
+
+def play_attack(rng: random.Random, house_keep_sets: bool = False) -> tuple[str, int, int, int]:
+    """One whole game: (result, rounds, life left, vampires left)."""
+    randint = rng.randint
+    life = randint(1, 20)
+    while life < 10:
+        life = randint(1, 20)
+    vampires, ticks, kept_sixes = 3, 0, 0
+    fighting, ones, kept_set = False, 0, []
+    rounds = 0
+
+    def attack() -> int:
+        white = randint(1, 6)
+        return 0 if white == 6 else white
+
+    while rounds < 1000:
+        rounds += 1
+        if not fighting:
+            kept_sixes += sum(1 for _ in range(3 - kept_sixes) if randint(1, 6) == 6)
+            if kept_sixes == 3:
+                if randint(1, 6) <= 3:
+                    fighting, ones, kept_set = True, 0, []
+                else:
+                    kept_sixes = 0
+        if fighting:
+            roll = [randint(1, 6) for _ in range(5 - ones - len(kept_set))]
+            ones += roll.count(1)
+            dice = kept_set + roll
+            counts: dict[int, int] = {}
+            for face in dice:
+                if face != 1:
+                    counts[face] = counts.get(face, 0) + 1
+            best = max(counts, key=lambda f: (counts[f], f)) if counts else None
+            if best is not None and counts[best] >= 3:
+                vampires -= 1
+                fighting, kept_sixes = False, 0
+            elif ones >= 3:
+                life -= attack()
+                fighting, kept_sixes = False, 0
+            elif house_keep_sets:
+                kept_set = [best] * counts[best] if best is not None and counts[best] >= 2 else []
+        if vampires == 0:
+            return "won", rounds, life, 0
+        if life <= 0:
+            return "lost", rounds, life, vampires
+        ticks += 1
+        if ticks == 20:
+            ticks = 0
+            for _ in range(vampires):
+                life -= attack()
+            if life <= 0:
+                return "lost", rounds, life, vampires
+    return "timeout", rounds, life, vampires
+
+
+if __name__ == "__main__":
+    rng = random.Random(1)
+    n = 100_000
+    for house in (False, True):
+        wins = sum(play_attack(rng, house)[0] == "won" for _ in range(n))
+        print(f"house={house}: win rate {wins / n:.4f}")

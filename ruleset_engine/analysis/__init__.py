@@ -1,0 +1,1 @@
+"""Analysis of rulesets: whole games simulated many times (and, later, exact probabilities)."""
