@@ -1,0 +1,71 @@
+"""`dusk simulate`: the report's shape, its determinism across workers, --set, and bad input."""
+
+import json
+import subprocess
+import sys
+
+from ruleset_engine.analysis.simulate import game_seed, simulate, wilson
+
+
+def dusk(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "ruleset_engine", *args], capture_output=True, text=True,
+                          timeout=300, cwd=cwd)
+
+
+def test_json_report_has_the_documented_shape():
+    out = dusk("simulate", "attack-of-the-vampires", "-n", "60", "--seed", "5", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data) == {"ruleset", "seed", "games", "params", "results", "length", "report"}
+    assert data["games"] == 60 and data["seed"] == 5 and data["params"]["vampires"] == 3
+    assert sum(r["count"] for r in data["results"].values()) == 60
+    for r in data["results"].values():
+        assert r["ci95"][0] <= r["rate"] <= r["ci95"][1]
+    assert set(data["length"]) == {"mean", "median", "p90"}
+    assert {"life", "vampires_left"} <= set(data["report"])
+    assert out.stderr == ""   # no progress bar on a pipe
+
+
+def test_same_seed_same_report_whatever_the_workers():
+    one = simulate("attack-of-the-vampires", 40, seed=9, workers=1).to_json()
+    two = simulate("attack-of-the-vampires", 40, seed=9, workers=2).to_json()
+    assert one == two
+    assert one != simulate("attack-of-the-vampires", 40, seed=10).to_json()
+
+
+def test_set_overrides_params():
+    data = simulate("attack-of-the-vampires", 20, seed=1, params={"vampires": "1", "garlic_on": "1"}).to_json()
+    assert data["params"]["vampires"] == 1
+    # garlic on every face: the hunter is never hurt, so every game is won
+    assert data["results"] == {"won": {"count": 20, "rate": 1.0, "ci95": [data["results"]["won"]["ci95"][0], 1.0]}}
+
+
+def test_a_test_ruleset_with_decisions_simulates_with_its_auto_answers(tmp_path):
+    from pathlib import Path
+
+    path = Path(__file__).parent / "rulesets" / "pool-conflict.yaml"
+    out = dusk("simulate", str(path), "-n", "10", "--json", "--set", "hours=2", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["results"]["done"]["count"] == 10 and data["params"]["hours"] == 2
+
+
+def test_bad_input_is_one_line():
+    out = dusk("simulate", "attack-of-the-vampires", "-n", "5", "--set", "vampires=99")
+    assert out.returncode == 2 and "above the maximum 20" in out.stderr and "Traceback" not in out.stderr
+    out = dusk("simulate", "attack-of-the-vampires", "-n", "5", "--set", "vampire")
+    assert out.returncode == 2 and "--set takes PARAM=VALUE" in out.stderr
+    out = dusk("simulate", "no-such-game", "-n", "5")
+    assert out.returncode == 1 and "no bundled ruleset 'no-such-game'" in out.stderr
+
+
+def test_text_report():
+    out = dusk("simulate", "attack-of-the-vampires", "-n", "30", "--seed", "2")
+    assert out.returncode == 0
+    assert "results:" in out.stdout and "95% CI" in out.stdout and "length in rounds: mean" in out.stdout
+
+
+def test_seeds_and_intervals():
+    assert game_seed(1, 0) != game_seed(1, 1) and game_seed(1, 0) == game_seed(1, 0)
+    lo, hi = wilson(50, 100)
+    assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
