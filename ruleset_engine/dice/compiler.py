@@ -37,6 +37,10 @@ class Code:
         return self.const is not _UNKNOWN
 
 
+# face OP value, as a bound method of the value (C speed): face >= 6 is (6).__le__(face).
+_FLIPPED = {">=": "__le__", ">": "__lt__", "<=": "__ge__", "<": "__gt__", "==": "__eq__", "!=": "__ne__"}
+
+
 @dataclass(slots=True)
 class CondCode:
     """A compiled condition (`>= 6`): `predicate(ctx)` gives a face -> bool test."""
@@ -44,12 +48,18 @@ class CondCode:
     op: str
     operand: Code
     span: tuple[int, int]
+    fixed: Callable | None = None    # the test, when the operand is a constant
+
+    def __post_init__(self):
+        if self.operand.is_const and type(self.operand.const) is int:
+            self.fixed = getattr(self.operand.const, _FLIPPED[self.op])
 
     def predicate(self, ctx: Context) -> Callable[[int], bool]:
+        if self.fixed is not None:
+            return self.fixed
         value = self.operand.run(ctx)
         value = to_number(value, self.span) if type(value) is not int else value
-        compare = COMPARE_OPS[self.op]
-        return lambda face: compare(face, value)
+        return getattr(value, _FLIPPED[self.op])
 
     def every_value_meets(self, low: int, high: int, ctx: Context | None = None) -> bool:
         """Whether every whole number in low..high meets this condition."""
@@ -217,20 +227,32 @@ def compile_name(c: Compiler, node: ast.Name) -> Code:
             message += f" (did you mean {(prefix + '.' if prefix else '') + guesses[0]!r}?)"
         return UnknownName(message, span=span)
 
-    def run(ctx):
-        env = ctx.env
-        try:
-            value = env[head]
-        except (KeyError, TypeError):
-            raise missing(env, 0) from None
-        for depth, part in enumerate(rest, 1):
+    if not rest:
+        def run(ctx):
             try:
-                value = value[part]
-            except (KeyError, TypeError, IndexError):
-                raise missing(env, depth) from None
-        if type(value) is int or isinstance(value, (Pool, bool, str)):
-            return value
-        return from_environment(value)
+                value = ctx.env[head]
+            except (KeyError, TypeError):
+                raise missing(ctx.env, 0) from None
+            kind = type(value)
+            if kind is int or kind is bool or kind is Pool or kind is str:
+                return value
+            return from_environment(value)
+    else:
+        def run(ctx):
+            env = ctx.env
+            try:
+                value = env[head]
+            except (KeyError, TypeError):
+                raise missing(env, 0) from None
+            for depth, part in enumerate(rest, 1):
+                try:
+                    value = value[part]
+                except (KeyError, TypeError, IndexError):
+                    raise missing(env, depth) from None
+            kind = type(value)
+            if kind is int or kind is bool or kind is Pool or kind is str:
+                return value
+            return from_environment(value)
 
     return Code(run, ANY)
 
@@ -643,6 +665,11 @@ def compile_pool_literal(c: Compiler, node: ast.PoolLiteral) -> Code:
     applies, _checks = _compile_modifiers(c, node.modifiers)
     label, span = c.label(node.span), node.span
 
+    if not applies and all(code.is_const and type(code.const) is int for code in items):
+        # Plain numbers: one pool, made now (pools never change, so it can be shared).
+        fixed = Pool(tuple(Die(code.const, None) for code in items))
+        return Code(lambda ctx: fixed, POOL, fixed)
+
     def gather(ctx) -> list[Die]:
         shown: list[Die] = []
         for part, item_span in parts:
@@ -655,19 +682,21 @@ def compile_pool_literal(c: Compiler, node: ast.PoolLiteral) -> Code:
                 raise DiceTypeError(f"a pool holds numbers and dice, not {describe(value)}", span=item_span)
         return shown
 
-    # A literal of plain numbers is in view in its text; one that joins names or rolls
-    # records a step, so every die it holds is shown.
-    shows = bool(applies) or not all(code.is_const for code in items)
-
-    def run(ctx):
-        shown = gather(ctx)
-        active = list(range(len(shown)))
-        dropped: list[int] = []
-        for apply in applies:
-            active = apply(ctx, shown, active, dropped)
-        if not shows:
-            return Pool(tuple(shown))
-        return _finish(ctx, label, span, shown, active, dropped)
+    if not applies:
+        def run(ctx):
+            dice = tuple(gather(ctx))
+            pool = Pool(dice)
+            if ctx.steps is not None:
+                ctx.steps.append(Step(label, span, dice, None, pool.total))
+            return pool
+    else:
+        def run(ctx):
+            shown = gather(ctx)
+            active = list(range(len(shown)))
+            dropped: list[int] = []
+            for apply in applies:
+                active = apply(ctx, shown, active, dropped)
+            return _finish(ctx, label, span, shown, active, dropped)
 
     return Code(run, POOL)
 

@@ -37,29 +37,33 @@ def _arguments(c: Compiler, node: ast.Call, low: int, high: int, keywords: tuple
 
 
 def _judge(c: Compiler, node: ast.Call, pool_code: Code, judge, kind=POOL) -> Code:
-    """A pool function whose result comes from judging each die: `judge(ctx, pool) -> (value, marks)`."""
+    """A pool function whose result comes from judging each die.
+
+    `judge(ctx, pool, trace) -> (value, marks)`: marks (what this step did to each die)
+    only when the evaluation keeps a trace; a simulation needs none."""
     prun, pspan = pool_code.run, node.args[0].span
     label, span = c.label(node.span), node.span
 
     def run(ctx):
         pool = prun(ctx)
-        if not isinstance(pool, Pool):
+        if type(pool) is not Pool:
             pool = to_pool(pool, pspan)
-        value, marks = judge(ctx, pool)
-        if ctx.steps is not None:
-            ctx.steps.append(Step(label, span, pool.dice, marks, value.total if isinstance(value, Pool) else value))
+        steps = ctx.steps
+        value, marks = judge(ctx, pool, steps is not None)
+        if steps is not None:
+            steps.append(Step(label, span, pool.dice, marks, value.total if isinstance(value, Pool) else value))
         return value
 
     return Code(run, kind)
 
 
-def _select(pool: Pool, chosen: list[int]) -> tuple[Pool, tuple[str, ...]]:
-    """The pool of the chosen dice (in roll order); the others are set aside."""
-    keep = set(chosen)
+def _select(pool: Pool, keep: list, trace: bool, gone_mark: str = "aside") -> tuple[Pool, tuple | None]:
+    """The pool of the dice whose flag in `keep` is true (in roll order); the others go aside."""
     dice = pool.dice
-    marks = tuple("kept" if i in keep else "aside" for i in range(len(dice)))
-    return (Pool(tuple(d for i, d in enumerate(dice) if i in keep),
-                 tuple(d for i, d in enumerate(dice) if i not in keep)), marks)
+    kept = tuple([d for d, k in zip(dice, keep) if k])
+    gone = tuple([d for d, k in zip(dice, keep) if not k])
+    marks = tuple(["kept" if k else gone_mark for k in keep]) if trace else None
+    return Pool(kept, gone), marks
 
 
 # ---- numbers --------------------------------------------------------------------
@@ -95,10 +99,11 @@ def fn_count(c: Compiler, node: ast.Call) -> Code:
     pool = c.pool(pool_node, "count(..)")
     cond = c.condition(cond_node, "count(..)")
 
-    def judge(ctx, pool):
+    def judge(ctx, pool, trace):
         meets = cond.predicate(ctx)
-        marks = tuple("counted" if meets(d.face) else "kept" for d in pool.dice)
-        return marks.count("counted"), marks
+        hits = [meets(d.face) for d in pool.dice]
+        marks = tuple(["counted" if h else "kept" for h in hits]) if trace else None
+        return sum(hits), marks
 
     return _judge(c, node, pool, judge, NUMBER)
 
@@ -130,12 +135,13 @@ def _extreme(c: Compiler, node: ast.Call, highest: bool) -> Code:
         count = c.number(args[1])
         nrun, nspan = count.run, args[1].span
 
-        def judge(ctx, p):
+        def judge(ctx, p, trace):
             n = to_number(nrun(ctx), nspan)
             if n < 0:
                 raise DiceValueError(f"{node.function}(..) needs a count of 0 or more, not {n}", span=nspan)
             order = sorted(range(len(p.dice)), key=lambda i: p.dice[i].face, reverse=highest)
-            return _select(p, order[:n])
+            chosen = set(order[:n])
+            return _select(p, [i in chosen for i in range(len(p.dice))], trace)
 
         return _judge(c, node, pool, judge, POOL)
 
@@ -172,16 +178,25 @@ def fn_largest_set(c: Compiler, node: ast.Call) -> Code:
     (arg,), keywords = _arguments(c, node, 1, 1, ("ignore",))
     pool = c.pool(arg, "largest_set(..)")
     ignore = keywords.get("ignore")
-    irun = c.pool(ignore, "ignore=").run if ignore is not None else None
+    icode = c.pool(ignore, "ignore=") if ignore is not None else None
+    irun = icode.run if icode is not None else None
+    fixed = frozenset(icode.const.faces) if icode is not None and icode.is_const else None
 
-    def judge(ctx, p):
-        ignored = set(to_pool(irun(ctx), ignore.span).faces) if irun is not None else set()
-        counts = Counter(d.face for d in p.dice if d.face not in ignored)
+    def judge(ctx, p, trace):
+        if fixed is not None:
+            ignored = fixed
+        else:
+            ignored = set(to_pool(irun(ctx), ignore.span).faces) if irun is not None else ()
+        counts: dict[int, int] = {}
+        for d in p.dice:
+            face = d.face
+            if face not in ignored:
+                counts[face] = counts.get(face, 0) + 1
         if not counts:
-            return _select(p, [])
+            return _select(p, [False] * len(p.dice), trace)
         # The biggest group; among groups of one size, the higher face.
-        face = max(counts, key=lambda f: (counts[f], f))
-        return _select(p, [i for i, d in enumerate(p.dice) if d.face == face])
+        best = max(counts, key=lambda f: (counts[f], f))
+        return _select(p, [d.face == best for d in p.dice], trace)
 
     return _judge(c, node, pool, judge)
 
@@ -190,16 +205,15 @@ def fn_unpair(c: Compiler, node: ast.Call) -> Code:
     (arg,), _ = _arguments(c, node, 1, 1)
     pool = c.pool(arg, "unpair(..)")
 
-    def judge(ctx, p):
+    def judge(ctx, p, trace):
         # For each face rolled c times, floor(c/2) dice are set aside: the later ones.
         total = Counter(d.face for d in p.dice)
         seen: Counter = Counter()
-        chosen = []
-        for i, d in enumerate(p.dice):
+        keep = []
+        for d in p.dice:
             seen[d.face] += 1
-            if seen[d.face] <= total[d.face] - total[d.face] // 2:
-                chosen.append(i)
-        return _select(p, chosen)
+            keep.append(seen[d.face] <= total[d.face] - total[d.face] // 2)
+        return _select(p, keep, trace)
 
     return _judge(c, node, pool, judge)
 
@@ -210,16 +224,17 @@ def fn_cancel(c: Compiler, node: ast.Call) -> Code:
     b = c.pool(b_node, "cancel(..)")
     brun, bspan = b.run, b_node.span
 
-    def judge(ctx, p):
-        against = Counter(to_pool(brun(ctx), bspan).faces)
-        chosen = []
-        for i, d in enumerate(p.dice):
-            if against[d.face] > 0:
-                against[d.face] -= 1
-            else:
-                chosen.append(i)
-        pool, marks = _select(p, chosen)
-        return pool, tuple("cancelled" if m == "aside" else m for m in marks)
+    def judge(ctx, p, trace):
+        against: dict[int, int] = {}
+        for d in to_pool(brun(ctx), bspan).dice:
+            against[d.face] = against.get(d.face, 0) + 1
+        keep = []
+        for d in p.dice:
+            left = against.get(d.face, 0)
+            if left:
+                against[d.face] = left - 1
+            keep.append(not left)
+        return _select(p, keep, trace, "cancelled")
 
     return _judge(c, node, a, judge)
 
@@ -229,10 +244,9 @@ def _filter(c: Compiler, node: ast.Call, keep_matching: bool) -> Code:
     pool = c.pool(pool_node, f"{node.function}(..)")
     cond = c.condition(cond_node, f"{node.function}(..)")
 
-    def judge(ctx, p):
+    def judge(ctx, p, trace):
         meets = cond.predicate(ctx)
-        pool, marks = _select(p, [i for i, d in enumerate(p.dice) if meets(d.face) == keep_matching])
-        return pool, tuple("dropped" if m == "aside" else m for m in marks)
+        return _select(p, [meets(d.face) == keep_matching for d in p.dice], trace, "dropped")
 
     return _judge(c, node, pool, judge)
 
