@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-SAMPLE_ROLL = "4d6kh3 + 1d4"
+DEFAULT_RULESET = "attack-of-the-vampires"
 
 
 def _stdout_is_terminal() -> bool:
@@ -50,21 +50,10 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Until the table REPL lands, `dusk play` shows how to roll and one sample roll."""
-    import random
+    """The table: `dusk play` and `dusk resume` (the REPL lives in the repl package)."""
+    from repl.app import run
 
-    from ruleset_engine import dice
-
-    print("The table REPL is not built yet; meanwhile every roll works from `dusk roll`:\n")
-    print(_roll_help())
-    print(f"\nA sample roll, `dusk roll \"{SAMPLE_ROLL}\"`:\n")
-    _print_result(dice.roll(SAMPLE_ROLL, rng=random.Random(args.seed)), False)
-    return 0
-
-
-def _roll_help() -> str:
-    parser = build_parser()
-    return parser._subparsers._group_actions[0].choices["roll"].format_help()  # noqa: SLF001
+    return run(args)
 
 
 def _load(source: str):
@@ -223,6 +212,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", choices=["en", "zh"], default="en", help="the ruleset's labels in this language")
+    parser.add_argument("--ascii", action="store_true", help="ASCII symbols and boxes only")
+    parser.add_argument("-c", metavar="COMMANDS", help='run these commands ("round; round; state") and leave')
+    parser.add_argument("--script", metavar="FILE", help="run the commands of FILE, one a line, and leave")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dusk",
@@ -270,10 +266,21 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
     sim.set_defaults(handler=cmd_simulate)
 
-    play = sub.add_parser("play", help="play a game at the table (the REPL)")
-    play.add_argument("ruleset", nargs="?", help="the ruleset id or file")
-    play.add_argument("--seed", type=int)
+    play = sub.add_parser("play", help="play a game at the table (the REPL)",
+                          description="Open the table on a ruleset: its actions, decisions and status, "
+                                      "every die shown, every command saved.")
+    play.add_argument("ruleset", nargs="?", default=DEFAULT_RULESET, metavar="RULESET",
+                      help=f"a bundled id or a file (default: {DEFAULT_RULESET})")
+    play.add_argument("--seed", type=int, help="seed the dice (default: a fresh seed, shown and saved)")
+    play.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param (repeatable)")
+    play.add_argument("--save", metavar="PATH", help="the session file (default: in the data dir)")
+    _table_options(play)
     play.set_defaults(handler=cmd_play)
+
+    resume = sub.add_parser("resume", help="continue a saved session (default: the last one)")
+    resume.add_argument("path", nargs="?", metavar="PATH", help="the session file")
+    _table_options(resume)
+    resume.set_defaults(handler=cmd_play)
     return parser
 
 

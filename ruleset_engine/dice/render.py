@@ -7,7 +7,6 @@ but "kept" has a symbol, and a legend names the symbols used.
 
 from __future__ import annotations
 
-from .values import Die, Pool, Result, Step
 
 # fate: (unicode symbol, ascii symbol, rich style, word for the legend)
 FATES = {
@@ -23,15 +22,16 @@ REROLLED = ("→", "->", "dim", "re-rolled")
 Segment = tuple[str, str]
 
 
-def _die(die: Die, fate: str, ascii_only: bool, used: set[str]) -> list[Segment]:
+def _die(die: dict, ascii_only: bool, used: set[str]) -> list[Segment]:
     out: list[Segment] = []
-    if die.history:
+    if die.get("rerolled_from"):
         arrow = REROLLED[1] if ascii_only else REROLLED[0]
-        out.append(("".join(f"{h}{arrow}" for h in die.history), REROLLED[2]))
+        out.append(("".join(f"{h}{arrow}" for h in die["rerolled_from"]), REROLLED[2]))
         used.add("rerolled")
+    fate = die.get("fate", "kept")
     symbol, ascii_symbol, style, _ = FATES.get(fate, FATES["kept"])
-    text = str(die.face)
-    if die.exploded:
+    text = str(die["face"])
+    if die.get("exploded"):
         text += EXPLODED[0]
         used.add("exploded")
     mark = ascii_symbol if ascii_only else symbol
@@ -41,13 +41,13 @@ def _die(die: Die, fate: str, ascii_only: bool, used: set[str]) -> list[Segment]
     return out
 
 
-def _step_dice(step: Step, ascii_only: bool, used: set[str]) -> list[Segment]:
+def _step_dice(step: dict, ascii_only: bool, used: set[str]) -> list[Segment]:
     out: list[Segment] = []
-    for i, die in enumerate(step.dice):
+    for i, die in enumerate(step["dice"]):
         if i:
             out.append((" ", ""))
-        out.extend(_die(die, step.mark(i), ascii_only, used))
-    if not step.dice and not step.note:
+        out.extend(_die(die, ascii_only, used))
+    if not step["dice"] and not step.get("note"):
         out.append(("no dice", "dim"))
     return out
 
@@ -60,55 +60,63 @@ def _value(value) -> str:
     return str(value)
 
 
-def segments(result: Result, ascii_only: bool = False) -> list[Segment]:
-    """The whole trace: the expression, one line per step, the value, and a legend."""
+def segments(roll: dict, ascii_only: bool = False, label: str | None = None) -> list[Segment]:
+    """A roll in its JSON form (Result.to_json(), or a roll event of the log): the expression,
+    one line per step, the value, and a legend of the symbols used."""
     used: set[str] = set()
     out: list[Segment] = []
-    steps = result.steps
+    steps = roll.get("steps", [])
+    expression = roll["expression"]
     arrow = "->" if ascii_only else "→"
-    if len(steps) == 1 and steps[0].label == result.expression:
-        out.append((result.expression + "  ", "cyan"))
+    single = len(steps) == 1 and steps[0]["label"] == expression
+    if label:
+        out.append((label + "  ", "bold cyan"))
+    if single:
+        out.append((expression + "  ", "cyan"))
         out.extend(_step_dice(steps[0], ascii_only, used))
     else:
-        out.append((result.expression, "cyan"))
-        width = max((len(s.label) for s in steps), default=0)
+        out.append((expression, "cyan"))
+        width = max((len(s["label"]) for s in steps), default=0)
         for step in steps:
-            out.append(("\n  " + step.label.ljust(width) + "  ", "cyan"))
+            out.append(("\n  " + step["label"].ljust(width) + "  ", "cyan"))
             out.extend(_step_dice(step, ascii_only, used))
-            if step.note:
-                out.append((("  " if step.dice else "") + step.note, "dim"))
-            if step.value is not None and step.label != result.expression and not isinstance(step.value, Pool):
-                out.append((f"  {arrow} {_value(step.value)}", "dim"))
+            if step.get("note"):
+                out.append((("  " if step["dice"] else "") + step["note"], "dim"))
+            value = step.get("value")
+            if value is not None and step["label"] != expression and not isinstance(value, list):
+                out.append((f"  {arrow} {_value(value)}", "dim"))
         out.append(("\n", ""))
-    single = len(steps) == 1 and steps[0].label == result.expression
-    out.append(((" = " if single else "= ") + _value(result.value), "bold"))
-    if result.pool is not None:
-        plain = single and steps[0].marks is None and len(steps[0].dice) == len(result.pool.dice)
+    out.append(((" = " if single else "= ") + _value(roll["value"]), "bold"))
+    pool = roll.get("pool")
+    if pool is not None:
+        plain = single and all(d.get("fate", "kept") == "kept" for d in steps[0]["dice"]) and \
+            len(steps[0]["dice"]) == len(pool)
         if not plain:
-            faces = " ".join(str(f) for f in result.pool.faces) or "none"
+            faces = " ".join(str(f) for f in pool) or "none"
             out.append((f"  (dice left: {faces})", ""))
     if used:
         legend = []
         for key in ("counted", "dropped", "aside", "cancelled", "exploded", "rerolled"):
             if key in used:
-                sym = {"exploded": EXPLODED, "rerolled": REROLLED}.get(key)
-                if sym is None:
-                    symbol, ascii_symbol, _, word = FATES[key]
-                else:
-                    symbol, ascii_symbol, _, word = sym
+                sym = {"exploded": EXPLODED, "rerolled": REROLLED}.get(key) or FATES[key]
+                symbol, ascii_symbol, _, word = sym
                 legend.append(f"{ascii_symbol if ascii_only else symbol} {word}")
         out.append(("\n  (" + ", ".join(legend) + ")", "dim"))
     return out
 
 
-def render_text(result: Result, ascii_only: bool = False) -> str:
-    return "".join(text for text, _ in segments(result, ascii_only))
+def render_text(result, ascii_only: bool = False) -> str:
+    """A Result (or its JSON form) as plain text."""
+    data = result if isinstance(result, dict) else result.to_json()
+    return "".join(text for text, _ in segments(data, ascii_only))
 
 
-def render_rich(result: Result, ascii_only: bool = False):
+def render_rich(result, ascii_only: bool = False, label: str | None = None):
+    """A Result (or its JSON form) as a rich Text: the same characters, with styles."""
     from rich.text import Text
 
+    data = result if isinstance(result, dict) else result.to_json()
     text = Text()
-    for part, style in segments(result, ascii_only):
+    for part, style in segments(data, ascii_only, label):
         text.append(part, style=style or None)
     return text

@@ -515,31 +515,43 @@ class Game:
 
     def snapshot(self) -> dict:
         """Everything needed to continue this game later, as JSON-able data."""
-        def rng_json(state):
-            if isinstance(state, int):   # a scripted source: how many faces it has given
-                return state
-            version, internal, gauss = state
-            return [version, list(internal), gauss]
+        snap = {"format": SNAPSHOT_FORMAT, "ruleset": self.ruleset.id, "params": dict(self.params),
+                "seed": self.seed, **self.core(), "log": copy.deepcopy(self.log)}
+        snap["history"] = [[_saved_json(before), at] for before, at in self.history]
+        return snap
 
-        return {
-            "format": SNAPSHOT_FORMAT, "ruleset": self.ruleset.id, "params": dict(self.params), "seed": self.seed,
-            "rng": rng_json(self.rng.getstate()), "values": copy.deepcopy(self.values),
-            "log": copy.deepcopy(self.log), "turn": self.turn, "over": self.over, "result": self.result,
-            "history": [[rng_json(b[0]), b[1], b[2], b[3], b[4], at] for b, at in self.history],
-        }
+    def core(self) -> dict:
+        """The game as it stands, without its log and undo history: values, dice source, turn, end."""
+        return _saved_json(self._save())
 
     @classmethod
     def restore(cls, ruleset: model.Ruleset, snap: dict, *, limits: RunLimits = RunLimits(), rng=None) -> "Game":
+        """A game from a snapshot (its log and history may be left out, or given separately)."""
         if snap.get("format") != SNAPSHOT_FORMAT or snap.get("ruleset") != ruleset.id:
             raise GameError(f"this snapshot is not a {ruleset.id} game of this version")
-
-        def rng_state(data):
-            return data if isinstance(data, int) else (data[0], tuple(data[1]), data[2])
-
         game = cls(ruleset, dict(snap["params"]), snap["seed"], limits=limits, rng=rng)
-        game.rng.setstate(rng_state(snap["rng"]))
-        game.values = copy.deepcopy(snap["values"])
-        game.log = copy.deepcopy(snap["log"])
-        game.turn, game.over, game.result = snap["turn"], snap["over"], snap["result"]
-        game.history = [((rng_state(h[0]), h[1], h[2], h[3], h[4]), h[5]) for h in snap.get("history", [])]
+        game._put_back(_saved_tuple(snap))
+        game.log = copy.deepcopy(snap.get("log", []))
+        game.history = [(_saved_tuple(before), at) for before, at in snap.get("history", [])]
         return game
+
+
+def _rng_json(state):
+    if isinstance(state, int):   # a scripted source: how many faces it has given
+        return state
+    version, internal, gauss = state
+    return [version, list(internal), gauss]
+
+
+def _rng_state(data):
+    return data if isinstance(data, int) else (data[0], tuple(data[1]), data[2])
+
+
+def _saved_json(saved: tuple) -> dict:
+    rng_state, values, turn, over, result = saved
+    return {"rng": _rng_json(rng_state), "values": copy.deepcopy(values), "turn": turn, "over": over,
+            "result": result}
+
+
+def _saved_tuple(data: dict) -> tuple:
+    return (_rng_state(data["rng"]), copy.deepcopy(data["values"]), data["turn"], data["over"], data["result"])

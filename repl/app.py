@@ -1,0 +1,144 @@
+"""`dusk play` and `dusk resume`: the prompt at the table, or the same commands from a script.
+
+Interactive when stdin is a terminal (and no -c / --script): a prompt_toolkit session with
+completion, dice highlighting, history in the data dir, suggestions from history and a
+toolbar from the ruleset's status. Otherwise each line (or each `;`-separated command of
+-c) runs in turn and the output is plain text, so a session can be scripted and tested.
+Ctrl-C clears the line; Ctrl-D leaves (everything done is saved already).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from .commands import PERSON_ERRORS, Quit, Repl
+from .journal import JournalError, data_dir, last_session
+from .render import Style
+from .session import Table
+
+PROMPT_STYLE = {
+    "command": "bold", "dice": "ansimagenta bold", "number": "ansicyan", "string": "ansigreen",
+    "keyword": "ansiblue", "function": "ansiyellow", "name": "", "operator": "", "bracket": "",
+    "error": "bg:ansired ansiwhite", "bottom-toolbar": "reverse",
+}
+
+
+def split_commands(text: str) -> list[str]:
+    return [part.strip() for part in text.split(";") if part.strip()]
+
+
+def make_console(interactive: bool, file=None) -> Console:
+    if interactive:
+        return Console(file=file, highlight=False)
+    # Plain text for scripts and pipes: no colour, no terminal codes, a fixed width.
+    return Console(file=file, highlight=False, no_color=True, force_terminal=False, width=100, emoji=False)
+
+
+def open_table(args) -> tuple[Table, object]:
+    """A new table for `play`, or the saved one for `resume`; (table, the first step to show)."""
+    if args.command == "resume":
+        path = Path(args.path) if args.path else last_session()
+        if path is None:
+            raise JournalError(f"no saved session in {data_dir() / 'sessions'}; start one with dusk play")
+        table = Table.resume(path)
+        return table, None
+    from ruleset_engine.cli import _parse_sets
+
+    save = Path(args.save) if args.save else None
+    return Table.new(args.ruleset, _parse_sets(args.set), args.seed, save, args.lang)
+
+
+def intro(repl: Repl, resumed: bool) -> None:
+    game = repl.table.game
+    from ruleset_engine.ruleset.templates import as_text
+
+    title = as_text(game.ruleset.title, repl.style.lang)
+    verb = "Resumed" if resumed else "A new game"
+    repl.show(Text(f"{title}. {verb}, seed {game.seed}, saved in {repl.table.journal.path}.", style="bold"))
+    if not resumed:
+        repl.show(Text("Type help for the commands; Tab completes; Ctrl-D leaves (the game is saved).",
+                       style="dim"))
+    else:
+        repl.show(Text(repl.status(), style="dim"))
+
+
+def run(args, stdin=None, stdout=None) -> int:
+    """The whole session; returns the exit status."""
+    stdin = stdin or sys.stdin
+    script = None
+    if getattr(args, "c", None):
+        script = split_commands(args.c)
+    elif getattr(args, "script", None):
+        script = Path(args.script).read_text(encoding="utf-8").splitlines()
+    interactive = script is None and stdin.isatty()
+    console = make_console(interactive, stdout)
+    style = Style(lang=args.lang or "en", ascii_only=args.ascii)
+    try:
+        table, step = open_table(args)
+    except PERSON_ERRORS as err:
+        console.print(Text(str(err), style="bold red"))
+        return 2
+    repl = Repl(table, console, style)
+    intro(repl, step is None)
+    if step is not None:
+        repl._after(step)
+    try:
+        if interactive:
+            interactive_loop(repl)
+            return 0
+        lines = script if script is not None else (line.rstrip("\n") for line in stdin)
+        return script_loop(repl, lines)
+    finally:
+        repl.table.close()
+
+
+def script_loop(repl: Repl, lines) -> int:
+    """Each line in turn, echoed after '> '; exit status 1 if any was refused."""
+    for line in lines:
+        if not line.strip():
+            continue
+        repl.console.print(Text(f"> {line.strip()}", style="dim"))
+        try:
+            repl.run_line(line)
+        except Quit:
+            break
+    return 1 if repl.errors else 0
+
+
+def interactive_loop(repl: Repl, input=None, output=None) -> None:
+    """The prompt. `input`/`output` are for tests (a pipe input and a dummy output)."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+    from prompt_toolkit.history import FileHistory
+    from prompt_toolkit.styles import Style as PromptStyle
+
+    from .completer import TableCompleter
+    from .lexer import DiceLexer
+
+    session = PromptSession(
+        history=FileHistory(str(data_dir() / "history")),
+        auto_suggest=AutoSuggestFromHistory(),
+        completer=TableCompleter(repl),
+        lexer=DiceLexer(),
+        bottom_toolbar=lambda: " " + repl.status(),
+        style=PromptStyle.from_dict(PROMPT_STYLE),
+        complete_while_typing=False,
+        input=input,
+        output=output,
+    )
+    while True:
+        try:
+            line = session.prompt(repl.prompt_text)
+        except KeyboardInterrupt:
+            continue          # Ctrl-C clears the line, never leaves
+        except EOFError:
+            break             # Ctrl-D leaves; every finished command is saved already
+        try:
+            repl.run_line(line)
+        except Quit:
+            break
+    repl.show(Text(f"Saved in {repl.table.journal.path}; dusk resume continues it.", style="dim"))

@@ -1,0 +1,341 @@
+"""The commands of the table: the built-ins, one function each in BUILTINS, and the ruleset's actions.
+
+A Repl runs one line at a time, the same way with a prompt or from a script: when an action
+asks a decision, the next line is its answer (with `auto` taking the ruleset's answer, and
+`undo` dropping the question). Errors are one line and the session goes on.
+"""
+
+from __future__ import annotations
+
+import shlex
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from rich.console import Console
+from rich.text import Text
+
+from ruleset_engine import dice
+from ruleset_engine.dice.render import render_rich
+from ruleset_engine.ruleset import RulesetError
+from ruleset_engine.ruleset.templates import as_text, format_value
+from ruleset_engine.runtime import DecisionError, GameError, RuleError
+
+from . import render
+from .journal import JournalError, data_dir
+from .session import Table
+
+# The errors a person can cause: shown in one line (a formula's caret under it), never a traceback.
+PERSON_ERRORS = (GameError, RuleError, dice.DiceError, RulesetError, JournalError, ValueError, OSError)
+
+
+@dataclass
+class Builtin:
+    run: Callable[["Repl", str], None]
+    usage: str
+    doc: str
+
+
+class Quit(Exception):
+    """Leave the session (it is saved already)."""
+
+
+class Repl:
+    def __init__(self, table: Table, console: Console, style: render.Style):
+        self.table = table
+        self.console = console
+        self.style = style
+        self.decision = None
+        self.confirm: Callable[[bool], None] | None = None
+        self.errors = 0
+        self.innermost = table.game.ruleset.loop[-1].name if table.game.ruleset.loop else None
+
+    # ---- output
+    def show(self, *renderables) -> None:
+        for item in renderables:
+            # Plain strings are text, never rich markup: "[topic]" must print as typed.
+            self.console.print(Text(item) if isinstance(item, str) else item)
+
+    def show_events(self, events: list) -> None:
+        for e in events:
+            shown = render.event(e, self.style, self.innermost)
+            if shown is not None:
+                self.console.print(shown)
+
+    def error(self, message: str) -> None:
+        self.errors += 1
+        self.console.print(Text(message, style="bold red"))
+
+    @property
+    def prompt_text(self) -> str:
+        if self.confirm is not None:
+            return "sure? (yes/no) > "
+        if self.decision is not None:
+            return f"{self.decision.prompt} [{self.decision.describe_valid()}] > "
+        return f"{self.table.game.ruleset.id}> "
+
+    def status(self) -> str:
+        game = self.table.game
+        text = game.status(self.style.lang)
+        if game.over:
+            text += f" | over: {game.result}"
+        return text
+
+    # ---- one line
+    def run_line(self, line: str) -> None:
+        """Run one command line; raises Quit to leave. Never lets a person's mistake out as a traceback."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return
+        try:
+            if self.confirm is not None:
+                self._answer_confirm(line)
+            elif self.decision is not None and not self._is_escape(line):
+                self._answer(line)
+            else:
+                self._command(line)
+        except Quit:
+            raise
+        except DecisionError as err:
+            self.error(f"{err} - try again")
+        except dice.DiceError as err:
+            self.error(str(err))
+        except PERSON_ERRORS as err:
+            self.error(str(err))
+        except Exception:  # noqa: BLE001 - a bug: logged with its traceback, one line shown
+            path = data_dir() / "bugs.log"
+            with open(path, "a", encoding="utf-8") as handle:
+                handle.write(f"--- {line!r}\n{traceback.format_exc()}\n")
+            self.error(f"Something went wrong inside dusk (a bug); the details are in {path}")
+
+    def _is_escape(self, line: str) -> bool:
+        word = line.split()[0].lower()
+        return word in ("help", "state", "log", "rules", "table", "quit", "exit", "undo", "auto")
+
+    def _answer(self, line: str) -> None:
+        step = self.table.answer(self.decision, line, line)
+        self._after(step)
+
+    def _answer_confirm(self, line: str) -> None:
+        confirm, self.confirm = self.confirm, None
+        confirm(line.strip().lower() in ("y", "yes"))
+
+    def _command(self, line: str) -> None:
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        builtin = BUILTINS.get(word)
+        if builtin is not None:
+            builtin.run(self, rest.strip())
+            return
+        if word in self.table.game.ruleset.actions:
+            self._action(word, rest.strip(), line)
+            return
+        names = list(BUILTINS) + list(self.table.game.ruleset.actions)
+        from difflib import get_close_matches
+
+        guess = get_close_matches(word, names, n=1)
+        hint = f" (did you mean {guess[0]}?)" if guess else ""
+        raise GameError(f"no command {word!r}{hint}; type help for the commands")
+
+    def _action(self, name: str, rest: str, line: str) -> None:
+        action = self.table.game.ruleset.actions[name]
+        args = parse_args(rest, list(action.params))
+        step = self.table.perform(name, args, line)
+        self._after(step)
+
+    def _after(self, step) -> None:
+        self.show_events(step.events)
+        self.decision = step.decision
+
+    # ---- helpers for the built-ins
+    def play_rounds(self, n: int) -> int:
+        name = self.table.loop_action()
+        if name is None:
+            raise GameError("this ruleset has no game loop: auto plays rounds of a loop")
+        played = 0
+        while played < n and not self.table.game.over:
+            if self.decision is not None:
+                step = self.table.auto_answer(self.decision, "auto")
+            else:
+                step = self.table.perform(name, {}, f"auto ({name})")
+                played += 1
+            while step.decision is not None:
+                self.show_events(step.events)
+                step = self.table.auto_answer(step.decision, "auto")
+            self._after(step)
+        return played
+
+
+def parse_args(text: str, names: list[str]) -> dict:
+    """`key=value` pairs, or values in the order of the parameters."""
+    try:
+        words = shlex.split(text)
+    except ValueError as err:
+        raise ValueError(f"cannot read the arguments: {err}") from None
+    args: dict = {}
+    position = 0
+    for word in words:
+        key, sep, value = word.partition("=")
+        if sep:
+            args[key] = value
+            continue
+        if position >= len(names):
+            raise ValueError(f"too many arguments: {word!r} (the parameters: {', '.join(names) or 'none'})")
+        args[names[position]] = word
+        position += 1
+    return args
+
+
+# ---- the built-ins, one function each --------------------------------------------
+
+def cmd_help(repl: Repl, rest: str) -> None:
+    ruleset = repl.table.game.ruleset
+    style = repl.style
+    topic = rest.strip().lower()
+    if topic in ruleset.actions:
+        action = ruleset.actions[topic]
+        lines = [f"{topic}: {as_text(action.doc, style.lang) if action.doc else ''}"]
+        for pname, param in action.params.items():
+            extra = f" ({', '.join(param.choices)})" if param.choices else ""
+            default = f", default {param.default}" if param.default is not None else ""
+            doc = as_text(param.doc, style.lang) if param.doc else ""
+            lines.append(f"  {pname}={param.type}{extra}{default}  {doc}")
+        repl.show("\n".join(lines))
+        return
+    if topic in BUILTINS:
+        repl.show(f"{BUILTINS[topic].usage}: {BUILTINS[topic].doc}")
+        return
+    if topic in ("dice", "roll"):
+        repl.show(DICE_HELP)
+        return
+    lines = [f"{as_text(ruleset.title, style.lang)}: the actions"]
+    for name, action in ruleset.actions.items():
+        params = " ".join(f"[{p}=..]" for p in action.params)
+        lines.append(f"  {(name + ' ' + params).strip():<28} {as_text(action.doc, style.lang) if action.doc else ''}")
+    lines.append("Built-in commands")
+    for builtin in BUILTINS.values():
+        lines.append(f"  {builtin.usage:<28} {builtin.doc}")
+    lines.append("help ACTION or help COMMAND for more; help dice for the dice language.")
+    repl.show("\n".join(lines))
+
+
+DICE_HELP = """The dice language (docs/dice-language.md):
+  3d6  d20  (dexterity + firearms)d10  [1, 2, 2, 5]     dice and exact pools
+  4d6kh3  2d20kl1  4d6dl1  3d6r<2  1d20rr<10  3d6!  5d10!>=9   keep, drop, re-roll, explode
+  count(7d10, >= 6)  sum(p)  size(p)  highest(p)  highest(p, 2)  lowest(p, default=0)
+  largest_set(p, ignore=[1])  unpair(p)  cancel(a, b)  keep(p, == 6)  drop(p, < 2)  aside(p)
+  reroll(2d10, < 10)  min(a, b)  max(a, b)  abs(x)  x if cond else y  and or not"""
+
+
+def cmd_roll(repl: Repl, rest: str) -> None:
+    if not rest:
+        raise ValueError("roll what? for example: roll 4d6kh3")
+    result = repl.table.free_roll(rest)
+    repl.show(render_rich(result, repl.style.ascii_only))
+
+
+def cmd_state(repl: Repl, rest: str) -> None:
+    repl.show(*render.state_tables(repl.table.game, repl.style))
+
+
+def cmd_log(repl: Repl, rest: str) -> None:
+    n = int(rest) if rest else 20
+    chronicle = [e for e in repl.table.game.log if render.event(e, repl.style, repl.innermost) is not None]
+    for e in chronicle[-n:] if n > 0 else []:
+        repl.console.print(render.event(e, repl.style, repl.innermost))
+
+
+def cmd_table(repl: Repl, rest: str) -> None:
+    tables = repl.table.game.ruleset.tables
+    if not rest:
+        repl.show("tables: " + (", ".join(tables) or "none"))
+        return
+    if rest not in tables:
+        raise GameError(f"no table {rest!r}; the tables: {', '.join(tables) or 'none'}")
+    repl.show(render.lookup_table(tables[rest], repl.style))
+
+
+def cmd_rules(repl: Repl, rest: str) -> None:
+    repl.show(*render.rules(repl.table.game, repl.style))
+
+
+def cmd_auto(repl: Repl, rest: str) -> None:
+    n = int(rest) if rest else 1
+    if n < 1:
+        raise ValueError("auto takes a number of rounds of 1 or more")
+    played = repl.play_rounds(n)
+    repl.show(Text(f"({played} round{'s' if played != 1 else ''} played)", style="dim"))
+
+
+def cmd_undo(repl: Repl, rest: str) -> None:
+    had_decision = repl.decision is not None
+    repl.table.undo()
+    repl.decision = None
+    repl.show(Text("The question is dropped; the action did not happen." if had_decision else
+                   "Undone: the state and the dice are as they were before.", style="dim"))
+
+
+def cmd_new(repl: Repl, rest: str) -> None:
+    def start(yes: bool) -> None:
+        if not yes:
+            repl.show("The game goes on.")
+            return
+        old = repl.table
+        table, step = Table.new(old.source, old.game.params, None, None, repl.style.lang)
+        old.close()
+        repl.table = table
+        repl.show(Text(f"This game is saved in {old.journal.path}. A new one begins (seed {table.game.seed}).",
+                       style="dim"))
+        repl._after(step)
+
+    repl.confirm = start
+    repl.show("Start a new game? This one is saved and can be resumed.")
+
+
+def cmd_export(repl: Repl, rest: str) -> None:
+    if not rest:
+        raise ValueError("export to which file? for example: export chronicle.md")
+    path = Path(rest).expanduser()
+    path.write_text(chronicle_markdown(repl), encoding="utf-8")
+    repl.show(f"The chronicle is in {path}.")
+
+
+def chronicle_markdown(repl: Repl) -> str:
+    game = repl.table.game
+    style = render.Style(repl.style.lang, ascii_only=False)
+    lines = [f"# {as_text(game.ruleset.title, style.lang)}", "", f"Seed {game.seed}.", ""]
+    for e in game.log:
+        shown = render.event(e, style, repl.innermost)
+        if shown is None:
+            continue
+        text = shown.plain if hasattr(shown, "plain") else str(shown)
+        if e["kind"] in ("roll", "free-roll"):
+            lines.append("```\n" + text + "\n```")
+        else:
+            lines.append(("~~" + text + "~~") if e.get("undone") else text)
+        lines.append("")
+    if game.over:
+        lines.append(f"**Result: {game.result}.** " + ", ".join(
+            f"{k} {format_value(v)}" for k, v in game.report().items()))
+    return "\n".join(lines) + "\n"
+
+
+def cmd_quit(repl: Repl, rest: str) -> None:
+    raise Quit()
+
+
+BUILTINS: dict[str, Builtin] = {
+    "help": Builtin(cmd_help, "help [topic]", "the actions and commands; help ACTION for its parameters"),
+    "roll": Builtin(cmd_roll, "roll EXPR", "roll any dice expression, every die shown (saved, apart from the game)"),
+    "state": Builtin(cmd_state, "state", "the whole state, entities as tables"),
+    "log": Builtin(cmd_log, "log [N]", "the last N lines of the chronicle (20)"),
+    "table": Builtin(cmd_table, "table NAME", "show a table of the ruleset"),
+    "rules": Builtin(cmd_rules, "rules", "title, source and the current params"),
+    "auto": Builtin(cmd_auto, "auto [N]", "play N rounds with the ruleset's automatic answers"),
+    "undo": Builtin(cmd_undo, "undo", "take back the last action (its dice too)"),
+    "new": Builtin(cmd_new, "new", "save this game and start a new one (asks first)"),
+    "export": Builtin(cmd_export, "export FILE", "write the chronicle as Markdown"),
+    "quit": Builtin(cmd_quit, "quit", "leave (the game is saved; dusk resume continues it)"),
+    "exit": Builtin(cmd_quit, "exit", "the same as quit"),
+}

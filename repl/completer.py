@@ -1,0 +1,82 @@
+"""Completion at the prompt, driven entirely by the ruleset: commands, actions, their parameters
+and values (choices, entity names), table names, help topics, the answers of a waiting
+decision, and for `roll` the functions of the dice language and the names of the state."""
+
+from __future__ import annotations
+
+import re
+
+from prompt_toolkit.completion import Completer, Completion
+
+FUNCTIONS = ["count", "sum", "size", "highest", "lowest", "largest_set", "unpair", "cancel", "keep", "drop",
+             "aside", "reroll", "sort", "min", "max", "abs"]
+
+
+class TableCompleter(Completer):
+    def __init__(self, repl):
+        self.repl = repl
+
+    def get_completions(self, document, complete_event):
+        text = document.text_before_cursor
+        word = re.search(r"[\w.=-]*$", text).group(0)
+        for candidate in self.candidates(text, word):
+            if candidate.startswith(word) and candidate != word:
+                yield Completion(candidate, start_position=-len(word))
+
+    def candidates(self, text: str, word: str) -> list[str]:
+        from .commands import BUILTINS
+
+        repl = self.repl
+        game = repl.table.game
+        if repl.confirm is not None:
+            return ["yes", "no"]
+        decision = repl.decision
+        if decision is not None and " " not in text.strip():
+            if decision.kind == "choice":
+                return list(decision.choices)
+            if decision.kind == "yes_no":
+                return ["yes", "no"]
+            if decision.kind == "number" and decision.min is not None and decision.max is not None \
+                    and decision.max - decision.min <= 20:
+                return [str(n) for n in range(decision.min, decision.max + 1)]
+            return []
+        before = text[: len(text) - len(word)]
+        words = before.split()
+        if not words:
+            actions = [a.name for a in game.actions()]
+            return actions + list(BUILTINS)
+        command = words[0].lower()
+        if command == "help":
+            return list(game.ruleset.actions) + list(BUILTINS) + ["dice"]
+        if command == "table":
+            return list(game.ruleset.tables)
+        if command == "roll":
+            return FUNCTIONS + self.state_names()
+        action = game.ruleset.actions.get(command)
+        if action is None:
+            return []
+        if "=" in word:
+            key = word.split("=", 1)[0]
+            param = action.params.get(key)
+            return [f"{key}={value}" for value in self.param_values(param)] if param else []
+        given = {w.split("=", 1)[0] for w in words[1:] if "=" in w}
+        return [f"{name}=" for name in action.params if name not in given]
+
+    def param_values(self, param) -> list[str]:
+        if param.type == "choice":
+            return list(param.choices)
+        if param.type == "boolean":
+            return ["yes", "no"]
+        if param.type == "entity":
+            value = self.repl.table.game.values.get(param.of)
+            instances = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+            return [str(i.get("name")) for i in instances]
+        return []
+
+    def state_names(self) -> list[str]:
+        game = self.repl.table.game
+        names = list(game.ruleset.state) + [f"params.{p}" for p in game.ruleset.params]
+        for name, spec in game.ruleset.entities.items():
+            if not spec.is_group:
+                names += [f"{name}.{f}" for f in list(spec.fields) + list(spec.tracks)]
+        return names

@@ -1,0 +1,166 @@
+"""The session file: one SQLite database per session, so nothing shown as done is ever lost.
+
+Each accepted command is one transaction appending one entry: the events it added
+(every die) and the game as it stands after it, together. WAL and synchronous=FULL make
+a committed entry survive a kill -9 or a power cut. Undo appends a compensating entry;
+nothing is ever deleted. A file that is not a dusk session (corrupt, truncated, foreign)
+is reported and left as it is: it is opened read-only until it is known to be ours.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+FORMAT = "dusk-session/1"
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE entries (
+    n INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,          -- start, action, roll, undo
+    command TEXT NOT NULL,       -- what was typed
+    events TEXT NOT NULL,        -- JSON: the events this entry added to the game's log
+    game TEXT NOT NULL,          -- JSON: the game after this entry (values, dice source, turn, end)
+    free_rng TEXT NOT NULL,      -- JSON: the source of free `roll` commands after this entry
+    at REAL NOT NULL             -- when (seconds since the epoch)
+);
+"""
+
+
+class JournalError(Exception):
+    """A session file that cannot be used; the message says why, and the file was not changed."""
+
+
+@dataclass(slots=True)
+class Entry:
+    n: int
+    kind: str
+    command: str
+    events: list
+    game: dict
+    free_rng: list
+
+
+def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
+    uri = f"file:{path}?mode={'ro' if readonly else 'rwc'}"
+    connection = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5)
+    return connection
+
+
+class Journal:
+    def __init__(self, path: Path, connection: sqlite3.Connection, meta: dict):
+        self.path = path
+        self.db = connection
+        self.meta = meta
+
+    @classmethod
+    def create(cls, path: Path, meta: dict) -> "Journal":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            raise JournalError(f"{path} already exists; choose another --save path or `dusk resume {path}`")
+        db = _connect(path, readonly=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.executescript(SCHEMA)
+        meta = dict(meta, format=FORMAT, created=time.time())
+        with db:
+            db.execute("BEGIN")
+            db.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
+        return cls(path, db, meta)
+
+    @classmethod
+    def open(cls, path: Path) -> "Journal":
+        """Open an existing session; JournalError (and the file untouched) if it is not one."""
+        if not path.exists():
+            raise JournalError(f"no session file at {path}")
+        try:
+            probe = _connect(path, readonly=True)
+            try:
+                check = probe.execute("PRAGMA quick_check").fetchone()
+                tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+                if check is None or check[0] != "ok":
+                    raise JournalError(f"{path} is damaged (SQLite says: {check[0] if check else 'nothing'}); "
+                                       "it was left as it is")
+                if tables != {"meta", "entries"}:
+                    raise JournalError(f"{path} is not a dusk session (it is another SQLite database); "
+                                       "it was left as it is")
+                meta = {k: json.loads(v) for k, v in probe.execute("SELECT key, value FROM meta")}
+                if meta.get("format") != FORMAT:
+                    raise JournalError(f"{path} is a session of another format ({meta.get('format')!r}); "
+                                       "it was left as it is")
+                if probe.execute("SELECT count(*) FROM entries").fetchone()[0] == 0:
+                    raise JournalError(f"{path} holds no game yet; it was left as it is")
+            finally:
+                probe.close()
+        except sqlite3.DatabaseError as err:
+            raise JournalError(f"{path} is not a dusk session ({err}); it was left as it is") from None
+        except (ValueError, TypeError) as err:
+            raise JournalError(f"{path} is damaged ({err}); it was left as it is") from None
+        db = _connect(path, readonly=False)
+        db.execute("PRAGMA synchronous=FULL")
+        return cls(path, db, meta)
+
+    def append(self, kind: str, command: str, events: list, game: dict, free_rng: list) -> None:
+        """One entry, in one transaction: its events and the game after it, together."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute(
+                "INSERT INTO entries (kind, command, events, game, free_rng, at) VALUES (?, ?, ?, ?, ?, ?)",
+                (kind, command, json.dumps(events, ensure_ascii=False), json.dumps(game), json.dumps(free_rng),
+                 time.time()))
+
+    def entries(self) -> list[Entry]:
+        rows = self.db.execute("SELECT n, kind, command, events, game, free_rng FROM entries ORDER BY n")
+        return [Entry(n, kind, command, json.loads(events), json.loads(game), json.loads(free_rng))
+                for n, kind, command, events, game, free_rng in rows]
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def data_dir() -> Path:
+    """Where sessions, history and bug reports live: DUSK_DATA_DIR, else the user data dir."""
+    override = os.environ.get("DUSK_DATA_DIR")
+    if override:
+        base = Path(override)
+    else:
+        from platformdirs import user_data_dir
+
+        base = Path(user_data_dir("dusk", appauthor=False))
+    base.mkdir(parents=True, exist_ok=True)
+    return base
+
+
+def sessions_dir() -> Path:
+    path = data_dir() / "sessions"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def remember_last(path: Path) -> None:
+    (data_dir() / "last-session").write_text(str(path.resolve()), encoding="utf-8")
+
+
+def last_session() -> Path | None:
+    marker = data_dir() / "last-session"
+    if marker.exists():
+        path = Path(marker.read_text(encoding="utf-8").strip())
+        if path.exists():
+            return path
+    found = sorted(sessions_dir().glob("*.dusk"), key=lambda p: p.stat().st_mtime)
+    return found[-1] if found else None
+
+
+def new_session_path(ruleset_id: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    base = sessions_dir() / f"{stamp}-{ruleset_id}"
+    path, k = base.with_suffix(".dusk"), 1
+    while path.exists():
+        k += 1
+        path = sessions_dir() / f"{stamp}-{ruleset_id}-{k}.dusk"
+    return path

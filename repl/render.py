@@ -1,0 +1,142 @@
+"""What the table sees: events, the state, tables and rules, rendered with rich.
+
+Every die is shown (through the dice renderer's symbols, so colour is never the only
+signal). ASCII mode draws boxes with plain characters for terminals whose box-drawing
+widths are odd; `lang` picks the ruleset's labels in that language where it has them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich import box
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from ruleset_engine.dice.render import render_rich
+from ruleset_engine.ruleset.templates import as_text, format_value
+
+
+@dataclass
+class Style:
+    lang: str = "en"
+    ascii_only: bool = False
+
+    @property
+    def box(self):
+        return box.ASCII if self.ascii_only else box.ROUNDED
+
+
+def text_of(value, style: Style) -> str:
+    return as_text(value, style.lang) if isinstance(value, dict) and "en" in value else format_value(value, style.lang)
+
+
+def event(e: dict, style: Style, innermost: str | None = None):
+    """One event as a renderable, or None for the events a table need not see (set, note, ...)."""
+    kind = e["kind"]
+    mark = " (undone)" if e.get("undone") else ""
+    if kind in ("roll", "free-roll"):
+        label = text_of(e.get("label"), style) if e.get("label") is not None else (e.get("name") or None)
+        if label and label.startswith("params."):
+            label = label[len("params."):]
+        steps = e.get("steps") or []
+        if label and steps and steps[-1]["dice"]:
+            # At the table a named roll reads as its name and its dice; the last step holds them all
+            # with their fates (the whole trace stays in the log and in --json).
+            compact = dict(e, expression=label + mark, steps=[dict(steps[-1], label=label + mark)])
+            return render_rich(compact, style.ascii_only)
+        return render_rich(e, style.ascii_only, label=(label or "") + mark if label or mark else None)
+    if kind == "say":
+        return Text(text_of(e["text"], style) + mark)
+    if kind == "ask":
+        decision = e["decision"]
+        prompt = decision.get("prompt", "")
+        by = " (auto)" if e.get("by") == "auto" else ""
+        return Text(f"{prompt} {format_value(e['answer'], style.lang)}{by}{mark}", style="italic")
+    if kind in ("mark", "clear"):
+        verb = "marks" if kind == "mark" else "clears"
+        return Text(f"{e['track']}: {verb} {e['count']} (now {e['marked']} marked){mark}", style="yellow")
+    if kind == "move":
+        what = e.get("count") if "count" in e else " ".join(map(str, e.get("dice", [])))
+        return Text(f"{what} dice move from {e['source']} to {e['target']}{mark}", style="yellow")
+    if kind == "level" and e["event"] == "begin" and e["level"] != innermost:
+        return Text(f"— {e['level']} {e['iteration']} —{mark}", style="bold magenta")
+    if kind == "end":
+        return Text(f"The game is over: {e['result']}.{mark}", style="bold")
+    if kind == "undo":
+        return Text(f"Undone: turn {e['of']}.", style="dim")
+    if kind == "trigger" and e.get("id"):
+        return Text(f"({e['id']})", style="dim")
+    return None
+
+
+def state_tables(game, style: Style) -> list:
+    """The whole state: variables in one table, each entity (or group) in a table of its own."""
+    values = game.values
+    ruleset = game.ruleset
+    out = []
+    variables = RichTable(title="state", box=style.box, show_header=True)
+    variables.add_column("name", style="cyan")
+    variables.add_column("value")
+    for name in ruleset.state:
+        variables.add_row(name, text_of(values.get(name), style))
+    for level in ruleset.loop:
+        variables.add_row(f"loop.{level.name}", str(values["loop"].get(level.name)))
+    out.append(variables)
+    for name, spec in ruleset.entities.items():
+        instances = values.get(name)
+        instances = instances if isinstance(instances, list) else [instances]
+        title = text_of(spec.label, style) if spec.label is not None else name
+        columns = ["name"] + list(spec.fields) + list(spec.tracks)
+        table = RichTable(title=title, box=style.box)
+        for column in columns:
+            table.add_column(column, style="cyan" if column == "name" else None)
+        for instance in instances:
+            table.add_row(*[_cell(instance.get(c), style) for c in columns])
+        out.append(table)
+    return out
+
+
+def _cell(value, style: Style) -> str:
+    if isinstance(value, dict) and "marked" in value and "labels" in value:
+        marks = ("x" if style.ascii_only else "■", "." if style.ascii_only else "□")
+        boxes = "".join(marks[0] if i < value["marked"] else marks[1] for i in range(value["size"]))
+        return f"{boxes} {value['marked']}/{value['size']}"
+    return text_of(value, style)
+
+
+def lookup_table(table, style: Style):
+    """A ruleset table, every row, in the chosen language."""
+    title = text_of(table.title, style) if table.title is not None else table.name
+    rendered = RichTable(title=title, box=style.box, show_lines=False)
+    columns: list[str] = list(table.keys)
+    for row in table.rows:
+        for key in row.cells:
+            if key not in columns:
+                columns.append(key)
+    for column in columns:
+        header = table.columns.get(column)
+        rendered.add_column(text_of(header, style) if header is not None else column,
+                            style="cyan" if column in table.keys else None)
+    for row in table.rows:
+        rendered.add_row(*[text_of(row.cells.get(c, ""), style) for c in columns])
+    return rendered
+
+
+def rules(game, style: Style):
+    ruleset = game.ruleset
+    head = Text()
+    head.append(text_of(ruleset.title, style), style="bold")
+    if ruleset.source:
+        head.append(f"\n{text_of(ruleset.source, style)}", style="dim")
+    if ruleset.description:
+        head.append(f"\n{text_of(ruleset.description, style)}")
+    head.append(f"\nseed {game.seed}")
+    params = RichTable(title="params", box=style.box)
+    for column in ("param", "value", "default", "doc"):
+        params.add_column(column, style="cyan" if column == "param" else None)
+    for name, param in ruleset.params.items():
+        value = game.params.get(name)
+        params.add_row(name, text_of(value, style), text_of(param.default, style),
+                       text_of(param.doc, style) if param.doc is not None else "")
+    return [head, params]

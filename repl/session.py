@@ -1,0 +1,146 @@
+"""A session at the table: one game, its session file, and the free rolls beside it.
+
+This is the REPL's link to the engine, with no prompt in it: the interactive loop and the
+non-interactive mode both drive a Table. Every completed command is journaled before its
+result is shown, so what a person sees as done is on disk.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruleset_engine import dice
+from ruleset_engine.ruleset import load
+from ruleset_engine.runtime import Game, GameError
+from ruleset_engine.runtime.game import _rng_json, _rng_state
+
+from .journal import Journal, new_session_path, remember_last
+
+
+@dataclass
+class Step:
+    """What one command did: events to show, a decision if one waits, a free roll."""
+
+    events: list = field(default_factory=list)
+    decision: object = None
+    roll: object = None
+
+
+class Table:
+    def __init__(self, game: Game, journal: Journal, source: str, free_rng: random.Random):
+        self.game = game
+        self.journal = journal
+        self.source = source
+        self.free_rng = free_rng
+        self._log_mark = len(game.log)
+
+    # ---- starting and resuming
+    @classmethod
+    def new(cls, source: str, params: dict | None = None, seed: int | None = None, save: Path | None = None,
+            lang: str = "en") -> tuple["Table", Step]:
+        ruleset = load(source)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        game = Game.start(ruleset, params, seed)
+        path = save or new_session_path(ruleset.id)
+        journal = Journal.create(Path(path), {"source": _stable_source(source), "ruleset": ruleset.id,
+                                              "params": game.params, "seed": seed, "lang": lang})
+        free_rng = random.Random(f"{seed}/free")
+        table = cls(game, journal, source, free_rng)
+        outcome = game.last_outcome
+        if outcome.decision is None:
+            table._commit("start", "start")
+        remember_last(journal.path)
+        return table, Step(list(outcome.events), outcome.decision)
+
+    @classmethod
+    def resume(cls, path: Path) -> "Table":
+        journal = Journal.open(path)
+        meta = journal.meta
+        ruleset = load(meta["source"])
+        entries = journal.entries()
+        log: list = []
+        history: list = []
+        previous = None
+        for entry in entries:
+            if entry.kind == "roll":      # a free roll: saved, but not part of the game
+                continue
+            if entry.kind == "action" and previous is not None:
+                history.append((previous, len(log)))
+            if entry.kind == "undo" and history:
+                _, at = history.pop()
+                for event in log[at:]:
+                    event["undone"] = True
+            log.extend(entry.events)
+            previous = entry.game
+        last = entries[-1]
+        snap = {"format": 1, "ruleset": ruleset.id, "params": meta["params"], "seed": meta["seed"], **last.game,
+                "log": log, "history": [[before, at] for before, at in history]}
+        game = Game.restore(ruleset, snap)
+        free_rng = random.Random()
+        free_rng.setstate(_rng_state(last.free_rng))
+        remember_last(path)
+        return cls(game, journal, meta["source"], free_rng)
+
+    # ---- playing
+    def _commit(self, kind: str, command: str) -> None:
+        events = self.game.log[self._log_mark:]
+        self.journal.append(kind, command, events, self.game.core(), _rng_json(self.free_rng.getstate()))
+        self._log_mark = len(self.game.log)
+
+    def perform(self, action: str, args: dict, command: str) -> Step:
+        outcome = self.game.perform(action, **args)
+        if outcome.decision is None:
+            self._commit("action" if self.game.history else "start", command)
+        return Step(list(outcome.events), outcome.decision)
+
+    def answer(self, decision, value, command: str) -> Step:
+        was_setup = not self.game.history and self.game.turn == 0
+        outcome = self.game.answer(decision, value)
+        if outcome.decision is None:
+            self._commit("start" if was_setup else "action", command)
+        return Step(list(outcome.events), outcome.decision)
+
+    def auto_answer(self, decision, command: str) -> Step:
+        was_setup = not self.game.history and self.game.turn == 0
+        outcome = self.game.auto_answer(decision)
+        if outcome.decision is None:
+            self._commit("start" if was_setup else "action", command)
+        return Step(list(outcome.events), outcome.decision)
+
+    def undo(self, command: str = "undo") -> None:
+        if self.game.pending is not None:
+            self.game.undo()     # drops the waiting decision; nothing was journaled for it
+            return
+        if not self.game.history:
+            raise GameError("nothing to undo")
+        self.game.undo()
+        self._log_mark = len(self.game.log) - 1
+        self._commit("undo", command)
+
+    def free_roll(self, text: str) -> dice.Result:
+        """A roll beside the game (its own dice source, so the game's dice stay as they were); saved."""
+        result = dice.roll(text, rng=self.free_rng)
+        event = {"seq": None, "turn": self.game.turn, "kind": "free-roll", **result.to_json()}
+        self.journal.append("roll", f"roll {text}", [event], self.game.core(), _rng_json(self.free_rng.getstate()))
+        return result
+
+    def loop_action(self) -> str | None:
+        for name, action in self.game.ruleset.actions.items():
+            if action.plays_level:
+                return name
+        return None
+
+    def close(self) -> None:
+        self.journal.close()
+
+
+def _stable_source(source: str) -> str:
+    """A ruleset source that still names the same file from another folder."""
+    path = Path(source)
+    if source.endswith((".yaml", ".yml")) or "/" in source:
+        return str(path.resolve())
+    return source
+
