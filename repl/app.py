@@ -109,8 +109,8 @@ def script_loop(repl: Repl, lines) -> int:
     return 1 if repl.errors else 0
 
 
-def interactive_loop(repl: Repl, input=None, output=None) -> None:
-    """The prompt. `input`/`output` are for tests (a pipe input and a dummy output)."""
+def make_session(repl: Repl, input=None, output=None):
+    """The prompt_toolkit session of a table. `input`/`output` are for tests (a pipe and a dummy)."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
     from prompt_toolkit.history import FileHistory
@@ -119,7 +119,7 @@ def interactive_loop(repl: Repl, input=None, output=None) -> None:
     from .completer import TableCompleter
     from .lexer import DiceLexer
 
-    session = PromptSession(
+    return PromptSession(
         history=FileHistory(str(data_dir() / "history")),
         auto_suggest=AutoSuggestFromHistory(),
         completer=TableCompleter(repl),
@@ -130,6 +130,11 @@ def interactive_loop(repl: Repl, input=None, output=None) -> None:
         input=input,
         output=output,
     )
+
+
+def interactive_loop(repl: Repl, session=None) -> None:
+    """The prompt, until Ctrl-D or quit."""
+    session = session or make_session(repl)
     while True:
         try:
             line = session.prompt(repl.prompt_text)

@@ -14,7 +14,7 @@ from prompt_toolkit.lexers import Lexer
 
 TOKEN = re.compile(r"""
     (?P<space>\s+)
-  | (?P<dice>\d*d(?:\d+|%|(?=\())(?:kh|kl|dh|dl|rr|r|!(?:>=|<=|==|>|<)?)*)
+  | (?P<dice>\d*d(?:\d+|%|(?=\())(?:(?:kh|kl|dh|dl)\d*|rr?(?:>=|<=|==|!=|>|<)?\d*|!(?:>=|<=|==|>|<)?\d*)*)
   | (?P<modifier>(?:kh|kl|dh|dl)\d*|rr?(?:>=|<=|==|!=|>|<)?\d*|!(?:>=|<=|==|>|<)?)
   | (?P<number>\d+)
   | (?P<string>'[^']*'?|"[^"]*"?)

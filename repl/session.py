@@ -49,6 +49,7 @@ class Table:
                                               "params": game.params, "seed": seed, "lang": lang})
         free_rng = random.Random(f"{seed}/free")
         table = cls(game, journal, source, free_rng)
+        table._log_mark = 0          # the first entry holds the setup's events too
         outcome = game.last_outcome
         if outcome.decision is None:
             table._commit("start", "start")

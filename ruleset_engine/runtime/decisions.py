@@ -67,7 +67,7 @@ _INVALID = object()
 
 
 def _show(answer) -> str:
-    return repr(answer) if isinstance(answer, str) else str(answer)
+    return str(answer).strip() or "an empty answer"
 
 
 def _number(decision: Decision, answer):

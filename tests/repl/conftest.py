@@ -1,0 +1,39 @@
+"""Fixtures for the REPL tests: a data dir of their own, and tables over any ruleset."""
+
+import io
+from pathlib import Path
+
+import pytest
+
+from repl.app import make_console
+from repl.commands import Repl
+from repl.render import Style
+from repl.session import Table
+
+RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
+# The same REPL tests run on a bundled game and on a test ruleset, so nothing in repl/ leans on one game.
+GAMES = {"attack": "attack-of-the-vampires", "pool": str(RULESETS / "pool-conflict.yaml")}
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    path = tmp_path / "data"
+    monkeypatch.setenv("DUSK_DATA_DIR", str(path))
+    return path
+
+
+def make_repl(source, seed=1, lang="en", ascii_only=False, **params):
+    table, step = Table.new(source, params or None, seed)
+    out = io.StringIO()
+    repl = Repl(table, make_console(False, out), Style(lang, ascii_only))
+    repl._after(step)
+    return repl, out
+
+
+def run(repl, out, *lines):
+    """Run lines; return what they printed."""
+    out.seek(0)
+    out.truncate()
+    for line in lines:
+        repl.run_line(line)
+    return out.getvalue()

@@ -1,0 +1,138 @@
+"""The built-in commands and actions, run line by line (no prompt), on two games."""
+
+import json
+import sqlite3
+
+import pytest
+
+from repl.commands import Quit
+from tests.repl.conftest import GAMES, make_repl, run
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_help_lists_the_rulesets_actions_with_their_docs(game):
+    repl, out = make_repl(GAMES[game])
+    text = run(repl, out, "help")
+    action = repl.table.loop_action()
+    assert f"  {action}" in text and "Built-in commands" in text and "help [topic]" in text
+    assert "roll EXPR" in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_roll_shows_every_die_and_is_saved(game, data_dir):
+    repl, out = make_repl(GAMES[game])
+    text = run(repl, out, "roll 4d6kh3")
+    first = text.splitlines()[0]
+    assert first.startswith("4d6kh3  ") and "✗" in first
+    rows = sqlite3.connect(repl.table.journal.path).execute(
+        "SELECT kind, command FROM entries ORDER BY n").fetchall()
+    assert rows[-1] == ("roll", "roll 4d6kh3")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_state_rules_table_and_log(game):
+    repl, out = make_repl(GAMES[game])
+    assert "state" in run(repl, out, "state")
+    assert f"seed 1" in run(repl, out, "rules")
+    text = run(repl, out, "table")
+    assert text.startswith("tables:")
+    run(repl, out, "log 3")
+
+
+def test_a_bad_command_is_one_line_and_the_loop_goes_on():
+    repl, out = make_repl(GAMES["attack"])
+    text = run(repl, out, "rond")
+    assert text == "no command 'rond' (did you mean round?); type help for the commands\n"
+    text = run(repl, out, "roll 2d")
+    assert text.splitlines() == ["expected a number after 'd'", "  2d", "   ^"]
+    assert "Search" in run(repl, out, "round")
+
+
+def test_decisions_are_asked_and_bad_answers_refused():
+    repl, out = make_repl(GAMES["pool"])
+    run(repl, out, "conflict scene")
+    assert repl.decision.prompt == "P1: how many of your 10 dice do you risk?"
+    before = repl.table.game.state
+    text = run(repl, out, "12")
+    assert "12 is not a valid answer: expected a whole number from 1 to 10 - try again" in text
+    assert repl.table.game.state == before and repl.decision is not None
+    assert "not a valid answer" in run(repl, out, "lots")
+    run(repl, out, "3", "0", "2", "1")
+    assert repl.decision is None and repl.table.game.turn == 2
+
+
+def test_auto_answers_decisions_and_plays_rounds():
+    repl, out = make_repl(GAMES["pool"])
+    text = run(repl, out, "auto 2")
+    assert "(2 rounds played)" in text and repl.table.game.turn == 3
+    asks = [e for e in repl.table.game.log if e["kind"] == "ask"]
+    assert asks and all(e["by"] == "auto" for e in asks)
+
+
+def test_undo_rewinds_and_redo_rolls_the_same_dice():
+    repl, out = make_repl(GAMES["attack"])
+    first = run(repl, out, "round")
+    assert "Undone" in run(repl, out, "undo")
+    assert run(repl, out, "round") == first
+    assert run(repl, out, "undo", "undo").count("nothing to undo") == 1
+
+
+def test_new_asks_first_and_keeps_the_old_game():
+    repl, out = make_repl(GAMES["attack"])
+    run(repl, out, "round")
+    old = repl.table.journal.path
+    assert "The game goes on." in run(repl, out, "new", "no")
+    assert repl.table.journal.path == old
+    text = run(repl, out, "new", "yes")
+    assert f"This game is saved in {old}" in text.replace("\n", "") and repl.table.journal.path != old
+    assert repl.table.game.turn == 1
+
+
+def test_export_writes_the_chronicle_as_markdown(tmp_path):
+    repl, out = make_repl(GAMES["attack"])
+    run(repl, out, "auto 5", f"export {tmp_path / 'c.md'}")
+    text = (tmp_path / "c.md").read_text()
+    assert text.startswith("# Attack of the Vampires\n") and "```\nSearch" in text
+
+
+def test_quit_leaves():
+    repl, out = make_repl(GAMES["attack"])
+    with pytest.raises(Quit):
+        repl.run_line("quit")
+
+
+def test_an_internal_error_is_one_line_naming_the_log(monkeypatch, data_dir):
+    repl, out = make_repl(GAMES["attack"])
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(repl.table, "perform", broken)
+    text = run(repl, out, "round")
+    assert text.startswith("Something went wrong inside dusk (a bug); the details are in")
+    assert "Traceback" not in text
+    assert "ZeroDivisionError: a bug" in (data_dir / "bugs.log").read_text()
+
+
+def test_chinese_labels_and_ascii_mode(tmp_path):
+    path = tmp_path / "zh.yaml"
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[1] / "rulesets" / "success-pool.yaml").read_text("utf-8")
+    path.write_text(source, encoding="utf-8")
+    repl, out = make_repl(str(path), lang="zh", ascii_only=True)
+    text = run(repl, out, "table degrees", "shoot")
+    assert "成功度" in text and "一般" in text or "失败" in text
+    assert "╭" not in text and "+" in text
+    assert any(line.endswith(("成功：失败", "大失败！")) or "个成功" in line for line in text.splitlines())
+
+
+def test_session_file_holds_every_accepted_command(data_dir):
+    repl, out = make_repl(GAMES["attack"])
+    run(repl, out, "round", "round", "undo", "roll d20")
+    db = sqlite3.connect(repl.table.journal.path)
+    kinds = [k for (k,) in db.execute("SELECT kind FROM entries ORDER BY n")]
+    assert kinds == ["start", "action", "action", "undo", "roll"]
+    events = json.loads(db.execute("SELECT events FROM entries WHERE n = 2").fetchone()[0])
+    assert any(e["kind"] == "roll" for e in events)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -1,0 +1,57 @@
+"""The completer and the lexer on their own."""
+
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
+from repl.completer import TableCompleter
+from repl.lexer import tokens
+from tests.repl.conftest import GAMES, make_repl
+
+
+def complete(repl, text):
+    completer = TableCompleter(repl)
+    return [c.text for c in completer.get_completions(Document(text), CompleteEvent(completion_requested=True))]
+
+
+def test_commands_and_actions():
+    repl, _ = make_repl(GAMES["attack"])
+    assert complete(repl, "ro") == ["round", "roll", "rules"] or set(complete(repl, "ro")) == {"round", "roll"}
+    assert "help" in complete(repl, "he")
+
+
+def test_action_parameters_and_their_values():
+    repl, _ = make_repl(GAMES["pool"])
+    assert complete(repl, "conflict ") == ["scale="]
+    assert complete(repl, "conflict scale=") == ["scale=hour", "scale=scene", "scale=shot"]
+    assert complete(repl, "conflict scale=sh") == ["scale=shot"]
+
+
+def test_tables_help_topics_and_names_in_rolls():
+    repl, _ = make_repl(GAMES["pool"])
+    assert complete(repl, "table ") == ["outcome"]
+    assert "conflict" in complete(repl, "help c")
+    assert complete(repl, "roll cou") == ["count"]
+    assert "params.pool_limit" in complete(repl, "roll params.p")
+
+
+def test_decision_answers():
+    repl, _ = make_repl(GAMES["pool"])
+    repl.run_line("conflict")
+    assert complete(repl, "") == [str(n) for n in range(1, 11)]
+    assert complete(repl, "1") == ["10"]
+
+
+def test_entity_values():
+    repl, _ = make_repl(GAMES["attack"])
+    assert "hunter.life" in complete(repl, "roll hunter.")
+
+
+def test_lexer_styles_half_typed_dice():
+    assert tokens("roll 4d6kh3 + count(") == [
+        ("class:command", "roll"), ("", " "), ("class:dice", "4d6kh3"), ("", " "), ("class:operator", "+"),
+        ("", " "), ("class:function", "count"), ("class:bracket", "(")]
+    assert ("class:name", "dexterity") in tokens("roll dexterity + 2")
+    assert ("class:error", "$") in tokens("roll 2 $ 3")
+    assert ("class:string", "'unclosed") in tokens("roll 'unclosed")
+    assert ("class:keyword", "and") in tokens("roll x and y") and ("class:name", "andy") in tokens("roll andy")
+    assert tokens("") == []

@@ -1,0 +1,77 @@
+"""Resuming a saved session: the same state, the random sequence where it was; bad files refused."""
+
+import sqlite3
+
+import pytest
+
+from repl.journal import Journal, JournalError
+from repl.session import Table
+from tests.repl.conftest import GAMES, make_repl, run
+
+
+def test_resume_from_the_file_as_it_was(tmp_path):
+    repl, out = make_repl(GAMES["attack"], seed=4)
+    run(repl, out, "auto 3", "undo", "auto 1", "roll d6")
+    state, log = repl.table.game.state, list(repl.table.game.log)
+    path = repl.table.journal.path
+    repl.table.close()
+    copy = tmp_path / "copy.dusk"
+    source = sqlite3.connect(path)
+    source.backup(sqlite3.connect(copy))   # a consistent copy of the session as it stands
+    repl2 = Table.resume(path)
+    reference = [repl2.perform("round", {}, "round").events for _ in range(3)]
+    repl2.close()
+
+    resumed = Table.resume(copy)
+    assert resumed.game.state == state
+    assert resumed.game.log == log
+    assert [resumed.perform("round", {}, "round").events for _ in range(3)] == reference
+    assert resumed.free_roll("d6").value == Table.resume(copy).free_roll("d6").value
+    # undo still reaches back before the resume
+    resumed.undo()
+    assert resumed.game.turn == 6 and resumed.game.state != state
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "is not a dusk session"),
+    (b"this is not a database at all" * 100, "is not a dusk session"),
+])
+def test_a_foreign_or_corrupt_file_is_refused_and_left_untouched(tmp_path, content, message):
+    path = tmp_path / "bad.dusk"
+    path.write_bytes(content)
+    with pytest.raises(JournalError, match=message):
+        Journal.open(path)
+    assert path.read_bytes() == content
+
+
+def test_another_sqlite_database_is_refused(tmp_path):
+    path = tmp_path / "other.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE people (name TEXT)")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="another SQLite database"):
+        Journal.open(path)
+    assert path.read_bytes() == before
+
+
+def test_a_truncated_session_is_refused(tmp_path):
+    repl, out = make_repl(GAMES["attack"])
+    run(repl, out, "auto 5")
+    repl.table.close()
+    data = repl.table.journal.path.read_bytes()
+    path = tmp_path / "cut.dusk"
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(JournalError):
+        Journal.open(path)
+    assert path.read_bytes() == data[: len(data) // 2]
+
+
+def test_resume_without_any_session(capsys):
+    from repl.app import run as run_app
+
+    class Args:
+        command, path, lang, ascii, c, script = "resume", None, "en", False, "state", None
+
+    assert run_app(Args()) == 2
