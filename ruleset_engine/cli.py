@@ -11,7 +11,6 @@ import json
 import os
 import sys
 
-DEFAULT_RULESET = "attack-of-the-vampires"
 
 
 def _stdout_is_terminal() -> bool:
@@ -269,8 +268,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a game at the table (the REPL)",
                           description="Open the table on a ruleset: its actions, decisions and status, "
                                       "every die shown, every command saved.")
-    play.add_argument("ruleset", nargs="?", default=DEFAULT_RULESET, metavar="RULESET",
-                      help=f"a bundled id or a file (default: {DEFAULT_RULESET})")
+    play.add_argument("ruleset", nargs="?", metavar="RULESET",
+                      help="a bundled id or a file (default: the one named in rulesets/DEFAULT)")
     play.add_argument("--seed", type=int, help="seed the dice (default: a fresh seed, shown and saved)")
     play.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param (repeatable)")
     play.add_argument("--save", metavar="PATH", help="the session file (default: in the data dir)")

@@ -26,6 +26,11 @@ def bundled_path(ruleset_id: str):
     return Path(str(entry))
 
 
+def default_ruleset() -> str:
+    """The ruleset `dusk play` opens when none is named: written in rulesets/DEFAULT (data, not code)."""
+    return resources.files(PACKAGES[0]).joinpath("DEFAULT").read_text("utf-8").strip()
+
+
 def display_name(path: Path) -> str:
     """How a bundled file is named in messages: rulesets/<name>.yaml, wherever it is installed."""
     parts = path.parts
