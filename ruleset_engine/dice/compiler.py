@@ -587,6 +587,29 @@ def _finish(ctx, label, span, shown, active, dropped) -> Pool:
     return pool
 
 
+def _pool_runner(source, applies, label, span):
+    """The closure of a pool node: its dice from `source(ctx)`, then each modifier in turn,
+    and one step of the trace (when there is a trace)."""
+    if not applies:
+        def run(ctx):
+            dice = tuple(source(ctx))
+            pool = Pool(dice)
+            if ctx.steps is not None:
+                ctx.steps.append(Step(label, span, dice, None, pool.total))
+            return pool
+        return run
+
+    def run_modified(ctx):
+        shown = source(ctx)
+        active = list(range(len(shown)))
+        dropped: list[int] = []
+        for apply in applies:
+            active = apply(ctx, shown, active, dropped)
+        return _finish(ctx, label, span, shown, active, dropped)
+
+    return run_modified
+
+
 def compile_dice(c: Compiler, node: ast.Dice) -> Code:
     limits = c.limits
     count = c.number(node.count) if node.count is not None else _constant(1, NUMBER)
@@ -632,22 +655,7 @@ def compile_dice(c: Compiler, node: ast.Dice) -> Code:
         randint = ctx.randint
         return [Die(randint(1, s), s) for _ in range(n)]
 
-    if not applies:
-        def run(ctx):
-            dice = tuple(roll(ctx))
-            pool = Pool(dice)
-            if ctx.steps is not None:
-                ctx.steps.append(Step(label, span, dice, None, pool.total))
-            return pool
-    else:
-        def run(ctx):
-            shown = roll(ctx)
-            active = list(range(len(shown)))
-            dropped: list[int] = []
-            for apply in applies:
-                active = apply(ctx, shown, active, dropped)
-            return _finish(ctx, label, span, shown, active, dropped)
-
+    run = _pool_runner(roll, applies, label, span)
     bounds = None
     if count.is_const and sides.is_const and not node.modifiers:
         bounds = (count.const, count.const * sides.const)
@@ -682,23 +690,7 @@ def compile_pool_literal(c: Compiler, node: ast.PoolLiteral) -> Code:
                 raise DiceTypeError(f"a pool holds numbers and dice, not {describe(value)}", span=item_span)
         return shown
 
-    if not applies:
-        def run(ctx):
-            dice = tuple(gather(ctx))
-            pool = Pool(dice)
-            if ctx.steps is not None:
-                ctx.steps.append(Step(label, span, dice, None, pool.total))
-            return pool
-    else:
-        def run(ctx):
-            shown = gather(ctx)
-            active = list(range(len(shown)))
-            dropped: list[int] = []
-            for apply in applies:
-                active = apply(ctx, shown, active, dropped)
-            return _finish(ctx, label, span, shown, active, dropped)
-
-    return Code(run, POOL)
+    return Code(_pool_runner(gather, applies, label, span), POOL)
 
 
 COMPILERS: dict[type, Callable[[Compiler, Any], Code]] = {

@@ -152,16 +152,10 @@ class Run:
             except dice.DiceError as err:
                 raise self.fail(err, None, formula) from None
         # At the table every die is shown: a formula that rolled logs its roll.
-        ctx.steps = []
-        try:
-            value = formula.expr.run(ctx)
-        except dice.DiceError as err:
-            raise self.fail(err, None, formula) from None
-        finally:
-            steps, ctx.steps = ctx.steps, None
-        if steps and ctx.budget < ctx.limit:   # dice were drawn, not only judged
-            self.emit("roll", name=None, **self.result(formula, value, steps).to_json())
-        return value
+        result = self.evaluate(formula, env)
+        if result.steps and ctx.budget < ctx.limit:   # dice were drawn, not only judged
+            self.emit("roll", name=None, **result.to_json())
+        return result.raw
 
     def evaluate(self, formula: model.Formula, env: Env) -> Result:
         """The value with its trace (what a roll step shows)."""

@@ -95,3 +95,34 @@ def test_resume_of_a_damaged_file_says_so(data_dir, tmp_path):
                          env=dict(os.environ, DUSK_DATA_DIR=str(data_dir)), timeout=60)
     assert out.returncode == 2 and "is not a dusk session" in out.stdout + out.stderr
     assert "Traceback" not in out.stdout + out.stderr and bad.read_text() == "not a session"
+
+
+def test_commands_from_a_pipe_a_script_file_and_no_color(data_dir, tmp_path):
+    env = dict(os.environ, DUSK_DATA_DIR=str(data_dir), NO_COLOR="1")
+    piped = subprocess.run([DUSK, "play", "--seed", "3"], input="round\nrond\nround\n", capture_output=True,
+                           text=True, env=env, timeout=60)
+    assert piped.stdout.count("> round") == 2 and "no command 'rond'" in piped.stdout
+    assert piped.returncode == 1 and "\x1b[" not in piped.stdout     # a refused command; plain text
+    script = tmp_path / "moves.txt"
+    script.write_text("round\nround\n")
+    scripted = subprocess.run([DUSK, "play", "--seed", "3", "--script", str(script)], capture_output=True,
+                              text=True, env=env, timeout=60)
+    assert scripted.returncode == 0
+    rounds = lambda text: [line for line in text.splitlines() if line.startswith("Search")]  # noqa: E731
+    assert rounds(scripted.stdout) == rounds(piped.stdout)
+
+
+def test_no_color_in_a_terminal(data_dir):
+    env = dict(os.environ, TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1", DUSK_DATA_DIR=str(data_dir),
+               NO_COLOR="1")
+    child = pexpect.spawn(DUSK, ["play", "--seed", "3"], env=env, encoding="utf-8", timeout=30)
+    try:
+        child.expect_exact(PROMPT)
+        child.sendline("roll 4d6kh3")
+        child.expect("dropped")
+        colour = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-8]|9[0-7]|4[0-8])[;m]")
+        assert "✗" in child.before and not colour.search(child.before)   # the symbol, no colour
+        child.expect_exact(PROMPT)
+    finally:
+        child.sendeof()
+    child.expect(pexpect.EOF)
