@@ -6,6 +6,15 @@ and the figure to read is the ratio of games per second. Rounds alternate betwee
 and the best of each is kept, so a noisy, shared machine biases neither.
 
     .venv/bin/python benchmarks/simulate_attack.py [--games 2000] [--rounds 3] [--house]
+
+What limits the interpreted game (measured with cProfile over 300 games): about 55% of the
+time goes to evaluating formulas (some fifteen a round), each a chain of Python closures
+over Die and Pool objects that keep each die's history for the trace; about 25% to the
+step interpreter (one function call per step, procedure frames, loop bookkeeping); the
+rest to the loop, the end conditions and turning pools into state. The hand-written round
+is a few integer operations and three to eight calls of randint. Reaching a quarter of its
+speed would take compiling a whole ruleset to Python source with pools as plain tuples of
+faces in simulations, a second evaluator to keep equal to the first.
 """
 
 from __future__ import annotations

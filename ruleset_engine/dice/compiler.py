@@ -186,9 +186,9 @@ class Compiler:
         try:
             value = code.run(None)
         except DiceError as err:
-            raise err.located(self.text, span)
+            raise err.located(self.text, span) from None
         bounds = (value, value) if type(value) is int else None
-        return Code(code.run, code.kind, value, bounds)
+        return Code(lambda ctx: value, code.kind, value, bounds)
 
 
 def _constant(value, kind):

@@ -315,7 +315,7 @@ class RulesetCompiler:
             else:
                 return  # words as keys: nothing to cover
         spans.sort()
-        for (lo1, hi1, i1), (lo2, hi2, i2) in zip(spans, spans[1:]):
+        for (_lo1, hi1, i1), (lo2, hi2, i2) in zip(spans, spans[1:]):
             if lo2 <= hi1 and not overlap_ok:
                 self.problem(f"table {name!r}: rows {i1} and {i2} overlap at {_fmt(lo2)}..{_fmt(min(hi1, hi2))} "
                              "(set first_match: true if the first row should win)", path + ("rows", i2))

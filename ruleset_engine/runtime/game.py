@@ -26,10 +26,11 @@ from ruleset_engine.ruleset.compile import param_value_problem
 from ruleset_engine.ruleset.templates import format_value
 
 from .decisions import Decision
-from .errors import DecisionError, GameError, RuleError
+from .errors import GameError, RuleError
 from .interpreter import EndGame, EndLevel, Env, NeedDecision, Return, Run, RunLimits, to_state, track_value
 
 SNAPSHOT_FORMAT = 1
+DEFAULT_RUN_LIMITS = RunLimits()
 
 
 @dataclass(slots=True)
@@ -95,7 +96,7 @@ def parse_param(param: model.Param, value):
 
 class Game:
     def __init__(self, ruleset: model.Ruleset, params: dict, seed: int | None, *, record: bool = True,
-                 auto: bool = False, limits: RunLimits = RunLimits(), rng=None):
+                 auto: bool = False, limits: RunLimits = DEFAULT_RUN_LIMITS, rng=None):
         self.ruleset = ruleset
         self.params = params
         self.seed = seed
@@ -117,7 +118,7 @@ class Game:
     # ---- starting
     @classmethod
     def start(cls, ruleset: model.Ruleset, params: dict | None = None, seed: int | None = None, *,
-              record: bool = True, auto: bool = False, limits: RunLimits = RunLimits(), rng=None) -> "Game":
+              record: bool = True, auto: bool = False, limits: RunLimits = DEFAULT_RUN_LIMITS, rng=None) -> "Game":
         """A new game: params over the defaults, initial state, then setup (which may ask).
         `rng` replaces the seeded source (tests pass ScriptedDice)."""
         game = cls(ruleset, resolve_params(ruleset, params), seed, record=record, auto=auto, limits=limits,
@@ -525,7 +526,7 @@ class Game:
         return _saved_json(self._save())
 
     @classmethod
-    def restore(cls, ruleset: model.Ruleset, snap: dict, *, limits: RunLimits = RunLimits(), rng=None) -> "Game":
+    def restore(cls, ruleset: model.Ruleset, snap: dict, *, limits: RunLimits = DEFAULT_RUN_LIMITS, rng=None) -> "Game":
         """A game from a snapshot (its log and history may be left out, or given separately)."""
         if snap.get("format") != SNAPSHOT_FORMAT or snap.get("ruleset") != ruleset.id:
             raise GameError(f"this snapshot is not a {ruleset.id} game of this version")

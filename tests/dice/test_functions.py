@@ -1,6 +1,5 @@
 """The pool functions, each with exact dice."""
 
-import pytest
 
 from ruleset_engine import dice
 from tests.conftest import error_of, roll

@@ -33,7 +33,7 @@ def test_roll_shows_every_die_and_is_saved(game, data_dir):
 def test_state_rules_table_and_log(game):
     repl, out = make_repl(GAMES[game])
     assert "state" in run(repl, out, "state")
-    assert f"seed 1" in run(repl, out, "rules")
+    assert "seed 1" in run(repl, out, "rules")
     text = run(repl, out, "table")
     assert text.startswith("tables:")
     run(repl, out, "log 3")
