@@ -69,3 +69,16 @@ def test_seeds_and_intervals():
     assert game_seed(1, 0) != game_seed(1, 1) and game_seed(1, 0) == game_seed(1, 0)
     lo, hi = wilson(50, 100)
     assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
+
+
+def test_a_progress_bar_on_a_terminal_for_a_long_run():
+    import os
+
+    import pexpect
+
+    dusk_bin = os.path.join(os.path.dirname(sys.executable), "dusk")
+    child = pexpect.spawn(dusk_bin, ["simulate", "attack-of-the-vampires", "-n", "1200"], encoding="utf-8",
+                          timeout=120, env=dict(os.environ, TERM="xterm-256color"))
+    assert child.expect(["simulating", pexpect.EOF]) == 0   # shown once the run passes about a second
+    child.expect("results:")
+    child.expect(pexpect.EOF)
