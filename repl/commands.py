@@ -155,11 +155,11 @@ class Repl:
             raise GameError("this ruleset has no game loop: auto plays rounds of a loop")
         played = 0
         while played < n and not self.table.game.over:
-            if self.decision is not None:
+            if self.decision is not None:   # finish the round that waits on a question
                 step = self.table.auto_answer(self.decision, "auto")
             else:
                 step = self.table.perform(name, {}, f"auto ({name})")
-                played += 1
+            played += 1
             while step.decision is not None:
                 self.show_events(step.events)
                 step = self.table.auto_answer(step.decision, "auto")

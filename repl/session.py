@@ -94,21 +94,21 @@ class Table:
     def perform(self, action: str, args: dict, command: str) -> Step:
         outcome = self.game.perform(action, **args)
         if outcome.decision is None:
-            self._commit("action" if self.game.history else "start", command)
+            self._commit("action", command)
         return Step(list(outcome.events), outcome.decision)
 
     def answer(self, decision, value, command: str) -> Step:
-        was_setup = not self.game.history and self.game.turn == 0
-        outcome = self.game.answer(decision, value)
-        if outcome.decision is None:
-            self._commit("start" if was_setup else "action", command)
-        return Step(list(outcome.events), outcome.decision)
+        return self._answered(lambda: self.game.answer(decision, value), command)
 
     def auto_answer(self, decision, command: str) -> Step:
-        was_setup = not self.game.history and self.game.turn == 0
-        outcome = self.game.auto_answer(decision)
+        return self._answered(lambda: self.game.auto_answer(decision), command)
+
+    def _answered(self, answer, command: str) -> Step:
+        # The setup of a game may ask too; its entry is the session's start.
+        kind = "start" if self.game.pending is not None and self.game.pending.action == "setup" else "action"
+        outcome = answer()
         if outcome.decision is None:
-            self._commit("start" if was_setup else "action", command)
+            self._commit(kind, command)
         return Step(list(outcome.events), outcome.decision)
 
     def undo(self, command: str = "undo") -> None:

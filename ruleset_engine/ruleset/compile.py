@@ -43,9 +43,6 @@ class Scope:
         self.c = compiler
         self.local = dict(local or {})
 
-    def child(self) -> "Scope":
-        return Scope(self.c, self.local)
-
     def define(self, name: str, info=None) -> None:
         self.local[name] = info
 

@@ -11,6 +11,10 @@ Pausing for a decision replays: the action runs again from its start with the
 same dice and the answers given so far (so same seed + same answers give the
 same log, byte for byte). Undo puts back the state and the dice source as they
 were before the last action, and marks its log entries as undone.
+
+A game started with record=False and auto=True (what `dusk simulate` plays) keeps no
+log and no undo history, and skips the copy taken before each action: an error
+in one of its actions leaves it unusable (the simulation reports it and stops).
 """
 
 from __future__ import annotations

@@ -75,3 +75,17 @@ def test_resume_without_any_session(capsys):
         command, path, lang, ascii, c, script = "resume", None, "en", False, "state", None
 
     assert run_app(Args()) == 2
+
+
+def test_undo_down_to_the_start_then_play_on_resumes_with_undo_intact(tmp_path):
+    repl, out = make_repl(GAMES["attack"], seed=6)
+    run(repl, out, "round", "undo", "round", "round")
+    path = repl.table.journal.path
+    repl.table.close()
+    resumed = Table.resume(path)
+    assert resumed.game.turn == 3
+    resumed.undo()
+    resumed.undo()
+    assert resumed.game.turn == 1
+    with pytest.raises(Exception, match="nothing to undo"):
+        resumed.undo()
