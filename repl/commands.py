@@ -72,7 +72,8 @@ class Repl:
         if self.confirm is not None:
             return "sure? (yes/no) > "
         if self.decision is not None:
-            return f"{self.decision.prompt} [{self.decision.describe_valid()}] > "
+            prompt = self.decision.texts.get(self.style.lang) or self.decision.prompt
+            return f"{prompt} [{self.decision.describe_valid()}] > "
         return f"{self.table.game.ruleset.id}> "
 
     def status(self) -> str:

@@ -48,8 +48,10 @@ class Scope:
 
 
 class RulesetCompiler:
-    def __init__(self, data: LDict, file: str, files=()):
+    def __init__(self, data: LDict, file: str, files=(), broken=(), refused: bool = False):
         self.data = data
+        self.broken = {tuple(path) for path in broken}   # places the schema refused
+        self.refused = refused or bool(self.broken)      # the schema found problems (maybe at the top)
         self.file = file
         self.files = tuple(files) or (file,)
         self.problems: list[Problem] = []
@@ -189,34 +191,35 @@ class RulesetCompiler:
 
     # ---- the sections
     def compile(self) -> model.Ruleset | None:
+        """The compiled ruleset, or None with self.problems filled. Items the schema already
+        refused (self.broken) are passed over, so their problems are not reported twice and the
+        rest of the file is still checked: every problem comes out in one pass."""
         d = self.data
         self.collect_names()
-        params = {name: self.param(name, spec) for name, spec in (d.get("params") or {}).items()}
-        tables = {name: self.table(name, spec) for name, spec in (d.get("tables") or {}).items()}
-        entities = {name: self.entity(name, spec) for name, spec in (d.get("entities") or {}).items()}
-        state = {}
-        for name, value in (d.get("state") or {}).items():
-            state[name] = self.initial(value, ("state", name), Scope(self))
-        loop = [self.level(i, spec) for i, spec in enumerate(d.get("loop") or [])]
-        procedures = {name: self.procedure(name, spec) for name, spec in (d.get("procedures") or {}).items()}
-        setup = self.steps(d.get("setup") or [], ("setup",), Scope(self))
-        actions = {name: self.action(name, spec) for name, spec in (d.get("actions") or {}).items()}
-        if loop:
+        params = {name: self.param(name, spec) for name, spec in self.items("params")}
+        tables = {name: self.table(name, spec) for name, spec in self.items("tables")}
+        entities = {name: self.entity(name, spec) for name, spec in self.items("entities")}
+        state = {name: self.initial(value, ("state", name), Scope(self)) for name, value in self.items("state")}
+        loop = [self.level(i, spec) for i, spec in self.items("loop")]
+        procedures = {name: self.procedure(name, spec) for name, spec in self.items("procedures")}
+        setup = self.steps(d.get("setup") or [], ("setup",), Scope(self)) if self.sound(("setup",)) else []
+        actions = {name: self.action(name, spec) for name, spec in self.items("actions")}
+        if loop and len(loop) == len(d.get("loop") or []):
             inner = loop[-1]
             if inner.name in actions:
                 self.problem(f"the action {inner.name!r} has the name of the loop level it would play; rename one",
                              ("actions", inner.name), at_key=True)
             actions[inner.name] = model.Action(inner.name, inner.steps, inner.params, None, inner.doc, inner.label,
                                                plays_level=inner.name)
-        triggers = [self.trigger(i, spec) for i, spec in enumerate(d.get("triggers") or [])]
-        endings = [self.ending(i, spec) for i, spec in enumerate(d.get("end") or [])]
-        status = self.text(d.get("status"), ("status",), Scope(self))
+        triggers = [self.trigger(i, spec) for i, spec in self.items("triggers")]
+        endings = [self.ending(i, spec) for i, spec in self.items("end")]
+        status = self.text(d.get("status"), ("status",), Scope(self)) if self.sound(("status",)) else None
         report = {}
-        for name, value in (d.get("report") or {}).items():
+        for name, value in self.items("report"):
             formula_value = value.get("value") if isinstance(value, dict) else value
             sub = ("report", name, "value") if isinstance(value, dict) else ("report", name)
             report[name] = self.formula(formula_value, sub, Scope(self))
-        if self.problems:
+        if self.problems or self.refused:
             return None
         return model.Ruleset(
             id=d["ruleset"], title=self.plain_text(d.get("title")), file=self.file, params=params, tables=tables,
@@ -226,34 +229,57 @@ class RulesetCompiler:
             languages=tuple(d.get("languages") or ("en",)), data=d, files=self.files,
         )
 
+    def sound(self, path) -> bool:
+        """No schema problem lies at, inside or above this place."""
+        path = tuple(path)
+        return not any(b[: len(path)] == path or path[: len(b)] == b for b in self.broken)
+
+    def items(self, section: str):
+        """(key or index, value) of a section, less the items the schema refused."""
+        value = self.data.get(section)
+        if not self.sound((section,)) and not any(len(b) > 1 and b[0] == section for b in self.broken):
+            return []
+        pairs = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+        return [(k, v) for k, v in pairs if self.sound((section, k))]
+
     def plain_text(self, value):
         if isinstance(value, dict):
             return LocalText({k: v for k, v in value.items() if isinstance(v, str)})
         return value
 
     def collect_names(self) -> None:
-        """Every global name first, so formulas may refer to what is declared later in the file."""
+        """Every global name first, so formulas may refer to what is declared later in the file.
+        Names are taken even from items the schema refused, so they do not read as unknown."""
         d = self.data
-        self.params = dict(d.get("params") or {})
-        for name, spec in (d.get("entities") or {}).items():
-            spec = spec or {}
-            self.entities[name] = {"fields": list((spec.get("fields") or {}).keys()),
-                                   "tracks": list((spec.get("tracks") or {}).keys()),
+
+        def section(name) -> dict:
+            value = d.get(name)
+            return value if isinstance(value, dict) else {}
+
+        self.params = {k: v for k, v in section("params").items() if isinstance(v, dict)}
+        for name, spec in section("entities").items():
+            spec = spec if isinstance(spec, dict) else {}
+            fields = spec.get("fields") if isinstance(spec.get("fields"), dict) else {}
+            tracks = spec.get("tracks") if isinstance(spec.get("tracks"), dict) else {}
+            self.entities[name] = {"fields": list(fields), "tracks": list(tracks),
                                    "group": spec.get("count") is not None}
-        self.state_names = list((d.get("state") or {}).keys())
+        self.state_names = list(section("state"))
         for name in self.state_names:
             if name in self.entities or name in ("params", "loop"):
                 self.problem(f"the state variable {name!r} has the name of an entity or a built-in name",
                              ("state", name), at_key=True)
-        for name, spec in (d.get("tables") or {}).items():
+        for name, spec in section("tables").items():
             columns = set()
-            for row in (spec or {}).get("rows") or []:
+            rows = spec.get("rows") if isinstance(spec, dict) else None
+            for row in rows if isinstance(rows, list) else []:
                 if isinstance(row, dict):
                     columns.update(row.keys())
             self.tables[name] = columns
-        self.levels = [level.get("name") for level in d.get("loop") or [] if isinstance(level, dict)]
-        for name, spec in (d.get("procedures") or {}).items():
-            self.procedure_params[name] = tuple((spec or {}).get("params") or ())
+        loop = d.get("loop") if isinstance(d.get("loop"), list) else []
+        self.levels = [level.get("name") for level in loop if isinstance(level, dict)]
+        for name, spec in section("procedures").items():
+            params = spec.get("params") if isinstance(spec, dict) else None
+            self.procedure_params[name] = tuple(params) if isinstance(params, list) else ()
 
     def param(self, name: str, spec) -> model.Param:
         path = ("params", name)
@@ -660,6 +686,8 @@ def step_lookup(c, item, path, scope):
         c.problem(f"there is no table {name!r}{c.suggest(name, c.tables)}", p + ("lookup",))
         return None
     spec = c.data["tables"][name]
+    if not c.sound(("tables", name)):
+        return None   # the table itself is broken, and that is reported already
     keys = (spec["key"],) if isinstance(spec["key"], str) else tuple(spec["key"])
     formulas = []
     if "key" in item and "keys" not in item:

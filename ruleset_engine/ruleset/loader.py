@@ -72,10 +72,10 @@ def load(source: str):
     """A compiled Ruleset from a bundled id or a file; RulesetError lists every problem."""
     data, files = read_merged(source)
     problems = validate(data)
-    if problems:
-        raise RulesetError(problems)
-    compiler = RulesetCompiler(data, files[0], files)
+    # What the schema refused is passed over by the meaning checks; the rest is still checked.
+    compiler = RulesetCompiler(data, files[0], files, broken=[p.path for p in problems if p.path],
+                               refused=bool(problems))
     ruleset = compiler.compile()
     if ruleset is None:
-        raise RulesetError(compiler.problems)
+        raise RulesetError(problems + compiler.problems)
     return ruleset

@@ -172,3 +172,20 @@ def test_dusk_check_exits_1_and_lists_every_problem(tmp_path):
     assert out.returncode == 1
     assert "unknown name 'lif'" in out.stdout and "expected a value after '+'" in out.stdout
     assert out.stdout.rstrip().endswith("2 problems") and "Traceback" not in out.stdout + out.stderr
+
+
+def test_schema_problems_and_meaning_problems_come_out_together(tmp_path):
+    found = problems_of(tmp_path, """\
+        ruleset: t
+        state: {life: 10}
+        params:
+          n: {type: integer}
+        actions:
+          a: {steps: [{say: "{lif}"}]}
+          b: {steps: [{repeat: {while: "life > 0"}, do: []}], color: red}
+        """)
+    text = "\\n".join(found)
+    assert "missing key 'title'" in text
+    assert "missing key 'default' (at params.n)" in text
+    assert "unknown name 'lif' (did you mean 'life'?)" in text          # checked though the file has schema errors
+    assert "unknown key 'color'" in text and "needs max:" not in text   # action b was refused: not checked twice

@@ -1,4 +1,6 @@
-"""`dusk check` on random rulesets and random mutations: accepted, or every problem located."""
+"""`dusk check` on random rulesets and random mutations: accepted, or every problem located.
+
+DUSK_PROPERTY_EXAMPLES=5000 runs more mutations than the default 150 (for a longer hunt)."""
 
 from pathlib import Path
 
@@ -28,7 +30,7 @@ def check(tmp_path, text):
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=int(__import__('os').environ.get('DUSK_PROPERTY_EXAMPLES', 150)), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(0, len(TEXTS) - 1), st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 4),
                                                            st.sampled_from(JUNK)), min_size=1, max_size=4))
 def test_mutated_rulesets_are_accepted_or_located(tmp_path, which, edits):
