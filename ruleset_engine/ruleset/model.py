@@ -22,6 +22,10 @@ class Formula:
     expr: Expression
     where: Position | None
     path: tuple
+    run: object = None      # expr.run, looked up once: formulas are a simulation's hot path
+
+    def __post_init__(self):
+        object.__setattr__(self, "run", self.expr.run)
 
 
 @dataclass(slots=True)

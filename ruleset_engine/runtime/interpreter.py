@@ -148,7 +148,7 @@ class Run:
         ctx.budget = ctx.limit
         if self.events is None:
             try:
-                return formula.expr.run(ctx)
+                return formula.run(ctx)
             except dice.DiceError as err:
                 raise self.fail(err, None, formula) from None
         # At the table every die is shown: a formula that rolled logs its roll.
