@@ -55,17 +55,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def _load(source: str):
-    """A compiled ruleset, or None after printing every problem (the caller exits 1)."""
-    from ruleset_engine.ruleset import RulesetError, load
-
-    try:
-        return load(source)
-    except RulesetError as err:
-        print(str(err), file=sys.stderr)
-        return None
-
-
 def _text(value, lang: str = "en") -> str:
     from ruleset_engine.ruleset.templates import as_text
 

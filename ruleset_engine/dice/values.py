@@ -89,11 +89,6 @@ class FacesList(list):
         return (list, (list(self),))
 
 
-# What happened to a die in one step of a roll. Every mark has a word (for JSON and
-# screen readers) and a symbol (so colour is never the only signal).
-MARKS = ("kept", "dropped", "aside", "cancelled", "counted", "matched")
-
-
 @dataclass(slots=True)
 class Step:
     """One operation of an evaluation that rolled or judged dice.

@@ -88,10 +88,6 @@ class Template:
 
     parts: dict[str, list]   # lang -> [str | Expression]
 
-    @property
-    def languages(self) -> list[str]:
-        return list(self.parts)
-
     def render(self, env, rng=None, lang: str | None = None):
         """The text in one language, or a LocalText carrying every language when lang is None."""
         if lang is not None:
@@ -109,7 +105,3 @@ class Template:
             else:
                 out.append(format_value(part.evaluate(rng=rng, env=env).raw, lang))
         return "".join(out)
-
-    @property
-    def is_plain(self) -> bool:
-        return all(isinstance(p, str) for parts in self.parts.values() for p in parts)

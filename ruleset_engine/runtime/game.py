@@ -27,7 +27,6 @@ from ruleset_engine import dice
 from ruleset_engine.dice import Pool
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.compile import param_value_problem
-from ruleset_engine.ruleset.templates import format_value
 
 from .decisions import Decision
 from .errors import GameError, RuleError
@@ -496,9 +495,6 @@ class Game:
             value = run.value(formula, Env({}, self.values))
             out[name] = value.total if isinstance(value, Pool) else value
         return out
-
-    def describe(self, value) -> str:
-        return format_value(value)
 
     # ---- undo, snapshot, restore
     def undo(self) -> int:
