@@ -77,7 +77,7 @@ def test_a_progress_bar_on_a_terminal_for_a_long_run():
     import pexpect
 
     dusk_bin = os.path.join(os.path.dirname(sys.executable), "dusk")
-    child = pexpect.spawn(dusk_bin, ["simulate", "attack-of-the-vampires", "-n", "1200"], encoding="utf-8",
+    child = pexpect.spawn(dusk_bin, ["simulate", "attack-of-the-vampires", "-n", "8000"], encoding="utf-8",
                           timeout=120, env=dict(os.environ, TERM="xterm-256color"))
     assert child.expect(["simulating", pexpect.EOF]) == 0   # shown once the run passes about a second
     child.expect("results:")

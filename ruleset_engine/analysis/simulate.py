@@ -42,25 +42,42 @@ def loop_action(ruleset: Ruleset) -> str:
     raise SimulationError(f"{ruleset.id} has no game loop to simulate (it needs a loop: section)")
 
 
-def play_one(ruleset: Ruleset, params: dict, seed: int, action: str, max_rounds: int = 1_000_000) -> GameRecord:
+def play_one(ruleset: Ruleset, params: dict, seed: int, action: str, max_rounds: int = 1_000_000,
+             compiled=None) -> GameRecord:
+    """One whole game: compiled when it can be, else (or when the compiled path steps aside) interpreted."""
+    if compiled is not None:
+        from .compiled import CompiledGame, Fallback
+
+        try:
+            game = CompiledGame.start_compiled(ruleset, params, seed, compiled)
+            return _play(game, game.play_round, action, max_rounds)
+        except Fallback:
+            pass
     game = Game.start(ruleset, params, seed, record=False, auto=True)
+    return _play(game, game.perform, action, max_rounds)
+
+
+def _play(game: Game, play, action: str, max_rounds: int) -> GameRecord:
     rounds = 0
     while not game.over:
         if rounds >= max_rounds:
             raise SimulationError(f"a game went past {max_rounds:,} rounds")
-        game.perform(action)
+        play(action)
         rounds += 1
     return GameRecord(game.result, rounds, game.report())
 
 
 def play_range(source: str, params: dict, seed: int, start: int, stop: int) -> list[GameRecord]:
     """Games start..stop-1 (what one worker does)."""
+    from .compiled import compile_ruleset
+
     ruleset = load(source)
     action = loop_action(ruleset)
+    compiled = compile_ruleset(ruleset, params)
     out = []
     for i in range(start, stop):
         try:
-            out.append(play_one(ruleset, params, game_seed(seed, i), action))
+            out.append(play_one(ruleset, params, game_seed(seed, i), action, compiled=compiled))
         except (RuleError, GameError) as err:
             raise SimulationError(f"game {i} (seed {game_seed(seed, i)}) stopped: {err}") from None
     return out

@@ -20,10 +20,11 @@ _EMPTY: Mapping = {}
 class Expression:
     """One dice expression, compiled. `evaluate` draws every die from the `rng` it is given."""
 
-    __slots__ = ("text", "kind", "limits", "names", "_run", "_const")
+    __slots__ = ("text", "kind", "limits", "names", "tree", "_run", "_const")
 
-    def __init__(self, text: str, code: Code, limits: Limits, names=()):
+    def __init__(self, text: str, code: Code, limits: Limits, names=(), tree=None):
         self.text = text
+        self.tree = tree     # the syntax tree (for tools that translate expressions, such as a simulation's compiler)
         self.names = names   # [(dotted path, span)]: what the expression reads from its environment
         self.kind = code.kind
         self.limits = limits
@@ -76,7 +77,7 @@ def _compile_cached(text: str, limits: Limits) -> Expression:
         from .errors import DiceLimitError
 
         raise DiceLimitError("the expression is too deeply nested", text, None) from None
-    return Expression(text, code, limits, tuple(names_in(node)))
+    return Expression(text, code, limits, tuple(names_in(node)), node)
 
 
 def roll(text: str, *, rng=None, env: Mapping | None = None, limits: Limits = DEFAULT_LIMITS) -> Result:

@@ -308,7 +308,7 @@ class Game:
             self._before = self._save() if rollback else None
         elif self._before is not None:
             self._put_back(self._before)
-        run = Run(self, answers, self.auto, self.record, self.limits)
+        run = self._make_run(answers)
         try:
             self._run_action(run, name, args)
         except NeedDecision as need:
@@ -331,6 +331,10 @@ class Game:
         self.turn += 1
         events = run.events[shown:] if run.events is not None else []
         return Outcome(events, None, self.over, self.result)
+
+    def _make_run(self, answers: list) -> Run:
+        """The Run of one attempt at an action (a compiled simulation makes its own)."""
+        return Run(self, answers, self.auto, self.record, self.limits)
 
     def _run_action(self, run: Run, name: str, args: dict) -> None:
         ruleset = self.ruleset
@@ -368,8 +372,8 @@ class Game:
         run.emit("end", result=result)
 
     def _run_triggers(self, run: Run, ended: str | None) -> str | None:
+        env = Env({}, self.values)
         for trigger in self.ruleset.triggers:
-            env = Env({}, self.values)
             if run.truth(trigger.when, env):
                 run.emit("trigger", id=trigger.id)
                 try:
@@ -381,10 +385,10 @@ class Game:
     def _check_endings(self, run: Run) -> bool:
         if self.over:
             return True
+        env = Env({}, self.values)
         for ending in self.ruleset.end:
-            env = Env({}, self.values)
             if run.truth(ending.when, env):
-                if ending.say is not None:
+                if ending.say is not None and run.events is not None:
                     run.emit("say", text=to_state(run.text(ending.say, env)))
                 self._finish(run, ending.result)
                 return True
@@ -409,6 +413,8 @@ class Game:
             self._level_block(run, level.begin, i)
 
     def _level_block(self, run: Run, steps: list, index: int) -> None:
+        if not steps:
+            return
         try:
             run.block(steps, Env({}, self.values))
         except EndLevel as end:
