@@ -7,14 +7,13 @@ and the best of each is kept, so a noisy, shared machine biases neither.
 
     .venv/bin/python benchmarks/simulate_attack.py [--games 2000] [--rounds 3] [--house]
 
-What limits the interpreted game (measured with cProfile over 300 games): about 55% of the
-time goes to evaluating formulas (some fifteen a round), each a chain of Python closures
-over Die and Pool objects that keep each die's history for the trace; about 25% to the
-step interpreter (one function call per step, procedure frames, loop bookkeeping); the
-rest to the loop, the end conditions and turning pools into state. The hand-written round
-is a few integer operations and three to eight calls of randint. Reaching a quarter of its
-speed would take compiling a whole ruleset to Python source with pools as plain tuples of
-faces in simulations, a second evaluator to keep equal to the first.
+What limits it (cProfile): the step interpreter spends about 55% of its time evaluating
+formulas, chains of closures over Die and Pool objects that keep each die's history for the
+trace, and 25% walking steps; `dusk simulate` compiles the ruleset to Python functions over
+tuples of faces (ruleset_engine/analysis/compiled.py), and what is left there is the engine's
+generality: every value read from the game's state is checked for its kind, pools are built
+and sorted as tuples where the hand-written code keeps a counter, and every round goes
+through the loop's bookkeeping (end conditions, loop counters).
 """
 
 from __future__ import annotations
