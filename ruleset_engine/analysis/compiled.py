@@ -28,7 +28,7 @@ from ruleset_engine.runtime.interpreter import EndGame, EndLevel, Env, Return, R
 
 from . import fastlib
 from .fastlib import Fallback
-from .pysource import ANY, BOOL, NUM, STR, ExprSource, NotCovered, gen_dice_pair, gen_literal_pair, rolls
+from .pysource import ANY, BOOL, NUM, POOL, STR, ExprSource, NotCovered, gen_dice_pair, gen_literal_pair, rolls
 
 MAX_LOOP = 10_000   # iterations of one loop on the compiled path; beyond, the interpreter (and its step limit) decides
 MAX_DEPTH = 64
@@ -53,6 +53,7 @@ class _Function:
     def __init__(self, compiler: "RulesetCompiler", params: tuple):
         self.c = compiler
         self.local: set[str] = set(params)
+        self.kinds: dict[str, str] = {}      # locals known to hold a number or a pool at this point
         self.asides: set[str] = set()
         self.out = _Writer()
 
@@ -63,6 +64,8 @@ class _Function:
     def resolve(self, path) -> tuple[str, str]:
         head, rest = path[0], path[1:]
         if head in self.local:
+            if not rest:
+                return _ident(head), self.kinds.get(head, ANY)
             src = _ident(head)
         elif head == "params":
             if not rest:
@@ -100,10 +103,20 @@ class _Function:
         src, _ = self.resolve(target)
         return src
 
-    def assign(self, target: tuple, value_src: str) -> None:
+    def bind(self, name: str, kind: str = ANY) -> None:
+        """A local is (re)bound: remember its kind where a wrong guess could only raise (a
+        number or a pool), never where it could pass silently."""
+        self.local.add(name)
+        if kind in (NUM, POOL):
+            self.kinds[name] = kind
+        else:
+            self.kinds.pop(name, None)
+
+    def assign(self, target: tuple, value_src: str, kind: str = ANY) -> None:
         head = target[0]
         if len(target) == 1:
             if head in self.local:
+                self.bind(head, kind)
                 self.out.line(f"{_ident(head)} = {value_src}")
             else:
                 self.out.line(f"G[{head!r}] = {value_src}")
@@ -127,8 +140,8 @@ def _with_aside(fn: _Function, name: str, formula: model.Formula) -> None:
     """Bind a local; when the ruleset reads `aside(name)` somewhere, bind its left-out dice too."""
     tree = formula.expr.tree
     if name not in fn.c.aside_names:
-        src, _kind = fn.expr(formula)
-        fn.local.add(name)
+        src, kind = fn.expr(formula)
+        fn.bind(name, kind)
         fn.out.line(f"{_ident(name)} = {src}")
         return
     gen = ExprSource(fn.resolve, fn.aside_of)
@@ -145,7 +158,7 @@ def _with_aside(fn: _Function, name: str, formula: model.Formula) -> None:
         for arg in tree.args:
             temp = f"_a{fn.c.fresh()}"
             fn.out.line(f"{_ident(temp)} = {gen.gen(arg)[0]}")
-            fn.local.add(temp)
+            fn.bind(temp)
             temps.append(dice_ast.Name((temp,), arg.span))
         call = replace(tree, args=tuple(temps))
         fn.out.line(f"{target} = {gen.gen(call)[0]}")
@@ -158,14 +171,14 @@ def _with_aside(fn: _Function, name: str, formula: model.Formula) -> None:
         fn.out.line(f"{target}__aside = ()")
     else:
         raise NotCovered("aside of this kind of value")
-    fn.local.add(name)
+    fn.bind(name, POOL)
     fn.asides.add(name)
 
 
 def step_set(fn: _Function, step: model.SetStep) -> None:
     for target, formula in step.assignments:
-        src, _kind = fn.expr(formula)
-        fn.assign(target, src)
+        src, kind = fn.expr(formula)
+        fn.assign(target, src, kind)
 
 
 def step_let(fn: _Function, step) -> None:
@@ -194,21 +207,42 @@ def step_note(fn: _Function, step: model.NoteStep) -> None:
 
 def step_if(fn: _Function, step: model.IfStep) -> None:
     fn.out.line(f"if {fn.truth(step.test)}:")
+    before = dict(fn.kinds)
     fn.out.depth += 1
     fn.block(step.then)
     fn.out.depth -= 1
+    after_then, fn.kinds = fn.kinds, dict(before)
     if step.otherwise:
         fn.out.line("else:")
         fn.out.depth += 1
         fn.block(step.otherwise)
         fn.out.depth -= 1
+    # After the if, a local's kind is known only where both ways agree.
+    fn.kinds = {name: kind for name, kind in after_then.items() if fn.kinds.get(name) == kind}
+
+
+def _forget_kinds(fn: _Function, body: list) -> None:
+    """Inside and after a loop a local may hold what a later step of an earlier round put there."""
+    for step in _steps_in(body):
+        for name in _bound_names(step):
+            fn.kinds.pop(name, None)
+
+
+def _bound_names(step) -> list:
+    if isinstance(step, (model.LetStep, model.RollStep)):
+        return [name for name, _ in step.assignments]
+    if isinstance(step, model.SetStep):
+        return [target[0] for target, _ in step.assignments if len(target) == 1]
+    names = [getattr(step, attr, None) for attr in ("var", "result", "index")]
+    return [n for n in names if isinstance(n, str)]
 
 
 def step_repeat(fn: _Function, step: model.RepeatStep) -> None:
     out = fn.out
     counter = f"_i{fn.c.fresh()}"
+    _forget_kinds(fn, step.body)
     if step.index:
-        fn.local.add(step.index)
+        fn.bind(step.index, NUM)
     if step.times is not None:
         bound = fn.number(step.times)
         if step.max is not None:
@@ -219,6 +253,7 @@ def step_repeat(fn: _Function, step: model.RepeatStep) -> None:
             out.line(f"{_ident(step.index)} = {counter} + 1")
         fn.block(step.body)
         out.depth -= 1
+        _forget_kinds(fn, step.body)
         return
     out.line(f"for {counter} in range(_loop({step.max})):")
     out.depth += 1
@@ -232,15 +267,18 @@ def step_repeat(fn: _Function, step: model.RepeatStep) -> None:
         out.line(f"if {fn.truth(step.until)}:")
         out.line("    break")
     out.depth -= 1
+    _forget_kinds(fn, step.body)
 
 
 def step_for_each(fn: _Function, step: model.ForEachStep) -> None:
-    fn.local.add(step.var)
     source = f"list(G[{step.group!r}])" if step.group is not None else f"_each({fn.expr(step.source)[0]})"
+    _forget_kinds(fn, step.body)
+    fn.bind(step.var, NUM if step.group is None else ANY)
     fn.out.line(f"for {_ident(step.var)} in {source}:")
     fn.out.depth += 1
     fn.block(step.body)
     fn.out.depth -= 1
+    _forget_kinds(fn, step.body)
 
 
 def step_call(fn: _Function, step: model.CallStep) -> None:
@@ -249,7 +287,7 @@ def step_call(fn: _Function, step: model.CallStep) -> None:
     args = ", ".join(fn.expr(given[p])[0] for p in procedure.params)
     call = f"p_{step.procedure}(G{', ' if args else ''}{args})"
     if step.result:
-        fn.local.add(step.result)
+        fn.bind(step.result)
         fn.out.line(f"{_ident(step.result)} = {call}")
     else:
         fn.out.line(call)
@@ -267,7 +305,7 @@ def step_ask(fn: _Function, step: model.AskStep) -> None:
     lo = fn.number(step.min) if step.min is not None else "None"
     hi = fn.number(step.max) if step.max is not None else "None"
     pool = f"_L.pool({fn.expr(step.source)[0]})" if step.source is not None else "()"
-    fn.local.add(step.var)
+    fn.bind(step.var, {"number": NUM, "pick": POOL}.get(step.kind, ANY))
     fn.out.line(f"{_ident(step.var)} = _ask({step.kind!r}, {auto}, {lo}, {hi}, {step.choices!r}, {pool})")
 
 
@@ -277,7 +315,7 @@ def step_say(fn: _Function, step) -> None:
 
 def step_lookup(fn: _Function, step: model.LookupStep) -> None:
     keys = ", ".join(fn.expr(k)[0] for k in step.keys)
-    fn.local.add(step.var)
+    fn.bind(step.var)
     fn.out.line(f"{_ident(step.var)} = _lookup(_T[{step.table!r}], [{keys}])")
 
 
@@ -547,6 +585,10 @@ def _calls(steps) -> set:
     return {step.procedure for step in _steps_in(steps) if isinstance(step, model.CallStep)}
 
 
+class RoundLimit(Exception):
+    """A game went past the simulation's bound on rounds."""
+
+
 class Compiled:
     """The functions of one compiled ruleset, bound to one game's dice at a time."""
 
@@ -669,6 +711,63 @@ class CompiledGame(Game):
         except EndGame as end:
             self._finish(run, end.result)
         self.turn += 1
+
+    def play_to_end(self, name: str, max_rounds: int) -> int:
+        """Rounds of the loop action until the game ends; how many were played.
+
+        For the common shape (an action compiled whole, no triggers, end conditions compiled, an
+        innermost level with no begin:, finish: or times:) the rounds run in one tight loop doing
+        what play_round does; any other shape goes round by round through play_round."""
+        action = self.ruleset.actions[name]
+        entry = self.compiled.blocks.get(id(action.steps))
+        loop = self.ruleset.loop
+        level = loop[-1] if loop else None
+        endings = self.compiled.endings
+        rounds = 0
+        simple = (entry is not None and not entry[1] and action.when is None and not self.ruleset.triggers
+                  and endings is not None and level is not None and action.plays_level == level.name
+                  and not level.begin and not level.finish and level.times is None)
+        if not simple:
+            while not self.over:
+                if rounds >= max_rounds:
+                    raise RoundLimit(max_rounds)
+                self.play_round(name)
+                rounds += 1
+            return rounds
+        function, values, run = entry[0], self.values, self._run
+        counters, counter, bound, inner = values["loop"], level.name, level.max, len(loop) - 1
+        results = [ending.result for ending in self.ruleset.end]
+        while not self.over:
+            if rounds >= max_rounds:
+                raise RoundLimit(max_rounds)
+            rounds += 1
+            try:
+                try:
+                    function(values)
+                except EndLevel as end:       # the loop's generic path: rare
+                    if not self._check_endings(run):
+                        self._advance(run, end.level)
+                        self._check_endings(run)
+                    self.turn += 1
+                    continue
+                except Return:
+                    pass
+                which = endings(values)
+                if which < 0:
+                    counters[counter] += 1
+                    if bound is not None and counters[counter] > bound:
+                        self._level_complete(run, inner)
+                    which = endings(values)
+                if which >= 0:
+                    self._finish(run, results[which])
+            except EndGame as end:
+                self._finish(run, end.result)
+            except Fallback:
+                raise
+            except Exception:  # noqa: BLE001 - as in CompiledRun
+                raise Fallback() from None
+            self.turn += 1
+        return rounds
 
     def _next_round(self, run: Run) -> None:
         """What _advance does when the innermost iteration simply ends: its finish:, its counter,

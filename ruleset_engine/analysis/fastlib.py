@@ -77,6 +77,13 @@ def item(x):
 
 # ---- dice ----------------------------------------------------------------------------
 
+def times(n):
+    """range(n) for a number of dice that is one (0..1000)."""
+    if type(n) is not int or n < 0 or n > MAX_POOL:
+        raise Fallback()
+    return range(n)
+
+
 def roll(randint, n, s):
     if type(n) is not int or type(s) is not int or n < 0 or n > MAX_POOL or s < 1:
         raise Fallback()

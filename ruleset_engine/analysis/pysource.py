@@ -177,10 +177,16 @@ def gen_dice_pair(g, node) -> str:
 
 
 def gen_dice(g, node):
-    if not node.modifiers:
-        count = g.number(node.count) if node.count is not None else "1"
-        return f"_L.roll(_R, {count}, {g.number(node.sides)})", POOL
-    return f"{gen_dice_pair(g, node)}[0]", POOL
+    if node.modifiers:
+        return f"{gen_dice_pair(g, node)}[0]", POOL
+    sides = node.sides.value if isinstance(node.sides, ast.Integer) else None
+    count = node.count.value if isinstance(node.count, ast.Integer) else 1 if node.count is None else None
+    if sides is not None and sides >= 1:
+        if count is not None and 0 <= count <= 8:     # a few dice of a known size: drawn in place
+            return "(" + "".join(f"_R(1, {sides}), " for _ in range(count)) + ")", POOL
+        return f"tuple([_R(1, {sides}) for _ in _L.times({g.number(node.count)})])", POOL
+    count_src = g.number(node.count) if node.count is not None else "1"
+    return f"_L.roll(_R, {count_src}, {g.number(node.sides)})", POOL
 
 
 def _literal_faces(g, node) -> str:
@@ -191,6 +197,8 @@ def _literal_faces(g, node) -> str:
             items.append(f"({src},)")
         elif kind == POOL:
             items.append(src)
+        elif isinstance(item, ast.Name):
+            items.append(f"({src} if type({src}) is tuple else _L.item({src}))")
         else:
             items.append(f"_L.item({src})")
     return "(" + " + ".join(items) + ")" if items else "()"

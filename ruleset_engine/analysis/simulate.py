@@ -48,11 +48,16 @@ def play_one(ruleset: Ruleset, params: dict, seed: int, action: str, max_rounds:
     if compiled is not None:
         from .compiled import CompiledGame, Fallback
 
+        from .compiled import RoundLimit
+
         try:
             game = CompiledGame.start_compiled(ruleset, params, seed, compiled)
-            return _play(game, game.play_round, action, max_rounds)
+            rounds = game.play_to_end(action, max_rounds)
+            return GameRecord(game.result, rounds, game.report())
         except Fallback:
             pass
+        except RoundLimit:
+            raise SimulationError(f"a game went past {max_rounds:,} rounds") from None
     game = Game.start(ruleset, params, seed, record=False, auto=True)
     return _play(game, game.perform, action, max_rounds)
 
