@@ -257,6 +257,8 @@ def _extreme(g, node, high: bool):
     if default is not None and rolls(default):
         raise NotCovered("a default that rolls dice")
     name = "highest" if high else "lowest"
+    if isinstance(default, ast.Integer):
+        return f"{'max' if high else 'min'}({p}, default={default.value})", NUM
     return (f"_L.{name}({p}, {g.number(default)})" if default is not None else f"_L.{name}({p})"), NUM
 
 
