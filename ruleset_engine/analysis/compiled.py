@@ -432,7 +432,6 @@ class RulesetCompiler:
         self.ruleset = ruleset
         self.params = params
         self.rolled_params = {name for name, p in ruleset.params.items() if p.type == "dice"}
-        self.constants: list = []
         self.counter = itertools.count()
         self.aside_names = self._names_read_aside()
         self.functions: list[str] = []
@@ -443,10 +442,6 @@ class RulesetCompiler:
     def fresh(self) -> int:
         return next(self.counter)
 
-    def constant(self, value) -> int:
-        self.constants.append(value)
-        return len(self.constants) - 1
-
     def _names_read_aside(self) -> set:
         """Names the ruleset reads as aside(NAME): only those carry their left-out dice along."""
         found = set()
@@ -456,7 +451,7 @@ class RulesetCompiler:
         for procedure in self.ruleset.procedures.values():
             formulas += _formulas_in(procedure.steps)
         for formula in formulas:
-            for node in _walk(formula.expr.tree):
+            for node in dice_ast.walk(formula.expr.tree):
                 if isinstance(node, dice_ast.Call) and node.function == "aside" and node.args \
                         and isinstance(node.args[0], dice_ast.Name) and len(node.args[0].path) == 1:
                     found.add(node.args[0].path[0])
@@ -484,8 +479,8 @@ class RulesetCompiler:
 
     def build(self) -> "Compiled":
         ruleset = self.ruleset
-        covered_procedures = set()
         recursive = _on_call_cycles(ruleset)
+        sources = {}
         for name, procedure in ruleset.procedures.items():
             fn = _Function(self, procedure.params)
             try:
@@ -495,12 +490,21 @@ class RulesetCompiler:
             args = "".join(f", {_ident(p)}" for p in procedure.params)
             if name in recursive:
                 # Only a procedure that can reach itself counts its depth, against the interpreter's limit.
-                self.functions.append(f"def p_{name}(G{args}):\n    _depth()\n    try:\n"
-                                      + "\n".join("    " + line for line in fn.out.lines)
-                                      + "\n    finally:\n        _D[0] -= 1\n")
+                sources[name] = (f"def p_{name}(G{args}):\n    _depth()\n    try:\n"
+                                 + "\n".join("    " + line for line in fn.out.lines)
+                                 + "\n    finally:\n        _D[0] -= 1\n")
             else:
-                self.functions.append(f"def p_{name}(G{args}):\n" + "\n".join(fn.out.lines) + "\n")
-            covered_procedures.add(name)
+                sources[name] = f"def p_{name}(G{args}):\n" + "\n".join(fn.out.lines) + "\n"
+        # A procedure that calls one left to the interpreter is left to it too.
+        covered_procedures = set(sources)
+        changed = True
+        while changed:
+            changed = False
+            for name in list(covered_procedures):
+                if not _calls(ruleset.procedures[name].steps) <= covered_procedures:
+                    covered_procedures.discard(name)
+                    changed = True
+        self.functions += [sources[name] for name in sources if name in covered_procedures]
         blocks = [(f"a_{name}", action.steps, tuple(action.params)) for name, action in ruleset.actions.items()]
         blocks.append(("setup", ruleset.setup, ()))
         for i, level in enumerate(ruleset.loop):
@@ -526,19 +530,6 @@ class RulesetCompiler:
                 return
         self.functions.append("def endings(G):\n" + "\n".join(lines + ["    return -1"]) + "\n")
         self.has_endings = True
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        for name in getattr(current, "__dataclass_fields__", ()):
-            value = getattr(current, name)
-            if isinstance(value, tuple):
-                stack.extend(v for v in value if hasattr(v, "__dataclass_fields__"))
-            elif hasattr(value, "__dataclass_fields__"):
-                stack.append(value)
 
 
 def _steps_in(steps):
@@ -597,7 +588,7 @@ class Compiled:
         self.depth = [0]
         self.namespace = {
             "_L": fastlib, "Fallback": Fallback, "EndGame": EndGame, "EndLevel": EndLevel, "_R": None,
-            "_K": compiler.constants, "_T": compiler.ruleset.tables, "_assign": _assign, "_loop": _loop,
+            "_T": compiler.ruleset.tables, "_assign": _assign, "_loop": _loop,
             "_each": _each, "_fmt": _fmt, "_ask": _ask, "_lookup": _lookup, "_move_dice": _move_dice,
             "_mark": _mark, "_D": self.depth, "_depth": self._enter,
         }

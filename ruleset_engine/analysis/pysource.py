@@ -146,7 +146,7 @@ def gen_conditional(g, node):
 
 def rolls(node) -> bool:
     """Whether evaluating this may draw dice."""
-    return any(isinstance(n, ast.Dice) for n in _walk(node))
+    return any(isinstance(n, ast.Dice) for n in ast.walk(node))
 
 
 def _mods(g, modifiers) -> str:
@@ -309,19 +309,6 @@ def call_reroll(g, node):
     src, kind = g.gen(node.args[0])
     op, value = g.condition(node.args[1])
     return f"_L.reroll(lambda: {src}, {op}, {value})", kind
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        for name in getattr(current, "__dataclass_fields__", ()):
-            value = getattr(current, name)
-            if isinstance(value, tuple):
-                stack.extend(v for v in value if hasattr(v, "__dataclass_fields__"))
-            elif hasattr(value, "__dataclass_fields__"):
-                stack.append(value)
 
 
 CALLS = {

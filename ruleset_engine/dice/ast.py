@@ -196,19 +196,21 @@ Node = Union[
 ]
 
 
-def names_in(node) -> list[tuple[tuple[str, ...], Span]]:
-    """Every name the expression reads, with its span, in source order (no recursion)."""
-    found = []
+def walk(node):
+    """Every node of a tree, the node first (no recursion, so any depth is fine)."""
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, Name):
-            found.append((current.path, current.span))
-            continue
+        yield current
         for field_name in getattr(current, "__dataclass_fields__", ()):
             value = getattr(current, field_name)
             if isinstance(value, tuple):
                 stack.extend(v for v in value if hasattr(v, "__dataclass_fields__"))
             elif hasattr(value, "__dataclass_fields__"):
                 stack.append(value)
+
+
+def names_in(node) -> list[tuple[tuple[str, ...], Span]]:
+    """Every name the expression reads, with its span, in source order."""
+    found = [(n.path, n.span) for n in walk(node) if isinstance(n, Name)]
     return sorted(found, key=lambda item: item[1])
