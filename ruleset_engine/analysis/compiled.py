@@ -728,6 +728,7 @@ class CompiledGame(Game):
         function, values, run = entry[0], self.values, self._run
         counters, counter, bound, inner = values["loop"], level.name, level.max, len(loop) - 1
         results = [ending.result for ending in self.ruleset.end]
+        reads_loop = any(path[0] == "loop" for ending in self.ruleset.end for path, _ in ending.when.expr.names)
         while not self.over:
             if rounds >= max_rounds:
                 raise RoundLimit(max_rounds)
@@ -748,7 +749,9 @@ class CompiledGame(Game):
                     counters[counter] += 1
                     if bound is not None and counters[counter] > bound:
                         self._level_complete(run, inner)
-                    which = endings(values)
+                        which = endings(values)
+                    elif reads_loop:      # only the counter moved: it matters if an end reads it
+                        which = endings(values)
                 if which >= 0:
                     self._finish(run, results[which])
             except EndGame as end:
