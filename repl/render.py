@@ -57,8 +57,12 @@ def event(e: dict, style: Style, innermost: str | None = None):
         verb = "marks" if kind == "mark" else "clears"
         return Text(f"{e['track']}: {verb} {e['count']} (now {e['marked']} marked){mark}", style="yellow")
     if kind == "move":
-        what = e.get("count") if "count" in e else " ".join(map(str, e.get("dice", [])))
-        return Text(f"{what} dice move from {e['source']} to {e['target']}{mark}", style="yellow")
+        if "count" in e:
+            what = f"{e['count']} {'die moves' if e['count'] == 1 else 'dice move'}"
+        else:
+            faces = e.get("dice", [])
+            what = f"{' '.join(map(str, faces)) or 'no dice'} {'moves' if len(faces) == 1 else 'move'}"
+        return Text(f"{what} from {e['source']} to {e['target']}{mark}", style="yellow")
     if kind == "level" and e["event"] == "begin" and e["level"] != innermost:
         return Text(f"— {e['level']} {e['iteration']} —{mark}", style="bold magenta")
     if kind == "end":
