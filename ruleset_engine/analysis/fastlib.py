@@ -31,7 +31,7 @@ def num(x):
     kind = type(x)
     if kind is int:
         return x
-    if kind is tuple or kind is list or (isinstance(x, list)):
+    if isinstance(x, (tuple, list)):   # a pool in arithmetic means its sum
         return sum(x)
     raise Fallback()
 

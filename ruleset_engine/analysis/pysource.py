@@ -32,29 +32,22 @@ class ExprSource:
 
     # Coercions, skipped where the kind is already known. A name is read twice rather than
     # calling a helper (reading a name has no effect), so the common case costs no call.
-    def number(self, node) -> str:
-        src, kind = self.gen(node)
-        if kind == NUM:
+    def _coerced(self, node, kind: str, python_type: str, helper: str) -> str:
+        src, found = self.gen(node)
+        if found == kind:
             return src
         if isinstance(node, ast.Name):
-            return f"({src} if type({src}) is int else _L.num({src}))"
-        return f"_L.num({src})"
+            return f"({src} if type({src}) is {python_type} else _L.{helper}({src}))"
+        return f"_L.{helper}({src})"
+
+    def number(self, node) -> str:
+        return self._coerced(node, NUM, "int", "num")
 
     def pool(self, node) -> str:
-        src, kind = self.gen(node)
-        if kind == POOL:
-            return src
-        if isinstance(node, ast.Name):
-            return f"({src} if type({src}) is tuple else _L.pool({src}))"
-        return f"_L.pool({src})"
+        return self._coerced(node, POOL, "tuple", "pool")
 
     def truth(self, node) -> str:
-        src, kind = self.gen(node)
-        if kind == BOOL:
-            return src
-        if isinstance(node, ast.Name):
-            return f"({src} if type({src}) is bool else _L.truth({src}))"
-        return f"_L.truth({src})"
+        return self._coerced(node, BOOL, "bool", "truth")
 
     def condition(self, node) -> tuple[str, str]:
         if not isinstance(node, ast.Condition):
