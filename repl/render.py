@@ -63,6 +63,14 @@ def event(e: dict, style: Style, innermost: str | None = None):
             faces = e.get("dice", [])
             what = f"{' '.join(map(str, faces)) or 'no dice'} {'moves' if len(faces) == 1 else 'move'}"
         return Text(f"{what} from {e['source']} to {e['target']}{mark}", style="yellow")
+    if kind == "lookup":
+        keys = ", ".join(text_of(k, style) for k in e["key"])
+        table = RichTable(title=f"{e['table']} [{keys}]{mark}", box=style.box, title_justify="left")
+        row = e["row"]
+        for column in row:
+            table.add_column(str(column))
+        table.add_row(*[text_of(v, style) for v in row.values()])
+        return table
     if kind == "level" and e["event"] == "begin" and e["level"] != innermost:
         return Text(f"— {e['level']} {e['iteration']} —{mark}", style="bold magenta")
     if kind == "end":

@@ -136,3 +136,9 @@ def test_session_file_holds_every_accepted_command(data_dir):
     events = json.loads(db.execute("SELECT events FROM entries WHERE n = 2").fetchone()[0])
     assert any(e["kind"] == "roll" for e in events)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_lookup_at_the_table_is_shown_as_a_table():
+    repl, out = make_repl(GAMES["pool"])
+    text = run(repl, out, "conflict", "1", "0", "1", "0")
+    assert "outcome [" in text and "│ highest │ label" in text
