@@ -46,12 +46,12 @@ def open_table(args) -> tuple[Table, object]:
             raise JournalError(f"no saved session in {data_dir() / 'sessions'}; start one with dusk play")
         table = Table.resume(path)
         return table, None
-    from ruleset_engine.cli import _parse_sets
+    from ruleset_engine.cli import parse_sets
 
     from ruleset_engine.ruleset.bundled import default_ruleset
 
     save = Path(args.save) if args.save else None
-    return Table.new(args.ruleset or default_ruleset(), _parse_sets(args.set), args.seed, save, args.lang)
+    return Table.new(args.ruleset or default_ruleset(), parse_sets(args.set), args.seed, save, args.lang)
 
 
 def intro(repl: Repl, resumed: bool) -> None:

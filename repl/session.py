@@ -14,7 +14,7 @@ from pathlib import Path
 from ruleset_engine import dice
 from ruleset_engine.ruleset import load
 from ruleset_engine.runtime import Game, GameError
-from ruleset_engine.runtime.game import _rng_json, _rng_state
+from ruleset_engine.runtime.game import rng_from_json, rng_to_json
 
 from .journal import Journal, new_session_path, remember_last
 
@@ -81,14 +81,14 @@ class Table:
                 "log": log, "history": [[before, at] for before, at in history]}
         game = Game.restore(ruleset, snap)
         free_rng = random.Random()
-        free_rng.setstate(_rng_state(last.free_rng))
+        free_rng.setstate(rng_from_json(last.free_rng))
         remember_last(path)
         return cls(game, journal, meta["source"], free_rng)
 
     # ---- playing
     def _commit(self, kind: str, command: str) -> None:
         events = self.game.log[self._log_mark:]
-        self.journal.append(kind, command, events, self.game.core(), _rng_json(self.free_rng.getstate()))
+        self.journal.append(kind, command, events, self.game.core(), rng_to_json(self.free_rng.getstate()))
         self._log_mark = len(self.game.log)
 
     def perform(self, action: str, args: dict, command: str) -> Step:
@@ -125,7 +125,7 @@ class Table:
         """A roll beside the game (its own dice source, so the game's dice stay as they were); saved."""
         result = dice.roll(text, rng=self.free_rng)
         event = {"seq": None, "turn": self.game.turn, "kind": "free-roll", **result.to_json()}
-        self.journal.append("roll", f"roll {text}", [event], self.game.core(), _rng_json(self.free_rng.getstate()))
+        self.journal.append("roll", f"roll {text}", [event], self.game.core(), rng_to_json(self.free_rng.getstate()))
         return result
 
     def loop_action(self) -> str | None:

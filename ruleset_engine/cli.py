@@ -114,7 +114,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_sets(pairs: list[str] | None) -> dict:
+def parse_sets(pairs: list[str] | None) -> dict:
     params = {}
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
@@ -167,7 +167,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     progress = _Progress(args.n)
     try:
-        summary = simulate(args.ruleset, args.n, args.seed, _parse_sets(args.set), args.workers, progress)
+        summary = simulate(args.ruleset, args.n, args.seed, parse_sets(args.set), args.workers, progress)
     except (RulesetError, GameError, SimulationError, ValueError) as err:
         progress.close()
         print(f"dusk simulate: {err}", file=sys.stderr)

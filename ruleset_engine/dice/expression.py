@@ -12,7 +12,7 @@ from .context import Context
 from .errors import DiceError
 from .limits import DEFAULT_LIMITS, Limits
 from .parser import parse
-from .values import Pool, Result
+from .values import Result
 
 _EMPTY: Mapping = {}
 
@@ -44,9 +44,7 @@ class Expression:
             value = self._run(ctx)
         except DiceError as err:
             raise err.located(self.text, None) from None
-        if isinstance(value, Pool):
-            return Result(self.text, value.total, value, ctx.steps)
-        return Result(self.text, value, None, ctx.steps)
+        return Result.of(self.text, value, ctx.steps)
 
     def value(self, rng=None, env: Mapping | None = None):
         """Evaluate and return the raw value (a Pool for a pool expression); the trace is still built."""

@@ -139,6 +139,13 @@ class Result:
     pool: Pool | None
     steps: list[Step] = field(default_factory=list)
 
+    @classmethod
+    def of(cls, expression: str, value, steps: list) -> "Result":
+        """The Result of a raw value (a pool's value is its total; the pool is kept)."""
+        if isinstance(value, Pool):
+            return cls(expression, value.total, value, steps)
+        return cls(expression, value, None, steps)
+
     @property
     def raw(self):
         """The value as the language sees it: the Pool itself for a pool expression."""

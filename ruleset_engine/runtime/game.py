@@ -192,15 +192,20 @@ class Game:
             return []
         out = []
         for name, action in self.ruleset.actions.items():
-            if action.when is not None:
-                run = Run(self, [], True, False, self.limits)
-                try:
-                    if not run.truth(action.when, Env({}, self.values)):
-                        continue
-                except RuleError:
+            try:
+                if not self._offered(action):
                     continue
+            except RuleError:
+                continue
             out.append(ActionInfo(name, action.doc, action.params, action.plays_level))
         return out
+
+    def _probe(self) -> Run:
+        """A run that changes nothing: for reading conditions, bounds and reports."""
+        return Run(self, [], True, False, self.limits)
+
+    def _offered(self, action: model.Action) -> bool:
+        return action.when is None or self._probe().truth(action.when, Env({}, self.values))
 
     def perform(self, name: str, **args) -> Outcome:
         if self.pending is not None:
@@ -214,16 +219,14 @@ class Game:
             guess = get_close_matches(name, list(self.ruleset.actions), n=1)
             hint = f" (did you mean {guess[0]}?)" if guess else ""
             raise GameError(f"no action {name!r}{hint}; the actions: {', '.join(self.ruleset.actions)}")
-        if action.when is not None:
-            run = Run(self, [], True, False, self.limits)
-            if not run.truth(action.when, Env({}, self.values)):
-                raise GameError(f"{name} cannot be done now")
+        if not self._offered(action):
+            raise GameError(f"{name} cannot be done now")
         return self._perform(name, self._check_args(action, args) if action.params or args else {})
 
     def _check_args(self, action: model.Action, args: dict) -> dict:
         out = {}
         env = Env({}, self.values)
-        run = Run(self, [], True, False, self.limits)
+        run = self._probe()
         for key in args:
             if key not in action.params:
                 raise GameError(f"{action.name} has no parameter {key!r} "
@@ -254,8 +257,7 @@ class Game:
                 raise GameError(f"{name}: expected a whole number{span}")
             return value
         if kind == "boolean":
-            found = Decision("", "", "yes_no").check(value) if not isinstance(value, bool) else value
-            return found
+            return Decision("", "", "yes_no").check(value)
         if kind == "choice":
             return Decision("", "", "choice", choices=param.choices).check(value)
         if kind == "dice":
@@ -495,7 +497,7 @@ class Game:
 
     def report(self) -> dict:
         """The ruleset's report: values, each a number or true/false."""
-        run = Run(self, [], True, False, self.limits)
+        run = self._probe()
         out = {}
         for name, formula in self.ruleset.report.items():
             value = run.value(formula, Env({}, self.values))
@@ -529,7 +531,7 @@ class Game:
 
     def core(self) -> dict:
         """The game as it stands, without its log and undo history: values, dice source, turn, end."""
-        return _saved_json(self._save())
+        return _saved_json((self.rng.getstate(), self.values, self.turn, self.over, self.result))
 
     @classmethod
     def restore(cls, ruleset: model.Ruleset, snap: dict, *, limits: RunLimits = DEFAULT_RUN_LIMITS, rng=None) -> "Game":
@@ -539,26 +541,29 @@ class Game:
         game = cls(ruleset, dict(snap["params"]), snap["seed"], limits=limits, rng=rng)
         game._put_back(_saved_tuple(snap))
         game.log = copy.deepcopy(snap.get("log", []))
-        game.history = [(_saved_tuple(before), at) for before, at in snap.get("history", [])]
+        game.history = [(_saved_tuple(copy.deepcopy(before)), at) for before, at in snap.get("history", [])]
         return game
 
 
-def _rng_json(state):
+def rng_to_json(state):
+    """A dice source's state (random.Random's, or a ScriptedDice's position) as JSON."""
     if isinstance(state, int):   # a scripted source: how many faces it has given
         return state
     version, internal, gauss = state
     return [version, list(internal), gauss]
 
 
-def _rng_state(data):
+def rng_from_json(data):
+    """The inverse of rng_to_json, for setstate."""
     return data if isinstance(data, int) else (data[0], tuple(data[1]), data[2])
 
 
 def _saved_json(saved: tuple) -> dict:
     rng_state, values, turn, over, result = saved
-    return {"rng": _rng_json(rng_state), "values": copy.deepcopy(values), "turn": turn, "over": over,
+    return {"rng": rng_to_json(rng_state), "values": copy.deepcopy(values), "turn": turn, "over": over,
             "result": result}
 
 
 def _saved_tuple(data: dict) -> tuple:
-    return (_rng_state(data["rng"]), copy.deepcopy(data["values"]), data["turn"], data["over"], data["result"])
+    # No copy here: _put_back copies whatever it puts back.
+    return (rng_from_json(data["rng"]), data["values"], data["turn"], data["over"], data["result"])

@@ -134,13 +134,11 @@ class Run:
             self.events.append(event)
 
     # ---- evaluation
-    def fail(self, err: Exception, node, formula: model.Formula | None = None) -> RuleError:
-        if isinstance(err, dice.DiceError) and formula is not None:
-            err.located(formula.text, err.span)
-            detail = err.caret_lines()
-            return RuleError(err.message, formula.where, formula.path, detail)
-        message = getattr(err, "message", str(err))
-        return RuleError(message, getattr(node, "where", None), getattr(node, "path", ()))
+    @staticmethod
+    def fail(err: dice.DiceError, formula: model.Formula) -> RuleError:
+        """A formula's error, located where the formula was written, with its caret."""
+        err.located(formula.text, err.span)
+        return RuleError(err.message, formula.where, formula.path, err.caret_lines())
 
     def value(self, formula: model.Formula, env: Env):
         ctx = self.ctx
@@ -150,7 +148,7 @@ class Run:
             try:
                 return formula.run(ctx)
             except dice.DiceError as err:
-                raise self.fail(err, None, formula) from None
+                raise self.fail(err, formula) from None
         # At the table every die is shown: a formula that rolled logs its roll.
         result = self.evaluate(formula, env)
         if result.steps and ctx.budget < ctx.limit:   # dice were drawn, not only judged
@@ -166,16 +164,10 @@ class Run:
         try:
             value = formula.expr.run(ctx)
         except dice.DiceError as err:
-            raise self.fail(err, None, formula) from None
+            raise self.fail(err, formula) from None
         finally:
             steps, ctx.steps = ctx.steps, None
-        return self.result(formula, value, steps)
-
-    @staticmethod
-    def result(formula: model.Formula, value, steps) -> Result:
-        if isinstance(value, Pool):
-            return Result(formula.text, value.total, value, steps)
-        return Result(formula.text, value, None, steps)
+        return Result.of(formula.text, value, steps)
 
     def number(self, formula: model.Formula, env: Env, what: str) -> int:
         value = self.value(formula, env)
