@@ -28,18 +28,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from attack_by_hand import play_attack  # noqa: E402
 
-from ruleset_engine.analysis.compiled import compile_ruleset  # noqa: E402
-from ruleset_engine.analysis.simulate import game_seed, loop_action, play_one, wilson  # noqa: E402
+from ruleset_engine.analysis.simulate import game_seed, play_game, simulation_program, wilson  # noqa: E402
 from ruleset_engine.ruleset import load  # noqa: E402
-from ruleset_engine.runtime import resolve_params  # noqa: E402
+from ruleset_engine.runtime import Game, resolve_params  # noqa: E402
 
 
 def interpreted(ruleset, params, games: int, seed: int, compiled=None) -> tuple[float, int]:
-    """Games through the engine: the step interpreter, or (compiled given) what `dusk simulate` runs."""
-    action = loop_action(ruleset)
+    """Games through the engine: traced as at the table, or (compiled given) untraced as `dusk simulate` runs."""
     start = time.perf_counter()
-    wins = sum(play_one(ruleset, params, game_seed(seed, i), action, compiled=compiled).result == "won"
-               for i in range(games))
+    if compiled is not None:
+        wins = sum(play_game(compiled, game_seed(seed, i))[0] == "won" for i in range(games))
+        return time.perf_counter() - start, wins
+    wins = 0
+    for i in range(games):
+        game = Game.start(ruleset, params, seed=game_seed(seed, i), record=False, auto=True)
+        while not game.over:
+            game.perform("round")
+        wins += game.result == "won"
     return time.perf_counter() - start, wins
 
 
@@ -57,7 +62,7 @@ def main() -> int:
     args = parser.parse_args()
     ruleset = load("attack-keep-sets" if args.house else "attack-of-the-vampires")
     params = resolve_params(ruleset, {})
-    compiled = compile_ruleset(ruleset, params)
+    compiled = simulation_program(ruleset, params)
     best = {"simulate": float("inf"), "interpreter": float("inf"), "by hand": float("inf")}
     wins = {}
     for r in range(args.rounds):

@@ -14,7 +14,7 @@ from pathlib import Path
 from ruleset_engine import dice
 from ruleset_engine.ruleset import load
 from ruleset_engine.runtime import Game, GameError
-from ruleset_engine.runtime.game import rng_from_json, rng_to_json
+from ruleset_engine.runtime.history import rng_from_json, rng_to_json
 
 from .journal import Journal, new_session_path, remember_last
 

@@ -7,11 +7,12 @@ end can show the expression with a caret under it. Messages are plain words
 
 from __future__ import annotations
 
+from ruleset_engine.errors import DuskError
 
 _WINDOW = 72  # characters of a long expression shown around the caret
 
 
-class DiceError(Exception):
+class DiceError(DuskError):
     """Anything wrong with a dice expression, its evaluation or its dice source."""
 
     def __init__(self, message: str, text: str | None = None, span: tuple[int, int] | None = None):

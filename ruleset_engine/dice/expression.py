@@ -1,61 +1,120 @@
-"""A compiled expression: parse and check once, evaluate many times."""
+"""A compiled expression on its own (`dusk roll`, the table's free rolls, the API): parse and
+check once, evaluate many times, in the traced mode (every die shown) or untraced (faces only).
+
+Names are read from an environment mapping given at each evaluation.
+"""
 
 from __future__ import annotations
 
+import builtins
 import random
 from collections.abc import Mapping
+from difflib import get_close_matches
 from functools import lru_cache
 
-from .ast import names_in
-from .compiler import Code, Compiler
-from .context import Context
-from .errors import DiceError
+from . import ast
+from .errors import DiceError, DiceLimitError, UnknownName
+from .kinds import ANY, describe
 from .limits import DEFAULT_LIMITS, Limits
+from .lowering import Lowering, Namespace, Src
 from .parser import parse
+from .runtime import Tally, t_env, u_env
 from .values import Result
 
 _EMPTY: Mapping = {}
 
 
+def env_name(env, path: tuple, span, convert):
+    """The value of a dotted name in an environment mapping, or UnknownName with a suggestion."""
+    value = env
+    for depth, part in enumerate(path):
+        try:
+            value = value[part]
+        except (KeyError, TypeError, IndexError):
+            raise _missing(env, path, depth, span) from None
+    return convert(value)
+
+
+def _missing(env, path, depth, span) -> UnknownName:
+    holder = env
+    for part in path[:depth]:
+        holder = holder[part]
+    prefix = ".".join(path[:depth])
+    if not hasattr(holder, "keys"):
+        return UnknownName(f"{prefix!r} is {describe(t_env(holder))} and has no {path[depth]!r}", span=span)
+    message = f"unknown name {'.'.join(path[:depth + 1])!r}"
+    guesses = get_close_matches(str(path[depth]), [str(k) for k in holder.keys()], n=1)
+    if guesses:
+        message += f" (did you mean {(prefix + '.' if prefix else '') + guesses[0]!r}?)"
+    return UnknownName(message, span=span)
+
+
+def _names(traced: bool):
+    convert = "_t_env" if traced else "_u_env"
+
+    def resolve(node: ast.Name) -> Src:
+        return Src(f"_env_name(ENV, {node.path!r}, {node.span!r}, {convert})", ANY)
+
+    return resolve
+
+
+def _function(text: str, node, limits: Limits, traced: bool):
+    ns = Namespace()
+    ns.values["_env_name"] = env_name
+    aside = any(isinstance(n, ast.Call) and n.function == "aside" for n in ast.walk(node))
+    lowering = Lowering(text, limits, traced=traced, names=_names(traced), ns=ns, aside=aside)
+    src = lowering.lower(node)
+    body = "".join(f"    {line}\n" for line in lowering.hoisted)
+    code = builtins.compile(f"def _expression(R, C, ENV):\n{body}    return {src.text}\n", f"<dice {text[:40]!r}>",
+                            "exec")
+    exec(code, ns.values)  # noqa: S102 - our own generated source
+    return ns.values["_expression"], src
+
+
 class Expression:
     """One dice expression, compiled. `evaluate` draws every die from the `rng` it is given."""
 
-    __slots__ = ("text", "kind", "limits", "names", "tree", "_run", "_const")
+    __slots__ = ("text", "kind", "limits", "names", "tree", "_traced", "_plain", "_src")
 
-    def __init__(self, text: str, code: Code, limits: Limits, names=(), tree=None):
+    def __init__(self, text: str, tree, limits: Limits):
         self.text = text
-        self.tree = tree     # the syntax tree (for tools that translate expressions, such as a simulation's compiler)
-        self.names = names   # [(dotted path, span)]: what the expression reads from its environment
-        self.kind = code.kind
+        self.tree = tree       # the syntax tree, for tools that read expressions
         self.limits = limits
-        self._run = code.run
-        self._const = code.const if code.is_const else None
+        self.names = tuple(ast.names_in(tree))   # [(dotted path, span)]: what it reads from its environment
+        self._traced, self._src = _function(text, tree, limits, traced=True)
+        self._plain = None
+        self.kind = self._src.kind
 
     @property
     def is_constant(self) -> bool:
         """True when the value is known without rolling or reading a name."""
-        return self._const is not None
+        return self._src.is_const
 
     def evaluate(self, rng=None, env: Mapping | None = None) -> Result:
-        """Evaluate once. `rng`: any object with randint(a, b); None means a fresh OS-seeded Random."""
-        ctx = Context(rng if rng is not None else random.Random(), env if env is not None else _EMPTY,
-                      self.limits.max_dice_rolled)
+        """Evaluate once, every die traced. `rng`: any object with randint(a, b); None means a fresh
+        OS-seeded Random."""
+        tally = Tally(self.limits.max_dice_rolled)
         try:
-            value = self._run(ctx)
+            value = self._traced((rng if rng is not None else random.Random()).randint, tally,
+                                 env if env is not None else _EMPTY)
         except DiceError as err:
             raise err.located(self.text, None) from None
-        return Result.of(self.text, value, ctx.steps)
+        return Result.of(self.text, value, tally.steps)
 
     def value(self, rng=None, env: Mapping | None = None):
         """Evaluate and return the raw value (a Pool for a pool expression); the trace is still built."""
         return self.evaluate(rng, env).raw
 
-    def run(self, ctx: Context):
-        """The raw value, in a Context the caller owns (set its env, budget and steps first).
-
-        The interpreter's hot path: no Result is built, and with ctx.steps None no trace
-        either. DiceErrors come out without the expression text; the caller locates them."""
-        return self._run(ctx)
+    def plain(self, rng=None, env: Mapping | None = None):
+        """Evaluate untraced, as a simulation does: a pool is a tuple of faces, nothing is recorded."""
+        if self._plain is None:
+            self._plain = _function(self.text, self.tree, self.limits, traced=False)[0]
+        tally = Tally(self.limits.max_dice_rolled, traced=False)
+        try:
+            return self._plain((rng if rng is not None else random.Random()).randint, tally,
+                               env if env is not None else _EMPTY)
+        except DiceError as err:
+            raise err.located(self.text, None) from None
 
     def __repr__(self) -> str:
         return f"Expression({self.text!r})"
@@ -68,16 +127,16 @@ def compile(text: str, limits: Limits = DEFAULT_LIMITS) -> Expression:  # noqa: 
 
 @lru_cache(maxsize=1024)
 def _compile_cached(text: str, limits: Limits) -> Expression:
-    node = parse(text, limits)
+    tree = parse(text, limits)
     try:
-        code = Compiler(text, limits).compile(node)
+        return Expression(text, tree, limits)
     except RecursionError:  # pragma: no cover - the depth limit is far below Python's
-        from .errors import DiceLimitError
-
         raise DiceLimitError("the expression is too deeply nested", text, None) from None
-    return Expression(text, code, limits, tuple(names_in(node)), node)
 
 
 def roll(text: str, *, rng=None, env: Mapping | None = None, limits: Limits = DEFAULT_LIMITS) -> Result:
     """Compile (cached) and evaluate `text` once."""
     return compile(text, limits).evaluate(rng=rng, env=env)
+
+
+__all__ = ["Expression", "compile", "roll", "env_name", "u_env"]

@@ -1,342 +1,146 @@
-"""The functions of the dice language: one plain builder per function, in one table.
+"""The functions of the dice language: one registry entry each, its primitive beside it.
 
-A builder takes the compiler and the Call node, checks the arguments (how many,
-which kind, which keywords) before anything is rolled, and returns a Code. Pool
-functions that judge dice record a Step, so the trace shows what each die became:
-counted, dropped, set aside, cancelled.
+A primitive works on plain faces (a tuple or list of whole numbers) and decides: a number, a
+keep-flag per die, or an order. How a decision becomes a value (a tuple of faces in a
+simulation, dice with their fates at the table) is the lowering's business, by the form's
+shape (see entries.py), so each rule of the language is written here once.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Callable
-
-from . import ast
-from .compiler import NUMBER, POOL, Code, Compiler, to_number, to_pool, to_truth
-from .errors import DiceLimitError, DiceTypeError, DiceValueError
-from .values import Pool, Step
-
-
-def _arguments(c: Compiler, node: ast.Call, low: int, high: int, keywords: tuple[str, ...] = ()):
-    """Check how many arguments a call has and which keywords; return (args, {keyword: node})."""
-    n = len(node.args)
-    if not low <= n <= high:
-        want = str(low) if low == high else f"{low} to {high}" if high < 99 else f"at least {low}"
-        raise c.fail(DiceTypeError, f"{node.function}(..) takes {want} argument{'' if want.endswith(' 1') or want == '1' else 's'}, "
-                                    f"not {n}", node.span)
-    given = {}
-    for kw in node.keywords:
-        if kw.name not in keywords:
-            allowed = ", ".join(f"{k}=" for k in keywords) or "none"
-            raise c.fail(DiceTypeError, f"{node.function}(..) has no keyword {kw.name!r} (keywords: {allowed})",
-                         kw.span)
-        if kw.name in given:
-            raise c.fail(DiceTypeError, f"{kw.name}= is given twice", kw.span)
-        given[kw.name] = kw.value
-    return node.args, given
-
-
-def _judge(c: Compiler, node: ast.Call, pool_code: Code, judge, kind=POOL) -> Code:
-    """A pool function whose result comes from judging each die.
-
-    `judge(ctx, pool, trace) -> (value, marks)`: marks (what this step did to each die)
-    only when the evaluation keeps a trace; a simulation needs none."""
-    prun, pspan = pool_code.run, node.args[0].span
-    label, span = c.label(node.span), node.span
-
-    def run(ctx):
-        pool = prun(ctx)
-        if type(pool) is not Pool:
-            pool = to_pool(pool, pspan)
-        steps = ctx.steps
-        value, marks = judge(ctx, pool, steps is not None)
-        if steps is not None:
-            steps.append(Step(label, span, pool.dice, marks, value.total if isinstance(value, Pool) else value))
-        return value
-
-    return Code(run, kind)
-
-
-def _select(pool: Pool, keep: list, trace: bool, gone_mark: str = "aside") -> tuple[Pool, tuple | None]:
-    """The pool of the dice whose flag in `keep` is true (in roll order); the others go aside."""
-    dice = pool.dice
-    kept = tuple([d for d, k in zip(dice, keep) if k])
-    gone = tuple([d for d, k in zip(dice, keep) if not k])
-    marks = tuple(["kept" if k else gone_mark for k in keep]) if trace else None
-    return Pool(kept, gone), marks
-
-
-# ---- numbers --------------------------------------------------------------------
-
-def fn_min_max(c: Compiler, node: ast.Call, pick) -> Code:
-    args, _ = _arguments(c, node, 1, 99)
-    codes = [c.number(a) for a in args]
-    parts = [(code.run, a.span) for code, a in zip(codes, args)]
-
-    def run(ctx):
-        values = []
-        for part, span in parts:
-            v = part(ctx)
-            values.append(v if type(v) is int else to_number(v, span))
-        return pick(values)
-
-    code = Code(run, NUMBER)
-    return c.fold(code, node.span) if all(x.is_const for x in codes) else code
-
-
-def fn_abs(c: Compiler, node: ast.Call) -> Code:
-    (arg,), _ = _arguments(c, node, 1, 1)
-    code = c.number(arg)
-    inner, span = code.run, arg.span
-    result = Code(lambda ctx: abs(to_number(inner(ctx), span)), NUMBER)
-    return c.fold(result, node.span) if code.is_const else result
-
-
-# ---- pools to numbers -------------------------------------------------------------
-
-def fn_count(c: Compiler, node: ast.Call) -> Code:
-    (pool_node, cond_node), _ = _arguments(c, node, 2, 2)
-    pool = c.pool(pool_node, "count(..)")
-    cond = c.condition(cond_node, "count(..)")
-
-    def judge(ctx, pool, trace):
-        meets = cond.predicate(ctx)
-        hits = [meets(d.face) for d in pool.dice]
-        marks = tuple(["counted" if h else "kept" for h in hits]) if trace else None
-        return sum(hits), marks
-
-    return _judge(c, node, pool, judge, NUMBER)
-
-
-def _pool_number(c: Compiler, node: ast.Call, what: Callable[[Pool], int]) -> Code:
-    (arg,), _ = _arguments(c, node, 1, 1)
-    pool = c.pool(arg, f"{node.function}(..)")
-    inner, span = pool.run, arg.span
-    return Code(lambda ctx: what(to_pool(inner(ctx), span)), NUMBER)
-
-
-def fn_sum(c, node):
-    return _pool_number(c, node, lambda p: p.total)
-
-
-def fn_size(c, node):
-    return _pool_number(c, node, len)
-
-
-def _extreme(c: Compiler, node: ast.Call, highest: bool) -> Code:
-    """highest(p) / lowest(p): one face; highest(p, n) / lowest(p, n): a pool of n dice."""
-    args, keywords = _arguments(c, node, 1, 2, ("default",))
-    pool = c.pool(args[0], f"{node.function}(..)")
-    prun, pspan = pool.run, args[0].span
-    if len(args) == 2:
-        if "default" in keywords:
-            raise c.fail(DiceTypeError, f"default= only applies to {node.function}(pool) without a count",
-                         node.span)
-        count = c.number(args[1])
-        nrun, nspan = count.run, args[1].span
-
-        def judge(ctx, p, trace):
-            n = to_number(nrun(ctx), nspan)
-            if n < 0:
-                raise DiceValueError(f"{node.function}(..) needs a count of 0 or more, not {n}", span=nspan)
-            order = sorted(range(len(p.dice)), key=lambda i: p.dice[i].face, reverse=highest)
-            chosen = set(order[:n])
-            return _select(p, [i in chosen for i in range(len(p.dice))], trace)
-
-        return _judge(c, node, pool, judge, POOL)
-
-    default = keywords.get("default")
-    drun = c.number(default).run if default is not None else None
-    pick = max if highest else min
-    label = c.label(args[0].span)
-
-    def run(ctx):
-        p = to_pool(prun(ctx), pspan)
-        if p.dice:
-            return pick([d.face for d in p.dice])
-        if drun is None:
-            raise DiceValueError(
-                f"{node.function}({label}) of an empty pool: give a default, as in "
-                f"{node.function}({label}, default=0)", span=node.span,
-            )
-        return to_number(drun(ctx), default.span)
-
-    return Code(run, NUMBER)
-
-
-def fn_highest(c, node):
-    return _extreme(c, node, True)
-
-
-def fn_lowest(c, node):
-    return _extreme(c, node, False)
-
-
-# ---- pools to pools ---------------------------------------------------------------
-
-def fn_largest_set(c: Compiler, node: ast.Call) -> Code:
-    (arg,), keywords = _arguments(c, node, 1, 1, ("ignore",))
-    pool = c.pool(arg, "largest_set(..)")
-    ignore = keywords.get("ignore")
-    icode = c.pool(ignore, "ignore=") if ignore is not None else None
-    irun = icode.run if icode is not None else None
-    fixed = frozenset(icode.const.faces) if icode is not None and icode.is_const else None
-
-    def judge(ctx, p, trace):
-        if fixed is not None:
-            ignored = fixed
-        else:
-            ignored = set(to_pool(irun(ctx), ignore.span).faces) if irun is not None else ()
-        counts: dict[int, int] = {}
-        for d in p.dice:
-            face = d.face
-            if face not in ignored:
-                counts[face] = counts.get(face, 0) + 1
-        if not counts:
-            return _select(p, [False] * len(p.dice), trace)
-        # The biggest group; among groups of one size, the higher face.
-        best = max(counts, key=lambda f: (counts[f], f))
-        return _select(p, [d.face == best for d in p.dice], trace)
-
-    return _judge(c, node, pool, judge)
-
-
-def fn_unpair(c: Compiler, node: ast.Call) -> Code:
-    (arg,), _ = _arguments(c, node, 1, 1)
-    pool = c.pool(arg, "unpair(..)")
-
-    def judge(ctx, p, trace):
-        # For each face rolled c times, floor(c/2) dice are set aside: the later ones.
-        total = Counter(d.face for d in p.dice)
-        seen: Counter = Counter()
-        keep = []
-        for d in p.dice:
-            seen[d.face] += 1
-            keep.append(seen[d.face] <= total[d.face] - total[d.face] // 2)
-        return _select(p, keep, trace)
-
-    return _judge(c, node, pool, judge)
-
-
-def fn_cancel(c: Compiler, node: ast.Call) -> Code:
-    (a_node, b_node), _ = _arguments(c, node, 2, 2)
-    a = c.pool(a_node, "cancel(..)")
-    b = c.pool(b_node, "cancel(..)")
-    brun, bspan = b.run, b_node.span
-
-    def judge(ctx, p, trace):
-        against: dict[int, int] = {}
-        for d in to_pool(brun(ctx), bspan).dice:
-            against[d.face] = against.get(d.face, 0) + 1
-        keep = []
-        for d in p.dice:
-            left = against.get(d.face, 0)
-            if left:
-                against[d.face] = left - 1
-            keep.append(not left)
-        return _select(p, keep, trace, "cancelled")
-
-    return _judge(c, node, a, judge)
-
-
-def _filter(c: Compiler, node: ast.Call, keep_matching: bool) -> Code:
-    (pool_node, cond_node), _ = _arguments(c, node, 2, 2)
-    pool = c.pool(pool_node, f"{node.function}(..)")
-    cond = c.condition(cond_node, f"{node.function}(..)")
-
-    def judge(ctx, p, trace):
-        meets = cond.predicate(ctx)
-        return _select(p, [meets(d.face) == keep_matching for d in p.dice], trace, "dropped")
-
-    return _judge(c, node, pool, judge)
-
-
-def fn_keep(c, node):
-    return _filter(c, node, True)
-
-
-def fn_drop(c, node):
-    return _filter(c, node, False)
-
-
-def fn_aside(c: Compiler, node: ast.Call) -> Code:
-    (arg,), _ = _arguments(c, node, 1, 1)
-    pool = c.pool(arg, "aside(..)")
-    inner, span = pool.run, arg.span
-    return Code(lambda ctx: Pool(to_pool(inner(ctx), span).aside), POOL)
-
-
-# ---- whole expressions --------------------------------------------------------------
-
-def fn_reroll(c: Compiler, node: ast.Call) -> Code:
-    """reroll(expr, < 10): evaluate expr again while its total meets the condition."""
-    (expr_node, cond_node), _ = _arguments(c, node, 2, 2)
-    expr = c.number(expr_node)
-    cond = c.condition(cond_node, "reroll(..)")
-    if expr.bounds is not None and cond.every_value_meets(*expr.bounds):
-        raise c.fail(
-            DiceLimitError,
-            f"every value of {c.label(expr_node.span)} ({expr.bounds[0]}..{expr.bounds[1]}) meets "
-            f"'{c.label(cond_node.span)}', so re-rolling while it does would never end",
-            node.span,
-        )
-    erun, espan, span = expr.run, expr_node.span, node.span
-    label = c.label(node.span)
-
-    def run(ctx):
-        meets = cond.predicate(ctx)
-        tries = []
-        while True:
-            before = ctx.budget
-            value = erun(ctx)
-            total = value if type(value) is int else to_number(value, espan)
-            tries.append(total)
-            if not meets(total):
+from .entries import CONDITION_ARG, EXPR_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, Form, Function
+from .errors import DiceLimitError, DiceTypeError
+
+# ---- primitives: keep-flags over faces -------------------------------------------------
+
+
+def unpair_flags(faces) -> list:
+    """For each face rolled c times, floor(c/2) dice are set aside: the later ones."""
+    total: dict = {}
+    for f in faces:
+        total[f] = total.get(f, 0) + 1
+    seen: dict = {}
+    flags = []
+    for f in faces:
+        n = seen[f] = seen.get(f, 0) + 1
+        c = total[f]
+        flags.append(n <= c - c // 2)
+    return flags
+
+
+def cancel_flags(faces, against) -> list:
+    """Each face of `against` cancels one equal face of `faces`, the earliest first."""
+    if len(against) == 1:    # the common case, one die cancelling
+        flags = [True] * len(faces)
+        face = against[0]
+        for i, f in enumerate(faces):
+            if f == face:
+                flags[i] = False
                 break
-            if ctx.budget == before:
-                # Nothing random in it: the same total would come back forever.
-                raise DiceLimitError(
-                    f"{label}: {total} meets the condition and rolls no dice, so it would never end", span=span
-                )
-        if len(tries) > 1 and ctx.steps is not None:
-            ctx.steps.append(Step(label, span, (), None, total,
-                                  note="re-rolled totals " + ", ".join(map(str, tries[:-1]))))
-        return value
-
-    return Code(run, expr.kind)
-
-
-def fn_sort(c: Compiler, node: ast.Call) -> Code:
-    """sort(pool): the dice from the lowest face up; sort(pool, descending=true) from the highest."""
-    (arg,), keywords = _arguments(c, node, 1, 1, ("descending",))
-    pool = c.pool(arg, "sort(..)")
-    inner, span = pool.run, arg.span
-    desc = keywords.get("descending")
-    drun = c.compile(desc).run if desc is not None else None
-
-    def run(ctx):
-        p = to_pool(inner(ctx), span)
-        reverse = bool(to_truth(drun(ctx), desc.span)) if drun is not None else False
-        return Pool(tuple(sorted(p.dice, key=lambda d: d.face, reverse=reverse)), p.aside)
-
-    return Code(run, POOL)
+        return flags
+    left: dict = {}
+    for f in against:
+        left[f] = left.get(f, 0) + 1
+    flags = []
+    for f in faces:
+        n = left.get(f, 0)
+        if n:
+            left[f] = n - 1
+        flags.append(not n)
+    return flags
 
 
-FUNCTIONS: dict[str, Callable[[Compiler, ast.Call], Code]] = {
-    "min": lambda c, node: fn_min_max(c, node, min),
-    "max": lambda c, node: fn_min_max(c, node, max),
-    "abs": fn_abs,
-    "count": fn_count,
-    "sum": fn_sum,
-    "size": fn_size,
-    "highest": fn_highest,
-    "lowest": fn_lowest,
-    "largest_set": fn_largest_set,
-    "unpair": fn_unpair,
-    "cancel": fn_cancel,
-    "keep": fn_keep,
-    "drop": fn_drop,
-    "aside": fn_aside,
-    "reroll": fn_reroll,
-    "sort": fn_sort,
-}
+def largest_set_flags(faces, ignore=()) -> list:
+    """The dice of the biggest group of equal faces (ties: the higher face), never an ignored face."""
+    counts: dict = {}
+    for f in faces:
+        if f not in ignore:
+            counts[f] = counts.get(f, 0) + 1
+    if not counts:
+        return [False] * len(faces)
+    best = max(counts, key=lambda f: (counts[f], f))
+    return [f == best for f in faces]
+
+
+def top_flags(faces, n: int, highest: bool) -> list:
+    """The n highest (or lowest) dice; among equal faces the earlier die is chosen."""
+    order = sorted(range(len(faces)), key=faces.__getitem__, reverse=highest)
+    chosen = set(order[:n])
+    return [i in chosen for i in range(len(faces))]
+
+
+# ---- checks made before anything is rolled -----------------------------------------------
+
+
+def _check_extreme(lo, call, form, args) -> None:
+    if len(call.args) == 2 and any(k.name == "default" for k in call.keywords):
+        raise lo.fail(DiceTypeError, f"default= only applies to {call.function}(pool) without a count", call.span)
+
+
+def _check_reroll(lo, call, form, args) -> None:
+    expr, cond = args
+    if expr.bounds is not None and cond.every_value_meets(*expr.bounds):
+        raise lo.fail(
+            DiceLimitError,
+            f"every value of {lo.label(call.args[0].span)} ({expr.bounds[0]}..{expr.bounds[1]}) meets "
+            f"'{lo.label(call.args[1].span)}', so re-rolling while it does would never end",
+            call.span,
+        )
+
+
+# ---- the registry ----------------------------------------------------------------------
+
+FUNCTIONS: dict[str, Function] = {f.name: f for f in (
+    Function("min", (Form((NUMBER_ARG,), "numbers", min, variadic=True, signature="min(a, b, ...)"),),
+             "the smallest of its arguments (one or more numbers)", "min(5, 3)"),
+    Function("max", (Form((NUMBER_ARG,), "numbers", max, variadic=True, signature="max(a, b, ...)"),),
+             "the largest of its arguments (one or more numbers)", "max(1, 2d6)"),
+    Function("abs", (Form((NUMBER_ARG,), "number", abs, signature="abs(x)"),),
+             "the number without its sign", "abs(-3)"),
+    Function("count", (Form((POOL_ARG, CONDITION_ARG), "count", mark="counted", signature="count(pool, cond)"),),
+             "how many dice meet the condition (marked ✓)", "count(5d10, >= 6)"),
+    Function("sum", (Form((POOL_ARG,), "reduce", sum, signature="sum(pool)"),),
+             "the total of the dice", "sum(3d6)"),
+    Function("size", (Form((POOL_ARG,), "reduce", len, signature="size(pool)"),),
+             "how many dice the pool holds", "size(largest_set(5d6))"),
+    Function("highest", (
+        Form((POOL_ARG,), "extreme", max, keywords={"default": NUMBER_ARG},
+             signature="highest(pool, default=N)"),
+        Form((POOL_ARG, NUMBER_ARG), "select", top_flags, mark="aside", params={"highest": True},
+             result="pool", signature="highest(pool, n)"),
+    ), "the highest face (an empty pool needs default=); with n, a pool of the n highest dice",
+        "highest(5d6, 2)", check=_check_extreme),
+    Function("lowest", (
+        Form((POOL_ARG,), "extreme", min, keywords={"default": NUMBER_ARG},
+             signature="lowest(pool, default=N)"),
+        Form((POOL_ARG, NUMBER_ARG), "select", top_flags, mark="aside", params={"highest": False},
+             result="pool", signature="lowest(pool, n)"),
+    ), "the lowest face (an empty pool needs default=); with n, a pool of the n lowest dice",
+        "lowest(3d6, default=0)", check=_check_extreme),
+    Function("largest_set", (Form((POOL_ARG,), "select", largest_set_flags, keywords={"ignore": POOL_ARG},
+                                  mark="aside", result="pool", signature="largest_set(pool, ignore=[..])"),),
+             "the dice of the biggest group of equal faces (ties: the higher face), never an ignored face",
+             "largest_set([2, 5, 2, 5, 1], ignore=[1])"),
+    Function("unpair", (Form((POOL_ARG,), "select", unpair_flags, mark="aside", result="pool",
+                             signature="unpair(pool)"),),
+             "for each face rolled c times, floor(c/2) of those dice (the later ones) are set aside",
+             "unpair([1, 2, 2, 2, 4, 5, 5, 6])"),
+    Function("cancel", (Form((POOL_ARG, POOL_ARG), "select", cancel_flags, mark="cancelled", result="pool",
+                             signature="cancel(a, b)"),),
+             "each die of b cancels one equal die of a (marked ⊘)", "cancel([1, 2, 3, 3], [3, 4])"),
+    Function("keep", (Form((POOL_ARG, CONDITION_ARG), "filter", mark="dropped", params={"matching": True},
+                           result="pool", signature="keep(pool, cond)"),),
+             "the dice that meet the condition", "keep([1, 6, 3, 6], == 6)"),
+    Function("drop", (Form((POOL_ARG, CONDITION_ARG), "filter", mark="dropped", params={"matching": False},
+                           result="pool", signature="drop(pool, cond)"),),
+             "the dice that fail the condition", "drop([1, 6, 3, 6], == 6)"),
+    Function("aside", (Form((POOL_ARG,), "aside", result="pool", signature="aside(pool)"),),
+             "the dice that the operation which made the pool set aside, cancelled or left out",
+             "aside(unpair(8d6))"),
+    Function("reroll", (Form((EXPR_ARG, CONDITION_ARG), "repeat", signature="reroll(expr, cond)"),),
+             "the whole expression evaluated again while its total meets the condition",
+             "reroll(2d10, < 10)", check=_check_reroll),
+    Function("sort", (Form((POOL_ARG,), "order", keywords={"descending": TRUTH_ARG}, result="pool",
+                           signature="sort(pool, descending=true)"),),
+             "the same dice from the lowest face up (descending=true: from the highest)", "sort(4d6)"),
+)}

@@ -70,6 +70,16 @@ class Pool:
         return cls(tuple(Die(f, sides) for f in faces))
 
 
+class Kept(tuple):
+    """An untraced pool (a tuple of faces) that also holds the faces the operation making it set
+    aside, for `aside(..)`. Only rulesets that read aside(..) make them; elsewhere a pool is a tuple."""
+
+    def __new__(cls, faces, aside=()):
+        obj = super().__new__(cls, faces)
+        obj.aside = aside
+        return obj
+
+
 class FacesList(list):
     """A pool kept as plain faces (JSON-friendly game state) that remembers its Pool, so reading
     it back into a formula costs nothing. It compares and serialises as the list it is."""
@@ -90,7 +100,7 @@ class FacesList(list):
 
 
 @dataclass(slots=True)
-class Step:
+class TraceStep:
     """One operation of an evaluation that rolled or judged dice.
 
     `dice` are shown in roll order; `marks` (parallel to dice, or None when all are
@@ -137,7 +147,7 @@ class Result:
     expression: str
     value: int | bool | str
     pool: Pool | None
-    steps: list[Step] = field(default_factory=list)
+    steps: list[TraceStep] = field(default_factory=list)
 
     @classmethod
     def of(cls, expression: str, value, steps: list) -> "Result":

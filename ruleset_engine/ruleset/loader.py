@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from . import bundled
-from .compile import RulesetCompiler
+from .checker import RulesetChecker
 from .merge import merge_rulesets
 from .problems import Position, Problem, RulesetError
 from .schema import validate
@@ -73,7 +73,7 @@ def load(source: str):
     data, files = read_merged(source)
     problems = validate(data)
     # What the schema refused is passed over by the meaning checks; the rest is still checked.
-    compiler = RulesetCompiler(data, files[0], files, broken=[p.path for p in problems if p.path],
+    compiler = RulesetChecker(data, files[0], files, broken=[p.path for p in problems if p.path],
                                refused=bool(problems))
     ruleset = compiler.compile()
     if ruleset is None:

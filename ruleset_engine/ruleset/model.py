@@ -14,18 +14,14 @@ from .problems import Position
 from .templates import Template
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Formula:
-    """A dice-language formula with the place it was written (for runtime errors)."""
+    """A dice-language formula with the place it was written (for errors when it runs)."""
 
     text: str
     expr: Expression
     where: Position | None
     path: tuple
-    run: object = None      # expr.run, looked up once: formulas are a simulation's hot path
-
-    def __post_init__(self):
-        object.__setattr__(self, "run", self.expr.run)
 
 
 @dataclass(slots=True)
@@ -76,7 +72,9 @@ class Row:
 
 
 @dataclass(slots=True)
-class Table:
+class LookupTable:
+    """A table of the ruleset: rows tried in order, the first whose key cells match wins."""
+
     name: str
     keys: tuple[str, ...]
     rows: list[Row]
@@ -126,114 +124,11 @@ class EntitySpec:
 
 @dataclass(slots=True)
 class Step:
+    """What every step has: where it was written. Each kind's dataclass lives with its registry
+    entry, in ruleset_engine/ruleset/steps/."""
+
     where: Position | None
     path: tuple
-
-
-@dataclass(slots=True)
-class SetStep(Step):
-    assignments: list[tuple[tuple[str, ...], Formula]]
-
-
-@dataclass(slots=True)
-class LetStep(Step):
-    assignments: list[tuple[str, Formula]]
-
-
-@dataclass(slots=True)
-class RollStep(Step):
-    assignments: list[tuple[str, Formula]]
-    label: Any = None
-
-
-@dataclass(slots=True)
-class NoteStep(Step):
-    notes: list[tuple[tuple[str, ...], Template]]
-
-
-@dataclass(slots=True)
-class IfStep(Step):
-    test: Formula
-    then: list
-    otherwise: list
-
-
-@dataclass(slots=True)
-class RepeatStep(Step):
-    body: list
-    times: Formula | None = None
-    while_: Formula | None = None
-    until: Formula | None = None
-    max: int | None = None
-    index: str | None = None
-
-
-@dataclass(slots=True)
-class ForEachStep(Step):
-    var: str
-    source: Formula | None      # a formula giving a pool (each face) ...
-    group: str | None           # ... or an entity group (each instance)
-    body: list
-
-
-@dataclass(slots=True)
-class CallStep(Step):
-    procedure: str
-    args: list[tuple[str, Formula]]
-    result: str | None = None
-
-
-@dataclass(slots=True)
-class ReturnStep(Step):
-    value: Formula | None
-
-
-@dataclass(slots=True)
-class AskStep(Step):
-    var: str
-    prompt: Template | None
-    kind: str                   # number, choice, yes_no, pick
-    auto: Formula
-    min: Formula | None = None
-    max: Formula | None = None
-    choices: tuple[str, ...] = ()
-    source: Formula | None = None   # pick: the pool to pick from
-    default: Formula | None = None
-    who: Template | None = None
-
-
-@dataclass(slots=True)
-class SayStep(Step):
-    text: Template
-
-
-@dataclass(slots=True)
-class LookupStep(Step):
-    table: str
-    keys: list[Formula]
-    var: str
-
-
-@dataclass(slots=True)
-class MoveStep(Step):
-    source: tuple[str, ...]
-    target: tuple[str, ...]
-    count: Formula | None = None
-    dice: Formula | None = None
-    floor: Formula | None = None
-
-
-@dataclass(slots=True)
-class MarkStep(Step):
-    track: tuple[str, ...]
-    count: Formula | None
-    clear: bool = False
-
-
-@dataclass(slots=True)
-class EndStep(Step):
-    target: str                 # "game" or a loop level's name
-    result: str | None = None
 
 
 # ---- the whole -------------------------------------------------------------------
@@ -292,7 +187,7 @@ class Ruleset:
     title: Any
     file: str
     params: dict[str, Param]
-    tables: dict[str, Table]
+    tables: dict[str, LookupTable]
     entities: dict[str, EntitySpec]
     state: dict[str, Initial]
     setup: list

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ruleset_engine.dice import Pool
+from ruleset_engine.dice import DiceError, Pool
+
+
+class _NoDice:
+    """The dice source of text placeholders: a text shows values, it never rolls."""
+
+    def randint(self, a, b):
+        raise DiceError("text placeholders cannot roll dice: roll first with a roll: step, then show the name")
+
+
+NO_DICE = _NoDice()
 
 
 class LocalText(str):
@@ -88,7 +98,7 @@ class Template:
 
     parts: dict[str, list]   # lang -> [str | Expression]
 
-    def render(self, env, rng=None, lang: str | None = None):
+    def render(self, env, rng=NO_DICE, lang: str | None = None):
         """The text in one language, or a LocalText carrying every language when lang is None."""
         if lang is not None:
             return self._render_one(self.parts.get(lang) or self.parts["en"], env, rng, lang)

@@ -1,4 +1,5 @@
-"""The runtime: game state, the step interpreter, decisions and the event log.
+"""The runtime: a ruleset's program (one lowered form, traced or untraced), the loop machine,
+and the Game that front ends drive.
 
     from ruleset_engine.runtime import Game
     game = Game.start(ruleset, params={}, seed=7)
@@ -7,7 +8,7 @@
 from .decisions import Decision
 from .errors import DecisionError, GameError, RuleError
 from .game import ActionInfo, Game, Outcome, resolve_params
-from .interpreter import RunLimits
+from .limits import DEFAULT_RUN_LIMITS, RunLimits
 
 __all__ = ["Game", "Outcome", "ActionInfo", "Decision", "DecisionError", "GameError", "RuleError", "RunLimits",
-           "resolve_params"]
+           "DEFAULT_RUN_LIMITS", "resolve_params"]

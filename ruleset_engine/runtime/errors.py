@@ -9,10 +9,11 @@ In every case the game state is as it was before the action.
 
 from __future__ import annotations
 
+from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset.problems import Position, dotted
 
 
-class RuleError(Exception):
+class RuleError(DuskError):
     def __init__(self, message: str, where: Position | None = None, path=(), detail=()):
         super().__init__(message)
         self.message = message
@@ -26,7 +27,7 @@ class RuleError(Exception):
         return "\n".join([f"{head}{self.message}{at}", *self.detail])
 
 
-class GameError(Exception):
+class GameError(DuskError):
     """A request the game cannot take now; nothing was changed."""
 
 

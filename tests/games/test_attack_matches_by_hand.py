@@ -8,24 +8,35 @@ from pathlib import Path
 
 import pytest
 
-from ruleset_engine.analysis.compiled import compile_ruleset
-from ruleset_engine.analysis.simulate import game_seed, play_one
+from ruleset_engine.analysis.simulate import game_seed, play_game, simulation_program
 from ruleset_engine.ruleset import load
-from ruleset_engine.runtime import resolve_params
+from ruleset_engine.runtime import Game, resolve_params
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from attack_by_hand import play_attack  # noqa: E402
 
 
-@pytest.mark.parametrize("compiled", [False, True], ids=["interpreted", "compiled"])
 @pytest.mark.parametrize("name, house", [("attack-of-the-vampires", False), ("attack-keep-sets", True)])
-def test_same_seed_same_game(name, house, compiled):
+def test_same_seed_same_game_as_dusk_simulate_plays_it(name, house):
     ruleset = load(name)
-    params = resolve_params(ruleset, {})
-    fast = compile_ruleset(ruleset, params) if compiled else None
-    for i in range(150):
+    program = simulation_program(ruleset, resolve_params(ruleset, {}))
+    for i in range(300):
         seed = game_seed(2026, i)
-        ours = play_one(ruleset, params, seed, "round", compiled=fast)
-        result, rounds, life, vampires = play_attack(random.Random(seed), house)
-        assert (ours.result, ours.rounds, ours.report["life"], ours.report["vampires_left"]) == \
-            (result, rounds, max(0, life), vampires), f"game {i} differs"
+        result, rounds, report, _ = play_game(program, seed)
+        expected, hand_rounds, life, vampires = play_attack(random.Random(seed), house)
+        assert (result, rounds, report["life"], report["vampires_left"]) == \
+            (expected, hand_rounds, max(0, life), vampires), f"game {i} differs"
+
+
+@pytest.mark.parametrize("name, house", [("attack-of-the-vampires", False), ("attack-keep-sets", True)])
+def test_same_seed_same_game_at_the_table(name, house):
+    ruleset = load(name)
+    for i in range(40):
+        seed = game_seed(2027, i)
+        game = Game.start(ruleset, seed=seed, auto=True)
+        rounds = 0
+        while not game.over:
+            game.perform("round")
+            rounds += 1
+        expected, hand_rounds, life, vampires = play_attack(random.Random(seed), house)
+        assert (game.result, rounds, game.report()["life"]) == (expected, hand_rounds, max(0, life)), f"game {i}"

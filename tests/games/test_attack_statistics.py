@@ -1,5 +1,5 @@
-"""Attack of the Vampires by the numbers, played as `dusk simulate` plays it (compiled; the
-game-for-game tests hold the compiled path, the interpreter and a hand-written version equal).
+"""Attack of the Vampires by the numbers, played round by round at the table (the traced mode;
+the parity tests hold it equal to the untraced mode of `dusk simulate`, game for game).
 
 Bounds are about five standard errors wide, so a correct implementation does not fail
 them by chance (and the seeds are fixed, so a run is repeatable anyway):
@@ -9,17 +9,14 @@ search length 10.56 +- 0.25 rolls (standard error about 0.045).
 
 import pytest
 
-from ruleset_engine.analysis.compiled import CompiledGame, compile_ruleset
 from ruleset_engine.ruleset import load
-from ruleset_engine.runtime import resolve_params
+from ruleset_engine.runtime import Game
 
 N = 20_000
 
 
 def fresh_game(name, seed):
-    ruleset = load(name)
-    params = resolve_params(ruleset, {})
-    game = CompiledGame.start_compiled(ruleset, params, seed, compile_ruleset(ruleset, params))
+    game = Game.start(load(name), seed=seed, record=False, auto=True)
     game.values["hunter"]["life"] = 10**9      # nobody dies while we count
     return game
 
@@ -37,7 +34,7 @@ def kill_rate(name, seed):
         reset(values, fighting=True)
         before = values["kills"]
         while values["fighting"]:
-            game.play_round("round")
+            game.perform("round")
         kills += values["kills"] - before
     return kills / N
 
@@ -61,6 +58,6 @@ def test_mean_search_length():
         reset(values, fighting=False)
         before = values["coffins"]
         while values["coffins"] == before:
-            game.play_round("round")
+            game.perform("round")
             rolls += 1
     assert rolls / N == pytest.approx(10.56, abs=0.25)

@@ -1,45 +1,36 @@
-"""Checking what a ruleset means, and building the compiled Ruleset.
+"""Checking what a ruleset means, and building the typed Ruleset.
 
 The schema has already said the shape is right; this pass finds what a shape
 cannot: formulas that do not parse, names that do not exist, calls to missing
 procedures, loops without a bound, table rows that overlap or leave gaps, steps
 that can never run. It reports every problem in one pass, each located.
 
-Steps are compiled by one function per kind, registered in STEP_KINDS (the way
-jsonschema registers one function per keyword).
+Each step is checked by its kind's registry entry (ruleset/steps/), the way jsonschema
+registers one function per keyword; names and scopes are in scope.py, tables in tables.py.
 """
 
 from __future__ import annotations
 
-import re
 from difflib import get_close_matches
 
 from ruleset_engine import dice
 
 from . import model
+from .params import param_value_problem
 from .problems import Problem
+from .steps import KINDS
+from .tables import build_table
 from .templates import LocalText, Template, split_template
 from .yamlio import LDict, key_position_of, position_of
 
-STEP_KEYS = ("set", "let", "roll", "note", "if", "repeat", "for_each", "call", "return", "ask", "say",
-             "lookup", "move", "mark", "clear", "end")
-# The keys each kind of step takes (besides id: and doc:); a key of another kind is a mistake.
-STEP_ALLOWED = {
-    "set": {"set"}, "let": {"let"}, "roll": {"roll", "label"}, "note": {"note"}, "if": {"if", "then", "else"},
-    "repeat": {"repeat", "as", "do"}, "for_each": {"for_each", "in", "do"}, "call": {"call", "with", "as"},
-    "return": {"return"}, "ask": {"ask", "as", "who", "number", "choice", "yes_no", "pick", "default", "auto"},
-    "say": {"say"}, "lookup": {"lookup", "key", "keys", "as"}, "move": {"move"}, "mark": {"mark", "count"},
-    "clear": {"clear", "count"}, "end": {"end", "result"},
-}
 TRACK_FIELDS = ("marked", "free", "size", "next", "last", "labels")
 INSTANCE_FIELDS = ("name", "index")
-_RANGE = re.compile(r"^\s*(-?\d+)?\s*\.\.\s*(-?\d+)?\s*$")
 
 
 class Scope:
     """The names a formula may read at one place: locals (with what they hold) over the globals."""
 
-    def __init__(self, compiler: "RulesetCompiler", local: dict | None = None):
+    def __init__(self, compiler: "RulesetChecker", local: dict | None = None):
         self.c = compiler
         self.local = dict(local or {})
 
@@ -47,7 +38,7 @@ class Scope:
         self.local[name] = info
 
 
-class RulesetCompiler:
+class RulesetChecker:
     def __init__(self, data: LDict, file: str, files=(), broken=(), refused: bool = False):
         self.data = data
         self.broken = {tuple(path) for path in broken}   # places the schema refused
@@ -197,7 +188,7 @@ class RulesetCompiler:
         d = self.data
         self.collect_names()
         params = {name: self.param(name, spec) for name, spec in self.items("params")}
-        tables = {name: self.table(name, spec) for name, spec in self.items("tables")}
+        tables = {name: build_table(self, name, spec) for name, spec in self.items("tables")}
         entities = {name: self.entity(name, spec) for name, spec in self.items("entities")}
         state = {name: self.initial(value, ("state", name), Scope(self)) for name, value in self.items("state")}
         loop = [self.level(i, spec) for i, spec in self.items("loop")]
@@ -292,59 +283,6 @@ class RulesetCompiler:
         if lo is not None and hi is not None and lo > hi:
             self.problem(f"min {lo} is above max {hi}", path + ("min",))
         return param
-
-    def table(self, name: str, spec) -> model.Table:
-        path = ("tables", name)
-        keys = (spec["key"],) if isinstance(spec["key"], str) else tuple(spec["key"])
-        rows = []
-        for i, row in enumerate(spec["rows"]):
-            row_path = path + ("rows", i)
-            missing = [k for k in keys if k not in row]
-            if missing:
-                self.problem(f"this row has no key column {missing[0]!r}", row_path)
-                continue
-            matchers = tuple(self.matcher(row[k], row_path + (k,)) for k in keys)
-            rows.append(model.Row(matchers, self.cells(row), position_of(self.data, row_path)))
-        default = self.cells(spec["default"]) if spec.get("default") is not None else None
-        if len(keys) == 1 and rows:
-            self.check_coverage(name, rows, path, spec.get("gaps", False), spec.get("first_match", False))
-        return model.Table(name, keys, rows, default, dict(spec.get("columns") or {}), spec.get("title"),
-                           spec.get("doc"))
-
-    def cells(self, row) -> dict:
-        return {k: (LocalText(v) if isinstance(v, dict) and "en" in v else v) for k, v in row.items()}
-
-    def matcher(self, value, path) -> model.Matcher:
-        if isinstance(value, str):
-            found = _RANGE.match(value)
-            if found:
-                low = int(found.group(1)) if found.group(1) is not None else None
-                high = int(found.group(2)) if found.group(2) is not None else None
-                if low is not None and high is not None and low > high:
-                    self.problem(f"the range {value!r} is empty ({low} is above {high})", path)
-                return model.Matcher(low=low, high=high, is_range=True)
-        if isinstance(value, (list, dict)):
-            self.problem("a key cell is a number, a range such as '3..5', or a word", path)
-        return model.Matcher(exact=value)
-
-    def check_coverage(self, name, rows, path, gaps_ok: bool, overlap_ok: bool) -> None:
-        spans = []
-        for i, row in enumerate(rows):
-            m = row.matchers[0]
-            if m.is_range:
-                spans.append((float("-inf") if m.low is None else m.low, float("inf") if m.high is None else m.high, i))
-            elif type(m.exact) is int:
-                spans.append((m.exact, m.exact, i))
-            else:
-                return  # words as keys: nothing to cover
-        spans.sort()
-        for (_lo1, hi1, i1), (lo2, hi2, i2) in zip(spans, spans[1:]):
-            if lo2 <= hi1 and not overlap_ok:
-                self.problem(f"table {name!r}: rows {i1} and {i2} overlap at {_fmt(lo2)}..{_fmt(min(hi1, hi2))} "
-                             "(set first_match: true if the first row should win)", path + ("rows", i2))
-            elif lo2 > hi1 + 1 and not gaps_ok:
-                self.problem(f"table {name!r}: no row covers {_fmt(hi1 + 1)}..{_fmt(lo2 - 1)} "
-                             "(add a row, or set gaps: true)", path + ("rows", i2))
 
     def initial(self, value, path, scope: Scope) -> model.Initial:
         if isinstance(value, dict) and "text" in value:
@@ -451,31 +389,38 @@ class RulesetCompiler:
             if ended_by is not None:
                 self.problem(f"this step can never run: the {ended_by} step before it always stops this block", p)
                 ended_by = None
-            kinds = [k for k in STEP_KEYS if k in item]
+            kinds = [k for k in KINDS if k in item]
             if not kinds:
-                self.problem(f"a step needs one of: {', '.join(STEP_KEYS)}", p)
+                self.problem(f"a step needs one of: {', '.join(KINDS)}", p)
                 continue
             if len(kinds) > 1:
                 self.problem(f"one step, one kind: this step has {' and '.join(repr(k) for k in kinds)}; "
                              "split it into steps", p)
                 continue
-            stray = [k for k in item if k not in STEP_ALLOWED[kinds[0]] and k not in ("id", "doc")]
+            kind = KINDS[kinds[0]]
+            stray = [k for k in item if k not in kind.takes and k not in ("id", "doc")]
             if stray:
-                takes = ", ".join(sorted(STEP_ALLOWED[kinds[0]]))
+                takes = ", ".join(sorted(kind.takes))
                 self.problem(f"{stray[0]}: does not go with {kinds[0]}: (a {kinds[0]} step takes {takes})",
                              p + (stray[0],), at_key=True)
                 continue
-            step = STEP_KINDS[kinds[0]](self, item, p, scope)
+            step = kind.check(self, item, p, scope)
             if step is not None:
                 out.append(step)
-                if isinstance(step, (model.EndStep, model.ReturnStep)):
+                if kind.ends_block:
                     ended_by = kinds[0]
         return out
 
     def target(self, text: str, path, scope: Scope, what: str) -> tuple[str, ...] | None:
-        """A place a step writes to: a state variable, a local, or a field of an entity."""
+        """A place a step writes to: a state variable, a local, or a field of an entity (not a track)."""
         parts = tuple(text.split("."))
         head = parts[0]
+        info = scope.local.get(head) if head in scope.local else ("entity", head) if head in self.entities else None
+        if len(parts) >= 2 and info and info[0] == "entity" and \
+                parts[1] in self.entities.get(info[1], {}).get("tracks", ()):
+            self.problem(f"{what}: {'.'.join(parts[:2])} is a track: change it with mark: and clear:", path,
+                         at_key=True)
+            return None
         if head in scope.local or head in self.state_names:
             if head in scope.local and len(parts) > 1:
                 problem = self.member_problem(head, scope.local[head], parts[1:])
@@ -494,283 +439,3 @@ class RulesetCompiler:
         return None
 
 
-def _fmt(x) -> str:
-    return str(int(x)) if x not in (float("inf"), float("-inf")) else ""
-
-
-def param_value_problem(param: model.Param, value) -> str | None:
-    """Why `value` cannot be this param's value, or None."""
-    kind = param.type
-    if kind == "integer":
-        if type(value) is not int:
-            return f"expected a whole number, not {value!r}"
-        if param.min is not None and value < param.min:
-            return f"{value} is below the minimum {param.min}"
-        if param.max is not None and value > param.max:
-            return f"{value} is above the maximum {param.max}"
-    elif kind == "boolean":
-        if not isinstance(value, bool):
-            return f"expected true or false, not {value!r}"
-    elif kind == "choice":
-        if value not in param.choices:
-            return f"{value!r} is not one of {', '.join(param.choices)}"
-    elif kind == "dice":
-        if not isinstance(value, (str, int)) or isinstance(value, bool):
-            return f"expected a dice expression, not {value!r}"
-        try:
-            dice.compile(str(value))
-        except dice.DiceError as err:
-            return f"not a dice expression: {err.message}"
-    elif kind == "text":
-        if not isinstance(value, str):
-            return f"expected text, not {value!r}"
-    return None
-
-
-# ---- one compile function per step kind --------------------------------------------
-
-def _assignments(c: RulesetCompiler, item, path, scope: Scope, key: str, targets: bool):
-    pairs = []
-    for name, value in item[key].items():
-        p = tuple(path) + (key, name)
-        formula = c.formula(value, p, scope)
-        if targets:
-            target = c.target(name, p, scope, key)
-            if target is not None and formula is not None:
-                pairs.append((target, formula))
-        else:
-            if "." in name:
-                c.problem(f"{key}: a local name is one word, not {name!r}", p, at_key=True)
-                continue
-            if formula is not None:
-                pairs.append((name, formula))
-            scope.define(name)
-    return pairs
-
-
-def step_set(c, item, path, scope):
-    return model.SetStep(position_of(c.data, path), path, _assignments(c, item, path, scope, "set", True))
-
-
-def step_let(c, item, path, scope):
-    return model.LetStep(position_of(c.data, path), path, _assignments(c, item, path, scope, "let", False))
-
-
-def step_roll(c, item, path, scope):
-    return model.RollStep(position_of(c.data, path), path, _assignments(c, item, path, scope, "roll", False),
-                          item.get("label"))
-
-
-def step_note(c, item, path, scope):
-    notes = []
-    for name, value in item["note"].items():
-        p = tuple(path) + ("note", name)
-        target = c.target(name, p, scope, "note")
-        template = c.text(value, p, scope)
-        if target is not None and template is not None:
-            notes.append((target, template))
-    return model.NoteStep(position_of(c.data, path), path, notes)
-
-
-def step_if(c, item, path, scope):
-    test = c.formula(item["if"], tuple(path) + ("if",), scope)
-    if test is not None and test.expr.is_constant:
-        value = test.expr.evaluate().value
-        branch = "else" if value else "then"
-        if branch in item:
-            c.problem(f"the test is always {'true' if value else 'false'}, so {branch}: can never run",
-                      tuple(path) + ("if",))
-    then = c.steps(item.get("then") or [], tuple(path) + ("then",), scope)
-    otherwise = c.steps(item.get("else") or [], tuple(path) + ("else",), scope)
-    return model.IfStep(position_of(c.data, path), path, test, then, otherwise) if test else None
-
-
-def step_repeat(c, item, path, scope):
-    spec = item["repeat"]
-    p = tuple(path) + ("repeat",)
-    present = [k for k in ("times", "while", "until") if k in spec]
-    if len(present) != 1:
-        c.problem("repeat takes exactly one of times:, while: or until:", p)
-        return None
-    if present[0] != "times" and "max" not in spec:
-        c.problem(f"repeat with {present[0]}: needs max: (every loop in a ruleset is bounded)", p)
-    if item.get("as"):
-        scope.define(item["as"])
-    body = c.steps(item["do"], tuple(path) + ("do",), scope)
-    return model.RepeatStep(
-        position_of(c.data, path), path, body,
-        times=c.formula(spec.get("times"), p + ("times",), scope),
-        while_=c.formula(spec.get("while"), p + ("while",), scope),
-        until=c.formula(spec.get("until"), p + ("until",), scope),
-        max=spec.get("max"), index=item.get("as"),
-    )
-
-
-def step_for_each(c, item, path, scope):
-    var = item["for_each"]
-    source = item["in"]
-    group = None
-    formula = None
-    if isinstance(source, str) and source in c.entities and c.entities[source]["group"]:
-        group = source
-        scope.define(var, ("entity", source))
-    else:
-        formula = c.formula(source, tuple(path) + ("in",), scope)
-        scope.define(var)
-    body = c.steps(item["do"], tuple(path) + ("do",), scope)
-    return model.ForEachStep(position_of(c.data, path), path, var, formula, group, body)
-
-
-def step_call(c, item, path, scope):
-    name = item["call"]
-    if name not in c.procedure_params:
-        c.problem(f"there is no procedure {name!r}{c.suggest(name, c.procedure_params)}", tuple(path) + ("call",))
-        return None
-    wanted = c.procedure_params[name]
-    given = dict(item.get("with") or {})
-    for arg in given:
-        if arg not in wanted:
-            c.problem(f"procedure {name!r} has no parameter {arg!r} (it takes {', '.join(wanted) or 'none'})",
-                      tuple(path) + ("with", arg), at_key=True)
-    for arg in wanted:
-        if arg not in given:
-            c.problem(f"procedure {name!r} needs {arg!r} in with:", tuple(path) + ("call",))
-    args = [(arg, c.formula(v, tuple(path) + ("with", arg), scope)) for arg, v in given.items()]
-    if item.get("as"):
-        scope.define(item["as"])
-    return model.CallStep(position_of(c.data, path), path, name, [(a, f) for a, f in args if f is not None],
-                          item.get("as"))
-
-
-def step_return(c, item, path, scope):
-    return model.ReturnStep(position_of(c.data, path), path, c.formula(item["return"], tuple(path) + ("return",),
-                                                                        scope))
-
-
-def step_ask(c, item, path, scope):
-    p = tuple(path)
-    kinds = [k for k in ("number", "choice", "yes_no", "pick") if k in item]
-    if len(kinds) != 1:
-        c.problem("ask takes exactly one of number:, choice:, yes_no: or pick:", p)
-        return None
-    kind = kinds[0]
-    prompt = c.text(item.get("ask"), p + ("ask",), scope)
-    step = model.AskStep(position_of(c.data, path), path, item["as"], prompt, kind,
-                         c.formula(item["auto"], p + ("auto",), scope),
-                         default=c.formula(item.get("default"), p + ("default",), scope),
-                         who=c.text(item.get("who"), p + ("who",), scope))
-    if kind == "number":
-        spec = item["number"] or {}
-        step.min = c.formula(spec.get("min"), p + ("number", "min"), scope)
-        step.max = c.formula(spec.get("max"), p + ("number", "max"), scope)
-    elif kind == "choice":
-        step.choices = tuple(item["choice"])
-    elif kind == "pick":
-        spec = item["pick"]
-        step.source = c.formula(spec["from"], p + ("pick", "from"), scope)
-        step.min = c.formula(spec.get("min"), p + ("pick", "min"), scope)
-        step.max = c.formula(spec.get("max"), p + ("pick", "max"), scope)
-    scope.define(item["as"])
-    return step if step.auto is not None else None
-
-
-def step_say(c, item, path, scope):
-    text = c.text(item["say"], tuple(path) + ("say",), scope)
-    return model.SayStep(position_of(c.data, path), path, text) if text else None
-
-
-def step_lookup(c, item, path, scope):
-    p = tuple(path)
-    name = item["lookup"]
-    if name not in c.tables:
-        c.problem(f"there is no table {name!r}{c.suggest(name, c.tables)}", p + ("lookup",))
-        return None
-    spec = c.data["tables"][name]
-    if not c.sound(("tables", name)):
-        return None   # the table itself is broken, and that is reported already
-    keys = (spec["key"],) if isinstance(spec["key"], str) else tuple(spec["key"])
-    formulas = []
-    if "key" in item and "keys" not in item:
-        if len(keys) != 1:
-            c.problem(f"table {name!r} has {len(keys)} key columns ({', '.join(keys)}): give keys: with each",
-                      p + ("key",))
-            return None
-        formulas = [c.formula(item["key"], p + ("key",), scope)]
-    elif "keys" in item and "key" not in item:
-        given = item["keys"]
-        for k in given:
-            if k not in keys:
-                c.problem(f"table {name!r} has no key column {k!r} (its keys: {', '.join(keys)})",
-                          p + ("keys", k), at_key=True)
-        for k in keys:
-            if k not in given:
-                c.problem(f"table {name!r} needs a value for its key column {k!r}", p + ("keys",))
-                return None
-            formulas.append(c.formula(given[k], p + ("keys", k), scope))
-    else:
-        c.problem("lookup takes key: (one key column) or keys: (a value for each key column)", p)
-        return None
-    scope.define(item["as"], ("row", name))
-    if any(f is None for f in formulas):
-        return None
-    return model.LookupStep(position_of(c.data, path), path, name, formulas, item["as"])
-
-
-def step_move(c, item, path, scope):
-    spec = item["move"]
-    p = tuple(path) + ("move",)
-    if ("count" in spec) == ("dice" in spec):
-        c.problem("move takes count: (a number of dice) or dice: (a pool of faces)", p)
-        return None
-    source = c.target(spec["from"], p + ("from",), scope, "move from")
-    target = c.target(spec["to"], p + ("to",), scope, "move to")
-    step = model.MoveStep(position_of(c.data, path), path, source or (), target or (),
-                          count=c.formula(spec.get("count"), p + ("count",), scope),
-                          dice=c.formula(spec.get("dice"), p + ("dice",), scope),
-                          floor=c.formula(spec.get("floor"), p + ("floor",), scope))
-    return step if source and target else None
-
-
-def step_mark(c, item, path, scope):
-    clear = "clear" in item
-    key = "clear" if clear else "mark"
-    if "mark" in item and "clear" in item:
-        c.problem("a step marks or clears, not both", tuple(path))
-        return None
-    text = item[key]
-    parts = tuple(text.split("."))
-    head = parts[0]
-    info = scope.local.get(head) if head in scope.local else (("entity", head) if head in c.entities else None)
-    if info is None or info[0] != "entity" or len(parts) != 2 or parts[1] not in c.entities.get(info[1], {}).get(
-            "tracks", ()):
-        tracks = [f"{e}.{t}" for e, spec in c.entities.items() for t in spec["tracks"]]
-        c.problem(f"{key}: {text!r} is not a track (write ENTITY.TRACK, declared under entities: tracks:)"
-                  f"{c.suggest(text, tracks)}", tuple(path) + (key,))
-        return None
-    return model.MarkStep(position_of(c.data, path), path, parts,
-                          c.formula(item.get("count", 1), tuple(path) + ("count",), scope), clear)
-
-
-def step_end(c, item, path, scope):
-    target = item["end"]
-    p = tuple(path)
-    if target == "game":
-        if not item.get("result"):
-            c.problem("end: game needs result: (a name for how the game ended, such as won or lost)", p)
-            return None
-        c.results.add(item["result"])
-    elif target not in c.levels:
-        c.problem(f"end: takes game or a loop level ({', '.join(c.levels) or 'this ruleset has no loop'}), "
-                  f"not {target!r}{c.suggest(target, c.levels)}", p + ("end",))
-        return None
-    elif item.get("result"):
-        c.problem("result: only goes with end: game", p + ("result",), at_key=True)
-    return model.EndStep(position_of(c.data, path), path, target, item.get("result"))
-
-
-STEP_KINDS = {
-    "set": step_set, "let": step_let, "roll": step_roll, "note": step_note, "if": step_if,
-    "repeat": step_repeat, "for_each": step_for_each, "call": step_call, "return": step_return,
-    "ask": step_ask, "say": step_say, "lookup": step_lookup, "move": step_move, "mark": step_mark,
-    "clear": step_mark, "end": step_end,
-}

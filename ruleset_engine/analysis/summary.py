@@ -1,0 +1,156 @@
+"""Running summaries of a simulation: what the report needs, kept in constant memory.
+
+A Totals keeps, for any number of games, the count of each result, and for the game lengths and
+each report value a Histogram (exact counts of each value) or, for true/false values, a count.
+Totals merge (workers each keep their own), and the merged report is the same whatever the
+order of merging, so the same seed gives the same report whatever the number of workers.
+
+A histogram holds at most MAX_DISTINCT values; past that its values are counted in bins of a
+width that doubles until they fit (the same width however the games were shared out), so its
+median and 90th percentile become a bin's lower end and the report says `approximate`. Its mean,
+min and max stay exact.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+MAX_DISTINCT = 65_536
+
+
+class Histogram:
+    __slots__ = ("counts", "width", "n", "total", "low", "high")
+
+    def __init__(self):
+        self.counts: dict = {}
+        self.width = 1
+        self.n = 0
+        self.total = 0
+        self.low = None
+        self.high = None
+
+    def add(self, value: int, times: int = 1) -> None:
+        key = value if self.width == 1 else (value // self.width) * self.width
+        self.counts[key] = self.counts.get(key, 0) + times
+        self.n += times
+        self.total += value * times
+        self.low = value if self.low is None or value < self.low else self.low
+        self.high = value if self.high is None or value > self.high else self.high
+        if len(self.counts) > MAX_DISTINCT:
+            self._widen(self.width * 2)
+
+    def _widen(self, width: int) -> None:
+        while True:
+            binned: dict = {}
+            for key, count in self.counts.items():
+                b = (key // width) * width
+                binned[b] = binned.get(b, 0) + count
+            self.counts, self.width = binned, width
+            if len(binned) <= MAX_DISTINCT:
+                return
+            width *= 2
+
+    def merge(self, other: "Histogram") -> None:
+        if other.width > self.width:
+            self._widen(other.width)
+        for key, count in other.counts.items():
+            b = key if self.width == other.width or self.width == 1 else (key // self.width) * self.width
+            self.counts[b] = self.counts.get(b, 0) + count
+        self.n += other.n
+        self.total += other.total
+        for value in (other.low, other.high):
+            if value is not None:
+                self.low = value if self.low is None or value < self.low else self.low
+                self.high = value if self.high is None or value > self.high else self.high
+        if len(self.counts) > MAX_DISTINCT:
+            self._widen(self.width * 2)
+
+    def _at(self, index: int):
+        """The value at a 0-based position of the sorted values."""
+        seen = 0
+        for key in sorted(self.counts):
+            seen += self.counts[key]
+            if index < seen:
+                return key
+        return None
+
+    def median(self):
+        n = self.n
+        if n % 2:
+            return self._at(n // 2)
+        return (self._at(n // 2 - 1) + self._at(n // 2)) / 2
+
+    def percentile(self, q: float):
+        """The value below which a share q of the values fall (the nearest rank, as before)."""
+        import math
+
+        return self._at(max(0, math.ceil(q * self.n) - 1))
+
+    def to_json(self, full: bool = True) -> dict:
+        data = {"mean": round(statistics.fmean([self.total / self.n]), 4) if self.n else None,
+                "median": self.median(), "p90": self.percentile(0.9)}
+        if full:
+            data.update(min=self.low, max=self.high)
+        if self.width > 1:
+            data["approximate"] = True
+        return data
+
+
+class Totals:
+    """The running summary of a simulation's games."""
+
+    def __init__(self):
+        self.games = 0
+        self.results: dict = {}
+        self.lengths = Histogram()
+        self.values: dict = {}      # report key -> Histogram
+        self.trues: dict = {}       # report key -> how many games gave true
+        self.booleans: dict = {}    # report key -> whether every value so far was true/false
+
+    def add(self, result: str, rounds: int, report: dict) -> None:
+        self.games += 1
+        self.results[result] = self.results.get(result, 0) + 1
+        self.lengths.add(rounds)
+        for key, value in report.items():
+            histogram = self.values.get(key)
+            if histogram is None:
+                histogram = self.values[key] = Histogram()
+                self.trues[key] = 0
+                self.booleans[key] = True
+            if isinstance(value, bool):
+                self.trues[key] += value
+            else:
+                self.booleans[key] = False
+            histogram.add(int(value))
+
+    def merge(self, other: "Totals") -> None:
+        self.games += other.games
+        for name, count in other.results.items():
+            self.results[name] = self.results.get(name, 0) + count
+        self.lengths.merge(other.lengths)
+        for key, histogram in other.values.items():
+            if key not in self.values:
+                self.values[key] = Histogram()
+                self.trues[key] = 0
+                self.booleans[key] = True
+            self.values[key].merge(histogram)
+            self.trues[key] += other.trues[key]
+            self.booleans[key] = self.booleans[key] and other.booleans[key]
+
+    def to_json(self) -> dict:
+        from .simulate import wilson
+
+        n = self.games
+        results = {}
+        for name in sorted(self.results):
+            count = self.results[name]
+            lo, hi = wilson(count, n)
+            results[name] = {"count": count, "rate": round(count / n, 6), "ci95": [round(lo, 6), round(hi, 6)]}
+        report = {}
+        for key, histogram in self.values.items():
+            if self.booleans[key]:
+                lo, hi = wilson(self.trues[key], n)
+                report[key] = {"rate": round(self.trues[key] / n, 6), "ci95": [round(lo, 6), round(hi, 6)]}
+            else:
+                report[key] = histogram.to_json()
+        return {"results": results, "length": self.lengths.to_json(full=False), "report": report}

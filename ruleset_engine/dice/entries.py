@@ -1,0 +1,80 @@
+"""What a registry entry of the dice language is: a function (with its forms) or a pool modifier.
+
+An entry carries everything about its construct: its signature, its semantics as one primitive
+over plain faces, the mark it leaves on the dice it judges or removes, its load-time check and
+its documentation line. The lowering (lowering.py) reads the entry's *shape* to wrap the
+primitive for each mode: untraced (tuples of faces, for simulations) or traced (every die a Die,
+every judgement a TraceStep, for the table). The REPL's completion and help, the docs tables and
+the property tests read the same entries.
+
+Shapes of a function form:
+    numbers   numbers -> number (min, max: the primitive takes the tuple of values)
+    number    one number -> number (abs)
+    reduce    pool -> number, over the faces (sum, size)
+    extreme   pool -> one face, an empty pool needing default= (highest, lowest)
+    count     pool, condition -> how many dice meet it; the counted dice are marked
+    filter    pool, condition -> the dice that meet it (keep) or fail it (drop); the rest marked
+    select    pool, ... -> the dice whose keep-flag the primitive sets; the rest marked
+    order     pool -> the same dice sorted by face, stably (descending=true: from the highest)
+    aside     pool -> what the operation that made the pool set aside
+    repeat    expression, condition -> the expression evaluated again while its total meets it
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+# Argument kinds a form's signature names.
+POOL_ARG, NUMBER_ARG, CONDITION_ARG, EXPR_ARG, TRUTH_ARG = "pool", "number", "condition", "expression", "truth"
+
+
+@dataclass(frozen=True)
+class Form:
+    """One way to call a function: its positional arguments, keywords, shape and primitive."""
+
+    args: tuple[str, ...]                    # the argument kinds, in order
+    shape: str
+    primitive: Callable | None = None
+    keywords: dict = field(default_factory=dict)   # keyword -> argument kind
+    variadic: bool = False                   # the last argument may repeat (min, max)
+    mark: str | None = None                  # the fate of the dice judged or removed
+    params: dict = field(default_factory=dict)     # fixed extra arguments of the primitive
+    result: str = "number"                   # the kind of the value: number or pool
+    signature: str = ""                      # as the docs write it: "count(pool, cond)"
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    forms: tuple[Form, ...]
+    doc: str                                 # the documentation line
+    example: str                             # an example call, as the docs and help show it
+    check: Callable | None = None            # (lowering, call, form, args) -> None, may raise before rolling
+
+    def form_for(self, n_args: int) -> Form | None:
+        for form in self.forms:
+            if len(form.args) == n_args or (form.variadic and n_args >= len(form.args)):
+                return form
+        return None
+
+    @property
+    def arities(self) -> tuple[int, int]:
+        low = min(len(f.args) for f in self.forms)
+        high = max(99 if f.variadic else len(f.args) for f in self.forms)
+        return low, high
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A pool modifier: which dice (a rank or a condition) and what happens to them."""
+
+    token: str                   # as written after the dice: kh, r, !, ...
+    syntax: str                  # as the docs write it: khN, r<cond>
+    operand: str                 # "count", "condition" or "optional condition"
+    apply: Callable              # (state, operand, draw, spend) -> None, over the faces of a RollState
+    doc: str
+    example: str
+    draws: bool = False          # it may roll more dice (re-rolls, explosions)
+    never_ends: Callable | None = None   # (sides, operand) -> a message when it could never end
+    mark: str | None = None      # the fate of the dice it leaves out

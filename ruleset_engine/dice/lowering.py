@@ -1,0 +1,722 @@
+"""The dice language lowered to Python source, in one of two modes.
+
+This is the one place that knows how each node of the syntax tree runs. It checks what can be
+known before any die is rolled (kinds, constant counts and sides, conditions every face meets),
+folds constants, and writes a Python expression that evaluates the node:
+
+* traced (the table, `dusk roll`): every die a Die, every operation a TraceStep in the tally,
+  through the t_* helpers of runtime.py;
+* untraced (`dusk simulate`): tuples of faces, nothing recorded, small rolls written in place.
+
+Functions and modifiers come from the registry (functions.py, modifiers.py); their form's shape
+says how the primitive is wrapped, in SHAPES below. Both modes draw the same dice in the same
+order and raise the same errors, because both are written here, side by side.
+
+Names are written by the caller's resolver (a Python local, the game's state, a param's value,
+or a lookup in an environment mapping), so the same lowering serves a ruleset and a lone roll.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from difflib import get_close_matches
+from typing import Callable
+
+from . import ast, runtime
+from .entries import CONDITION_ARG, EXPR_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG
+from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError, UnknownName
+from .functions import FUNCTIONS
+from .kinds import ANY, BOOL, NUM, POOL, STR
+from .limits import Limits
+from .modifiers import FLIPPED, MODIFIERS, covers
+from .values import Die, Pool
+
+NOT_CONST = object()
+INF = float("inf")
+HOIST_EVERY = 25       # levels of the syntax tree between functions cut out of a deep expression
+INLINE_DICE = 8        # a roll of at most this many dice of a written size is written in place (untraced)
+
+COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq,
+           "!=": operator.ne}
+
+
+@dataclass(slots=True)
+class Src:
+    """A lowered node: a Python expression and what is known of its value before it runs."""
+
+    text: str
+    kind: str = ANY
+    const: object = NOT_CONST
+    bounds: tuple | None = None      # the range of a number, when known (for never-ending checks)
+    simple: bool = False             # a constant or a plain read: evaluating it twice changes nothing
+    iterable: str | None = None      # untraced pools: a cheaper form to iterate once, when there is one
+    dice: float = 0                  # the most dice it can roll (INF when unbounded)
+
+    @property
+    def is_const(self) -> bool:
+        return self.const is not NOT_CONST
+
+    @property
+    def items(self) -> str:
+        return self.iterable or self.text
+
+
+class Namespace:
+    """The names generated code refers to: the helpers, the registry's entries and constants."""
+
+    def __init__(self):
+        self.values: dict = {"__builtins__": __builtins__}
+        for name in dir(runtime):
+            if name[:2] in ("t_", "u_") or name in ("div", "chain", "condition", "modifier", "count_arg"):
+                self.values["_" + name] = getattr(runtime, name)
+        self._named: dict = {}
+        self._fresh = 0
+
+    def fresh(self) -> int:
+        self._fresh += 1
+        return self._fresh
+
+    def const(self, value, hint: str = "k") -> str:
+        """A name for a value the code reads (the same object always gets the same name)."""
+        key = (type(value).__name__, id(value))
+        name = self._named.get(key)
+        if name is None:
+            name = f"_{hint}{len(self._named)}"
+            self._named[key] = name
+            self.values[name] = value
+        return name
+
+
+class Cond:
+    """A lowered condition (`>= 6`): the test of a face, as a bound method or written in place."""
+
+    def __init__(self, lo: "Lowering", node: ast.Condition):
+        self.lo = lo
+        self.op = node.op
+        self.operand = lo.number(node.operand)
+        self.span = node.span
+        self.text = lo.label(node.span)
+
+    def every_value_meets(self, low: int, high: int) -> bool:
+        return self.operand.is_const and covers(self.op, self.operand.const, low, high)
+
+    def test(self) -> str:
+        """A Python expression giving the test face -> bool."""
+        if self.operand.is_const:
+            return self.lo.ns.const(getattr(self.operand.const, FLIPPED[self.op]), "c")
+        return f"_condition({self.op!r}, {self.operand.text}, {self.span!r}, {self.lo.num_helper})"
+
+    def inline(self, var: str) -> str | None:
+        """`var OP value` written in place, when the value is cheap to read again."""
+        if self.operand.simple and self.operand.kind == NUM:
+            return f"{var} {self.op} {self.operand.text}"
+        return None
+
+
+class Lowering:
+    """Lowers one expression (its text, for labels and carets) in one mode."""
+
+    def __init__(self, text: str, limits: Limits, *, traced: bool, names: Callable, ns: Namespace,
+                 aside: bool = False, tally: str = "C", rng: str = "R"):
+        self.text = text
+        self.limits = limits
+        self.traced = traced
+        self.names = names                 # ast.Name -> Src
+        self.ns = ns
+        self.aside = aside                 # untraced pools carry what they set aside (the ruleset reads aside())
+        self.tally = tally                 # the source of the evaluation's Tally
+        self.rng = rng                     # the source of randint
+        self.track = traced                # untraced: count dice only when the formula could pass the limit
+        self.num_helper = "_t_num" if traced else "_u_num"
+        self.hoisted: list[str] = []       # definitions the expression calls, written before it
+
+    # ---- entry points
+    def lower(self, node) -> Src:
+        """The whole expression; untraced, dice are counted only if the limit could be reached."""
+        src = self.node(node)
+        if not self.track and src.dice > self.limits.max_dice_rolled:
+            self.track = True
+            self.hoisted = []
+            src = self.node(node)
+        return src
+
+    def node(self, node) -> Src:
+        src = NODES[type(node)](self, node)
+        if getattr(node, "depth", 0) % HOIST_EVERY == 0 and not src.simple:
+            # Python's parser allows about 200 nested brackets: a deep tree is cut into functions.
+            name = f"_h{self.ns.fresh()}"
+            self.hoisted.append(f"def {name}(): return {src.text}")
+            src = Src(f"{name}()", src.kind, src.const, src.bounds, False, None, src.dice)
+        return src
+
+    # ---- helpers
+    def label(self, span) -> str:
+        return self.text[span[0]:span[1]]
+
+    def fail(self, cls: type[DiceError], message: str, span) -> DiceError:
+        return cls(message, self.text, span)
+
+    @property
+    def tally_src(self) -> str:
+        return self.tally if self.track else "None"
+
+    def const(self, value, kind: str) -> Src:
+        if kind in (NUM, BOOL, STR):
+            bounds = (value, value) if kind == NUM else None
+            return Src(repr(value), kind, value, bounds, simple=True)
+        return Src(self.ns.const(value, "k"), kind, value, simple=True)
+
+    def fold(self, src: Src, span) -> Src:
+        """Evaluate now a node whose inputs are all constants."""
+        try:
+            value = eval(src.text, self.ns.values)  # noqa: S307 - our own generated source, no names read
+        except DiceError as err:
+            raise err.located(self.text, span) from None
+        kind = NUM if type(value) is int else BOOL if type(value) is bool else STR if type(value) is str else src.kind
+        return self.const(value, kind)
+
+    # ---- kinds
+    def number(self, node, raw: Src | None = None) -> Src:
+        """A node whose value must be a number (a pool means its total)."""
+        src = raw if raw is not None else self.node(node)
+        if src.kind == NUM:
+            return src
+        if src.kind in (BOOL, STR):
+            raise self.fail(DiceTypeError, f"expected a number here, not {src.kind}", node.span)
+        if src.kind == POOL:
+            text = f"{src.text}.total" if self.traced else f"sum({src.items})"
+            return Src(text, NUM, dice=src.dice)
+        helper = self.num_helper
+        if src.simple:
+            text = f"({src.text} if type({src.text}) is int else {helper}({src.text}, {node.span!r}))"
+        else:
+            text = f"{helper}({src.text}, {node.span!r})"
+        return Src(text, NUM, dice=src.dice)
+
+    def pool(self, node, what: str) -> Src:
+        """A node whose value must be a pool."""
+        src = self.node(node)
+        if src.kind == POOL:
+            return src
+        if src.kind != ANY:
+            raise self.fail(DiceTypeError, f"{what} needs a pool of dice (such as 5d10, [1, 2, 3] or a name holding "
+                                           f"one), not {src.kind}", node.span)
+        helper = "_t_pool" if self.traced else "_u_pool"
+        return Src(f"{helper}({src.text}, {node.span!r})", POOL, dice=src.dice)
+
+    def truth(self, node, message: str | None = None, raw: Src | None = None) -> Src:
+        src = raw if raw is not None else self.node(node)
+        if src.kind == BOOL:
+            return src
+        if src.kind in (POOL, STR):
+            raise self.fail(DiceTypeError, message or f"expected true/false here, not {src.kind}", node.span)
+        if src.kind == NUM:
+            return Src(f"({src.text} != 0)", BOOL, dice=src.dice)
+        helper = "_t_truth" if self.traced else "_u_truth"
+        return Src(f"{helper}({src.text}, {node.span!r})", BOOL, dice=src.dice)
+
+    def condition(self, node, what: str) -> Cond:
+        if not isinstance(node, ast.Condition):
+            raise self.fail(DiceTypeError, f"{what} needs a condition here, such as >= 6", node.span)
+        return Cond(self, node)
+
+
+# ---- one function per node type ------------------------------------------------------------
+
+
+def lower_integer(lo: Lowering, node: ast.Integer) -> Src:
+    return lo.const(node.value, NUM)
+
+
+def lower_string(lo: Lowering, node: ast.String) -> Src:
+    return lo.const(node.value, STR)
+
+
+def lower_boolean(lo: Lowering, node: ast.Boolean) -> Src:
+    return lo.const(node.value, BOOL)
+
+
+def lower_name(lo: Lowering, node: ast.Name) -> Src:
+    return lo.names(node)
+
+
+def lower_unary(lo: Lowering, node: ast.Unary) -> Src:
+    operand = lo.number(node.operand)
+    if node.op == "+":
+        src = Src(operand.text, NUM, bounds=operand.bounds, dice=operand.dice)
+    else:
+        bounds = (-operand.bounds[1], -operand.bounds[0]) if operand.bounds else None
+        src = Src(f"(-{operand.text})", NUM, bounds=bounds, dice=operand.dice)
+    return lo.fold(src, node.span) if operand.is_const else src
+
+
+def lower_arithmetic(lo: Lowering, node: ast.Arithmetic) -> Src:
+    codes = [lo.number(x) for x in node.operands]
+    divisions = [op == "//" and not (c.is_const and c.const != 0) for op, c in zip(node.ops, codes[1:])]
+    if sum(divisions) > 8:
+        # A long chain of divisions by values known only when it runs: one helper, not nested calls.
+        ops = tuple(zip(node.ops, [x.span for x in node.operands[1:]]))
+        text = f"_chain(({''.join(c.text + ', ' for c in codes)}), {lo.ns.const(ops, 'i')})"
+    else:
+        # One level of precedence, left to right: written flat, as Python reads it the same way.
+        text = codes[0].text
+        for op, code, operand, dynamic in zip(node.ops, codes[1:], node.operands[1:], divisions):
+            if dynamic:
+                text = f"_div({text}, {code.text}, {operand.span!r})"
+            else:
+                text = f"{text} {op} {code.text}"
+        text = f"({text})"
+    src = Src(text, NUM, bounds=_arith_bounds(node.ops, [c.bounds for c in codes]), dice=sum(c.dice for c in codes))
+    return lo.fold(src, node.span) if all(c.is_const for c in codes) else src
+
+
+def _arith_bounds(ops, bounds):
+    if any(b is None for b in bounds):
+        return None
+    low, high = bounds[0]
+    for op, (lo, hi) in zip(ops, bounds[1:]):
+        if op == "+":
+            low, high = low + lo, high + hi
+        elif op == "-":
+            low, high = low - hi, high - lo
+        elif op == "*":
+            corners = (low * lo, low * hi, high * lo, high * hi)
+            low, high = min(corners), max(corners)
+        else:
+            return None
+    return (low, high)
+
+
+def lower_compare(lo: Lowering, node: ast.Compare) -> Src:
+    left, right = lo.node(node.left), lo.node(node.right)
+    for src, side, other in ((left, node.left, node.right), (right, node.right, node.left)):
+        if src.kind == POOL:
+            raise lo.fail(DiceTypeError, runtime.pool_comparison(lo.label(side.span), node.op, lo.label(other.span)),
+                          side.span)
+    kinds = {left.kind, right.kind} - {ANY}
+    if len(kinds) > 1:
+        raise lo.fail(DiceTypeError, f"cannot compare {left.kind} with {right.kind}", node.span)
+    if node.op not in ("==", "!=") and kinds & {STR, BOOL}:
+        raise lo.fail(DiceTypeError, f"{node.op} compares numbers, not {kinds.pop()}", node.span)
+    dice = left.dice + right.dice
+    if left.kind != ANY and right.kind != ANY:
+        src = Src(f"({left.text} {node.op} {right.text})", BOOL, dice=dice)
+        return lo.fold(src, node.span) if left.is_const and right.is_const else src
+    info = lo.ns.const((node.op, lo.label(node.left.span), lo.label(node.right.span), node.left.span,
+                        node.right.span, node.span), "i")
+    helper = "_t_cmp" if lo.traced else "_u_cmp"
+    fn = lo.ns.const(COMPARE[node.op], "o")
+    call = f"{helper}({fn}, {left.text}, {right.text}, {info})"
+    if left.simple and right.simple and NUM in (left.kind, right.kind):
+        unknown = left.text if left.kind == ANY else right.text
+        # The common case, a name holding a number, compared at once; anything else goes to the helper.
+        return Src(f"(({left.text} {node.op} {right.text}) if type({unknown}) is int else {call})", BOOL, dice=dice)
+    return Src(call, BOOL, dice=dice)
+
+
+def _logic(lo: Lowering, node, joiner: str) -> Src:
+    parts = [lo.truth(x) for x in node.items]
+    src = Src("(" + f" {joiner} ".join(p.text for p in parts) + ")", BOOL, dice=sum(p.dice for p in parts))
+    return lo.fold(src, node.span) if all(p.is_const for p in parts) else src
+
+
+def lower_all_of(lo: Lowering, node: ast.AllOf) -> Src:
+    return _logic(lo, node, "and")
+
+
+def lower_any_of(lo: Lowering, node: ast.AnyOf) -> Src:
+    return _logic(lo, node, "or")
+
+
+def lower_not(lo: Lowering, node: ast.Not) -> Src:
+    raw = lo.node(node.operand)
+    operand = lo.truth(node.operand, f"'not' needs true/false, not {raw.kind}", raw)
+    src = Src(f"(not {operand.text})", BOOL, dice=operand.dice)
+    return lo.fold(src, node.span) if operand.is_const else src
+
+
+def lower_conditional(lo: Lowering, node: ast.Conditional) -> Src:
+    raw = lo.node(node.test)
+    test = lo.truth(node.test, f"the test after 'if' must be true/false, not {raw.kind}", raw)
+    then, otherwise = lo.node(node.then), lo.node(node.otherwise)
+    if test.is_const:
+        return then if test.const else otherwise
+    kind = then.kind if then.kind == otherwise.kind else ANY
+    bounds = None
+    if then.bounds and otherwise.bounds:
+        bounds = (min(then.bounds[0], otherwise.bounds[0]), max(then.bounds[1], otherwise.bounds[1]))
+    return Src(f"({then.text} if {test.text} else {otherwise.text})", kind, bounds=bounds,
+               dice=test.dice + max(then.dice, otherwise.dice))
+
+
+def lower_condition(lo: Lowering, node: ast.Condition) -> Src:
+    raise lo.fail(DiceTypeError, f"a condition such as '{lo.label(node.span)}' only goes inside count(..), "
+                                 f"keep(..), drop(..) or reroll(..)", node.span)
+
+
+# ---- calls: the registry's entries, wrapped by shape ---------------------------------------
+
+
+def lower_call(lo: Lowering, node: ast.Call) -> Src:
+    entry = FUNCTIONS.get(node.function)
+    if entry is None:
+        guess = get_close_matches(node.function, list(FUNCTIONS), n=1)
+        hint = f" (did you mean {guess[0]}?)" if guess else f"; the functions are {', '.join(sorted(FUNCTIONS))}"
+        raise lo.fail(UnknownName, f"unknown function {node.function!r}{hint}", node.name_span)
+    n = len(node.args)
+    form = entry.form_for(n)
+    if form is None:
+        low, high = entry.arities
+        want = str(low) if low == high else f"{low} to {high}" if high < 99 else f"at least {low}"
+        plural = "" if want in ("1", "at least 1") else "s"
+        raise lo.fail(DiceTypeError, f"{node.function}(..) takes {want} argument{plural}, not {n}", node.span)
+    allowed = {k for f in entry.forms for k in f.keywords}
+    given = {}
+    for kw in node.keywords:
+        if kw.name not in allowed:
+            names = ", ".join(f"{k}=" for k in sorted(allowed)) or "none"
+            raise lo.fail(DiceTypeError, f"{node.function}(..) has no keyword {kw.name!r} (keywords: {names})",
+                          kw.span)
+        if kw.name in given:
+            raise lo.fail(DiceTypeError, f"{kw.name}= is given twice", kw.span)
+        given[kw.name] = kw.value
+    what = f"{node.function}(..)"
+    kinds = form.args + (form.args[-1],) * (n - len(form.args)) if form.variadic else form.args
+    args = [_argument(lo, kind, arg, what) for kind, arg in zip(kinds, node.args)]
+    if entry.check is not None:
+        entry.check(lo, node, form, args)
+    keywords = {name: (form.keywords.get(name), value) for name, value in given.items()}
+    return SHAPES[form.shape](lo, node, form, args, keywords)
+
+
+def _argument(lo: Lowering, kind: str, node, what: str):
+    if kind == POOL_ARG:
+        return lo.pool(node, what)
+    if kind == CONDITION_ARG:
+        return lo.condition(node, what)
+    if kind == TRUTH_ARG:
+        return lo.truth(node)
+    raw = lo.node(node)
+    if kind == EXPR_ARG:
+        lo.number(node, raw)   # checks the kind; the value stays as it is (a pool stays a pool)
+        return raw
+    return lo.number(node, raw)
+
+
+def _info(lo: Lowering, *parts) -> str:
+    return lo.ns.const(tuple(parts), "i")
+
+
+def _prim(lo: Lowering, form) -> str:
+    return lo.ns.const(form.primitive, "p")
+
+
+def _faces(lo: Lowering, src: Src) -> str:
+    """A pool argument as the primitives see it: its faces."""
+    return f"{src.text}.faces" if lo.traced else src.items
+
+
+def _call_label(lo, node):
+    return lo.label(node.span)
+
+
+def shape_numbers(lo: Lowering, node, form, args, keywords) -> Src:
+    src = Src(f"{_prim(lo, form)}((" + "".join(a.text + ", " for a in args) + "))", NUM,
+              dice=sum(a.dice for a in args))
+    return lo.fold(src, node.span) if all(a.is_const for a in args) else src
+
+
+def shape_number(lo: Lowering, node, form, args, keywords) -> Src:
+    src = Src(f"{_prim(lo, form)}({args[0].text})", NUM, dice=args[0].dice)
+    return lo.fold(src, node.span) if args[0].is_const else src
+
+
+def shape_reduce(lo: Lowering, node, form, args, keywords) -> Src:
+    return Src(f"{_prim(lo, form)}({_faces(lo, args[0])})", NUM, dice=args[0].dice)
+
+
+def shape_extreme(lo: Lowering, node, form, args, keywords) -> Src:
+    pool = args[0]
+    prim = _prim(lo, form)
+    info = _info(lo, node.function, lo.label(node.args[0].span), node.span)
+    default = keywords.get("default")
+    dice = pool.dice
+    if default is None:
+        helper = "_t_extreme" if lo.traced else "_u_extreme"
+        return Src(f"{helper}({pool.text if lo.traced else pool.items}, {prim}, None, {info})", NUM, dice=dice)
+    d = lo.number(default[1])
+    dice += d.dice
+    if d.is_const and not lo.traced:
+        return Src(f"{prim}({pool.items}, default={d.text})", NUM, dice=dice)
+    # Only an empty pool reads its default, so only then are its dice (if any) rolled.
+    thunk = d.text if d.is_const else f"(lambda: {d.text})"
+    if lo.traced:
+        return Src(f"_t_extreme({pool.text}, {prim}, {thunk}, {info})", NUM, dice=dice)
+    return Src(f"_u_extreme({pool.items}, {prim}, {thunk}, {info})", NUM, dice=dice)
+
+
+def shape_count(lo: Lowering, node, form, args, keywords) -> Src:
+    pool, cond = args
+    dice = pool.dice + cond.operand.dice
+    if lo.traced:
+        info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+        return Src(f"_t_count({lo.tally}, {pool.text}, {cond.test()}, {info})", NUM, dice=dice)
+    if cond.op == "==" and cond.operand.is_const:
+        return Src(f"{pool.items}.count({cond.operand.text})", NUM, dice=dice)
+    inline = cond.inline("_f")
+    if inline is not None:
+        return Src(f"len([_f for _f in {pool.items} if {inline}])", NUM, dice=dice)
+    return Src(f"_u_count({pool.items}, {cond.test()})", NUM, dice=dice)
+
+
+def shape_filter(lo: Lowering, node, form, args, keywords) -> Src:
+    pool, cond = args
+    matching = form.params["matching"]
+    dice = pool.dice + cond.operand.dice
+    if lo.traced:
+        info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+        return Src(f"_t_filter({lo.tally}, {pool.text}, {cond.test()}, {matching}, {info})", POOL, dice=dice)
+    inline = cond.inline("_f")
+    if inline is not None and not lo.aside:
+        test = inline if matching else f"not ({inline})"
+        listed = f"[_f for _f in {pool.items} if {test}]"
+        return Src(f"tuple({listed})", POOL, iterable=listed, dice=dice)
+    return Src(f"_u_filter({pool.items}, {cond.test()}, {matching}, {lo.aside})", POOL, dice=dice)
+
+
+def shape_select(lo: Lowering, node, form, args, keywords) -> Src:
+    prim = _prim(lo, form)
+    parts = [_faces(lo, args[0])]
+    for src, arg in zip(args[1:], node.args[1:]):
+        if src.kind == POOL:
+            parts.append(_faces(lo, src))
+        elif src.is_const:   # a number of dice
+            if src.const < 0:
+                raise lo.fail(DiceValueError, f"{node.function}(..) needs a count of 0 or more, not {src.const}",
+                              arg.span)
+            parts.append(src.text)
+        else:
+            parts.append(f"_count_arg({src.text}, {node.function!r}, {arg.span!r})")
+    parts += [repr(v) for v in form.params.values()]
+    for name, (kind, value) in keywords.items():
+        src = lo.pool(value, f"{name}=") if kind == POOL_ARG else lo.number(value)
+        if src.is_const and kind == POOL_ARG:
+            faces = src.const.faces if isinstance(src.const, Pool) else src.const
+            parts.append(f"{name}={lo.ns.const(frozenset(faces), 'k')}")
+        else:
+            parts.append(f"{name}={_faces(lo, src) if kind == POOL_ARG else src.text}")
+    dice = sum(a.dice for a in args)
+    mark = form.mark
+    if lo.traced:
+        pool_text = args[0].text
+        info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+        # The pool is evaluated once, then the primitive decides on its faces.
+        rest = "".join(", " + p for p in parts[1:])
+        return Src(f"(lambda _p: _t_select({lo.tally}, _p, {prim}(_p.faces{rest}), {mark!r}, {info}))"
+                   f"({pool_text})", POOL, dice=dice)
+    rest = "".join(", " + p for p in parts[1:])
+    helper = "_u_pick_aside" if lo.aside else "_u_pick"
+    return Src(f"{helper}({prim}, {parts[0]}{rest})", POOL, dice=dice)
+
+
+def shape_order(lo: Lowering, node, form, args, keywords) -> Src:
+    pool = args[0]
+    descending = keywords.get("descending")
+    desc = lo.truth(descending[1]).text if descending is not None else "False"
+    if lo.traced:
+        return Src(f"_t_order({pool.text}, {desc})", POOL, dice=pool.dice)
+    if lo.aside:
+        return Src(f"_u_order({pool.text}, {desc})", POOL, dice=pool.dice)
+    return Src(f"tuple(sorted({pool.items}, reverse={desc}))", POOL, dice=pool.dice)
+
+
+def shape_aside(lo: Lowering, node, form, args, keywords) -> Src:
+    helper = "_t_aside" if lo.traced else "_u_aside"
+    return Src(f"{helper}({args[0].text})", POOL, dice=args[0].dice)
+
+
+def shape_repeat(lo: Lowering, node, form, args, keywords) -> Src:
+    expr, cond = args
+    info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+    helper = "_t_reroll" if lo.traced else "_u_reroll"
+    return Src(f"{helper}({lo.tally}, (lambda: {expr.text}), {cond.test()}, {info})", expr.kind, dice=INF)
+
+
+SHAPES = {
+    "numbers": shape_numbers, "number": shape_number, "reduce": shape_reduce, "extreme": shape_extreme,
+    "count": shape_count, "filter": shape_filter, "select": shape_select, "order": shape_order,
+    "aside": shape_aside, "repeat": shape_repeat,
+}
+
+
+# ---- dice and pools --------------------------------------------------------------------------
+
+
+def _modifiers(lo: Lowering, mods) -> tuple[str, list, bool]:
+    """The modifiers as a runtime tuple of (entry, operand, test, span): a constant when their
+    values are written in the formula. Also the lowered modifiers, and whether any draws dice."""
+    lowered = []
+    for mod in mods:
+        if isinstance(mod, ast.Select):
+            entry = MODIFIERS[mod.kind]
+            count = lo.number(mod.count) if mod.count is not None else lo.const(1, NUM)
+            if count.is_const and count.const < 0:
+                raise lo.fail(DiceValueError, f"{mod.kind} needs a number of dice of 0 or more, not {count.const}",
+                              mod.span)
+            lowered.append((entry, None, count, None, mod.span))
+        else:
+            entry = MODIFIERS["!" if isinstance(mod, ast.Explode) else "rr" if mod.repeat else "r"]
+            cond = mod.condition
+            if cond is None:
+                lowered.append((entry, None, None, None, mod.span))
+                continue
+            value = lo.number(cond.operand)
+            text = lo.label(cond.span) if not isinstance(mod, ast.Explode) else lo.label(mod.span)
+            lowered.append((entry, cond.op, value, text, mod.span))
+    draws = any(entry.draws for entry, *_ in lowered)
+    if all(value is None or value.is_const for _, _, value, _, _ in lowered):
+        built = []
+        for entry, op, value, text, span in lowered:
+            try:
+                built.append(runtime.modifier(entry, op, value.const if value is not None else None, text, span,
+                                              runtime.t_num))
+            except DiceError as err:
+                raise err.located(lo.text, span) from None
+        return lo.ns.const(tuple(built), "m"), lowered, draws
+    parts = []
+    for entry, op, value, text, span in lowered:
+        parts.append(f"_modifier({lo.ns.const(entry, 'e')}, {op!r}, {value.text if value else None}, {text!r}, "
+                     f"{span!r}, {lo.num_helper})")
+    return "(" + "".join(p + ", " for p in parts) + ")", lowered, draws
+
+
+def _static_modifier_checks(lo: Lowering, lowered, sides_values) -> None:
+    """Modifiers that could never end on dice of a written size are refused now."""
+    for entry, op, value, text, span in lowered:
+        if entry.never_ends is None or (value is not None and not value.is_const):
+            continue
+        operand = (op, value.const, text) if value is not None else None
+        for sides in sides_values:
+            message = entry.never_ends(sides, operand)
+            if message:
+                raise lo.fail(DiceLimitError, message, span)
+
+
+def lower_dice(lo: Lowering, node: ast.Dice) -> Src:
+    limits = lo.limits
+    count = lo.number(node.count) if node.count is not None else lo.const(1, NUM)
+    sides = lo.number(node.sides)
+    count_span = node.count.span if node.count is not None else node.span
+    info_tuple = (lo.label(node.span), node.span, count_span, node.sides.span, limits.max_pool_dice)
+    if count.is_const:
+        try:
+            runtime.check_count(count.const, info_tuple)
+        except DiceError as err:
+            raise err.located(lo.text, err.span) from None
+    if sides.is_const:
+        try:
+            runtime.check_sides(sides.const, info_tuple)
+        except DiceError as err:
+            raise err.located(lo.text, err.span) from None
+    mods, lowered, draws = _modifiers(lo, node.modifiers) if node.modifiers else ("()", [], False)
+    if sides.is_const:
+        _static_modifier_checks(lo, lowered, (sides.const,))
+    dice = count.dice + sides.dice + sum(v.dice for _, _, v, _, _ in lowered if v is not None)
+    dice += INF if draws else (count.const if count.is_const else limits.max_pool_dice)
+    bounds = None
+    if count.is_const and sides.is_const and all(e.token in ("r", "rr") for e, *_ in lowered):
+        bounds = (count.const, count.const * sides.const)
+    info = _info(lo, *info_tuple)
+    if lo.traced:
+        return Src(f"_t_roll({lo.tally}, {lo.rng}, {count.text}, {sides.text}, {mods}, {info})", POOL,
+                   bounds=bounds, dice=dice)
+    if lowered:
+        return Src(f"_u_dice({lo.tally_src}, {lo.rng}, {count.text}, {sides.text}, {mods}, {info}, {lo.aside})",
+                   POOL, bounds=bounds, dice=dice)
+    if sides.is_const and not lo.track:
+        draw = f"{lo.rng}(1, {sides.text})"
+        if count.is_const and count.const <= INLINE_DICE:
+            return Src("(" + "".join(draw + ", " for _ in range(count.const)) + ")", POOL, bounds=bounds, dice=dice)
+        listed = f"[{draw} for _ in _u_count_of({count.text}, {info})]"
+        return Src(f"tuple({listed})", POOL, bounds=bounds, iterable=listed, dice=dice)
+    return Src(f"_u_roll({lo.tally_src}, {lo.rng}, {count.text}, {sides.text}, {info})", POOL, bounds=bounds,
+               dice=dice)
+
+
+def _dice_items(lo: Lowering, node: ast.PoolLiteral, token: str) -> list:
+    """The sides of the dice of a literal whose modifiers re-roll or explode: every item must be
+    dice of a written size (NdS), or brackets of them, so both modes know each die's sides."""
+    found = []
+    for item in node.items:
+        if isinstance(item, ast.PoolLiteral) and not item.modifiers:
+            found += _dice_items(lo, item, token)
+        elif isinstance(item, ast.Dice) and isinstance(item.sides, ast.Integer):
+            found.append(item.sides.value)
+        else:
+            raise lo.fail(DiceValueError, f"'{token}' re-rolls or explodes dice rolled in these brackets, written "
+                                          f"as NdS with a number of sides; {lo.label(item.span)!r} is not",
+                          item.span)
+    return found
+
+
+def lower_pool_literal(lo: Lowering, node: ast.PoolLiteral) -> Src:
+    items = [lo.node(x) for x in node.items]
+    for src, x in zip(items, node.items):
+        if src.kind in (BOOL, STR):
+            raise lo.fail(DiceTypeError, f"a pool holds numbers and dice, not {src.kind}", x.span)
+    dice = sum(src.dice for src in items)
+    if not node.modifiers and all(src.is_const and src.kind == NUM for src in items):
+        faces = tuple(src.const for src in items)
+        value = Pool(tuple(Die(f, None) for f in faces)) if lo.traced else faces
+        return lo.const(value, POOL)
+    info = _info(lo, lo.label(node.span), node.span)
+    if node.modifiers:
+        mods, lowered, draws = _modifiers(lo, node.modifiers)
+        sides = _dice_items(lo, node, lowered[0][0].token) if draws else []
+        if draws:
+            _static_modifier_checks(lo, lowered, set(sides))
+        dice += sum(v.dice for _, _, v, _, _ in lowered if v is not None) + (INF if draws else 0)
+    else:
+        mods = "()"
+    if lo.traced:
+        listed = "".join(f"({src.text}, {x.span!r}), " for src, x in zip(items, node.items))
+        return Src(f"_t_literal({lo.tally}, {lo.rng}, ({listed}), {mods}, {info})", POOL, dice=dice)
+    if node.modifiers:
+        flat = _flat_items(lo, node, items)
+        listed = "".join(f"({text}, {s!r}, {span!r}), " for text, s, span in flat)
+        return Src(f"_u_literal({lo.tally_src}, {lo.rng}, ({listed}), {mods}, {info}, {lo.aside})", POOL, dice=dice)
+    parts = []
+    for src, x in zip(items, node.items):
+        if src.kind == NUM:
+            parts.append(f"({src.text},)")
+        elif src.kind == POOL and not lo.aside:
+            parts.append(src.text)
+        else:
+            parts.append(f"_u_item({src.text}, {x.span!r})")
+    if not parts:
+        return Src("()", POOL, dice=dice)
+    if len(parts) == 1:
+        return Src(parts[0] if items[0].kind == NUM or not lo.aside else f"tuple({parts[0]})", POOL, dice=dice)
+    return Src("(" + " + ".join(parts) + ")", POOL, dice=dice)
+
+
+def _flat_items(lo: Lowering, node: ast.PoolLiteral, items: list) -> list:
+    """(value source, sides, span) for each item of a literal with modifiers."""
+    out = []
+    for src, x in zip(items, node.items):
+        sides = x.sides.value if isinstance(x, ast.Dice) and isinstance(x.sides, ast.Integer) else None
+        if isinstance(x, ast.PoolLiteral) and not x.modifiers:
+            inner = [lo.node(i) for i in x.items]
+            out += _flat_items(lo, x, inner)
+            continue
+        out.append((src.text, sides, x.span))
+    return out
+
+
+NODES: dict[type, Callable[[Lowering, object], Src]] = {
+    ast.Integer: lower_integer, ast.String: lower_string, ast.Boolean: lower_boolean, ast.Name: lower_name,
+    ast.Unary: lower_unary, ast.Arithmetic: lower_arithmetic, ast.Compare: lower_compare,
+    ast.AllOf: lower_all_of, ast.AnyOf: lower_any_of, ast.Not: lower_not, ast.Conditional: lower_conditional,
+    ast.Condition: lower_condition, ast.Call: lower_call, ast.Dice: lower_dice, ast.PoolLiteral: lower_pool_literal,
+}

@@ -1,0 +1,178 @@
+"""The pool modifiers (kh, kl, dh, dl, r, rr, !): one registry entry each, its primitive beside it.
+
+As in d20, a modifier is *which dice* (a rank, or a condition) and *what happens to them*
+(kept, dropped, re-rolled, exploded). Each primitive works on a RollState: the faces shown in
+roll order, the sides of each die, which are still in the pool and which were left out. The
+traced mode gives the state a history (earlier faces, explosions) for the trace; the untraced
+mode leaves it out. Both run these same functions.
+"""
+
+from __future__ import annotations
+
+from .entries import Modifier
+from .errors import DiceLimitError, DiceValueError
+
+# face OP value as a bound method of the value (C speed): face >= 6 is (6).__le__(face).
+FLIPPED = {">=": "__le__", ">": "__lt__", "<=": "__ge__", "<": "__gt__", "==": "__eq__", "!=": "__ne__"}
+
+
+def covers(op: str, value: int, low: int, high: int) -> bool:
+    """Whether every whole number in low..high meets `OP value`."""
+    if low > high:
+        return False
+    if op == ">=":
+        return low >= value
+    if op == ">":
+        return low > value
+    if op == "<=":
+        return high <= value
+    if op == "<":
+        return high < value
+    if op == "==":
+        return low == high == value
+    return value < low or value > high
+
+
+class RollState:
+    """The dice of one pool while its modifiers run: faces in roll order, their sides (None for
+    a fixed number), the indices still in the pool and those left out; with a history in the
+    traced mode (earlier faces by index, the indices that exploded and those an explosion added)."""
+
+    __slots__ = ("faces", "sides", "active", "dropped", "history", "exploded", "extra")
+
+    def __init__(self, faces: list, sides: list, traced: bool):
+        self.faces = faces
+        self.sides = sides
+        self.active = list(range(len(faces)))
+        self.dropped: list = []
+        self.history = {} if traced else None
+        self.exploded = set() if traced else None
+        self.extra = set() if traced else None
+
+
+# ---- primitives --------------------------------------------------------------------------
+
+
+def _by_rank(state: RollState, n: int, highest: bool, keeping: bool) -> None:
+    active = state.active
+    order = sorted(active, key=state.faces.__getitem__, reverse=highest)   # stable: earlier dice first
+    chosen = order[:n] if keeping else order[n:]
+    if len(chosen) == len(active):
+        return
+    keep = set(chosen)
+    state.dropped.extend(i for i in active if i not in keep)
+    state.active = [i for i in active if i in keep]
+
+
+def keep_highest(state, n, draw, span):
+    _by_rank(state, n, True, True)
+
+
+def keep_lowest(state, n, draw, span):
+    _by_rank(state, n, False, True)
+
+
+def drop_highest(state, n, draw, span):
+    _by_rank(state, n, True, False)
+
+
+def drop_lowest(state, n, draw, span):
+    _by_rank(state, n, False, False)
+
+
+def _rollable(state: RollState, what: str, span) -> None:
+    for i in state.active:
+        if state.sides[i] is None:
+            raise DiceValueError(f"cannot {what} {state.faces[i]}: it is a number, not a die", span=span)
+
+
+def _reroll(state: RollState, test, draw, span, once: bool) -> None:
+    _rollable(state, "re-roll", span)
+    faces, history = state.faces, state.history
+    for i in state.active:
+        face = faces[i]
+        if not test(face):
+            continue
+        sides = state.sides[i]
+        while True:
+            new = draw(sides)
+            if history is not None:
+                history.setdefault(i, []).append(face)
+                state.exploded.discard(i)
+            face = new
+            if once or not test(face):
+                break
+        faces[i] = face
+
+
+def reroll_once(state, test, draw, span):
+    _reroll(state, test, draw, span, True)
+
+
+def reroll_while(state, test, draw, span):
+    _reroll(state, test, draw, span, False)
+
+
+def explode(state, test, draw, span):
+    """Each die meeting the test (None: showing its highest face) adds a die, which may explode in turn."""
+    _rollable(state, "explode", span)
+    faces, sides = state.faces, state.sides
+    queue = list(state.active)
+    for i in queue:   # grows while it is walked: added dice may explode too
+        s = sides[i]
+        if (faces[i] == s) if test is None else test(faces[i]):
+            new = draw(s)
+            faces.append(new)
+            sides.append(s)
+            j = len(faces) - 1
+            if state.exploded is not None:
+                state.exploded.add(i)
+                state.extra.add(j)
+            queue.append(j)
+            state.active.append(j)
+
+
+# ---- checks once the sides are known, before any die is rolled ------------------------------
+
+
+def _never_ending_reroll(sides: int, operand) -> str | None:
+    op, value, text = operand
+    if covers(op, value, 1, sides):
+        return f"every face of a d{sides} meets '{text}', so re-rolling while it does would never end"
+    return None
+
+
+def _never_ending_explosion(sides: int, operand) -> str | None:
+    if operand is None:
+        if sides == 1:
+            return "a d1 always shows its highest face, so exploding it would never end"
+        return None
+    op, value, text = operand
+    if covers(op, value, 1, sides):
+        return f"every face of a d{sides} meets '{text}', so exploding on it would never end"
+    return None
+
+
+MODIFIERS: dict[str, Modifier] = {m.token: m for m in (
+    Modifier("kh", "khN", "count", keep_highest, "keep the N highest dice (kh alone keeps 1)", "4d6kh3",
+             mark="dropped"),
+    Modifier("kl", "klN", "count", keep_lowest, "keep the N lowest dice", "2d20kl1", mark="dropped"),
+    Modifier("dh", "dhN", "count", drop_highest, "drop the N highest dice", "4d6dh1", mark="dropped"),
+    Modifier("dl", "dlN", "count", drop_lowest, "drop the N lowest dice", "4d6dl1", mark="dropped"),
+    Modifier("r", "r<cond>", "condition", reroll_once,
+             "re-roll once each die meeting the condition; the new face stands (a bare value means ==)",
+             "3d6r<3", draws=True),
+    Modifier("rr", "rr<cond>", "condition", reroll_while, "re-roll each die while it meets the condition",
+             "1d20rr<10", draws=True, never_ends=_never_ending_reroll),
+    Modifier("!", "!  !<cond>", "optional condition", explode,
+             "explode: each die on its highest face (or meeting the condition) adds a die, which may explode",
+             "5d10!>=9", draws=True, never_ends=_never_ending_explosion),
+)}
+
+
+def limit_message(limit: int) -> str:
+    return (f"this evaluation rolled more than {limit:,} dice (re-rolls and explosions included); "
+            f"it was stopped here")
+
+
+__all__ = ["MODIFIERS", "RollState", "FLIPPED", "covers", "DiceLimitError", "limit_message"]

@@ -1,0 +1,541 @@
+"""What the code generated from the dice language calls: coercions, dice rolling and the generic
+wrapping of the registry's primitives, in the two modes.
+
+The traced helpers (t_*) build Die and Pool objects and record a TraceStep for every operation
+that rolls or judges dice, for the table. The untraced helpers (u_*) work on tuples of faces and
+record nothing, for simulations. Both wrap the same primitives (functions.py, modifiers.py) and
+raise the same errors at the same moments; neither knows a function by name.
+
+`info` arguments are constant tuples written by the lowering: the operation's label (its text),
+its span, and the spans and limits its checks need.
+"""
+
+from __future__ import annotations
+
+from .errors import DiceLimitError, DiceTypeError, DiceValueError
+from .kinds import describe
+from .modifiers import FLIPPED, RollState, limit_message
+from .values import Die, FacesList, Kept, Pool, TraceStep
+
+
+class Tally:
+    """What one evaluation carries besides its names: the trace (None when untraced) and the dice budget."""
+
+    __slots__ = ("steps", "budget", "limit")
+
+    def __init__(self, limit: int, traced: bool = True):
+        self.steps: list | None = [] if traced else None
+        self.budget = limit
+        self.limit = limit
+
+    def spend(self, n: int, span) -> None:
+        """Count n more dice against the evaluation's limit; stop the moment it is passed."""
+        self.budget -= n
+        if self.budget < 0:
+            raise DiceLimitError(limit_message(self.limit), span=span)
+
+
+# ---- shared -------------------------------------------------------------------------------
+
+
+def count_arg(n, what: str, span) -> int:
+    """A number of dice given to a function (highest(p, n)): 0 or more."""
+    if n < 0:
+        raise DiceValueError(f"{what}(..) needs a count of 0 or more, not {n}", span=span)
+    return n
+
+
+def div(a: int, b: int, span) -> int:
+    if b == 0:
+        raise DiceValueError("division by zero", span=span)
+    return a // b
+
+
+def chain(values, ops) -> int:
+    """A long chain of one precedence level (* and //), left to right. ops: ((op, span), ...)."""
+    acc = values[0]
+    for value, (op, span) in zip(values[1:], ops):
+        if op == "*":
+            acc *= value
+        elif op == "//":
+            acc = div(acc, value, span)
+        elif op == "+":
+            acc += value
+        else:
+            acc -= value
+    return acc
+
+
+def pool_comparison(pool_text: str, op: str, other: str) -> str:
+    return (f"a pool of dice compared with a number is ambiguous: write count({pool_text}, {op} {other}) "
+            f"for how many dice meet it, or sum({pool_text}) {op} {other} for the total")
+
+
+def empty_extreme(name: str, label: str, span):
+    raise DiceValueError(f"{name}({label}) of an empty pool: give a default, as in {name}({label}, default=0)",
+                         span=span)
+
+
+def check_count(n: int, info) -> None:
+    """A number of dice, checked before they are rolled. info: (label, span, count span, sides span, max)."""
+    if n < 0:
+        raise DiceValueError(f"cannot roll a negative number of dice ({n})", span=info[2])
+    if n > info[4]:
+        raise DiceLimitError(f"too many dice in one pool: {n:,} (the limit is {info[4]:,})", span=info[2])
+
+
+def check_sides(s: int, info) -> None:
+    if s < 1:
+        raise DiceValueError(f"a die needs at least 1 side, not {s}", span=info[3])
+
+
+def check_modifiers(mods, sides_set) -> None:
+    """Modifiers that could never end on dice of these sides are refused before any die is rolled."""
+    for entry, operand, test, span in mods:
+        if entry.never_ends is not None:
+            for s in sides_set:
+                if s is not None:
+                    message = entry.never_ends(s, operand)
+                    if message:
+                        raise DiceLimitError(message, span=span)
+
+
+def _drawer(R, tally, span):
+    if tally is None:
+        return lambda s: R(1, s)
+
+    def draw(s):
+        tally.budget -= 1
+        if tally.budget < 0:
+            raise DiceLimitError(limit_message(tally.limit), span=span)
+        return R(1, s)
+
+    return draw
+
+
+def _apply(state: RollState, mods, R, tally) -> None:
+    for entry, operand, test, span in mods:
+        entry.apply(state, test, _drawer(R, tally, span), span)
+
+
+def condition(op: str, value, span, number):
+    """The test `face OP value` for a value known only now (number: the mode's coercion)."""
+    if type(value) is not int:
+        value = number(value, span)
+    return getattr(value, FLIPPED[op])
+
+
+def modifier(entry, op, value, text, span, number):
+    """A modifier's (entry, operand, test, span) once its value is known."""
+    if entry.operand == "count":
+        if type(value) is not int:
+            value = number(value, span)
+        if value < 0:
+            raise DiceValueError(f"{entry.token} needs a number of dice of 0 or more, not {value}", span=span)
+        return (entry, value, value, span)
+    if op is None:
+        return (entry, None, None, span)
+    if type(value) is not int:
+        value = number(value, span)
+    return (entry, (op, value, text), getattr(value, FLIPPED[op]), span)
+
+
+# ---- traced: dice with their history, a TraceStep per operation ----------------------------------
+
+
+def t_env(value):
+    """A value of the environment as the language sees it: lists of faces become pools."""
+    kind = type(value)
+    if kind is int or kind is bool or kind is Pool or kind is str:
+        return value
+    if kind is FacesList:
+        return value.pool
+    if isinstance(value, (list, tuple)) and all(type(v) is int for v in value):
+        return Pool.of(value)
+    return value
+
+
+def t_num(value, span) -> int:
+    if type(value) is int:
+        return value
+    if isinstance(value, Pool):
+        return value.total
+    value = t_env(value)
+    if isinstance(value, Pool):
+        return value.total
+    raise DiceTypeError(f"expected a number here, not {describe(value)}", span=span)
+
+
+def t_pool(value, span) -> Pool:
+    if type(value) is Pool:
+        return value
+    value = t_env(value)
+    if isinstance(value, Pool):
+        return value
+    raise DiceTypeError(f"expected a pool of dice here (such as 5d10 or [1, 2, 3]), not {describe(value)}", span=span)
+
+
+def t_truth(value, span) -> bool:
+    if type(value) is bool:
+        return value
+    if type(value) is int:
+        return value != 0
+    if isinstance(t_env(value), Pool):
+        raise DiceTypeError("a pool of dice is not true or false: test size(..), count(.., >= 6) or sum(..)",
+                            span=span)
+    raise DiceTypeError(f"expected true/false here, not {describe(value)}", span=span)
+
+
+def t_cmp(compare, a, b, info):
+    """A comparison whose sides were not known to be numbers. info: (op, left text, right text, spans)."""
+    op, ltext, rtext, lspan, rspan, span = info
+    if type(a) is int and type(b) is int:
+        return compare(a, b)
+    a, b = t_env(a), t_env(b)
+    if isinstance(a, Pool):
+        raise DiceTypeError(pool_comparison(ltext, op, rtext), span=lspan)
+    if isinstance(b, Pool):
+        raise DiceTypeError(pool_comparison(rtext, op, ltext), span=rspan)
+    if type(a) is not type(b) or (op not in ("==", "!=") and type(a) is not int):
+        raise DiceTypeError(f"cannot compare {describe(a)} with {describe(b)} using {op}", span=span)
+    return compare(a, b)
+
+
+def _finish(tally, state: RollState, dice_of, label, span) -> Pool:
+    """The pool a modified roll leaves, and its step of the trace."""
+    shown = [dice_of(i) for i in range(len(state.faces))]
+    pool = Pool(tuple([shown[i] for i in state.active]), tuple([shown[i] for i in state.dropped]))
+    if tally.steps is not None:
+        if state.dropped:
+            gone = set(state.dropped)
+            marks = tuple(["dropped" if i in gone else "kept" for i in range(len(shown))])
+        else:
+            marks = None
+        tally.steps.append(TraceStep(label, span, tuple(shown), marks, pool.total))
+    return pool
+
+
+def _traced_dice(state: RollState, originals: list):
+    history, exploded, extra = state.history, state.exploded, state.extra
+
+    def dice_of(i):
+        if i < len(originals) and i not in history and i not in exploded:
+            return originals[i]
+        was_extra = i in extra or (i < len(originals) and originals[i].extra)
+        return Die(state.faces[i], state.sides[i], tuple(history.get(i, ())), i in exploded, was_extra)
+
+    return dice_of
+
+
+def t_roll(tally, R, n, s, mods, info) -> Pool:
+    """NdS with its modifiers, each die traced. info: (label, span, count span, sides span, max dice)."""
+    if type(n) is not int:
+        n = t_num(n, info[2])
+    if type(s) is not int:
+        s = t_num(s, info[3])
+    check_count(n, info)
+    check_sides(s, info)
+    if mods:
+        check_modifiers(mods, (s,))
+    tally.spend(n, info[1])
+    dice = [Die(R(1, s), s) for _ in range(n)]
+    if not mods:
+        pool = Pool(tuple(dice))
+        if tally.steps is not None:
+            tally.steps.append(TraceStep(info[0], info[1], pool.dice, None, pool.total))
+        return pool
+    state = RollState([d.face for d in dice], [s] * n, True)
+    _apply(state, mods, R, tally)
+    return _finish(tally, state, _traced_dice(state, dice), info[0], info[1])
+
+
+def t_literal(tally, R, items, mods, info) -> Pool:
+    """A pool literal: numbers become fixed dice, pools join in. items: ((value, span), ...)."""
+    dice: list = []
+    for value, span in items:
+        if type(value) is int:
+            dice.append(Die(value, None))
+            continue
+        value = t_env(value)
+        if isinstance(value, Pool):
+            dice.extend(value.dice)
+        else:
+            raise DiceTypeError(f"a pool holds numbers and dice, not {describe(value)}", span=span)
+    if not mods:
+        pool = Pool(tuple(dice))
+        if tally.steps is not None:
+            tally.steps.append(TraceStep(info[0], info[1], pool.dice, None, pool.total))
+        return pool
+    state = RollState([d.face for d in dice], [d.sides for d in dice], True)
+    check_modifiers(mods, set(state.sides))
+    for i, d in enumerate(dice):   # dice re-rolled before keep their history
+        if d.history:
+            state.history[i] = list(d.history)
+    _apply(state, mods, R, tally)
+    return _finish(tally, state, _traced_dice(state, dice), info[0], info[1])
+
+
+def _judged(tally, pool: Pool, marks, value, info):
+    if tally.steps is not None:
+        tally.steps.append(TraceStep(info[0], info[1], pool.dice, marks,
+                                     value.total if isinstance(value, Pool) else value))
+    return value
+
+
+def t_count(tally, pool, test, info) -> int:
+    if type(pool) is not Pool:
+        pool = t_pool(pool, info[2])
+    hits = [test(d.face) for d in pool.dice]
+    marks = tuple(["counted" if h else "kept" for h in hits]) if tally.steps is not None else None
+    return _judged(tally, pool, marks, sum(hits), info)
+
+
+def t_select(tally, pool: Pool, flags, mark, info) -> Pool:
+    dice = pool.dice
+    kept = Pool(tuple([d for d, k in zip(dice, flags) if k]), tuple([d for d, k in zip(dice, flags) if not k]))
+    marks = tuple(["kept" if k else mark for k in flags]) if tally.steps is not None else None
+    return _judged(tally, pool, marks, kept, info)
+
+
+def t_filter(tally, pool, test, matching, info) -> Pool:
+    if type(pool) is not Pool:
+        pool = t_pool(pool, info[2])
+    return t_select(tally, pool, [test(d.face) == matching for d in pool.dice], "dropped", info)
+
+
+def t_extreme(pool: Pool, pick, default, info):
+    """highest(p) / lowest(p): one face; else the default (a value, or a function giving it: it is
+    evaluated only for an empty pool), or an error naming the expression."""
+    if pool.dice:
+        return pick([d.face for d in pool.dice])
+    if default is None:
+        empty_extreme(*info)
+    return default() if callable(default) else default
+
+
+def t_order(pool: Pool, descending) -> Pool:
+    """The dice sorted by face, stably (equal faces keep their roll order)."""
+    return Pool(tuple(sorted(pool.dice, key=_face, reverse=bool(descending))), pool.aside)
+
+
+def _face(die: Die) -> int:
+    return die.face
+
+
+def t_aside(pool: Pool) -> Pool:
+    return Pool(pool.aside)
+
+
+def t_reroll(tally, evaluate, test, info):
+    """reroll(expr, cond): evaluate again while the total meets the condition. info: (label, span, expr span)."""
+    tries = []
+    while True:
+        before = tally.budget
+        value = evaluate()
+        total = value if type(value) is int else t_num(value, info[2])
+        tries.append(total)
+        if not test(total):
+            break
+        if tally.budget == before:
+            raise DiceLimitError(f"{info[0]}: {total} meets the condition and rolls no dice, so it would never end",
+                                 span=info[1])
+    if len(tries) > 1 and tally.steps is not None:
+        tally.steps.append(TraceStep(info[0], info[1], (), None, total,
+                                     note="re-rolled totals " + ", ".join(map(str, tries[:-1]))))
+    return value
+
+
+# ---- untraced: tuples of faces, nothing recorded ----------------------------------------------
+
+
+def u_env(value):
+    """A value of the environment, untraced: lists of faces become tuples."""
+    if isinstance(value, list) and all(type(v) is int for v in value):
+        return tuple(value)
+    if isinstance(value, Pool):
+        return tuple(value.faces)
+    return value
+
+
+def u_num(value, span) -> int:
+    if type(value) is int:
+        return value
+    if isinstance(value, tuple):
+        return sum(value)
+    value = u_env(value)
+    if isinstance(value, tuple):
+        return sum(value)
+    raise DiceTypeError(f"expected a number here, not {describe(value)}", span=span)
+
+
+def u_pool(value, span) -> tuple:
+    if isinstance(value, tuple):
+        return value
+    value = u_env(value)
+    if isinstance(value, tuple):
+        return value
+    raise DiceTypeError(f"expected a pool of dice here (such as 5d10 or [1, 2, 3]), not {describe(value)}", span=span)
+
+
+def u_truth(value, span) -> bool:
+    if type(value) is bool:
+        return value
+    if type(value) is int:
+        return value != 0
+    if isinstance(u_env(value), tuple):
+        raise DiceTypeError("a pool of dice is not true or false: test size(..), count(.., >= 6) or sum(..)",
+                            span=span)
+    raise DiceTypeError(f"expected true/false here, not {describe(value)}", span=span)
+
+
+def u_cmp(compare, a, b, info):
+    op, ltext, rtext, lspan, rspan, span = info
+    if type(a) is int and type(b) is int:
+        return compare(a, b)
+    a, b = u_env(a), u_env(b)
+    if isinstance(a, tuple):
+        raise DiceTypeError(pool_comparison(ltext, op, rtext), span=lspan)
+    if isinstance(b, tuple):
+        raise DiceTypeError(pool_comparison(rtext, op, ltext), span=rspan)
+    if type(a) is not type(b) or (op not in ("==", "!=") and type(a) is not int):
+        raise DiceTypeError(f"cannot compare {describe(a)} with {describe(b)} using {op}", span=span)
+    return compare(a, b)
+
+
+def u_count_of(n, info):
+    """range(n) for a number of dice known only now (checked, as the traced mode checks it)."""
+    if type(n) is not int:
+        n = u_num(n, info[2])
+    check_count(n, info)
+    return range(n)
+
+
+def u_roll(tally, R, n, s, info) -> tuple:
+    """NdS without modifiers, where the lowering could not write it in place."""
+    if type(n) is not int:
+        n = u_num(n, info[2])
+    if type(s) is not int:
+        s = u_num(s, info[3])
+    check_count(n, info)
+    check_sides(s, info)
+    if tally is not None:
+        tally.spend(n, info[1])
+    return tuple([R(1, s) for _ in range(n)])
+
+
+def _left(state: RollState, with_aside: bool):
+    faces = state.faces
+    kept = tuple([faces[i] for i in state.active])
+    if with_aside and state.dropped:
+        return Kept(kept, tuple([faces[i] for i in state.dropped]))
+    return kept
+
+
+def u_dice(tally, R, n, s, mods, info, with_aside=False) -> tuple:
+    """NdS with modifiers, over faces."""
+    if type(n) is not int:
+        n = u_num(n, info[2])
+    if type(s) is not int:
+        s = u_num(s, info[3])
+    check_count(n, info)
+    check_sides(s, info)
+    check_modifiers(mods, (s,))
+    if tally is not None:
+        tally.spend(n, info[1])
+    state = RollState([R(1, s) for _ in range(n)], [s] * n, False)
+    _apply(state, mods, R, tally)
+    return _left(state, with_aside)
+
+
+def u_literal(tally, R, items, mods, info, with_aside=False) -> tuple:
+    """A pool literal with modifiers, over faces. items: ((value, sides, span), ...), sides None for numbers."""
+    faces: list = []
+    sides: list = []
+    for value, s, span in items:
+        if type(value) is int:
+            faces.append(value)
+            sides.append(s)
+        else:
+            value = u_pool(value, span)
+            faces.extend(value)
+            sides.extend([s] * len(value))
+    state = RollState(faces, sides, False)
+    check_modifiers(mods, set(sides))
+    _apply(state, mods, R, tally)
+    return _left(state, with_aside)
+
+
+def u_item(value, span) -> tuple:
+    """An item of a pool literal: a number is one fixed die, a pool joins in."""
+    if type(value) is int:
+        return (value,)
+    if isinstance(value, tuple):
+        return value
+    value = u_env(value)
+    if isinstance(value, tuple):
+        return value
+    raise DiceTypeError(f"a pool holds numbers and dice, not {describe(value)}", span=span)
+
+
+def u_count(pool, test) -> int:
+    return len([f for f in pool if test(f)])
+
+
+def u_select(pool, flags, with_aside=False) -> tuple:
+    kept = tuple([f for f, k in zip(pool, flags) if k])
+    if with_aside:
+        return Kept(kept, tuple([f for f, k in zip(pool, flags) if not k]))
+    return kept
+
+
+def u_filter(pool, test, matching, with_aside=False) -> tuple:
+    return u_select(pool, [test(f) == matching for f in pool], with_aside)
+
+
+def u_extreme(pool, pick, default, info):
+    if pool:
+        return pick(pool)
+    if default is None:
+        empty_extreme(*info)
+    return default() if callable(default) else default
+
+
+def u_order(pool, descending) -> tuple:
+    """Sorted faces that keep what the pool set aside (rulesets that read aside())."""
+    aside = getattr(pool, "aside", ())
+    out = tuple(sorted(pool, reverse=bool(descending)))
+    return Kept(out, aside) if aside else out
+
+
+def u_pick(primitive, pool, *args, **keywords) -> tuple:
+    """The faces whose keep-flag the primitive sets."""
+    flags = primitive(pool, *args, **keywords)
+    return tuple([f for f, k in zip(pool, flags) if k])
+
+
+def u_pick_aside(primitive, pool, *args, **keywords) -> tuple:
+    flags = primitive(pool, *args, **keywords)
+    return Kept(tuple([f for f, k in zip(pool, flags) if k]), tuple([f for f, k in zip(pool, flags) if not k]))
+
+
+def u_aside(pool) -> tuple:
+    return tuple(getattr(pool, "aside", ()))
+
+
+def u_reroll(tally, evaluate, test, info):
+    while True:
+        before = tally.budget
+        value = evaluate()
+        total = value if type(value) is int else u_num(value, info[2])
+        if not test(total):
+            return value
+        if tally.budget == before:
+            raise DiceLimitError(f"{info[0]}: {total} meets the condition and rolls no dice, so it would never end",
+                                 span=info[1])
+
+
+def u_plain(value):
+    """A value as the untraced game state keeps it: a pool without what it set aside."""
+    if type(value) is Kept:
+        return tuple(value)
+    return value

@@ -1,0 +1,58 @@
+"""A ruleset's params: whether a value fits a param, and a value given as text read in its type.
+
+Used when a ruleset is checked (its defaults) and when a game starts (`--set NAME=VALUE`).
+"""
+
+from __future__ import annotations
+
+from ruleset_engine import dice
+
+from .model import Param
+
+
+def param_value_problem(param: Param, value) -> str | None:
+    """Why `value` cannot be this param's value, or None."""
+    kind = param.type
+    if kind == "integer":
+        if type(value) is not int:
+            return f"expected a whole number, not {value!r}"
+        if param.min is not None and value < param.min:
+            return f"{value} is below the minimum {param.min}"
+        if param.max is not None and value > param.max:
+            return f"{value} is above the maximum {param.max}"
+    elif kind == "boolean":
+        if not isinstance(value, bool):
+            return f"expected true or false, not {value!r}"
+    elif kind == "choice":
+        if value not in param.choices:
+            return f"{value!r} is not one of {', '.join(param.choices)}"
+    elif kind == "dice":
+        if not isinstance(value, (str, int)) or isinstance(value, bool):
+            return f"expected a dice expression, not {value!r}"
+        try:
+            dice.compile(str(value))
+        except dice.DiceError as err:
+            return f"not a dice expression: {err.message}"
+    elif kind == "text":
+        if not isinstance(value, str):
+            return f"expected text, not {value!r}"
+    return None
+
+
+def parse_param(param: Param, value):
+    """A value from the command line (text) in the param's type; ValueError naming the param if it is none."""
+    if not isinstance(value, str) or param.type in ("choice", "dice", "text"):
+        return value
+    if param.type == "integer":
+        try:
+            return int(value)
+        except ValueError:
+            raise ValueError(f"param {param.name}: expected a whole number, not {value!r}") from None
+    if param.type == "boolean":
+        word = value.strip().lower()
+        if word in ("true", "yes", "on", "1"):
+            return True
+        if word in ("false", "no", "off", "0"):
+            return False
+        raise ValueError(f"param {param.name}: expected true or false, not {value!r}")
+    return value

@@ -1,0 +1,25 @@
+"""The step kinds of a ruleset, one registry entry each (see kind.py), in the order the docs list them.
+
+    KINDS["set"].check(checker, item, path, scope)   # YAML -> a typed step
+    KINDS["set"].lower(writer, step)                 # a typed step -> Python source
+
+Adding a step kind is one entry (its dataclass, check, lowering, doc line and helpers) in one of
+these modules, listed below, and its tests; the schema's step definitions name its keys.
+"""
+
+from .control import CALL, END, FOR_EACH, IF, REPEAT, RETURN, CallStep, EndStep, ForEachStep, IfStep, RepeatStep, \
+    ReturnStep
+from .kind import StepFailed, StepKind
+from .people import ASK, SAY, AskStep, SayStep
+from .places import CLEAR, LOOKUP, MARK, MOVE, LookupStep, MarkStep, MoveStep, new_track, set_marked
+from .values import LET, NOTE, ROLL, SET, LetStep, NoteStep, RollStep, SetStep
+
+KINDS: dict[str, StepKind] = {kind.key: kind for kind in (
+    SET, LET, ROLL, NOTE, IF, REPEAT, FOR_EACH, CALL, RETURN, ASK, SAY, LOOKUP, MOVE, MARK, CLEAR, END,
+)}
+
+__all__ = [
+    "KINDS", "StepKind", "StepFailed", "SetStep", "LetStep", "RollStep", "NoteStep", "IfStep", "RepeatStep",
+    "ForEachStep", "CallStep", "ReturnStep", "AskStep", "SayStep", "LookupStep", "MoveStep", "MarkStep", "EndStep",
+    "new_track", "set_marked",
+]

@@ -1,0 +1,257 @@
+"""The steps that steer: if, repeat, for_each, call, return, end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Formula, Step
+from ..yamlio import position_of
+from .kind import StepFailed, StepKind
+
+
+@dataclass(slots=True)
+class IfStep(Step):
+    test: Formula
+    then: list
+    otherwise: list
+
+
+@dataclass(slots=True)
+class RepeatStep(Step):
+    body: list
+    times: Formula | None = None
+    while_: Formula | None = None
+    until: Formula | None = None
+    max: int | None = None
+    index: str | None = None
+
+
+@dataclass(slots=True)
+class ForEachStep(Step):
+    var: str
+    source: Formula | None      # a formula giving a pool (each face) ...
+    group: str | None           # ... or an entity group (each instance)
+    body: list
+
+
+@dataclass(slots=True)
+class CallStep(Step):
+    procedure: str
+    args: list[tuple[str, Formula]]
+    result: str | None = None
+
+
+@dataclass(slots=True)
+class ReturnStep(Step):
+    value: Formula | None
+
+
+@dataclass(slots=True)
+class EndStep(Step):
+    target: str                 # "game" or a loop level's name
+    result: str | None = None
+
+
+# ---- checks -----------------------------------------------------------------------------
+
+
+def check_if(c, item, path, scope):
+    test = c.formula(item["if"], tuple(path) + ("if",), scope)
+    if test is not None and test.expr.is_constant:
+        value = test.expr.evaluate().value
+        branch = "else" if value else "then"
+        if branch in item:
+            c.problem(f"the test is always {'true' if value else 'false'}, so {branch}: can never run",
+                      tuple(path) + ("if",))
+    then = c.steps(item.get("then") or [], tuple(path) + ("then",), scope)
+    otherwise = c.steps(item.get("else") or [], tuple(path) + ("else",), scope)
+    return IfStep(position_of(c.data, path), path, test, then, otherwise) if test else None
+
+
+def check_repeat(c, item, path, scope):
+    spec = item["repeat"]
+    p = tuple(path) + ("repeat",)
+    present = [k for k in ("times", "while", "until") if k in spec]
+    if len(present) != 1:
+        c.problem("repeat takes exactly one of times:, while: or until:", p)
+        return None
+    if present[0] != "times" and "max" not in spec:
+        c.problem(f"repeat with {present[0]}: needs max: (every loop in a ruleset is bounded)", p)
+    if item.get("as"):
+        scope.define(item["as"])
+    body = c.steps(item["do"], tuple(path) + ("do",), scope)
+    return RepeatStep(
+        position_of(c.data, path), path, body,
+        times=c.formula(spec.get("times"), p + ("times",), scope),
+        while_=c.formula(spec.get("while"), p + ("while",), scope),
+        until=c.formula(spec.get("until"), p + ("until",), scope),
+        max=spec.get("max"), index=item.get("as"),
+    )
+
+
+def check_for_each(c, item, path, scope):
+    var = item["for_each"]
+    source = item["in"]
+    group = None
+    formula = None
+    if isinstance(source, str) and source in c.entities and c.entities[source]["group"]:
+        group = source
+        scope.define(var, ("entity", source))
+    else:
+        formula = c.formula(source, tuple(path) + ("in",), scope)
+        scope.define(var)
+    body = c.steps(item["do"], tuple(path) + ("do",), scope)
+    return ForEachStep(position_of(c.data, path), path, var, formula, group, body)
+
+
+def check_call(c, item, path, scope):
+    name = item["call"]
+    if name not in c.procedure_params:
+        c.problem(f"there is no procedure {name!r}{c.suggest(name, c.procedure_params)}", tuple(path) + ("call",))
+        return None
+    wanted = c.procedure_params[name]
+    given = dict(item.get("with") or {})
+    for arg in given:
+        if arg not in wanted:
+            c.problem(f"procedure {name!r} has no parameter {arg!r} (it takes {', '.join(wanted) or 'none'})",
+                      tuple(path) + ("with", arg), at_key=True)
+    for arg in wanted:
+        if arg not in given:
+            c.problem(f"procedure {name!r} needs {arg!r} in with:", tuple(path) + ("call",))
+    args = [(arg, c.formula(v, tuple(path) + ("with", arg), scope)) for arg, v in given.items()]
+    if item.get("as"):
+        scope.define(item["as"])
+    return CallStep(position_of(c.data, path), path, name, [(a, f) for a, f in args if f is not None],
+                    item.get("as"))
+
+
+def check_return(c, item, path, scope):
+    return ReturnStep(position_of(c.data, path), path, c.formula(item["return"], tuple(path) + ("return",), scope))
+
+
+def check_end(c, item, path, scope):
+    target = item["end"]
+    p = tuple(path)
+    if target == "game":
+        if not item.get("result"):
+            c.problem("end: game needs result: (a name for how the game ended, such as won or lost)", p)
+            return None
+        c.results.add(item["result"])
+    elif target not in c.levels:
+        c.problem(f"end: takes game or a loop level ({', '.join(c.levels) or 'this ruleset has no loop'}), "
+                  f"not {target!r}{c.suggest(target, c.levels)}", p + ("end",))
+        return None
+    elif item.get("result"):
+        c.problem("result: only goes with end: game", p + ("result",), at_key=True)
+    return EndStep(position_of(c.data, path), path, target, item.get("result"))
+
+
+# ---- lowering ---------------------------------------------------------------------------
+
+
+def lower_if(w, step: IfStep) -> None:
+    test = w.truth(step.test)
+    w.line(f"if {test}:")
+    with w.branch():
+        w.block(step.then)
+    if step.otherwise:
+        w.line("else:")
+        with w.branch():
+            w.block(step.otherwise)
+
+
+def lower_repeat(w, step: RepeatStep) -> None:
+    counter = w.fresh("_i")
+    index = w.local(step.index) if step.index else None
+    if step.index:
+        w.bound(step.index, "number")
+    with w.loop(step):
+        if step.times is not None:
+            n = w.number(step.times, "repeat times:")
+            bound = f"min({n}, {step.max})" if step.max is not None else n
+            w.line(f"for {counter} in range({bound}):")
+            with w.indent():
+                if index:
+                    w.line(f"{index} = {counter} + 1")
+                w.block(step.body)
+            return
+        w.line(f"for {counter} in range({step.max}):")
+        with w.indent():
+            if step.while_ is not None:
+                w.line(f"if not {w.truth(step.while_)}:")
+                w.line("    break")
+            if index:
+                w.line(f"{index} = {counter} + 1")
+            w.block(step.body)
+            if step.until is not None:
+                w.line(f"if {w.truth(step.until)}:")
+                w.line("    break")
+
+
+def each(value):
+    """What for_each goes through: the faces of a pool, or the items of a list."""
+    from ruleset_engine.dice import Pool
+
+    if isinstance(value, Pool):
+        return value.faces
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    from ..templates import format_value
+
+    raise StepFailed(f"for_each goes through a pool or a group, not {format_value(value)!r}")
+
+
+def lower_for_each(w, step: ForEachStep) -> None:
+    var = w.local(step.var)
+    if step.group is not None:
+        w.bound(step.var, "any", entity=step.group)
+        source = f"list({w.group(step.group)})"
+    else:
+        w.bound(step.var, "number")
+        value, kind = w.value(step.source)
+        source = f"_each({value})" if kind != "pool" or w.traced else value
+    with w.loop(step):
+        w.line(f"for {var} in {source}:", step)
+        with w.indent():
+            w.block(step.body)
+
+
+def lower_call(w, step: CallStep) -> None:
+    procedure = w.program.ruleset.procedures[step.procedure]
+    given = dict(step.args)
+    args = []
+    for name in procedure.params:
+        value, kind = w.value(given[name])
+        w.program.argument(step.procedure, name, kind)
+        args.append(value)
+    w.call(step, args, step.result)
+
+
+def lower_return(w, step: ReturnStep) -> None:
+    if step.value is None:
+        w.line("return None")
+        return
+    value, _ = w.value(step.value)
+    w.line(f"return {value}")
+
+
+def lower_end(w, step: EndStep) -> None:
+    if step.target == "game":
+        w.line(f"raise _EndGame({step.result!r})", step)
+    else:
+        w.line(f"raise _EndLevel({step.target!r})", step)
+
+
+IF = StepKind("if", IfStep, ("if", "then", "else"), "runs then: when the test holds, else: otherwise",
+              "if: ones >= 3\nthen: [...]\nelse: [...]", check_if, lower_if)
+REPEAT = StepKind("repeat", RepeatStep, ("repeat", "as", "do"),
+                  "runs do: a number of times, or while/until a condition holds (with max:, every loop is bounded)",
+                  "repeat: {times: guards}\nas: i\ndo: [...]", check_repeat, lower_repeat)
+FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "do"), "goes through a group's instances, or the faces of a pool",
+                    "for_each: p\nin: player\ndo: [...]", check_for_each, lower_for_each, helpers={"_each": each})
+CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with arguments; as: binds what it returns",
+                "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call)
+RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value", "return: net",
+                  check_return, lower_return, ends_block=True)
+END = StepKind("end", EndStep, ("end", "result"), "ends the game with a result, or the current iteration of a loop level",
+               "end: game\nresult: won", check_end, lower_end, ends_block=True)

@@ -1,0 +1,33 @@
+"""What a step kind's registry entry is.
+
+A step kind carries everything about itself: the keys it takes, its documentation line and an
+example, its load-time check (YAML -> a typed step, every problem reported with its place), and
+its lowering (the typed step -> Python source, through the program writer, in the traced or
+untraced mode), with the helpers that source calls. The checker, the program writer, the docs
+table and the REPL's help read these entries; nothing else lists the step kinds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ruleset_engine.errors import DuskError
+
+
+class StepFailed(DuskError):
+    """A step met a value it cannot work with. Raised by a step's helpers without a place: the
+    program that runs the step knows which step it was and reports it there."""
+
+
+@dataclass(frozen=True)
+class StepKind:
+    key: str                        # the key that names the kind in YAML: set, if, ask, ...
+    node: type                      # the typed step it checks into
+    takes: tuple[str, ...]          # every key a step of this kind may have (besides id: and doc:)
+    doc: str                        # the documentation line
+    example: str                    # a YAML example, as the docs show it
+    check: Callable                 # (checker, item, path, scope) -> a typed step, or None after a problem
+    lower: Callable                 # (writer, step) -> None: writes the step's Python source
+    ends_block: bool = False        # end: and return: stop their block, so a step after them never runs
+    helpers: dict = field(default_factory=dict)   # name -> function, for the lowered source to call

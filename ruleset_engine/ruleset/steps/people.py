@@ -1,0 +1,119 @@
+"""The steps that speak with people: ask (a decision) and say (a line of the chronicle)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Formula, Step
+from ..templates import Template
+from ..yamlio import position_of
+from .kind import StepKind
+
+ASK_KINDS = ("number", "choice", "yes_no", "pick")
+
+
+@dataclass(slots=True)
+class AskStep(Step):
+    var: str
+    prompt: Template | None
+    kind: str                   # number, choice, yes_no, pick
+    auto: Formula
+    min: Formula | None = None
+    max: Formula | None = None
+    choices: tuple[str, ...] = ()
+    source: Formula | None = None   # pick: the pool to pick from
+    default: Formula | None = None
+    who: Template | None = None
+
+
+@dataclass(slots=True)
+class SayStep(Step):
+    text: Template
+
+
+def check_ask(c, item, path, scope):
+    p = tuple(path)
+    kinds = [k for k in ASK_KINDS if k in item]
+    if len(kinds) != 1:
+        c.problem("ask takes exactly one of number:, choice:, yes_no: or pick:", p)
+        return None
+    kind = kinds[0]
+    prompt = c.text(item.get("ask"), p + ("ask",), scope)
+    step = AskStep(position_of(c.data, path), path, item["as"], prompt, kind,
+                   c.formula(item["auto"], p + ("auto",), scope),
+                   default=c.formula(item.get("default"), p + ("default",), scope),
+                   who=c.text(item.get("who"), p + ("who",), scope))
+    if kind == "number":
+        spec = item["number"] or {}
+        step.min = c.formula(spec.get("min"), p + ("number", "min"), scope)
+        step.max = c.formula(spec.get("max"), p + ("number", "max"), scope)
+    elif kind == "choice":
+        step.choices = tuple(item["choice"])
+    elif kind == "pick":
+        spec = item["pick"]
+        step.source = c.formula(spec["from"], p + ("pick", "from"), scope)
+        step.min = c.formula(spec.get("min"), p + ("pick", "min"), scope)
+        step.max = c.formula(spec.get("max"), p + ("pick", "max"), scope)
+    scope.define(item["as"])
+    return step if step.auto is not None else None
+
+
+def check_say(c, item, path, scope):
+    text = c.text(item["say"], tuple(path) + ("say",), scope)
+    return SayStep(position_of(c.data, path), path, text) if text else None
+
+
+def lower_ask(w, step: AskStep) -> None:
+    """The question's bounds and default are read in the same order in both modes; a person (or,
+    when nobody answers, the auto: formula) gives the answer."""
+    prompt = w.text(step.prompt) if w.traced and step.prompt is not None else repr(step.var)
+    who = w.text(step.who) if w.traced and step.who is not None else "None"
+    low = w.number(step.min, "min") if step.min is not None else "None"
+    high = w.number(step.max, "max") if step.max is not None else "None"
+    pool = w.value(step.source)[0] if step.source is not None else "()"
+    default = w.value(step.default)[0] if step.default is not None else "None"
+    decision = w.fresh("_d")
+    identity = "/".join(map(str, step.path))
+    w.line(f"{decision} = _decision({identity!r}, {step.var!r}, {step.kind!r}, {prompt}, {who}, {low}, {high}, "
+           f"{step.choices!r}, {pool}, {default})", step)
+    answer, by = w.fresh("_a"), w.fresh("_b")
+    if w.traced:
+        w.line(f"{answer} = C.given()")
+        w.line(f"if {answer} is not _NOTHING:")
+        w.line(f"    {by} = 'person'")
+        w.line("elif C.auto:")
+        with w.indent():
+            auto, _ = w.value(step.auto)
+            w.line(f"{answer} = _auto_answer({decision}, {auto})", step)
+            w.line(f"{by} = 'auto'")
+        w.line("else:")
+        w.line(f"    raise _NeedDecision({decision})")
+    else:
+        auto, _ = w.value(step.auto)
+        w.line(f"{answer} = _auto_answer({decision}, {auto})", step)
+    kind = {"number": "number", "yes_no": "true/false", "choice": "string", "pick": "pool"}[step.kind]
+    var = w.local(step.var)
+    if step.kind == "pick":
+        w.line(f"{var} = _picked({answer})" if w.traced else f"{var} = tuple({answer})")
+    else:
+        w.line(f"{var} = {answer}")
+    w.bound(step.var, kind)
+    if w.traced:
+        w.emit("ask", decision=f"{decision}.to_json()", answer=answer, by=by)
+
+
+def lower_say(w, step: SayStep) -> None:
+    if not w.traced:
+        w.line("pass  # say: a simulation keeps no chronicle")
+        return
+    text = w.text(step.text)
+    w.emit("say", text=f"_to_state({text})")
+
+
+ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no", "pick", "default", "auto"),
+               "a decision for a person: a number, a choice, yes or no, or dice picked from a pool; "
+               "auto: answers it when nobody does (dusk simulate, auto N)",
+               'ask: "{p.name}: how many dice?"\nas: risk\nnumber: {min: 1, max: p.dice}\nauto: p.dice',
+               check_ask, lower_ask)
+SAY = StepKind("say", SayStep, ("say",), "a line of the chronicle", 'say: "The guard strikes for {white}."',
+               check_say, lower_say)

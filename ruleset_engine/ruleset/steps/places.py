@@ -1,0 +1,236 @@
+"""The steps that read tables and move things between places: lookup, move, mark and clear."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ..model import Formula, Step
+from ..templates import format_value
+from ..yamlio import position_of
+from .kind import StepFailed, StepKind
+
+
+@dataclass(slots=True)
+class LookupStep(Step):
+    table: str
+    keys: list[Formula]
+    var: str
+
+
+@dataclass(slots=True)
+class MoveStep(Step):
+    source: tuple[str, ...]
+    target: tuple[str, ...]
+    count: Formula | None = None
+    dice: Formula | None = None
+    floor: Formula | None = None
+
+
+@dataclass(slots=True)
+class MarkStep(Step):
+    track: tuple[str, ...]
+    count: Formula | None
+    clear: bool = False
+
+
+# ---- checks -----------------------------------------------------------------------------
+
+
+def check_lookup(c, item, path, scope):
+    p = tuple(path)
+    name = item["lookup"]
+    if name not in c.tables:
+        c.problem(f"there is no table {name!r}{c.suggest(name, c.tables)}", p + ("lookup",))
+        return None
+    spec = c.data["tables"][name]
+    if not c.sound(("tables", name)):
+        return None   # the table itself is broken, and that is reported already
+    keys = (spec["key"],) if isinstance(spec["key"], str) else tuple(spec["key"])
+    formulas = []
+    if "key" in item and "keys" not in item:
+        if len(keys) != 1:
+            c.problem(f"table {name!r} has {len(keys)} key columns ({', '.join(keys)}): give keys: with each",
+                      p + ("key",))
+            return None
+        formulas = [c.formula(item["key"], p + ("key",), scope)]
+    elif "keys" in item and "key" not in item:
+        given = item["keys"]
+        for k in given:
+            if k not in keys:
+                c.problem(f"table {name!r} has no key column {k!r} (its keys: {', '.join(keys)})",
+                          p + ("keys", k), at_key=True)
+        for k in keys:
+            if k not in given:
+                c.problem(f"table {name!r} needs a value for its key column {k!r}", p + ("keys",))
+                return None
+            formulas.append(c.formula(given[k], p + ("keys", k), scope))
+    else:
+        c.problem("lookup takes key: (one key column) or keys: (a value for each key column)", p)
+        return None
+    scope.define(item["as"], ("row", name))
+    if any(f is None for f in formulas):
+        return None
+    return LookupStep(position_of(c.data, path), path, name, formulas, item["as"])
+
+
+def check_move(c, item, path, scope):
+    spec = item["move"]
+    p = tuple(path) + ("move",)
+    if ("count" in spec) == ("dice" in spec):
+        c.problem("move takes count: (a number of dice) or dice: (a pool of faces)", p)
+        return None
+    source = c.target(spec["from"], p + ("from",), scope, "move from")
+    target = c.target(spec["to"], p + ("to",), scope, "move to")
+    step = MoveStep(position_of(c.data, path), path, source or (), target or (),
+                    count=c.formula(spec.get("count"), p + ("count",), scope),
+                    dice=c.formula(spec.get("dice"), p + ("dice",), scope),
+                    floor=c.formula(spec.get("floor"), p + ("floor",), scope))
+    return step if source and target else None
+
+
+def check_mark(c, item, path, scope):
+    clear = "clear" in item
+    key = "clear" if clear else "mark"
+    if "mark" in item and "clear" in item:
+        c.problem("a step marks or clears, not both", tuple(path))
+        return None
+    text = item[key]
+    parts = tuple(text.split("."))
+    head = parts[0]
+    info = scope.local.get(head) if head in scope.local else (("entity", head) if head in c.entities else None)
+    if info is None or info[0] != "entity" or len(parts) != 2 or parts[1] not in c.entities.get(info[1], {}).get(
+            "tracks", ()):
+        tracks = [f"{e}.{t}" for e, spec in c.entities.items() for t in spec["tracks"]]
+        c.problem(f"{key}: {text!r} is not a track (write ENTITY.TRACK, declared under entities: tracks:)"
+                  f"{c.suggest(text, tracks)}", tuple(path) + (key,))
+        return None
+    return MarkStep(position_of(c.data, path), path, parts,
+                    c.formula(item.get("count", 1), tuple(path) + ("count",), scope), clear)
+
+
+# ---- what the lowered steps call ---------------------------------------------------------
+
+
+def find_row(table, keys) -> dict:
+    """The first row of the table whose key cells match (a pool key means its total)."""
+    values = [sum(k) if isinstance(k, tuple) else k.total if hasattr(k, "total") else k for k in keys]
+    row = table.find(values)
+    if row is None:
+        shown = ", ".join(format_value(k) for k in values)
+        raise StepFailed(f"no row of table {table.name!r} matches {shown} (add a row, or a default:)")
+    return row
+
+
+def move_count(source, target, floor: int, n: int) -> tuple[int, int, int]:
+    """Move n dice between two counts, never leaving the source below floor: (source, target, moved)."""
+    if type(source) is not int or type(target) is not int:
+        raise StepFailed("move count: moves between numbers of dice; use dice: to move faces between pools")
+    n = max(0, min(max(0, n), source - floor))
+    return source - n, target + n, n
+
+
+def move_dice(source, target, floor: int, faces, plain: bool, name: str = "the source"):
+    """Move these faces from one pool to another, keeping floor dice in the source:
+    (source left, target, faces moved); tuples when plain (untraced), lists otherwise."""
+    if hasattr(faces, "faces"):
+        faces = faces.faces
+    faces = [faces] if type(faces) is int else list(faces)
+    source = source.faces if hasattr(source, "faces") else source
+    target = target.faces if hasattr(target, "faces") else target
+    if not isinstance(source, (list, tuple)) or not isinstance(target, (list, tuple)):
+        raise StepFailed("move dice: moves faces between pools (lists of faces); use count: for numbers")
+    if Counter(faces) - Counter(source):
+        raise StepFailed(f"cannot move {format_value(faces)}: {name} holds {format_value(list(source))}")
+    keep_back = max(0, floor - (len(source) - len(faces)))
+    moving = faces[: len(faces) - keep_back] if keep_back else list(faces)
+    left = list(source)
+    for face in moving:
+        left.remove(face)
+    joined = list(target) + moving
+    if plain:
+        return tuple(left), tuple(joined), moving
+    return left, joined, moving
+
+
+def set_marked(track: dict, marked: int) -> None:
+    """A track with `marked` boxes marked from the first (within 0..size), and what follows from it."""
+    labels = track["labels"]
+    marked = max(0, min(len(labels), marked))
+    track["marked"] = marked
+    track["free"] = len(labels) - marked
+    track["next"] = labels[marked] if marked < len(labels) else 0
+    track["last"] = labels[marked - 1] if marked > 0 else 0
+
+
+def new_track(labels, marked: int = 0) -> dict:
+    track = {"labels": list(labels), "size": len(labels), "marked": 0}
+    set_marked(track, marked)
+    return track
+
+
+def mark(track, n: int, clear: bool) -> int:
+    if not isinstance(track, dict) or "marked" not in track:
+        raise StepFailed("mark: and clear: change tracks")
+    set_marked(track, track["marked"] + (-n if clear else n))
+    return track["marked"]
+
+
+# ---- lowering ---------------------------------------------------------------------------
+
+
+def lower_lookup(w, step: LookupStep) -> None:
+    keys = [w.value(formula)[0] for formula in step.keys]
+    row = w.local(step.var)
+    table = w.const(w.program.ruleset.tables[step.table], "table")
+    w.line(f"{row} = _find_row({table}, [{', '.join(keys)}])", step)
+    w.bound(step.var, "any")
+    if w.traced:
+        w.emit("lookup", table=repr(step.table), key=f"[_to_state(_k.total if hasattr(_k, 'total') else _k) "
+                                                       f"for _k in ({''.join(k + ', ' for k in keys)})]",
+               row=f"{{_c: _to_state(_v) for _c, _v in {row}.items()}}")
+
+
+def lower_move(w, step: MoveStep) -> None:
+    source, target = w.fresh("_s"), w.fresh("_t")
+    w.line(f"{source} = {w.read(step.source)}")
+    w.line(f"{target} = {w.read(step.target)}")
+    floor = w.number(step.floor, "floor") if step.floor is not None else "0"
+    if step.count is not None:
+        n = w.number(step.count, "count")
+        moved = w.fresh("_n")
+        w.line(f"{source}, {target}, {moved} = _move_count({source}, {target}, {floor}, {n})", step)
+        w.assign(step.source, source, "number", step, event=False)
+        w.assign(step.target, target, "number", step, event=False)
+        if w.traced:
+            w.emit("move", source=w.shown(step.source), target=w.shown(step.target), count=moved)
+        return
+    faces, _ = w.value(step.dice)
+    moved = w.fresh("_n")
+    w.line(f"{source}, {target}, {moved} = _move_dice({source}, {target}, {floor}, {faces}, {not w.traced}, "
+           f"{'.'.join(step.source)!r})", step)
+    w.assign(step.source, source, "pool", step, event=False)
+    w.assign(step.target, target, "pool", step, event=False)
+    if w.traced:
+        w.emit("move", source=repr(".".join(step.source)), target=repr(".".join(step.target)), dice=moved)
+
+
+def lower_mark(w, step: MarkStep) -> None:
+    n = w.number(step.count, "count") if step.count is not None else "1"
+    marked = w.fresh("_m")
+    w.line(f"{marked} = _mark({w.read(step.track)}, {n}, {step.clear})", step)
+    if w.traced:
+        w.emit("clear" if step.clear else "mark", track=w.shown(step.track), count=n, marked=marked)
+
+
+LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as"),
+                  "binds the first matching row of a table; keys: {col: formula, ..} for several key columns",
+                  "lookup: degrees\nkey: net\nas: row", check_lookup, lower_lookup, helpers={"_find_row": find_row})
+MOVE = StepKind("move", MoveStep, ("move",),
+                "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
+                "from going below that many", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
+                check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice})
+MARK = StepKind("mark", MarkStep, ("mark", "count"), "marks boxes of a track, from the first unmarked", "mark: character.health\n"
+                "count: 2", check_mark, lower_mark, helpers={"_mark": mark})
+CLEAR = StepKind("clear", MarkStep, ("clear", "count"), "clears marked boxes of a track, from the last marked",
+                 "clear: character.health\ncount: 1", check_mark, lower_mark, helpers={"_mark": mark})

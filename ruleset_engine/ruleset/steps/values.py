@@ -1,0 +1,120 @@
+"""The steps that bind and write values: set, let, roll, note."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import Formula, Step
+from ..templates import Template
+from ..yamlio import position_of
+from .kind import StepKind
+
+
+@dataclass(slots=True)
+class SetStep(Step):
+    assignments: list[tuple[tuple[str, ...], Formula]]
+
+
+@dataclass(slots=True)
+class LetStep(Step):
+    assignments: list[tuple[str, Formula]]
+
+
+@dataclass(slots=True)
+class RollStep(Step):
+    assignments: list[tuple[str, Formula]]
+    label: Any = None
+
+
+@dataclass(slots=True)
+class NoteStep(Step):
+    notes: list[tuple[tuple[str, ...], Template]]
+
+
+# ---- checks -----------------------------------------------------------------------------
+
+
+def _assignments(c, item, path, scope, key: str, targets: bool):
+    pairs = []
+    for name, value in item[key].items():
+        p = tuple(path) + (key, name)
+        formula = c.formula(value, p, scope)
+        if targets:
+            target = c.target(name, p, scope, key)
+            if target is not None and formula is not None:
+                pairs.append((target, formula))
+        else:
+            if "." in name:
+                c.problem(f"{key}: a local name is one word, not {name!r}", p, at_key=True)
+                continue
+            if formula is not None:
+                pairs.append((name, formula))
+            scope.define(name)
+    return pairs
+
+
+def check_set(c, item, path, scope):
+    return SetStep(position_of(c.data, path), path, _assignments(c, item, path, scope, "set", True))
+
+
+def check_let(c, item, path, scope):
+    return LetStep(position_of(c.data, path), path, _assignments(c, item, path, scope, "let", False))
+
+
+def check_roll(c, item, path, scope):
+    return RollStep(position_of(c.data, path), path, _assignments(c, item, path, scope, "roll", False),
+                    item.get("label"))
+
+
+def check_note(c, item, path, scope):
+    notes = []
+    for name, value in item["note"].items():
+        p = tuple(path) + ("note", name)
+        target = c.target(name, p, scope, "note")
+        template = c.text(value, p, scope)
+        if target is not None and template is not None:
+            notes.append((target, template))
+    return NoteStep(position_of(c.data, path), path, notes)
+
+
+# ---- lowering ---------------------------------------------------------------------------
+
+
+def lower_set(w, step: SetStep) -> None:
+    for target, formula in step.assignments:
+        value, kind = w.value(formula)
+        w.assign(target, value, kind, step)
+
+
+def lower_let(w, step: LetStep) -> None:
+    for name, formula in step.assignments:
+        _, kind = w.value(formula, into=w.local(name))
+        w.bound(name, kind)
+
+
+def lower_roll(w, step: RollStep) -> None:
+    for name, formula in step.assignments:
+        _, kind = w.rolled(formula, w.local(name), name, step.label)
+        w.bound(name, kind)
+
+
+def lower_note(w, step: NoteStep) -> None:
+    for target, template in step.notes:
+        if not w.traced and not w.program.is_read(target):
+            w.line(f"pass  # note {'.'.join(target)}: a text nothing in the rules reads")
+            continue
+        text = w.text(template)
+        w.assign(target, text, w.text_kind(template), step, event=False)
+        if w.traced:
+            w.emit("note", target=w.shown(target), text=f"_to_state({text})")
+
+
+SET = StepKind("set", SetStep, ("set",), "writes state variables, entity fields or existing locals; a pool is stored as its faces",
+               'set: {guard.life: "guard.life - damage", kept: "[]"}', check_set, lower_set)
+LET = StepKind("let", LetStep, ("let",), "binds local names", 'let: {net: "max(0, hits - ones)"}', check_let, lower_let)
+ROLL = StepKind("roll", RollStep, ("roll", "label"),
+                "binds the value (a pool keeps its dice and what was set aside) and logs the roll with every die",
+                'roll: {blue: "[kept, (3 - size(kept))d6]"}\nlabel: Search', check_roll, lower_roll)
+NOTE = StepKind("note", NoteStep, ("note",), "writes a text into a state variable or field",
+                'note: {latest: "The door opens on a {green}"}', check_note, lower_note)

@@ -1,0 +1,189 @@
+"""A ruleset's lookup tables: their rows built from YAML, and their coverage checked at load.
+
+Coverage works the same for one key column or several: each column's key cells (numbers,
+ranges, words) cut that column into pieces, the pieces of every column make a grid, and each
+square of the grid is matched against the rows in order. That finds rows that overlap (unless
+`first_match: true`), squares inside the rows' span that no row covers (unless `gaps: true` or
+the table has a `default:`), and rows that can never match because the rows before them cover
+everything they match.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import product
+
+from . import model
+from .templates import LocalText
+from .yamlio import position_of
+
+RANGE = re.compile(r"^\s*(-?\d+)?\s*\.\.\s*(-?\d+)?\s*$")
+MAX_SQUARES = 20_000     # a grid larger than this is not checked (no real table comes near it)
+MAX_GAPS_SHOWN = 3
+INF = float("inf")
+
+
+def build_table(c, name: str, spec) -> model.LookupTable:
+    """The table `name` from its YAML; problems (a missing key cell, an empty range, coverage) go to c."""
+    path = ("tables", name)
+    keys = (spec["key"],) if isinstance(spec["key"], str) else tuple(spec["key"])
+    rows = []
+    for i, row in enumerate(spec["rows"]):
+        row_path = path + ("rows", i)
+        missing = [k for k in keys if k not in row]
+        if missing:
+            c.problem(f"this row has no key column {missing[0]!r}", row_path)
+            continue
+        matchers = tuple(_matcher(c, row[k], row_path + (k,)) for k in keys)
+        rows.append(model.Row(matchers, _cells(row), position_of(c.data, row_path)))
+    default = _cells(spec["default"]) if spec.get("default") is not None else None
+    if rows and len(rows) == len(spec["rows"]):
+        gaps_ok = spec.get("gaps", False) or default is not None
+        for message, at in coverage(name, keys, rows, gaps_ok, spec.get("first_match", False)):
+            c.problem(message, path + (("rows", at) if at is not None else ()))
+    return model.LookupTable(name, keys, rows, default, dict(spec.get("columns") or {}), spec.get("title"),
+                             spec.get("doc"))
+
+
+def _cells(row) -> dict:
+    return {k: (LocalText(v) if isinstance(v, dict) and "en" in v else v) for k, v in row.items()}
+
+
+def _matcher(c, value, path) -> model.Matcher:
+    if isinstance(value, str):
+        found = RANGE.match(value)
+        if found:
+            low = int(found.group(1)) if found.group(1) is not None else None
+            high = int(found.group(2)) if found.group(2) is not None else None
+            if low is not None and high is not None and low > high:
+                c.problem(f"the range {value!r} is empty ({low} is above {high})", path)
+            return model.Matcher(low=low, high=high, is_range=True)
+    if isinstance(value, (list, dict)):
+        c.problem("a key cell is a number, a range such as '3..5', or a word", path)
+    return model.Matcher(exact=value)
+
+
+# ---- coverage ------------------------------------------------------------------------------
+
+def _span(m: model.Matcher):
+    """A key cell as a closed numeric interval (low, high), or None for a word."""
+    if m.is_range:
+        return (-INF if m.low is None else m.low, INF if m.high is None else m.high)
+    if type(m.exact) is int:
+        return (m.exact, m.exact)
+    return None
+
+
+def _pieces(matchers) -> list:
+    """The pieces one key column is cut into: ("n", low, high) intervals and ("w", word) words."""
+    words = []
+    spans = []
+    for m in matchers:
+        span = _span(m)
+        if span is None:
+            if m.exact not in words:
+                words.append(m.exact)
+        else:
+            spans.append(span)
+    pieces = [("w", w) for w in words]
+    if not spans:
+        return pieces
+    cuts = sorted({lo for lo, _ in spans} | {hi + 1 for _, hi in spans})
+    for lo, nxt in zip(cuts, cuts[1:]):
+        pieces.append(("n", lo, nxt - 1))
+    if any(lo == -INF for lo, _ in spans) and cuts[0] != -INF:
+        pieces.insert(len(words), ("n", -INF, cuts[0] - 1))
+    return pieces
+
+
+def _holds(m: model.Matcher, piece) -> bool:
+    span = _span(m)
+    if piece[0] == "w":
+        return span is None and m.exact == piece[1]
+    return span is not None and span[0] <= piece[1] and piece[2] <= span[1]
+
+
+def _show(piece) -> str:
+    if piece[0] == "w":
+        return repr(piece[1])
+    lo, hi = piece[1], piece[2]
+    return f"{'' if lo == -INF else int(lo)}..{'' if hi == INF else int(hi)}"
+
+
+def _where(keys, pieces) -> str:
+    if len(keys) == 1:
+        return _show(pieces[0])
+    return ", ".join(f"{k} {_show(p)}" for k, p in zip(keys, pieces))
+
+
+def _common(a: model.Matcher, b: model.Matcher):
+    """Where two key cells both match, as a piece."""
+    sa, sb = _span(a), _span(b)
+    if sa is None:
+        return ("w", a.exact)
+    return ("n", max(sa[0], sb[0]), min(sa[1], sb[1]))
+
+
+def coverage(name: str, keys, rows, gaps_ok: bool, first_match: bool) -> list[tuple[str, int | None]]:
+    """(message, row index to point at) for each coverage problem of the table."""
+    columns = [_pieces([row.matchers[k] for row in rows]) for k in range(len(keys))]
+    size = 1
+    for pieces in columns:
+        size *= max(1, len(pieces))
+    if size > MAX_SQUARES:
+        return []
+    found = []
+    overlaps: set = set()
+    reachable: set = set()
+    gaps = []
+    for square in product(*columns):
+        matching = [i for i, row in enumerate(rows) if all(_holds(m, p) for m, p in zip(row.matchers, square))]
+        if not matching:
+            if any(p[0] == "n" and (p[1] == -INF or p[2] == INF) for p in square):
+                continue   # beyond every row's span: nothing to fill
+            gaps.append(square)
+            continue
+        reachable.add(matching[0])
+        if len(matching) > 1 and not first_match:
+            pair = (matching[0], matching[1])
+            if pair not in overlaps:
+                overlaps.add(pair)
+                first, second = rows[pair[0]], rows[pair[1]]
+                common = [_common(a, b) for a, b in zip(first.matchers, second.matchers)]
+                found.append((f"table {name!r}: rows {pair[0]} and {pair[1]} overlap at {_where(keys, common)} "
+                              "(set first_match: true if the first row should win)", pair[1]))
+    if first_match:
+        for i in range(len(rows)):
+            if i not in reachable:
+                found.append((f"table {name!r}: row {i} can never match: the rows before it match everything it "
+                              "does", i))
+    if gaps and not gaps_ok:
+        if len(keys) == 1:
+            for lo, hi, after in _merged(gaps, rows):
+                found.append((f"table {name!r}: no row covers {_show(('n', lo, hi))} (add a row, or set gaps: true)",
+                              after))
+        else:
+            for square in gaps[:MAX_GAPS_SHOWN]:
+                found.append((f"table {name!r}: no row covers {_where(keys, square)} "
+                              "(add a row, a default:, or set gaps: true)", None))
+            if len(gaps) > MAX_GAPS_SHOWN:
+                found.append((f"table {name!r}: and {len(gaps) - MAX_GAPS_SHOWN} more combinations no row covers",
+                              None))
+    return found
+
+
+def _merged(gaps, rows):
+    """Runs of uncovered numbers of a one-column table: (low, high, the row just after the run)."""
+    runs = []
+    for (piece,) in gaps:
+        if piece[0] != "n":
+            continue
+        if runs and runs[-1][1] + 1 == piece[1]:
+            runs[-1][1] = piece[2]
+        else:
+            runs.append([piece[1], piece[2]])
+    out = []
+    for lo, hi in runs:
+        after = next((i for i, row in enumerate(rows) if (_span(row.matchers[0]) or (INF,))[0] == hi + 1), None)
+        out.append((lo, hi, after))
+    return out

@@ -1,0 +1,268 @@
+"""The one loop machine: the end conditions, the triggers, the loop's levels, and what one turn does.
+
+Written once, here, for both modes: the table's `perform` (one action at a time, every event
+logged) and the simulation's `play` (turns of the loop action until the game ends) run the same
+turn, written by `_turn`. For a ruleset's levels (outermost first) the machine is:
+
+    start i      the level's counter is 1; unless it is already done, its begin:, then start i+1
+    next i       the counter moves on; unless the level is done, its begin:, then start i+1
+    complete i   the level ran every iteration: its then:; the enclosing iteration ends
+                 (its finish:) and the enclosing level moves on; the outermost ends the game: done
+    advance i    the current iteration of level i ends, with every level inside it (their finish:)
+
+A turn: the action's steps (end: LEVEL ends that iteration); each trigger whose condition holds
+runs once; the end conditions are checked in order; then the loop moves on (when the action plays
+the innermost level, or a step ended one), and the end conditions are checked again.
+"""
+
+from __future__ import annotations
+
+from .writer import FunctionWriter
+
+
+def write(p) -> list:
+    """The machine's functions for the program writer p."""
+    out = [(_endings(p), ""), (_triggers(p), "ended")]
+    levels = p.ruleset.loop
+    for i in range(len(levels)):
+        out += [(_start(p, i), ""), (_next(p, i), ""), (_complete(p, i), ""), (_advance(p, i), "")]
+    out.append((_start_game(p), ""))
+    out.append((_perform(p), "name, args"))
+    if not p.traced:
+        out.append((_play(p), "max_rounds"))
+        out.append((_values(p), ""))
+    return out
+
+
+def tables(p) -> list[str]:
+    """The last lines of make(): the tables the machine dispatches through, and the entry points."""
+    ruleset = p.ruleset
+    actions = ", ".join(f"{name!r}: a_{name}" for name in ruleset.actions)
+    advance = ", ".join(f"{level.name!r}: lv_advance_{i}" for i, level in enumerate(ruleset.loop))
+    entries = ["'start': start", "'report': report", "'perform': perform"]
+    if not p.traced:
+        entries += ["'play': play", "'values': values"]
+    return [f"    ACTIONS = {{{actions}}}", f"    ADVANCE = {{{advance}}}",
+            f"    return {{{', '.join(entries)}}}"]
+
+
+def _level_block(w: FunctionWriter, p, i: int, part: str) -> None:
+    level = p.ruleset.loop[i]
+    if getattr(level, part):
+        where = f"{part}: of loop level {level.name!r}"
+        w.line(f"_in_level(lb_{i}_{part}, {level.name!r}, {where!r})")
+
+
+def _event(w: FunctionWriter, p, i: int, event: str) -> None:
+    if p.traced:
+        w.emit("level", level=repr(p.ruleset.loop[i].name), event=repr(event), iteration=p.counter(i))
+
+
+def _done(w: FunctionWriter, p, i: int) -> str:
+    """The test that level i has run all its iterations (times: is read each time it is asked)."""
+    level = p.ruleset.loop[i]
+    counter = p.counter(i)
+    tests = []
+    if level.times is not None:
+        tests.append(f"{counter} > {w.number(level.times, 'times')}")
+    if level.max is not None:
+        tests.append(f"{counter} > {level.max}")
+    return " or ".join(tests) or "False"
+
+
+def _counter_cell(w: FunctionWriter, p, i: int) -> str:
+    counter = p.counter(i)
+    if not p.traced:
+        w.cell(counter)
+    return counter
+
+
+def _start(p, i: int) -> FunctionWriter:
+    w = FunctionWriter(p, f"lv_start_{i}")
+    w.line(f"{_counter_cell(w, p, i)} = 1")
+    _rest_of_begin(w, p, i)
+    return w
+
+
+def _next(p, i: int) -> FunctionWriter:
+    w = FunctionWriter(p, f"lv_next_{i}")
+    w.line(f"{_counter_cell(w, p, i)} += 1")
+    _rest_of_begin(w, p, i)
+    return w
+
+
+def _rest_of_begin(w: FunctionWriter, p, i: int) -> None:
+    w.line(f"if {_done(w, p, i)}:")
+    w.line(f"    lv_complete_{i}()")
+    w.line("    return")
+    _event(w, p, i, "begin")
+    _level_block(w, p, i, "begin")
+    if i + 1 < len(p.ruleset.loop):
+        w.line(f"lv_start_{i + 1}()")
+
+
+def _complete(p, i: int) -> FunctionWriter:
+    w = FunctionWriter(p, f"lv_complete_{i}")
+    _level_block(w, p, i, "then")
+    if i == 0:
+        w.line("raise _EndGame('done')")
+        return w
+    _event(w, p, i - 1, "end")
+    _level_block(w, p, i - 1, "finish")
+    w.line(f"lv_next_{i - 1}()")
+    return w
+
+
+def _advance(p, i: int) -> FunctionWriter:
+    w = FunctionWriter(p, f"lv_advance_{i}")
+    for j in range(len(p.ruleset.loop) - 1, i - 1, -1):
+        _event(w, p, j, "end")
+        _level_block(w, p, j, "finish")
+    w.line(f"lv_next_{i}()")
+    return w
+
+
+def _endings(p) -> FunctionWriter:
+    """endings(): True when the game is over, or the first end condition that holds ends it."""
+    w = FunctionWriter(p, "endings")
+    w.line("if C.over:")
+    w.line("    return True")
+    for ending in p.ruleset.end:
+        test = w.truth(ending.when)
+        w.line(f"if {test}:")
+        with w.indent():
+            if p.traced and ending.say is not None:
+                text = w.text(ending.say)
+                w.emit("say", text=f"_to_state({text})")
+            w.line(f"C.finish({ending.result!r})")
+            w.line("return True")
+    w.line("return False")
+    return w
+
+
+def _triggers(p) -> FunctionWriter:
+    """triggers(ended): each trigger whose condition holds runs once; a level a step ended, or None."""
+    w = FunctionWriter(p, "triggers")
+    for i, trigger in enumerate(p.ruleset.triggers):
+        test = w.truth(trigger.when)
+        w.line(f"if {test}:")
+        with w.indent():
+            if p.traced:
+                w.emit("trigger", id=repr(trigger.id))
+            w.line("try:")
+            w.line(f"    tr_{i}()")
+            w.line("except _EndLevel as _e:")
+            w.line("    if ended is None:")
+            w.line("        ended = _e.level")
+    w.line("return ended")
+    return w
+
+
+def _turn(w: FunctionWriter, p, call: str, plays: str) -> None:
+    """One turn: the action (`call`), the triggers, the end conditions and the loop."""
+    innermost = len(p.ruleset.loop) - 1
+    w.line("_ended = None")
+    w.line("try:")
+    w.line(f"    {call}")
+    w.line("except _EndLevel as _e:")
+    w.line("    _ended = _e.level")
+    if p.ruleset.triggers:
+        w.line("_ended = triggers(_ended)")
+    if innermost < 0:
+        w.line("endings()")
+        return
+    w.line("if not endings():")
+    with w.indent():
+        w.line("if _ended is not None:")
+        w.line("    ADVANCE[_ended]()")
+        w.line("    endings()")
+        w.line(f"elif {plays}:")
+        w.line(f"    lv_advance_{innermost}()")
+        w.line("    endings()")
+
+
+def _start_game(p) -> FunctionWriter:
+    """start(): the values a game starts with, its setup:, the first iteration of every level."""
+    w = FunctionWriter(p, "start")
+    w.cell("_st")
+    w.line("_st = 0")
+    w.line("try:")
+    with w.indent():
+        w.line("init()")
+        if p.ruleset.setup:
+            w.line("try:")
+            w.line("    setup_block()")
+            w.line("except _EndLevel as _e:")
+            w.line("    raise _StepFailed(f'end: {_e.level} is not allowed in setup: (no loop runs yet)')")
+        if p.ruleset.loop:
+            w.line("lv_start_0()")
+        w.line("endings()")
+    w.line("except _EndGame as _e:")
+    w.line("    C.finish(_e.result)")
+    return w
+
+
+def _perform(p) -> FunctionWriter:
+    """perform(name, args): one action at the table, with everything that follows it."""
+    w = FunctionWriter(p, "perform")
+    w.cell("_st")
+    w.line("_st = 0")
+    w.line("try:")
+    with w.indent():
+        if p.traced:
+            w.emit("action", name="name", args="args")
+        plays = [name for name, action in p.ruleset.actions.items() if action.plays_level]
+        _turn(w, p, "ACTIONS[name](args)", f"name == {plays[0]!r}" if plays else "False")
+    w.line("except _EndGame as _e:")
+    w.line("    C.finish(_e.result)")
+    return w
+
+
+def _play(p) -> FunctionWriter:
+    """play(max_rounds): a whole simulated game, turns of the loop action until it ends; the rounds played."""
+    w = FunctionWriter(p, "play")
+    w.cell("_st")
+    plays = [name for name, action in p.ruleset.actions.items() if action.plays_level]
+    w.line("start()")
+    w.line("_rounds = 0")
+    if not plays:
+        w.line("return _rounds")
+        return w
+    name = plays[0]
+    action = p.ruleset.actions[name]
+    args = {k: param.default for k, param in action.params.items()}
+    args.update(p.loop_args)
+    w.line(f"_args = {args!r}")
+    w.line("while not C.over:")
+    with w.indent():
+        w.line("if _rounds >= max_rounds:")
+        w.line("    raise _RoundLimit()")
+        w.line("_rounds += 1")
+        if action.when is not None:
+            offered = w.truth(action.when)
+            w.line(f"if not {offered}:")
+            w.line(f"    raise _StepFailed({name + ' cannot be done now: its when: does not hold'!r})")
+        w.line("_st = 0")
+        w.line("try:")
+        with w.indent():
+            _turn(w, p, f"a_{name}(_args)", "True")
+        w.line("except _EndGame as _e:")
+        w.line("    C.finish(_e.result)")
+    w.line("return _rounds")
+    return w
+
+
+def _values(p) -> FunctionWriter:
+    """values(): the untraced game's values as the table keeps them (for tests that hold both modes equal)."""
+    w = FunctionWriter(p, "values")
+    ruleset = p.ruleset
+    params = {n: v for n, v in p.params.items() if n not in p.dice_params}
+    w.line(f"_p = {params!r}")
+    for name in p.dice_params:
+        w.line(f"_p[{name!r}] = q_{name}")
+    parts = ["'params': _p", "'loop': {" + ", ".join(f"{level.name!r}: l_{i}" for i, level in enumerate(ruleset.loop))
+             + "}"]
+    parts += [f"{name!r}: e_{name}" for name in ruleset.entities]
+    parts += [f"{name!r}: s_{name}" for name in ruleset.state]
+    w.line("return {" + ", ".join(parts) + "}")
+    return w

@@ -1,0 +1,455 @@
+"""A ruleset lowered to one Python program, for one set of params, in one of two modes.
+
+The table and `dusk simulate` run the same lowered form: every step written by its kind's
+lowering (ruleset/steps/), every formula by the dice language's (dice/lowering.py), the loop by
+machine.py. The mode is a switch of this one writer:
+
+* traced (the table, `-c` scripts): the game's values live in a dictionary (snapshots, undo,
+  the state shown), every die is traced and every event logged through the Run;
+* untraced (simulations): the values live in the program's own variables (Python cells), pools
+  are tuples of faces, nothing is logged, params are constants.
+
+The writer infers the kind of every state variable, entity field, local and procedure parameter
+by writing the program until they settle, so the code checks at run time only what it cannot know
+before (and the same in both modes). Each line remembers the formula or step it came from: an
+error while the program runs is reported where the ruleset wrote it, with a caret.
+"""
+
+from __future__ import annotations
+
+import builtins
+import itertools
+
+from ruleset_engine import dice
+from ruleset_engine.dice import DEFAULT_LIMITS, DiceError
+from ruleset_engine.dice import ast as dice_ast
+from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR, join
+from ruleset_engine.dice.lowering import Namespace, Src
+from ruleset_engine.dice.runtime import u_env, u_plain
+from ruleset_engine.dice.expression import env_name
+from ruleset_engine.errors import DuskError
+from ruleset_engine.ruleset import model
+from ruleset_engine.ruleset.model import Formula
+from ruleset_engine.ruleset.steps import KINDS, CallStep, StepFailed, new_track
+from ruleset_engine.ruleset.templates import NO_DICE, LocalText, Template
+
+from . import machine, support
+from .errors import RuleError
+from .run import NOTHING
+from .signals import EndGame, EndLevel, NeedDecision, RoundLimit
+from .writer import FunctionWriter
+
+_PROGRAMS = itertools.count()
+MAX_PASSES = 12
+
+
+class Program:
+    """The compiled program of a ruleset: make(R, C, G) gives its entry points for one game."""
+
+    def __init__(self, ruleset: model.Ruleset, source: str, origins: dict, namespace: dict, traced: bool):
+        self.ruleset = ruleset
+        self.source = source
+        self.origins = origins
+        self.traced = traced
+        self.filename = f"<dusk program {next(_PROGRAMS)}: {ruleset.id}>"
+        code = builtins.compile(source, self.filename, "exec")
+        exec(code, namespace)  # noqa: S102 - our own generated source
+        self.make = namespace["make"]
+
+    def bind(self, randint, run, values: dict | None = None) -> dict:
+        """The entry points (start, perform, report, play) of one game, drawing from `randint`."""
+        return self.make(randint, run, values)
+
+    def locate(self, err: BaseException) -> BaseException:
+        """An error raised while the program ran, as a RuleError at the formula or step it came from."""
+        if isinstance(err, RuleError) or not isinstance(err, Exception):
+            return err
+        if isinstance(err, DuskError) and not isinstance(err, (DiceError, StepFailed)):
+            return err      # a GameError: the caller's, not the ruleset's
+        origin = None
+        tb = err.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                origin = self.origins.get(tb.tb_lineno, origin)
+            tb = tb.tb_next
+        where, path = (origin.where, origin.path) if origin is not None else (None, ())
+        if isinstance(err, DiceError):
+            if isinstance(origin, Formula):
+                err.located(origin.text, err.span)
+                return RuleError(err.message, where, path, err.caret_lines())
+            return RuleError(err.message, where, path)
+        if isinstance(err, StepFailed):
+            return RuleError(str(err), where, path)
+        return RuleError(f"dusk failed here (a bug in dusk, not in the ruleset): {type(err).__name__}: {err}",
+                         where, path)
+
+
+class ProgramWriter:
+    """Writes the program of one ruleset for one set of params, in one mode."""
+
+    def __init__(self, ruleset: model.Ruleset, params: dict, *, traced: bool, run_limits,
+                 dice_limits=DEFAULT_LIMITS, loop_args: dict | None = None):
+        self.ruleset = ruleset
+        self.params = params
+        self.traced = traced
+        self.run_limits = run_limits
+        self.dice_limits = dice_limits
+        self.loop_args = loop_args or {}
+        everything = list(_formulas(ruleset, texts=True))
+        self.aside = any(isinstance(n, dice_ast.Call) and n.function == "aside"
+                         for f in everything for n in dice_ast.walk(f.tree))
+        self.read_parts = {part for f in _formulas(ruleset, texts=False) for path, _ in f.names for part in path}
+        self.recursive = _on_call_cycles(ruleset)
+        self.dice_params = {name: _dice_param_kind(str(params[name])) for name, p in ruleset.params.items()
+                            if p.type == "dice"}
+        # Kinds assumed for this pass, and those observed while writing it.
+        self.state_kinds: dict = {}
+        self.field_kinds: dict = {}
+        self.proc_kinds: dict = {}
+        self.local_kinds: dict = {}
+        self.observed_state = self.observed_fields = self.observed_procs = self.observed_locals = None
+
+    # ---- kinds
+    def state_kind(self, name: str) -> str:
+        return self.state_kinds.get(name) or ANY
+
+    def field_kind(self, entity: str, field: str) -> str:
+        return self.field_kinds.get((entity, field)) or ANY
+
+    def observe_state(self, name: str, kind: str) -> None:
+        self.observed_state[name] = join(self.observed_state.get(name), kind)
+
+    def observe_field(self, entity: str, field: str, kind: str) -> None:
+        self.observed_fields[(entity, field)] = join(self.observed_fields.get((entity, field)), kind)
+
+    def argument(self, procedure: str, param: str, kind: str) -> None:
+        key = (procedure, param)
+        self.observed_procs[key] = join(self.observed_procs.get(key), kind)
+
+    def is_read(self, target: tuple) -> bool:
+        """Whether a formula could read this place (a note nobody reads is not written in a simulation)."""
+        return target[-1] in self.read_parts or target[0] in self.read_parts and len(target) == 1
+
+    # ---- names the writers resolve here
+    def param_source(self, rest: tuple, span) -> Src:
+        name = rest[0]
+        if name in self.dice_params:
+            text = f"G['params'][{name!r}]" if self.traced else f"q_{name}"
+            src = Src(text, self.dice_params[name], simple=True)
+        else:
+            value = self.params[name]
+            kind = BOOL if type(value) is bool else NUM if type(value) is int else STR if isinstance(value, str) \
+                else ANY
+            bounds = (value, value) if kind == NUM else None
+            src = Src(repr(value), kind, value, bounds, simple=True)
+        if len(rest) > 1:
+            convert = "_t_env" if self.traced else "_u_env"
+            return Src(f"_env_name({src.text}, {tuple(rest[1:])!r}, {span!r}, {convert})", ANY)
+        return src
+
+    def loop_source(self, rest: tuple) -> Src:
+        names = [level.name for level in self.ruleset.loop]
+        if not rest:
+            if self.traced:
+                return Src("G['loop']", ANY, simple=True)
+            return Src("{" + ", ".join(f"{n!r}: l_{i}" for i, n in enumerate(names)) + "}", ANY)
+        i = names.index(rest[0])
+        return Src(f"G['loop'][{rest[0]!r}]" if self.traced else f"l_{i}", NUM, simple=True)
+
+    def counter(self, i: int) -> str:
+        return f"G['loop'][{self.ruleset.loop[i].name!r}]" if self.traced else f"l_{i}"
+
+    # ---- errors found while writing (a formula that cannot run with these params)
+    def problem(self, err: DiceError, formula: Formula | None, step=None) -> RuleError:
+        origin = formula if formula is not None else step
+        if formula is not None:
+            err.located(formula.text, err.span)
+        where, path = (origin.where, origin.path) if origin is not None else (None, ())
+        return RuleError(err.message, where, path, err.caret_lines())
+
+    # ---- the whole
+    def build(self) -> Program:
+        for attempt in range(MAX_PASSES):
+            functions = self.write()
+            settled = True
+            for assumed, observed in ((self.state_kinds, self.observed_state), (self.field_kinds, self.observed_fields),
+                                      (self.proc_kinds, self.observed_procs)):
+                settled &= _settle(assumed, observed, widen=attempt >= 3)
+            for name, observed in self.observed_locals.items():
+                settled &= _settle(self.local_kinds.setdefault(name, {}), observed, widen=attempt >= 3)
+            if settled:
+                break
+        else:  # pragma: no cover - kinds only widen after the third pass, so they settle
+            raise RuntimeError("the kinds of a ruleset's values did not settle")
+        source, origins = self.assemble(functions)
+        return Program(self.ruleset, source, origins, self.namespace(), self.traced)
+
+    def write(self) -> list:
+        """Every function of the program, under the kinds assumed so far."""
+        self.ns = Namespace()
+        self.observed_state, self.observed_fields, self.observed_procs = {}, {}, {}
+        self.observed_locals = {}
+        ruleset = self.ruleset
+        functions = []
+        for name, procedure in ruleset.procedures.items():
+            params = [(p, self.proc_kinds.get((name, p)) or ANY) for p in procedure.params]
+            w = FunctionWriter(self, f"p_{name}", params)
+            w.block(procedure.steps)
+            functions.append((w, ", ".join(w.local(p) for p in procedure.params)))
+        for name, action in ruleset.actions.items():
+            functions.append((self.action(name, action), "args"))
+        for entity, spec in ruleset.entities.items():
+            functions.append((self.instance(entity, spec), "v_index"))
+        functions.append((self.init(), ""))
+        if ruleset.setup:
+            w = FunctionWriter(self, "setup_block")
+            w.block(ruleset.setup)
+            functions.append((w, ""))
+        for i, trigger in enumerate(ruleset.triggers):
+            w = FunctionWriter(self, f"tr_{i}")
+            w.block(trigger.do)
+            functions.append((w, ""))
+        for i, level in enumerate(ruleset.loop):
+            for part in ("begin", "finish", "then"):
+                steps = getattr(level, part)
+                if steps:
+                    w = FunctionWriter(self, f"lb_{i}_{part}")
+                    w.block(steps)
+                    functions.append((w, ""))
+        functions += machine.write(self)
+        functions.append((self.report(), ""))
+        return functions
+
+    def action(self, name: str, action: model.Action) -> FunctionWriter:
+        entity_params = {p: spec.of for p, spec in action.params.items() if spec.type == "entity"}
+        w = FunctionWriter(self, f"a_{name}", entity_params=entity_params)
+        for pname, spec in action.params.items():
+            var = w.local(pname)
+            if spec.type == "entity":
+                w.line(f"{var} = _instance_named({w.group(spec.of)}, args[{pname!r}])")
+                w.bound(pname, ANY, entity=spec.of)
+            elif spec.type == "dice" and self.traced:
+                w.line(f"{var} = C.roll_arg({pname!r}, args[{pname!r}], R, G)")
+                w.bound(pname, ANY)
+            elif spec.type == "dice":
+                text = str(self.loop_args.get(pname, spec.default))
+                formula = Formula(text, dice.compile(text), action.where if hasattr(action, "where") else None,
+                                  ("actions", name, "params", pname))
+                w.value(formula, into=var)
+                w.bound(pname, ANY)
+            else:
+                w.line(f"{var} = args[{pname!r}]")
+                w.bound(pname, {"integer": NUM, "boolean": BOOL}.get(spec.type, STR))
+        w.block(action.steps)
+        return w
+
+    def instance(self, entity: str, spec: model.EntitySpec) -> FunctionWriter:
+        """mk_ENTITY(index): one instance, its fields evaluated in order with index, name and the
+        fields before them as locals."""
+        w = FunctionWriter(self, f"mk_{entity}", [("index", NUM)])
+        w.line("_i = {}")
+        if spec.is_group:
+            w.line("_i['index'] = v_index")
+        w.line(f"v_name = {entity!r}")
+        w.bound("name", ANY)
+        if spec.names is not None:
+            w.line(f"v_name = str({w.text(spec.names)})", spec)
+        elif spec.is_group:
+            w.line(f"v_name = {entity + ' '!r} + str(v_index)")
+        w.line("_i['name'] = v_name")
+        for field, initial in spec.fields.items():
+            value, kind = self.initial(w, initial)
+            w.line(f"v_{field} = {value}")
+            w.bound(field, kind)
+            self.observe_field(entity, field, kind)
+            w.line(f"_i[{field!r}] = {'_to_state(' + w.local(field) + ')' if self.traced else w.local(field)}")
+        for track, tspec in spec.tracks.items():
+            w.line(f"_i[{track!r}] = _new_track({tspec.labels!r})")
+        w.line("return _i")
+        return w
+
+    def initial(self, w: FunctionWriter, initial: model.Initial) -> tuple[str, str]:
+        """An initial value: (source, kind)."""
+        if initial.pool is not None:
+            return (repr(list(initial.pool)) if self.traced else repr(tuple(initial.pool))), POOL
+        if initial.text is not None:
+            text = w.text(initial.text)
+            return (f"_to_state({text})" if self.traced else text), w.text_kind(initial.text)
+        value, kind = w.value(initial.formula)
+        if kind == ANY:   # a name holding a pool, where a number was meant: its total
+            return f"_initial_value({value})", ANY
+        return value, kind
+
+    def init(self) -> FunctionWriter:
+        """The values a game starts with: params (dice params rolled), loop counters, entities, state."""
+        ruleset = self.ruleset
+        w = FunctionWriter(self, "init")
+        if self.traced:
+            plain = {n: v for n, v in self.params.items() if n not in self.dice_params}
+            w.line(f"G['params'] = {plain!r}")
+        for name in self.dice_params:
+            text = str(self.params[name])
+            formula = Formula(text, dice.compile(text), None, ("params", name))
+            value, _ = w.value(formula) if not self.traced else (None, None)
+            if self.traced:
+                src, lo = w.lower(formula)
+                w.line("C.trace()")
+                w.line(f"G['params'][{name!r}] = C.param_rolled({name!r}, {text!r}, {src.text})", formula)
+            else:
+                w.line(f"{w.cell('q_' + name)} = _report_value({value})", formula)
+        if self.traced:
+            w.line("G['loop'] = {" + ", ".join(f"{level.name!r}: 0" for level in ruleset.loop) + "}")
+        else:
+            for i in range(len(ruleset.loop)):
+                w.line(f"{w.cell(f'l_{i}')} = 0")
+        for entity, spec in ruleset.entities.items():
+            place = f"G[{entity!r}]" if self.traced else w.cell(f"e_{entity}")
+            if spec.is_group:
+                n = w.number(spec.count, "count")
+                w.line(f"{place} = [mk_{entity}(_k + 1) for _k in range(max(0, {n}))]")
+            else:
+                w.line(f"{place} = mk_{entity}(None)")
+        for name, initial in ruleset.state.items():
+            value, kind = self.initial(w, initial)
+            self.observe_state(name, kind)
+            if self.traced:
+                w.line(f"G[{name!r}] = _to_state({value})")
+            else:
+                w.line(f"{w.cell('s_' + name)} = {value}")
+        return w
+
+    def report(self) -> FunctionWriter:
+        w = FunctionWriter(self, "report")
+        w.line("_r = {}")
+        for name, formula in self.ruleset.report.items():
+            value, _ = w.value(formula)
+            w.line(f"_r[{name!r}] = _report_value({value})", formula)
+        w.line("return _r")
+        return w
+
+    # ---- assembling
+    def cells(self) -> list[str]:
+        ruleset = self.ruleset
+        if self.traced:
+            return ["_st", "_dp"]
+        return (["_st", "_dp"] + [f"s_{n}" for n in ruleset.state] + [f"e_{n}" for n in ruleset.entities]
+                + [f"l_{i}" for i in range(len(ruleset.loop))] + [f"q_{n}" for n in self.dice_params])
+
+    def assemble(self, functions) -> tuple[str, dict]:
+        lines: list[tuple[str, object]] = [("def make(R, C, G):", None)]
+        lines.append(("    " + " = ".join(self.cells()) + " = None", None))
+        lines.append(("    _st = _dp = 0", None))
+        for writer, signature in functions:
+            lines += writer.source(signature)
+        lines += [(text, None) for text in machine.tables(self)]
+        source = "\n".join(text for text, _ in lines) + "\n"
+        origins = {n: origin for n, (_, origin) in enumerate(lines, 1) if origin is not None}
+        return source, origins
+
+    def namespace(self) -> dict:
+        values = dict(self.ns.values)
+        values.update({
+            "_to_state": support.to_state, "_whole": support.whole, "_truth_value": support.truth_value,
+            "_fmt": support.fmt, "_shown": support.shown, "_report_value": support.report_value,
+            "_initial_value": _initial_value, "_decision": support.decision, "_auto_answer": support.auto_answer,
+            "_picked": support.picked, "_in_level": support.in_level, "_instance_named": support.instance_named,
+            "_new_track": new_track, "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
+            "_LocalText": LocalText, "_NO_DICE": NO_DICE, "_NOTHING": NOTHING, "_EndGame": EndGame,
+            "_EndLevel": EndLevel, "_NeedDecision": NeedDecision, "_RoundLimit": RoundLimit,
+            "_StepFailed": StepFailed,
+        })
+        for kind in KINDS.values():
+            values.update(kind.helpers)
+        return values
+
+
+def build(ruleset: model.Ruleset, params: dict, *, traced: bool, run_limits, loop_args=None) -> Program:
+    return ProgramWriter(ruleset, params, traced=traced, run_limits=run_limits, loop_args=loop_args).build()
+
+
+# ---- helpers of the writer ---------------------------------------------------------------------
+
+
+def _settle(assumed: dict, observed: dict, widen: bool) -> bool:
+    """Adopt what was observed; True when nothing changed. After a few passes kinds only widen."""
+    settled = True
+    for name in set(assumed) | set(observed):
+        was, seen = assumed.get(name), observed.get(name)
+        new = join(was, seen) if widen else seen
+        if widen and was is not None and join(was, seen) == was:
+            continue
+        if new != was:
+            assumed[name] = new
+            settled = False
+    return settled
+
+
+def _initial_value(value):
+    """An initial value whose formula gave a pool where a number was meant: its total."""
+    from ruleset_engine.dice import Pool
+
+    if isinstance(value, Pool):
+        return value.total
+    return value
+
+
+def _dice_param_kind(text: str) -> str:
+    kind = dice.compile(text).kind
+    return NUM if kind in (NUM, POOL) else kind
+
+
+def _formulas(ruleset: model.Ruleset, texts: bool):
+    """Every compiled expression of the ruleset: its formulas, and (texts) the placeholders of its texts."""
+    seen = set()
+    stack = [ruleset.setup, ruleset.actions, ruleset.procedures, ruleset.triggers, ruleset.end, ruleset.report,
+             ruleset.loop, ruleset.entities, ruleset.state, ruleset.status]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen or item is None:
+            continue
+        seen.add(id(item))
+        if isinstance(item, Formula):
+            yield item.expr
+        elif isinstance(item, dice.Expression):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, Template):
+            if texts:
+                stack.extend(item.parts.values())
+        elif hasattr(item, "__dataclass_fields__"):
+            stack.extend(getattr(item, f) for f in item.__dataclass_fields__)
+
+
+def _calls(steps) -> set:
+    found = set()
+    stack = list(steps)
+    while stack:
+        step = stack.pop()
+        if isinstance(step, CallStep):
+            found.add(step.procedure)
+        for attr in ("then", "otherwise", "body"):
+            inner = getattr(step, attr, None)
+            if isinstance(inner, list):
+                stack.extend(inner)
+    return found
+
+
+def _on_call_cycles(ruleset: model.Ruleset) -> set:
+    """The procedures that can call themselves, directly or through others."""
+    calls = {name: _calls(p.steps) for name, p in ruleset.procedures.items()}
+    found = set()
+    for start in calls:
+        seen, stack = set(), list(calls[start])
+        while stack:
+            name = stack.pop()
+            if name == start:
+                found.add(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                stack.extend(calls.get(name, ()))
+    return found
+

@@ -1,0 +1,122 @@
+"""The run of one game's program: what the generated code reads and writes besides the game's values.
+
+A Run is the `C` of the generated code. It is the evaluation's tally (the dice budget, and the
+trace when traced), the game's end (over, result), and, at the table, the events of the current
+action and the answers given so far. A simulation's Run keeps no events: the untraced program
+never calls emit.
+"""
+
+from __future__ import annotations
+
+from ruleset_engine.dice import DEFAULT_LIMITS, Result
+from ruleset_engine.dice.runtime import Tally
+
+from .errors import RuleError
+
+NOTHING = object()     # no answer given yet
+
+
+class Run(Tally):
+    __slots__ = ("events", "answers", "answered", "auto", "over", "result", "turn", "base_seq", "max_steps",
+                 "max_depth")
+
+    def __init__(self, *, traced: bool, auto: bool, max_steps: int, max_depth: int,
+                 dice_limit: int = DEFAULT_LIMITS.max_dice_rolled):
+        super().__init__(dice_limit, traced=False)
+        self.events: list | None = [] if traced else None
+        self.answers: list = []
+        self.answered = 0
+        self.auto = auto
+        self.over = False
+        self.result: str | None = None
+        self.turn = 0
+        self.base_seq = 0
+        self.max_steps = max_steps
+        self.max_depth = max_depth
+
+    def attempt(self, answers: list, turn: int, base_seq: int) -> None:
+        """Get ready for one attempt at an action: its answers so far, a fresh list of events."""
+        self.answers = answers
+        self.answered = 0
+        self.turn = turn
+        self.base_seq = base_seq
+        if self.events is not None:
+            self.events = []
+        self.steps = None
+        self.budget = self.limit
+
+    # ---- events (traced)
+    def emit(self, kind: str, **data) -> None:
+        event = {"seq": self.base_seq + len(self.events), "turn": self.turn, "kind": kind}
+        event.update(data)
+        self.events.append(event)
+
+    def trace(self) -> None:
+        """A formula that may roll dice starts: its trace and its dice budget start afresh."""
+        self.steps = []
+        self.budget = self.limit
+
+    def rolled(self, text: str, value) -> None:
+        """A formula that may roll dice ended: at the table, if it drew dice, its roll is shown."""
+        steps, self.steps = self.steps, None
+        if steps and self.budget < self.limit:
+            self.emit("roll", name=None, **Result.of(text, value, steps).to_json())
+
+    def roll_event(self, text: str, value, name: str, label) -> None:
+        """A roll: step's roll, shown with every die whether or not it drew any."""
+        steps, self.steps = self.steps, None
+        data = Result.of(text, value, steps).to_json()
+        data["name"] = name
+        if label is not None:
+            data["label"] = label
+        self.emit("roll", **data)
+
+    def param_rolled(self, name: str, text: str, value):
+        """A dice param, rolled when the game starts: the roll is shown, formulas read its value."""
+        steps, self.steps = self.steps, None
+        result = Result.of(text, value, steps)
+        if self.events is not None:
+            self.emit("roll", name=f"params.{name}", **result.to_json())
+        return result.value
+
+    def roll_arg(self, name: str, text: str, randint, values: dict):
+        """An action's dice parameter, rolled as the action starts (its roll logged)."""
+        from ruleset_engine import dice
+
+        result = dice.roll(text, rng=_Draw(randint), env=values)
+        if self.events is not None:
+            self.emit("roll", name=name, **result.to_json())
+        return result.raw
+
+    # ---- decisions
+    def given(self):
+        """The next answer given for this attempt, or NOTHING."""
+        if self.answered < len(self.answers):
+            value = self.answers[self.answered]
+            self.answered += 1
+            return value
+        return NOTHING
+
+    # ---- limits and the end
+    def too_many(self, site) -> None:
+        raise RuleError(f"more than {self.max_steps:,} steps in one action; stopped in the loop here "
+                        f"(a loop that never ends?)", site.where, site.path)
+
+    def too_deep(self, site) -> None:
+        raise RuleError(f"calls nested more than {self.max_depth} deep: {site.procedure!r} calls itself "
+                        f"without end?", site.where, site.path)
+
+    def finish(self, result: str) -> None:
+        self.over = True
+        self.result = result
+        if self.events is not None:
+            self.emit("end", result=result)
+
+
+class _Draw:
+    """The game's randint as a dice source."""
+
+    __slots__ = ("randint",)
+
+    def __init__(self, randint):
+        self.randint = randint

@@ -1,0 +1,117 @@
+"""The helpers a ruleset's program calls that belong to no step kind: values as the game state
+keeps them, the coercions of step arguments, decisions, and the names shown in the log."""
+
+from __future__ import annotations
+
+from ruleset_engine.dice import FacesList, Pool
+from ruleset_engine.dice.values import Kept
+from ruleset_engine.ruleset.steps import StepFailed
+from ruleset_engine.ruleset.templates import LocalText, format_value
+
+from .decisions import Decision
+from .errors import DecisionError
+
+
+def to_state(value):
+    """A value as the game state keeps it: plain JSON (a pool becomes its faces, which remember
+    their Pool so a formula reads them back for free; a text in several languages, a mapping)."""
+    if isinstance(value, Pool):
+        return FacesList(value)
+    if isinstance(value, LocalText):
+        return dict(value.texts)
+    if type(value) is Kept:
+        return tuple(value)
+    return value
+
+
+def whole(value, what: str) -> int:
+    """A step's number (a repeat's times, a bound, a count): a pool means its total."""
+    if isinstance(value, Pool):
+        return value.total
+    if isinstance(value, tuple):
+        return sum(value)
+    if type(value) is not int:
+        raise StepFailed(f"{what} must be a whole number, not {format_value(value)!r}")
+    return value
+
+
+def truth_value(value) -> bool:
+    if type(value) is bool:
+        return value
+    if type(value) is int:
+        return value != 0
+    raise StepFailed(f"a condition must be true or false, not {format_value(value)!r}")
+
+
+def fmt(value, lang: str) -> str:
+    """A value shown in a text."""
+    if isinstance(value, tuple):
+        value = list(value)
+    return format_value(value, lang)
+
+
+def shown(held, target: tuple) -> str:
+    """A place written through a local: through a local holding an instance, the instance's name."""
+    if isinstance(held, dict) and "name" in held:
+        return ".".join((str(held["name"]),) + tuple(target[1:]))
+    return ".".join(target)
+
+
+def report_value(value):
+    """A report's value: a number (a pool's total) or true/false."""
+    if isinstance(value, Pool):
+        return value.total
+    if isinstance(value, tuple):
+        return sum(value)
+    return value
+
+
+def decision(identity, var, kind, prompt, who, low, high, choices, pool, default) -> Decision:
+    """The question an ask: step puts, with its valid answers."""
+    made = Decision(id=identity, var=var, kind=kind, prompt=str(prompt), who=str(who) if who is not None else None,
+                    min=low, max=high, choices=choices)
+    if isinstance(prompt, LocalText):
+        made.texts = dict(prompt.texts)
+    if kind == "pick":
+        made.pool = tuple(pool.faces if isinstance(pool, Pool) else pool)
+    if default is not None:
+        made.default = default.faces if isinstance(default, Pool) else list(default) if isinstance(default, tuple) \
+            else default
+    if low is not None and high is not None and low > high:
+        raise StepFailed(f"this question has no valid answer (min {low} is above max {high})")
+    return made
+
+
+def auto_answer(asked: Decision, value):
+    """The auto: formula's answer, checked like a person's."""
+    if isinstance(value, Pool):
+        value = value.faces
+    elif isinstance(value, tuple):
+        value = list(value)
+    try:
+        return asked.check(value)
+    except DecisionError as err:
+        raise StepFailed(f"the auto: answer is not valid: {err}") from None
+
+
+def picked(faces) -> Pool:
+    return Pool.of(faces)
+
+
+def in_level(block, level: str, where: str) -> None:
+    """A begin:, finish: or then: block, where `end: LEVEL` has no iteration to end."""
+    from .signals import EndLevel
+
+    try:
+        block()
+    except EndLevel as end:
+        raise StepFailed(f"end: {end.level} inside the {where} is not allowed") from None
+
+
+def instance_named(instances, name):
+    """The instance of an entity (or group) an action's entity parameter names."""
+    items = instances if isinstance(instances, list) else [instances]
+    for instance in items:
+        if instance.get("name") == name:
+            return instance
+    raise StepFailed(f"no instance is named {name!r}")

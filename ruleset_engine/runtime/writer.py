@@ -1,0 +1,373 @@
+"""Writing one function of a ruleset's program: the `w` that each step kind's lowering talks to.
+
+A FunctionWriter turns steps into lines of Python, one statement per formula, each line
+remembering the formula or step it came from (so an error when it runs is reported where the
+ruleset wrote it). It resolves names the way the checker scoped them (locals, then state,
+entities, params, loop counters), records the kinds of what is bound and written (the program
+writer joins them until they settle), counts steps against the limit, and writes the game's
+values to the dictionary of the table (traced) or to the program's own cells (untraced).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from ruleset_engine.dice import DiceError
+from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR, join
+from ruleset_engine.dice.lowering import Lowering, Src
+from ruleset_engine.ruleset.steps import KINDS
+
+LOWER = {kind.node: kind.lower for kind in KINDS.values()}
+TRACK_NUMBERS = ("marked", "free", "size", "next", "last")
+
+
+class FunctionWriter:
+    def __init__(self, program, name: str, params=(), entity_params=None, site=None):
+        self.program = program
+        self.traced = program.traced
+        self.name = name
+        self.lines: list[tuple[int, str, object]] = []    # (indent, text, origin)
+        self.depth = 1
+        self.params = tuple(params)                         # (ruleset name, kind) of the function's parameters
+        self.defined: set = {p for p, _ in self.params}
+        self.entity_locals: dict = dict(entity_params or {})   # local -> the entity whose instance it holds
+        self.row_locals: set = set()
+        self.assigned: set = set()                          # locals bound in the body (initialised first)
+        self.cells: set = set()                             # the program's cells this function writes
+        self.loops: list = []
+        self.current = site                                 # the step being written (default origin)
+        self.counter = 0
+        self.kinds = program.local_kinds.setdefault(name, {})
+        for p, kind in self.params:
+            self.observe_local(p, kind)
+
+    # ---- lines
+    def line(self, text: str, origin=None) -> None:
+        self.lines.append((self.depth, text, origin if origin is not None else self.current))
+
+    @contextmanager
+    def indent(self):
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    branch = indent
+
+    @contextmanager
+    def loop(self, step):
+        self.loops.append(step)
+        try:
+            yield
+        finally:
+            self.loops.pop()
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def const(self, value, hint: str = "k") -> str:
+        return self.program.ns.const(value, hint)
+
+    def cell(self, name: str) -> str:
+        """A cell of the untraced program that this function writes (declared nonlocal)."""
+        self.cells.add(name)
+        return name
+
+    # ---- names
+    @staticmethod
+    def local(name: str) -> str:
+        return "v_" + name
+
+    def observe_local(self, name: str, kind: str) -> None:
+        observed = self.program.observed_locals.setdefault(self.name, {})
+        observed[name] = join(observed.get(name), kind)
+
+    def local_kind(self, name: str) -> str:
+        return self.kinds.get(name) or ANY
+
+    def bound(self, name: str, kind: str, entity: str | None = None) -> None:
+        """A local name is bound from here on (as the checker's scope has it)."""
+        self.defined.add(name)
+        if name not in {p for p, _ in self.params}:
+            self.assigned.add(name)
+        self.observe_local(name, kind)
+        if entity is not None:
+            self.entity_locals[name] = entity
+        if kind == "row":
+            self.row_locals.add(name)
+
+    def resolve(self, node) -> Src:
+        """A name read by a formula, as the lowering needs it."""
+        path, span = node.path, node.span
+        head, rest = path[0], path[1:]
+        p = self.program
+        if head in self.defined:
+            base = self.local(head)
+            if not rest:
+                kind = self.local_kind(head)
+                return Src(base, kind, simple=True)
+            return self.member(base, self.entity_locals.get(head), rest, span)
+        if head == "params":
+            return p.param_source(rest, span)
+        if head == "loop":
+            return p.loop_source(rest)
+        if head in p.ruleset.state:
+            kind = p.state_kind(head)
+            base = f"G[{head!r}]" if self.traced else f"s_{head}"
+            if rest:
+                return self.dynamic(base, rest, span)
+            if self.traced and kind in (POOL, ANY):
+                return Src(f"_t_env({base})", kind)
+            return Src(base, kind, simple=True)
+        if head in p.ruleset.entities:
+            base = f"G[{head!r}]" if self.traced else f"e_{head}"
+            if p.ruleset.entities[head].is_group or not rest:
+                return Src(base, ANY, simple=True)
+            return self.member(base, head, rest, span)
+        return self.dynamic("G" if self.traced else "{}", path, span)
+
+    def member(self, base: str, entity: str | None, rest: tuple, span) -> Src:
+        """A field of an entity instance (its kind known), a track's numbers, or a row's column."""
+        p = self.program
+        spec = p.ruleset.entities.get(entity) if entity else None
+        if spec is None:
+            return self.dynamic(base, rest, span)
+        field = rest[0]
+        text = f"{base}[{field!r}]"
+        if field in spec.tracks:
+            if len(rest) == 2 and rest[1] in TRACK_NUMBERS:
+                return Src(f"{text}[{rest[1]!r}]", NUM, simple=True)
+            return self.dynamic(text, rest[1:], span) if len(rest) > 1 else Src(text, ANY, simple=True)
+        if len(rest) > 1:
+            return self.dynamic(text, rest[1:], span)
+        if field == "index":
+            return Src(text, NUM, simple=True)
+        if field == "name":
+            return Src(text, ANY, simple=True)
+        kind = p.field_kind(entity, field)
+        if self.traced and kind in (POOL, ANY):
+            return Src(f"_t_env({text})", kind)
+        return Src(text, kind, simple=True)
+
+    def dynamic(self, base: str, rest: tuple, span) -> Src:
+        """A path into a value whose shape is known only when it runs (a row, a dictionary)."""
+        if not rest:
+            return Src(base, ANY, simple=True)
+        convert = "_t_env" if self.traced else "_u_env"
+        return Src(f"_env_name({base}, {tuple(rest)!r}, {span!r}, {convert})", ANY)
+
+    # ---- formulas
+    def lowering(self, text: str, rng: str = "R") -> Lowering:
+        p = self.program
+        return Lowering(text, p.dice_limits, traced=self.traced, names=self.resolve, ns=p.ns, aside=p.aside,
+                        tally="C", rng=rng)
+
+    def lower(self, formula, rng: str = "R") -> tuple[Src, Lowering]:
+        lo = self.lowering(formula.text, rng)
+        try:
+            src = lo.lower(formula.expr.tree)
+        except DiceError as err:
+            raise self.program.problem(err, formula) from None
+        for definition in lo.hoisted:
+            self.line(definition, formula)
+        return src, lo
+
+    def value(self, formula, into: str | None = None) -> tuple[str, str]:
+        """Evaluate a formula (into a local of the function, or a fresh one); (source to read it, kind).
+        At the table, a formula that drew dice logs its roll."""
+        src, lo = self.lower(formula)
+        if src.simple and into is None:
+            return src.text, src.kind
+        target = into or self.fresh("_v")
+        if self.traced and src.dice:
+            self.line("C.trace()")
+            self.line(f"{target} = {src.text}", formula)
+            self.line(f"C.rolled({self.const(formula.text, 'f')}, {target})", formula)
+        else:
+            if not self.traced and lo.track:
+                self.line("C.budget = C.limit")
+            self.line(f"{target} = {src.text}", formula)
+        return target, src.kind
+
+    def rolled(self, formula, into: str, name: str, label) -> tuple[str, str]:
+        """A roll: step's formula: at the table its roll is always logged, under its name and label."""
+        src, lo = self.lower(formula)
+        if not self.traced:
+            if lo.track:
+                self.line("C.budget = C.limit")
+            self.line(f"{into} = {src.text}", formula)
+            return into, src.kind
+        self.line("C.trace()")
+        self.line(f"{into} = {src.text}", formula)
+        shown = self.const(_plain(label), "l") if label is not None else "None"
+        self.line(f"C.roll_event({self.const(formula.text, 'f')}, {into}, {name!r}, {shown})", formula)
+        return into, src.kind
+
+    def number(self, formula, what: str) -> str:
+        """A formula that must give a whole number (a pool means its total)."""
+        text, kind = self.value(formula)
+        if kind == NUM:
+            return text
+        target = self.fresh("_n")
+        self.line(f"{target} = _whole({text}, {what!r})", formula)
+        return target
+
+    def truth(self, formula) -> str:
+        text, kind = self.value(formula)
+        if kind == BOOL:
+            return text
+        if kind == NUM:
+            return f"({text} != 0)"
+        target = self.fresh("_c")
+        self.line(f"{target} = _truth_value({text})", formula)
+        return target
+
+    def text(self, template) -> str:
+        """A text rendered now: a string, or a LocalText carrying every language it has."""
+        rendered = {}
+        for lang, parts in template.parts.items():
+            pieces = []
+            for part in parts:
+                if isinstance(part, str):
+                    pieces.append(repr(part))
+                    continue
+                lo = self.lowering(part.text, rng="_NO_DICE.randint")
+                try:
+                    src = lo.lower(part.tree)
+                except DiceError as err:
+                    raise self.program.problem(err, None, self.current) from None
+                for definition in lo.hoisted:
+                    self.line(definition)
+                value = self.fresh("_x")
+                self.line(f"{value} = {src.text}")
+                pieces.append(f"_fmt({value}, {lang!r})")
+            rendered[lang] = " + ".join(pieces) if pieces else "''"
+        target = self.fresh("_x")
+        if len(rendered) == 1:
+            self.line(f"{target} = {next(iter(rendered.values()))}")
+        else:
+            self.line(f"{target} = _LocalText({{{', '.join(f'{k!r}: {v}' for k, v in rendered.items())}}})")
+        return target
+
+    @staticmethod
+    def text_kind(template) -> str:
+        return STR if len(template.parts) == 1 else ANY
+
+    # ---- places
+    def read(self, target: tuple) -> str:
+        """The value a place holds now, as it is kept (for steps that change it in place or move from it)."""
+        head, rest = target[0], target[1:]
+        if head in self.defined:
+            base = self.local(head)
+        elif head in self.program.ruleset.state:
+            base = f"G[{head!r}]" if self.traced else f"s_{head}"
+        else:
+            base = f"G[{head!r}]" if self.traced else f"e_{head}"
+        return base + "".join(f"[{part!r}]" for part in rest)
+
+    def group(self, name: str) -> str:
+        return f"G[{name!r}]" if self.traced else f"e_{name}"
+
+    def assign(self, target: tuple, value: str, kind: str, step, event: bool = True) -> None:
+        """Write a value to a place; at the table the write is logged (unless the step logs its own)."""
+        head, rest = target[0], target[1:]
+        p = self.program
+        if head in self.defined and not rest:
+            self.line(f"{self.local(head)} = {value}", step)
+            self.bound(head, kind)
+            return
+        stored = value
+        if head in self.defined:
+            entity = self.entity_locals.get(head)
+            if entity is not None and len(rest) == 1:
+                p.observe_field(entity, rest[0], kind)
+            place = self.local(head) + "".join(f"[{part!r}]" for part in rest)
+        elif head in p.ruleset.state:
+            if not rest:
+                p.observe_state(head, kind)
+            if self.traced:
+                place = f"G[{head!r}]" + "".join(f"[{part!r}]" for part in rest)
+            else:
+                place = self.cell(f"s_{head}") + "".join(f"[{part!r}]" for part in rest)
+        else:
+            if len(rest) == 1:
+                p.observe_field(head, rest[0], kind)
+            place = self.read(target)
+        if self.traced:
+            stored = self.fresh("_w")
+            self.line(f"{stored} = _to_state({value})", step)
+            self.line(f"{place} = {stored}", step)
+            if event:
+                self.emit("set", target=self.shown(target), value=stored)
+        else:
+            plain = f"_u_plain({value})" if p.aside and kind in (POOL, ANY) else value
+            self.line(f"{place} = {plain}", step)
+
+    def shown(self, target: tuple) -> str:
+        """How a place reads in the log: through a local holding an instance, the instance's name."""
+        if target[0] in self.defined and len(target) > 1:
+            return f"_shown({self.local(target[0])}, {target!r})"
+        return repr(".".join(target))
+
+    # ---- events
+    def emit(self, kind: str, **fields) -> None:
+        args = "".join(f", {name}={source}" for name, source in fields.items())
+        self.line(f"C.emit({kind!r}{args})")
+
+    # ---- blocks and calls
+    def block(self, steps: list) -> None:
+        """A block of steps: its steps count against the action's limit as it starts."""
+        if not steps:
+            self.line("pass")
+            return
+        site = self.loops[-1] if self.loops else steps[0]
+        self.cells.add("_st")
+        self.line(f"_st += {len(steps)}")
+        self.line(f"if _st > {self.program.run_limits.max_steps}: C.too_many({self.const(site, 's')})")
+        for step in steps:
+            self.current = step
+            LOWER[type(step)](self, step)
+
+    def call(self, step, args: list, result: str | None) -> None:
+        call = f"p_{step.procedure}({', '.join(args)})"
+        into = f"{self.local(result)} = " if result else ""
+        if step.procedure not in self.program.recursive:
+            self.line(f"{into}{call}", step)
+        else:
+            # Only a procedure that can reach itself counts its depth, against the limit.
+            self.cells.add("_dp")
+            self.line(f"if _dp >= {self.program.run_limits.max_call_depth}: C.too_deep({self.const(step, 's')})")
+            self.line("_dp += 1")
+            self.line("try:")
+            self.line(f"    {into}{call}", step)
+            self.line("finally:")
+            self.line("    _dp -= 1")
+        if result:
+            self.bound(result, ANY)
+
+    # ---- the function
+    def source(self, signature: str) -> list[tuple[str, object]]:
+        """The function's lines (indented one level, inside the program's make())."""
+        out = [(f"    def {self.name}({signature}):", None)]
+        cells = sorted(self.cells)
+        if cells:
+            out.append((f"        nonlocal {', '.join(cells)}", None))
+        unset = sorted(self.assigned - {p for p, _ in self.params})
+        if unset:
+            out.append(("        " + " = ".join(self.local(n) for n in unset) + " = None", None))
+        if not self.lines:
+            out.append(("        pass", None))
+        for depth, text, origin in self.lines:
+            out.append(("    " * (depth + 1) + text, origin))
+        return out
+
+
+def _plain(value):
+    """YAML data (positions and all) as plain JSON data, for the log."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
