@@ -64,7 +64,10 @@ class RulesetChecker:
         return f" (did you mean {guess[0]!r}?)" if guess else ""
 
     # ---- formulas and texts
-    def formula(self, value, path, scope: Scope | None, what: str = "formula") -> model.Formula | None:
+    def formula(self, value, path, scope: Scope | None, what: str = "formula",
+                still: bool = False) -> model.Formula | None:
+        """A formula, compiled and its names checked. `still`: it is read at any time (to offer an
+        action, bound a parameter, report a game), so it may not roll dice."""
         if value is None:
             return None
         if isinstance(value, bool):
@@ -83,7 +86,16 @@ class RulesetChecker:
             return None
         if scope is not None:
             self.check_names(expr, text, path, scope)
+        if still:
+            self.no_dice(expr.tree, text, path, "this formula is read at any time (to offer an action, bound a "
+                                                 "parameter or report a game), so it cannot roll dice")
         return model.Formula(text, expr, position_of(self.data, path), tuple(path))
+
+    def no_dice(self, tree, text: str, path, message: str, offset: int = 0) -> None:
+        for node in dice.ast.walk(tree):
+            if isinstance(node, dice.ast.Dice):
+                self.formula_problem(dice.DiceValueError(message, text, node.span), text, path, offset)
+                return
 
     def formula_problem(self, err: dice.DiceError, text: str, path, offset: int = 0) -> None:
         position = position_of(self.data, path)
@@ -174,6 +186,8 @@ class RulesetChecker:
                     continue
                 if scope is not None:
                     self.check_names(expr, piece, paths[lang], scope, offset)
+                self.no_dice(expr.tree, piece, paths[lang], "text placeholders show values and never roll dice: "
+                                                            "roll first with a roll: step, then show the name", offset)
                 compiled.append(expr)
             parts[lang] = compiled
         if "en" not in parts:
@@ -209,7 +223,7 @@ class RulesetChecker:
         for name, value in self.items("report"):
             formula_value = value.get("value") if isinstance(value, dict) else value
             sub = ("report", name, "value") if isinstance(value, dict) else ("report", name)
-            report[name] = self.formula(formula_value, sub, Scope(self))
+            report[name] = self.formula(formula_value, sub, Scope(self), still=True)
         if self.problems or self.refused:
             return None
         return model.Ruleset(
@@ -347,8 +361,8 @@ class RulesetChecker:
                              p + ("of",))
             params[name] = model.ActionParam(
                 name, kind, spec.get("default"),
-                self.formula(spec.get("min"), p + ("min",), Scope(self)),
-                self.formula(spec.get("max"), p + ("max",), Scope(self)),
+                self.formula(spec.get("min"), p + ("min",), Scope(self), still=True),
+                self.formula(spec.get("max"), p + ("max",), Scope(self), still=True),
                 tuple(spec.get("choices") or ()), spec.get("of"), spec.get("doc"),
             )
         return params
@@ -359,7 +373,7 @@ class RulesetChecker:
         scope = Scope(self, {p: (("entity", params[p].of) if params[p].type == "entity" else None) for p in params})
         return model.Action(
             name=name, steps=self.steps(spec["steps"], path + ("steps",), scope), params=params,
-            when=self.formula(spec.get("when"), path + ("when",), Scope(self)),
+            when=self.formula(spec.get("when"), path + ("when",), Scope(self), still=True),
             doc=spec.get("doc"), label=spec.get("label"),
         )
 

@@ -56,3 +56,14 @@ def parse_param(param: Param, value):
             return False
         raise ValueError(f"param {param.name}: expected true or false, not {value!r}")
     return value
+
+
+def parse_sets(pairs: list[str] | None) -> dict:
+    """`--set NAME=VALUE` pairs as {NAME: VALUE text}; ValueError naming a pair that is not one."""
+    params = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--set takes PARAM=VALUE, not {pair!r}")
+        params[name.strip()] = value.strip()
+    return params

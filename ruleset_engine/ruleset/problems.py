@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ruleset_engine.errors import DuskError
+
 
 @dataclass(frozen=True, slots=True)
 class Position:
@@ -47,7 +49,7 @@ class Problem:
         return (p.file, p.line, p.column) if p else ("", 0, 0)
 
 
-class RulesetError(Exception):
+class RulesetError(DuskError):
     """A ruleset that cannot be used, with every problem found."""
 
     def __init__(self, problems: list[Problem]):
