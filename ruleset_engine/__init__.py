@@ -1,7 +1,82 @@
-"""dusk's engine: the dice language, rulesets as data, and the interpreter that runs them.
+"""dusk's engine: the dice language, rulesets as data, and the one program that runs them.
 
-The engine knows no game: its words are dice, pools, tables, tracks, entities,
-params, procedures, decisions and events. Games live in YAML rulesets.
+The engine knows no game: its words are dice, pools, tables, tracks, entities, params,
+procedures, decisions and events. Games live in YAML rulesets. This module is the public face:
+every front end (the CLI, the REPL, a later web page) and a library user need only this.
+
+    import ruleset_engine as dusk
+
+    dusk.roll("4d6kh3", rng=random.Random(7)).value      # one roll, every die in its trace
+    ruleset = dusk.load("my-game.yaml")                  # a path, or the id of a bundled ruleset
+    game = dusk.Game.start(ruleset, seed=7)
+    outcome = game.perform("round")
+    summary = dusk.simulate("my-game.yaml", 1000, seed=1)
+
+Names are imported when first used, so `dusk roll` does not pay for the ruleset machinery.
 """
 
+from __future__ import annotations
+
 __version__ = "0.1.0"
+
+# name -> (module, attribute)
+_API = {
+    # errors
+    "DuskError": ("ruleset_engine.errors", "DuskError"),
+    "DiceError": ("ruleset_engine.dice", "DiceError"),
+    "RulesetError": ("ruleset_engine.ruleset", "RulesetError"),
+    "RuleError": ("ruleset_engine.runtime", "RuleError"),
+    "GameError": ("ruleset_engine.runtime", "GameError"),
+    "DecisionError": ("ruleset_engine.runtime", "DecisionError"),
+    "SimulationError": ("ruleset_engine.analysis.simulate", "SimulationError"),
+    # the dice language
+    "roll": ("ruleset_engine.dice", "roll"),
+    "compile": ("ruleset_engine.dice", "compile"),
+    "Expression": ("ruleset_engine.dice", "Expression"),
+    "Result": ("ruleset_engine.dice", "Result"),
+    "Pool": ("ruleset_engine.dice", "Pool"),
+    "Die": ("ruleset_engine.dice", "Die"),
+    "Limits": ("ruleset_engine.dice", "Limits"),
+    "ScriptedDice": ("ruleset_engine.dice", "ScriptedDice"),
+    "render_text": ("ruleset_engine.dice.render", "render_text"),
+    "render_rich": ("ruleset_engine.dice.render", "render_rich"),
+    # rulesets
+    "load": ("ruleset_engine.ruleset", "load"),
+    "check": ("ruleset_engine.runtime.check", "check"),
+    "read_merged": ("ruleset_engine.ruleset", "read_merged"),
+    "bundled_files": ("ruleset_engine.ruleset", "bundled_files"),
+    "Ruleset": ("ruleset_engine.ruleset", "Ruleset"),
+    "Problem": ("ruleset_engine.ruleset", "Problem"),
+    "parse_sets": ("ruleset_engine.ruleset.params", "parse_sets"),
+    "as_text": ("ruleset_engine.ruleset.templates", "as_text"),
+    "format_value": ("ruleset_engine.ruleset.templates", "format_value"),
+    # games
+    "Game": ("ruleset_engine.runtime", "Game"),
+    "Outcome": ("ruleset_engine.runtime", "Outcome"),
+    "Decision": ("ruleset_engine.runtime", "Decision"),
+    "RunLimits": ("ruleset_engine.runtime", "RunLimits"),
+    "resolve_params": ("ruleset_engine.runtime", "resolve_params"),
+    # analysis
+    "simulate": ("ruleset_engine.analysis.simulate", "simulate"),
+    # the registries: what the language and the rulesets are made of
+    "FUNCTIONS": ("ruleset_engine.dice.functions", "FUNCTIONS"),
+    "MODIFIERS": ("ruleset_engine.dice.modifiers", "MODIFIERS"),
+    "STEP_KINDS": ("ruleset_engine.ruleset.steps", "KINDS"),
+}
+
+__all__ = sorted(_API) + ["__version__"]
+
+
+def __getattr__(name: str):
+    found = _API.get(name)
+    if found is None:
+        raise AttributeError(f"module 'ruleset_engine' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(found[0]), found[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return __all__

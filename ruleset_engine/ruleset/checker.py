@@ -53,6 +53,7 @@ class RulesetChecker:
         self.levels: list[str] = []
         self.procedure_params: dict[str, tuple[str, ...]] = {}
         self.results: set[str] = set()
+        self.languages: set[str] = set()       # every language a text of the ruleset has
 
     # ---- reporting
     def problem(self, message: str, path, detail=None, at_key: bool = False) -> None:
@@ -161,8 +162,9 @@ class RulesetChecker:
         if value is None:
             return None
         if isinstance(value, dict):
-            sources = {lang: value[lang] for lang in ("en", "zh") if isinstance(value.get(lang), str)}
+            sources = {lang: text for lang, text in value.items() if isinstance(text, str)}
             paths = {lang: tuple(path) + (lang,) for lang in sources}
+            self.languages.update(sources)
         else:
             sources, paths = {"en": str(value)}, {"en": tuple(path)}
         parts = {}
@@ -190,7 +192,7 @@ class RulesetChecker:
                                                             "roll first with a roll: step, then show the name", offset)
                 compiled.append(expr)
             parts[lang] = compiled
-        if "en" not in parts:
+        if not parts or len(parts) != len(sources):
             return None
         return Template(parts)
 
@@ -231,7 +233,7 @@ class RulesetChecker:
             entities=entities, state=state, setup=setup, loop=loop, actions=actions, procedures=procedures,
             triggers=triggers, end=endings, status=status, report=report,
             source=self.plain_text(d.get("source")), description=self.plain_text(d.get("description")),
-            languages=tuple(d.get("languages") or ("en",)), data=d, files=self.files,
+            languages=tuple(d.get("languages") or sorted(self.languages or {"en"})), data=d, files=self.files,
         )
 
     def sound(self, path) -> bool:
@@ -249,7 +251,9 @@ class RulesetChecker:
 
     def plain_text(self, value):
         if isinstance(value, dict):
-            return LocalText({k: v for k, v in value.items() if isinstance(v, str)})
+            texts = {k: v for k, v in value.items() if isinstance(v, str)}
+            self.languages.update(texts)
+            return LocalText(texts)
         return value
 
     def collect_names(self) -> None:

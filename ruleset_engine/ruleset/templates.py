@@ -1,12 +1,16 @@
-"""Text shown to people: plain or per language ({en: .., zh: ..}), with {formula} placeholders.
+"""Text shown to people: plain or per language ({en: .., zh: .., pt-BR: ..}), with {formula} placeholders.
 
 `{{` and `}}` write literal braces. Each placeholder is compiled once, at load time,
 with the dice language; rendering evaluates them and formats the values
 (a pool as its faces, true/false as words).
+
+A text in several languages is shown in the language asked for, else in its base language
+(`pt` for `pt-BR`), else in English, else in the first language the text has (FALLBACK below).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ruleset_engine.dice import DiceError, Pool
@@ -22,25 +26,49 @@ class _NoDice:
 NO_DICE = _NoDice()
 
 
+LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")   # a language code: en, zh, es, pt-BR
+
+
+def choose(texts: dict, lang: str | None) -> str:
+    """The text of a language map to show for `lang`: FALLBACK order."""
+    if lang:
+        if texts.get(lang):
+            return texts[lang]
+        base = lang.split("-")[0]
+        if texts.get(base):
+            return texts[base]
+    if texts.get("en"):
+        return texts["en"]
+    return next((t for t in texts.values() if t), "")
+
+
+FALLBACK = "the language asked for, its base language (pt for pt-BR), English, then the text's first language"
+
+
+def is_language_map(value) -> bool:
+    return isinstance(value, dict) and bool(value) and all(isinstance(k, str) and LANGUAGE.match(k)
+                                                           for k in value)
+
+
 class LocalText(str):
-    """A string (its English text) that also carries its other languages."""
+    """A string (its text in the default language) that also carries its other languages."""
 
     __slots__ = ("texts",)
 
     def __new__(cls, texts: dict[str, str]):
-        obj = super().__new__(cls, texts.get("en", next(iter(texts.values()), "")))
+        obj = super().__new__(cls, choose(texts, None))
         obj.texts = dict(texts)
         return obj
 
     def get(self, lang: str) -> str:
-        return self.texts.get(lang) or self.texts.get("en", "")
+        return choose(self.texts, lang)
 
 
 def as_text(value, lang: str = "en") -> str:
     if isinstance(value, LocalText):
         return value.get(lang)
-    if isinstance(value, dict) and "en" in value:
-        return value.get(lang) or value["en"]
+    if is_language_map(value):
+        return choose(value, lang)
     return "" if value is None else str(value)
 
 
@@ -101,9 +129,11 @@ class Template:
     def render(self, env, rng=NO_DICE, lang: str | None = None):
         """The text in one language, or a LocalText carrying every language when lang is None."""
         if lang is not None:
-            return self._render_one(self.parts.get(lang) or self.parts["en"], env, rng, lang)
+            chosen = lang if lang in self.parts else choose({k: k for k in self.parts}, lang)
+            return self._render_one(self.parts[chosen], env, rng, chosen)
         if len(self.parts) == 1:
-            return self._render_one(self.parts["en"], env, rng, "en")
+            only = next(iter(self.parts))
+            return self._render_one(self.parts[only], env, rng, only)
         return LocalText({code: self._render_one(parts, env, rng, code) for code, parts in self.parts.items()})
 
     @staticmethod

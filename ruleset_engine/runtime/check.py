@@ -1,0 +1,33 @@
+"""`dusk check`: everything that can be known about a ruleset before a game starts.
+
+Loading finds what the file means (ruleset/checker.py); writing its program, in both modes, with
+its default params, finds what only the lowered form can see (a count of dice that the params make
+too large, say). Every problem at once, each with its place.
+"""
+
+from __future__ import annotations
+
+from ruleset_engine.ruleset import Problem, RulesetError, load
+from ruleset_engine.ruleset.model import Ruleset
+
+from .errors import RuleError
+from .game import resolve_params
+from .limits import DEFAULT_RUN_LIMITS
+from .program import build
+
+
+def check(source: str) -> tuple[Ruleset | None, list[Problem]]:
+    """(the ruleset, []) when it is sound; (None or the ruleset, every problem found) when not."""
+    try:
+        ruleset = load(source)
+    except RulesetError as err:
+        return None, list(err.problems)
+    problems = []
+    params = resolve_params(ruleset, {})
+    for traced in (True, False):
+        try:
+            build(ruleset, params, traced=traced, run_limits=DEFAULT_RUN_LIMITS)
+        except RuleError as err:
+            problems.append(Problem(err.message, err.where, err.path, err.detail))
+            break
+    return ruleset, problems
