@@ -1,12 +1,19 @@
 """Attack of the Vampires written by hand in plain Python: the yardstick of benchmarks/simulate_attack.py.
 
-The same rules as rulesets/attack-of-the-vampires.yaml with its default params (read as
-../shared/RULINGS.md rules), one function, drawing every die from random.Random.randint.
+The same rules as rulesets/attack-of-the-vampires.yaml with its default params (read as the
+project's rulings read them), one function, drawing every die from random.Random.randint.
 It lives only here: the game that dusk plays is the YAML.
+
+As a program it plays what `dusk simulate attack-of-the-vampires -n N --seed S` plays, game for
+game (game i seeded as dusk seeds it), and prints the win rate:
+
+    python benchmarks/attack_by_hand.py --games 20000 [--seed 0] [--house]
 """
 
 from __future__ import annotations
 
+import argparse
+import hashlib
 import random
 
 
@@ -64,9 +71,20 @@ def play_attack(rng: random.Random, house_keep_sets: bool = False) -> tuple[str,
     return "timeout", rounds, life, vampires
 
 
+def game_seed(seed: int, index: int) -> int:
+    """Game `index` of a run seeded `seed`, seeded as dusk simulate seeds it."""
+    return int.from_bytes(hashlib.sha256(f"dusk/{seed}/{index}".encode()).digest()[:8], "big")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Attack of the Vampires by hand: the win rate of N games.")
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--house", action="store_true", help="the keep-sets house rule")
+    args = parser.parse_args()
+    wins = sum(play_attack(random.Random(game_seed(args.seed, i)), args.house)[0] == "won" for i in range(args.games))
+    print(f"{args.games} games, {wins} won ({wins / args.games:.4%})")
+
+
 if __name__ == "__main__":
-    rng = random.Random(1)
-    n = 100_000
-    for house in (False, True):
-        wins = sum(play_attack(rng, house)[0] == "won" for _ in range(n))
-        print(f"house={house}: win rate {wins / n:.4f}")
+    main()

@@ -10,7 +10,6 @@ writes its program once, then plays ranges of games and sends back a Tally, a ru
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 import time
 from collections import deque
@@ -23,7 +22,7 @@ from ruleset_engine.runtime.program import Program, build
 from ruleset_engine.runtime.run import Run
 from ruleset_engine.runtime.signals import RoundLimit
 
-from .summary import Totals
+from .summary import Totals, wilson  # noqa: F401 - wilson is part of this module's API
 
 MAX_ROUNDS = 1_000_000
 MAX_GAMES = 10**12          # more games than a machine could play: refused before the first
@@ -127,7 +126,8 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
     ruleset = load(source)
     loop_action(ruleset)
     full_params = resolve_params(ruleset, params or {})
-    simulation_program(ruleset, full_params)      # its problems, if any, before any game
+    # Written here, so its problems (if any) come before any game; kept for the games played here.
+    _WORKER.update(key=(source, repr(full_params)), program=simulation_program(ruleset, full_params))
     started = time.perf_counter()
     tally = Totals()
     if workers <= 1:
@@ -152,13 +152,3 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
                 if progress:
                     progress(tally.games)
     return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started)
-
-
-def wilson(count: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95% Wilson score interval of a rate."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = count / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))

@@ -13,9 +13,20 @@ min and max stay exact.
 
 from __future__ import annotations
 
+import math
 import statistics
 
 MAX_DISTINCT = 65_536
+
+
+def wilson(count: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of a rate."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = count / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 class Histogram:
@@ -81,9 +92,7 @@ class Histogram:
         return (self._at(n // 2 - 1) + self._at(n // 2)) / 2
 
     def percentile(self, q: float):
-        """The value below which a share q of the values fall (the nearest rank, as before)."""
-        import math
-
+        """The value below which a share q of the values fall (the nearest rank)."""
         return self._at(max(0, math.ceil(q * self.n) - 1))
 
     def to_json(self, full: bool = True) -> dict:
@@ -138,8 +147,6 @@ class Totals:
             self.booleans[key] = self.booleans[key] and other.booleans[key]
 
     def to_json(self) -> dict:
-        from .simulate import wilson
-
         n = self.games
         results = {}
         for name in sorted(self.results):

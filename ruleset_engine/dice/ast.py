@@ -1,4 +1,5 @@
-"""The syntax tree of the dice language: typed, immutable dataclasses.
+"""The syntax tree of the dice language: typed dataclasses, never changed once parsed (they are not
+frozen only because frozen dataclasses cost several times as much to import, on every `dusk roll`).
 
 Every node knows its span in the source text (for carets in error messages and
 labels in traces) and its depth (so the depth limit is checked while parsing,
@@ -13,28 +14,28 @@ from typing import Union
 Span = tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Integer:
     value: int
     span: Span
     depth: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class String:
     value: str
     span: Span
     depth: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Boolean:
     value: bool
     span: Span
     depth: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Name:
     """A dotted path into the environment: `hunter.life`, `params.difficulty`."""
 
@@ -47,7 +48,7 @@ class Name:
         return ".".join(self.path)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Unary:
     op: str  # "+" or "-"
     operand: "Node"
@@ -55,7 +56,7 @@ class Unary:
     depth: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Arithmetic:
     """A chain of one precedence level: `a + b - c` or `a * b // c` (flat, so 500 terms need no recursion)."""
 
@@ -65,7 +66,7 @@ class Arithmetic:
     depth: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Compare:
     left: "Node"
     op: str
@@ -74,7 +75,7 @@ class Compare:
     depth: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AllOf:
     """`a and b and c`"""
 
@@ -83,7 +84,7 @@ class AllOf:
     depth: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AnyOf:
     """`a or b or c`"""
 
@@ -92,14 +93,14 @@ class AnyOf:
     depth: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Not:
     operand: "Node"
     span: Span
     depth: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Conditional:
     """`then if test else otherwise`"""
 
@@ -110,7 +111,7 @@ class Conditional:
     depth: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Condition:
     """A comparison waiting for its left side: the `>= 6` of `count(p, >= 6)` or `rr<10`."""
 
@@ -120,7 +121,7 @@ class Condition:
     depth: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Keyword:
     """A keyword argument of a call: `default=0`, `ignore=[1]`."""
 
@@ -130,7 +131,7 @@ class Keyword:
     depth: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Call:
     function: str
     args: tuple["Node", ...]  # Condition nodes allowed among them
@@ -140,7 +141,7 @@ class Call:
     depth: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Select:
     """kh / kl / dh / dl with how many dice (1 when omitted)."""
 
@@ -149,7 +150,7 @@ class Select:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RerollDice:
     """`r<cond>` re-rolls once; `rr<cond>` re-rolls while the die meets the condition."""
 
@@ -158,7 +159,7 @@ class RerollDice:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Explode:
     """`!` explodes on the highest face; `!>=10` on faces meeting the condition."""
 
@@ -169,7 +170,7 @@ class Explode:
 Modifier = Union[Select, RerollDice, Explode]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Dice:
     """`NdS` with its modifiers; count None means one die (`d20`)."""
 
@@ -180,7 +181,7 @@ class Dice:
     depth: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PoolLiteral:
     """`[1, 2, 2, 5]`: numbers become fixed dice, pools among the items are joined in."""
 

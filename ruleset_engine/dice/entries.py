@@ -14,7 +14,7 @@ Shapes of a function form:
     extreme   pool -> one face, an empty pool needing default= (highest, lowest)
     count     pool, condition -> how many dice meet it; the counted dice are marked
     filter    pool, condition -> the dice that meet it (keep) or fail it (drop); the rest marked
-    select    pool, ... -> the dice whose keep-flag the primitive sets; the rest marked
+    select    pool, ... -> the dice but those the primitive sets aside (it gives their indices); those marked
     order     pool -> the same dice sorted by face, stably (descending=true: from the highest)
     aside     pool -> what the operation that made the pool set aside
     repeat    expression, condition -> the expression evaluated again while its total meets it

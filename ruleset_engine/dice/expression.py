@@ -58,31 +58,39 @@ def _names(traced: bool):
     return resolve
 
 
-def _function(text: str, node, limits: Limits, traced: bool):
+def _lowered(text: str, node, limits: Limits, traced: bool):
+    """The expression lowered (every check made before rolling is made here): (Lowering, Src, Namespace)."""
     ns = Namespace()
     ns.values["_env_name"] = env_name
     aside = any(isinstance(n, ast.Call) and n.function == "aside" for n in ast.walk(node))
     lowering = Lowering(text, limits, traced=traced, names=_names(traced), ns=ns, aside=aside)
-    src = lowering.lower(node)
+    return lowering, lowering.lower(node), ns
+
+
+def _function(text: str, lowered):
+    lowering, src, ns = lowered
     body = "".join(f"    {line}\n" for line in lowering.hoisted)
     code = builtins.compile(f"def _expression(R, C, ENV):\n{body}    return {src.text}\n", f"<dice {text[:40]!r}>",
                             "exec")
     exec(code, ns.values)  # noqa: S102 - our own generated source
-    return ns.values["_expression"], src
+    return ns.values["_expression"]
 
 
 class Expression:
     """One dice expression, compiled. `evaluate` draws every die from the `rng` it is given."""
 
-    __slots__ = ("text", "kind", "limits", "names", "tree", "_traced", "_plain", "_src")
+    __slots__ = ("text", "kind", "limits", "names", "tree", "_traced", "_plain", "_src", "_lowered")
 
     def __init__(self, text: str, tree, limits: Limits):
         self.text = text
         self.tree = tree       # the syntax tree, for tools that read expressions
         self.limits = limits
         self.names = tuple(ast.names_in(tree))   # [(dotted path, span)]: what it reads from its environment
-        self._traced, self._src = _function(text, tree, limits, traced=True)
-        self._plain = None
+        # Lowered now (so every check made before rolling is made at compile), written as a Python
+        # function when first evaluated (a ruleset's formulas run in its program instead).
+        self._lowered = _lowered(text, tree, limits, traced=True)
+        self._src = self._lowered[1]
+        self._traced = self._plain = None
         self.kind = self._src.kind
 
     @property
@@ -93,6 +101,8 @@ class Expression:
     def evaluate(self, rng=None, env: Mapping | None = None) -> Result:
         """Evaluate once, every die traced. `rng`: any object with randint(a, b); None means a fresh
         OS-seeded Random."""
+        if self._traced is None:
+            self._traced = _function(self.text, self._lowered)
         tally = Tally(self.limits.max_dice_rolled)
         try:
             value = self._traced((rng if rng is not None else random.Random()).randint, tally,
@@ -108,7 +118,7 @@ class Expression:
     def plain(self, rng=None, env: Mapping | None = None):
         """Evaluate untraced, as a simulation does: a pool is a tuple of faces, nothing is recorded."""
         if self._plain is None:
-            self._plain = _function(self.text, self.tree, self.limits, traced=False)[0]
+            self._plain = _function(self.text, _lowered(self.text, self.tree, self.limits, traced=False))
         tally = Tally(self.limits.max_dice_rolled, traced=False)
         try:
             return self._plain((rng if rng is not None else random.Random()).randint, tally,

@@ -11,62 +11,60 @@ from __future__ import annotations
 from .entries import CONDITION_ARG, EXPR_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, Form, Function
 from .errors import DiceLimitError, DiceTypeError
 
-# ---- primitives: keep-flags over faces -------------------------------------------------
+# ---- primitives: which dice go aside, decided over faces ---------------------------------------
+# A select primitive gives the indices of the dice it sets aside, in roll order (most selections
+# set aside few dice, so this is the short answer); the lowering keeps the others.
 
 
-def unpair_flags(faces) -> list:
+def unpair_aside(faces) -> list:
     """For each face rolled c times, floor(c/2) dice are set aside: the later ones."""
     total: dict = {}
     for f in faces:
         total[f] = total.get(f, 0) + 1
     seen: dict = {}
-    flags = []
-    for f in faces:
+    gone = []
+    for i, f in enumerate(faces):
         n = seen[f] = seen.get(f, 0) + 1
         c = total[f]
-        flags.append(n <= c - c // 2)
-    return flags
+        if n > c - c // 2:
+            gone.append(i)
+    return gone
 
 
-def cancel_flags(faces, against) -> list:
+def cancel_aside(faces, against) -> list:
     """Each face of `against` cancels one equal face of `faces`, the earliest first."""
     if len(against) == 1:    # the common case, one die cancelling
-        flags = [True] * len(faces)
         face = against[0]
-        for i, f in enumerate(faces):
-            if f == face:
-                flags[i] = False
-                break
-        return flags
+        return [faces.index(face)] if face in faces else []
     left: dict = {}
     for f in against:
         left[f] = left.get(f, 0) + 1
-    flags = []
-    for f in faces:
+    gone = []
+    for i, f in enumerate(faces):
         n = left.get(f, 0)
         if n:
             left[f] = n - 1
-        flags.append(not n)
-    return flags
+            gone.append(i)
+    return gone
 
 
-def largest_set_flags(faces, ignore=()) -> list:
-    """The dice of the biggest group of equal faces (ties: the higher face), never an ignored face."""
+def largest_set_aside(faces, ignore=()) -> list:
+    """All but the dice of the biggest group of equal faces (ties: the higher face); an ignored
+    face is never chosen."""
     counts: dict = {}
     for f in faces:
         if f not in ignore:
             counts[f] = counts.get(f, 0) + 1
     if not counts:
-        return [False] * len(faces)
+        return list(range(len(faces)))
     best = max(counts, key=lambda f: (counts[f], f))
-    return [f == best for f in faces]
+    return [i for i, f in enumerate(faces) if f != best]
 
 
-def top_flags(faces, n: int, highest: bool) -> list:
-    """The n highest (or lowest) dice; among equal faces the earlier die is chosen."""
+def top_aside(faces, n: int, highest: bool) -> list:
+    """All but the n highest (or lowest) dice; among equal faces the earlier die is chosen."""
     order = sorted(range(len(faces)), key=faces.__getitem__, reverse=highest)
-    chosen = set(order[:n])
-    return [i in chosen for i in range(len(faces))]
+    return sorted(order[n:])
 
 
 # ---- checks made before anything is rolled -----------------------------------------------
@@ -106,26 +104,26 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("highest", (
         Form((POOL_ARG,), "extreme", max, keywords={"default": NUMBER_ARG},
              signature="highest(pool, default=N)"),
-        Form((POOL_ARG, NUMBER_ARG), "select", top_flags, mark="aside", params={"highest": True},
+        Form((POOL_ARG, NUMBER_ARG), "select", top_aside, mark="aside", params={"highest": True},
              result="pool", signature="highest(pool, n)"),
     ), "the highest face (an empty pool needs default=); with n, a pool of the n highest dice",
         "highest(5d6, 2)", check=_check_extreme),
     Function("lowest", (
         Form((POOL_ARG,), "extreme", min, keywords={"default": NUMBER_ARG},
              signature="lowest(pool, default=N)"),
-        Form((POOL_ARG, NUMBER_ARG), "select", top_flags, mark="aside", params={"highest": False},
+        Form((POOL_ARG, NUMBER_ARG), "select", top_aside, mark="aside", params={"highest": False},
              result="pool", signature="lowest(pool, n)"),
     ), "the lowest face (an empty pool needs default=); with n, a pool of the n lowest dice",
         "lowest(3d6, default=0)", check=_check_extreme),
-    Function("largest_set", (Form((POOL_ARG,), "select", largest_set_flags, keywords={"ignore": POOL_ARG},
+    Function("largest_set", (Form((POOL_ARG,), "select", largest_set_aside, keywords={"ignore": POOL_ARG},
                                   mark="aside", result="pool", signature="largest_set(pool, ignore=[..])"),),
              "the dice of the biggest group of equal faces (ties: the higher face), never an ignored face",
              "largest_set([2, 5, 2, 5, 1], ignore=[1])"),
-    Function("unpair", (Form((POOL_ARG,), "select", unpair_flags, mark="aside", result="pool",
+    Function("unpair", (Form((POOL_ARG,), "select", unpair_aside, mark="aside", result="pool",
                              signature="unpair(pool)"),),
              "for each face rolled c times, floor(c/2) of those dice (the later ones) are set aside",
              "unpair([1, 2, 2, 2, 4, 5, 5, 6])"),
-    Function("cancel", (Form((POOL_ARG, POOL_ARG), "select", cancel_flags, mark="cancelled", result="pool",
+    Function("cancel", (Form((POOL_ARG, POOL_ARG), "select", cancel_aside, mark="cancelled", result="pool",
                              signature="cancel(a, b)"),),
              "each die of b cancels one equal die of a (marked ⊘)", "cancel([1, 2, 3, 3], [3, 4])"),
     Function("keep", (Form((POOL_ARG, CONDITION_ARG), "filter", mark="dropped", params={"matching": True},

@@ -448,7 +448,8 @@ def shape_extreme(lo: Lowering, node, form, args, keywords) -> Src:
     d = lo.number(default[1])
     dice += d.dice
     if d.is_const and not lo.traced:
-        return Src(f"{prim}({pool.items}, default={d.text})", NUM, dice=dice)
+        # An empty pool gives its default: the faces, or the default alone.
+        return Src(f"{prim}({pool.items} or ({d.text},))", NUM, dice=dice)
     # Only an empty pool reads its default, so only then are its dice (if any) rolled.
     thunk = d.text if d.is_const else f"(lambda: {d.text})"
     if lo.traced:
@@ -516,6 +517,9 @@ def shape_select(lo: Lowering, node, form, args, keywords) -> Src:
         return Src(f"(lambda _p: _t_select({lo.tally}, _p, {prim}(_p.faces{rest}), {mark!r}, {info}))"
                    f"({pool_text})", POOL, dice=dice)
     rest = "".join(", " + p for p in parts[1:])
+    if args[0].simple and not lo.aside:
+        # A pool read from a name is read twice rather than packed into one call's arguments.
+        return Src(f"_u_but({parts[0]}, {prim}({parts[0]}{rest}))", POOL, dice=dice)
     helper = "_u_pick_aside" if lo.aside else "_u_pick"
     return Src(f"{helper}({prim}, {parts[0]}{rest})", POOL, dice=dice)
 
@@ -528,6 +532,8 @@ def shape_order(lo: Lowering, node, form, args, keywords) -> Src:
         return Src(f"_t_order({pool.text}, {desc})", POOL, dice=pool.dice)
     if lo.aside:
         return Src(f"_u_order({pool.text}, {desc})", POOL, dice=pool.dice)
+    if desc == "False":
+        return Src(f"tuple(sorted({pool.items}))", POOL, dice=pool.dice)
     return Src(f"tuple(sorted({pool.items}, reverse={desc}))", POOL, dice=pool.dice)
 
 

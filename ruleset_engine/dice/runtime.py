@@ -290,17 +290,20 @@ def t_count(tally, pool, test, info) -> int:
     return _judged(tally, pool, marks, sum(hits), info)
 
 
-def t_select(tally, pool: Pool, flags, mark, info) -> Pool:
+def t_select(tally, pool: Pool, gone, mark, info) -> Pool:
+    """The dice but those at the indices `gone` (set aside, marked)."""
     dice = pool.dice
-    kept = Pool(tuple([d for d, k in zip(dice, flags) if k]), tuple([d for d, k in zip(dice, flags) if not k]))
-    marks = tuple(["kept" if k else mark for k in flags]) if tally.steps is not None else None
+    gone = set(gone)
+    kept = Pool(tuple([d for i, d in enumerate(dice) if i not in gone]),
+                tuple([d for i, d in enumerate(dice) if i in gone]))
+    marks = tuple([mark if i in gone else "kept" for i in range(len(dice))]) if tally.steps is not None else None
     return _judged(tally, pool, marks, kept, info)
 
 
 def t_filter(tally, pool, test, matching, info) -> Pool:
     if type(pool) is not Pool:
         pool = t_pool(pool, info[2])
-    return t_select(tally, pool, [test(d.face) == matching for d in pool.dice], "dropped", info)
+    return t_select(tally, pool, [i for i, d in enumerate(pool.dice) if test(d.face) != matching], "dropped", info)
 
 
 def t_extreme(pool: Pool, pick, default, info):
@@ -481,15 +484,11 @@ def u_count(pool, test) -> int:
     return len([f for f in pool if test(f)])
 
 
-def u_select(pool, flags, with_aside=False) -> tuple:
-    kept = tuple([f for f, k in zip(pool, flags) if k])
-    if with_aside:
-        return Kept(kept, tuple([f for f, k in zip(pool, flags) if not k]))
-    return kept
-
-
 def u_filter(pool, test, matching, with_aside=False) -> tuple:
-    return u_select(pool, [test(f) == matching for f in pool], with_aside)
+    kept = tuple([f for f in pool if test(f) == matching])
+    if with_aside:
+        return Kept(kept, tuple([f for f in pool if test(f) != matching]))
+    return kept
 
 
 def u_extreme(pool, pick, default, info):
@@ -508,14 +507,25 @@ def u_order(pool, descending) -> tuple:
 
 
 def u_pick(primitive, pool, *args, **keywords) -> tuple:
-    """The faces whose keep-flag the primitive sets."""
-    flags = primitive(pool, *args, **keywords)
-    return tuple([f for f, k in zip(pool, flags) if k])
+    """The faces but those the primitive sets aside."""
+    return u_but(pool, primitive(pool, *args, **keywords))
+
+
+def u_but(pool, gone) -> tuple:
+    """The faces but those at the indices `gone`."""
+    if not gone:
+        return tuple(pool)
+    if len(gone) == 1:
+        i = gone[0]
+        return tuple(pool[:i]) + tuple(pool[i + 1:])
+    gone = set(gone)
+    return tuple([f for i, f in enumerate(pool) if i not in gone])
 
 
 def u_pick_aside(primitive, pool, *args, **keywords) -> tuple:
-    flags = primitive(pool, *args, **keywords)
-    return Kept(tuple([f for f, k in zip(pool, flags) if k]), tuple([f for f, k in zip(pool, flags) if not k]))
+    gone = set(primitive(pool, *args, **keywords))
+    return Kept(tuple([f for i, f in enumerate(pool) if i not in gone]),
+                tuple([f for i, f in enumerate(pool) if i in gone]))
 
 
 def u_aside(pool) -> tuple:

@@ -219,7 +219,12 @@ def _perform(p) -> FunctionWriter:
 
 
 def _play(p) -> FunctionWriter:
-    """play(max_rounds): a whole simulated game, turns of the loop action until it ends; the rounds played."""
+    """play(max_rounds): a whole simulated game, turns of the loop action until it ends; the rounds played.
+
+    The turn is _turn's, written out in place for the common case: the end conditions tested here,
+    and the innermost level moved on here (its counter, its finish: and begin:), so a round costs
+    one call. The end conditions are tested again after the loop moved on only when that could
+    change them (a block ran, or a condition reads a loop counter)."""
     w = FunctionWriter(p, "play")
     w.cell("_st")
     plays = [name for name, action in p.ruleset.actions.items() if action.plays_level]
@@ -232,6 +237,9 @@ def _play(p) -> FunctionWriter:
     action = p.ruleset.actions[name]
     args = {k: param.default for k, param in action.params.items()}
     args.update(p.loop_args)
+    inner = len(p.ruleset.loop) - 1
+    level = p.ruleset.loop[inner]
+    reads_loop = any(path[0] == "loop" for ending in p.ruleset.end for path, _ in ending.when.expr.names)
     w.line(f"_args = {args!r}")
     w.line("while not C.over:")
     with w.indent():
@@ -245,7 +253,32 @@ def _play(p) -> FunctionWriter:
         w.line("_st = 0")
         w.line("try:")
         with w.indent():
-            _turn(w, p, f"a_{name}(_args)", "True")
+            w.line("_ended = None")
+            w.line("try:")
+            w.line(f"    a_{name}(_args)")
+            w.line("except _EndLevel as _e:")
+            w.line("    _ended = _e.level")
+            if p.ruleset.triggers:
+                w.line("_ended = triggers(_ended)")
+            for ending in p.ruleset.end:
+                test = w.truth(ending.when)
+                w.line(f"if {test}:")
+                w.line(f"    C.finish({ending.result!r})")
+                w.line("    break")
+            w.line("if _ended is not None:")
+            w.line("    ADVANCE[_ended]()")
+            w.line("    endings()")
+            w.line("    continue")
+            _level_block(w, p, inner, "finish")
+            counter = _counter_cell(w, p, inner)
+            w.line(f"{counter} += 1")
+            w.line(f"if {_done(w, p, inner)}:")
+            w.line(f"    lv_complete_{inner}()")
+            w.line("    endings()")
+            w.line("    continue")
+            _level_block(w, p, inner, "begin")
+            if level.begin or level.finish or reads_loop:
+                w.line("endings()")
         w.line("except _EndGame as _e:")
         w.line("    C.finish(_e.result)")
     w.line("return _rounds")

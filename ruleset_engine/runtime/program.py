@@ -100,6 +100,7 @@ class ProgramWriter:
                          for f in everything for n in dice_ast.walk(f.tree))
         self.read_parts = {part for f in _formulas(ruleset, texts=False) for path, _ in f.names for part in path}
         self.recursive = _on_call_cycles(ruleset)
+        self.call_sites = _call_sites(ruleset)
         self.dice_params = {name: _dice_param_kind(str(params[name])) for name, p in ruleset.params.items()
                             if p.type == "dice"}
         # Kinds assumed for this pass, and those observed while writing it.
@@ -125,6 +126,11 @@ class ProgramWriter:
     def argument(self, procedure: str, param: str, kind: str) -> None:
         key = (procedure, param)
         self.observed_procs[key] = join(self.observed_procs.get(key), kind)
+
+    def inlined(self, procedure: str) -> bool:
+        """Whether calls of this procedure are written in place (untraced: a simulation's hot path)."""
+        return (not self.traced and self.call_sites.get(procedure) == 1 and procedure not in self.recursive
+                and not _returns(self.ruleset.procedures[procedure].steps))
 
     def is_read(self, target: tuple) -> bool:
         """Whether a formula could read this place (a note nobody reads is not written in a simulation)."""
@@ -194,7 +200,7 @@ class ProgramWriter:
         for name, procedure in ruleset.procedures.items():
             params = [(p, self.proc_kinds.get((name, p)) or ANY) for p in procedure.params]
             w = FunctionWriter(self, f"p_{name}", params)
-            w.block(procedure.steps)
+            w.block(procedure.steps, checked=True)
             functions.append((w, ", ".join(w.local(p) for p in procedure.params)))
         for name, action in ruleset.actions.items():
             functions.append((self.action(name, action), "args"))
@@ -435,6 +441,36 @@ def _calls(steps) -> set:
             if isinstance(inner, list):
                 stack.extend(inner)
     return found
+
+
+def _all_steps(steps):
+    stack = list(steps)
+    while stack:
+        step = stack.pop()
+        yield step
+        for attr in ("then", "otherwise", "body"):
+            inner = getattr(step, attr, None)
+            if isinstance(inner, list):
+                stack.extend(inner)
+
+
+def _returns(steps) -> bool:
+    from ruleset_engine.ruleset.steps import ReturnStep
+
+    return any(isinstance(step, ReturnStep) for step in _all_steps(steps))
+
+
+def _call_sites(ruleset: model.Ruleset) -> dict:
+    """How many call steps name each procedure, anywhere in the ruleset."""
+    blocks = [ruleset.setup] + [a.steps for a in ruleset.actions.values()] + \
+        [p.steps for p in ruleset.procedures.values()] + [t.do for t in ruleset.triggers] + \
+        [getattr(level, part) for level in ruleset.loop for part in ("begin", "finish", "then")]
+    counts: dict = {}
+    for steps in blocks:
+        for step in _all_steps(steps):
+            if isinstance(step, CallStep):
+                counts[step.procedure] = counts.get(step.procedure, 0) + 1
+    return counts
 
 
 def _on_call_cycles(ruleset: model.Ruleset) -> set:

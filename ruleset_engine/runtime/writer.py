@@ -36,14 +36,22 @@ class FunctionWriter:
         self.cells: set = set()                             # the program's cells this function writes
         self.loops: list = []
         self.current = site                                 # the step being written (default origin)
+        self.pending = None                                 # a formula handed out to be written in place
         self.counter = 0
         self.kinds = program.local_kinds.setdefault(name, {})
+        self.kinds_key = name                               # whose locals these are (an inlined procedure's own)
+        self.prefix = ""                                    # of the Python names of those locals
         for p, kind in self.params:
             self.observe_local(p, kind)
 
     # ---- lines
     def line(self, text: str, origin=None) -> None:
-        self.lines.append((self.depth, text, origin if origin is not None else self.current))
+        """One line; its origin is the formula or step an error on it is reported at (by default the
+        formula whose value was handed out to be written in this line, else the step)."""
+        if origin is None:
+            origin = self.pending if self.pending is not None else self.current
+        self.pending = None
+        self.lines.append((self.depth, text, origin))
 
     @contextmanager
     def indent(self):
@@ -76,13 +84,24 @@ class FunctionWriter:
         return name
 
     # ---- names
-    @staticmethod
-    def local(name: str) -> str:
-        return "v_" + name
+    def local(self, name: str) -> str:
+        return "v_" + self.prefix + name
 
     def observe_local(self, name: str, kind: str) -> None:
-        observed = self.program.observed_locals.setdefault(self.name, {})
+        observed = self.program.observed_locals.setdefault(self.kinds_key, {})
         observed[name] = join(observed.get(name), kind)
+
+    @contextmanager
+    def scope(self, key: str, prefix: str):
+        """The locals of another function written in place (an inlined procedure): its own names."""
+        saved = (self.kinds_key, self.prefix, self.defined, self.entity_locals, self.kinds, self.loops)
+        self.kinds_key, self.prefix, self.defined, self.entity_locals = key, prefix, set(), {}
+        self.kinds = self.program.local_kinds.setdefault(key, {})
+        self.loops = []
+        try:
+            yield
+        finally:
+            (self.kinds_key, self.prefix, self.defined, self.entity_locals, self.kinds, self.loops) = saved
 
     def local_kind(self, name: str) -> str:
         return self.kinds.get(name) or ANY
@@ -90,8 +109,8 @@ class FunctionWriter:
     def bound(self, name: str, kind: str, entity: str | None = None) -> None:
         """A local name is bound from here on (as the checker's scope has it)."""
         self.defined.add(name)
-        if name not in {p for p, _ in self.params}:
-            self.assigned.add(name)
+        if self.prefix or name not in {p for p, _ in self.params}:
+            self.assigned.add(self.local(name))
         self.observe_local(name, kind)
         if entity is not None:
             self.entity_locals[name] = entity
@@ -174,11 +193,15 @@ class FunctionWriter:
             self.line(definition, formula)
         return src, lo
 
-    def value(self, formula, into: str | None = None) -> tuple[str, str]:
+    def value(self, formula, into: str | None = None, inline: bool = False) -> tuple[str, str]:
         """Evaluate a formula (into a local of the function, or a fresh one); (source to read it, kind).
-        At the table, a formula that drew dice logs its roll."""
+        At the table, a formula that drew dice logs its roll. `inline`: the caller writes the
+        formula's source in its very next line, when nothing must be done around it."""
         src, lo = self.lower(formula)
         if src.simple and into is None:
+            return src.text, src.kind
+        if inline and into is None and not (self.traced and src.dice) and not (not self.traced and lo.track):
+            self.pending = formula
             return src.text, src.kind
         target = into or self.fresh("_v")
         if self.traced and src.dice:
@@ -215,11 +238,16 @@ class FunctionWriter:
         return target
 
     def truth(self, formula) -> str:
-        text, kind = self.value(formula)
+        """A test, written in the caller's next line."""
+        text, kind = self.value(formula, inline=True)
         if kind == BOOL:
             return text
         if kind == NUM:
             return f"({text} != 0)"
+        if self.pending is not None:      # written in place after all: into a local first
+            target = self.fresh("_v")
+            self.line(f"{target} = {text}")
+            text = target
         target = self.fresh("_c")
         self.line(f"{target} = _truth_value({text})", formula)
         return target
@@ -275,7 +303,7 @@ class FunctionWriter:
         head, rest = target[0], target[1:]
         p = self.program
         if head in self.defined and not rest:
-            self.line(f"{self.local(head)} = {value}", step)
+            self.line(f"{self.local(head)} = {value}")
             self.bound(head, kind)
             return
         stored = value
@@ -297,13 +325,13 @@ class FunctionWriter:
             place = self.read(target)
         if self.traced:
             stored = self.fresh("_w")
-            self.line(f"{stored} = _to_state({value})", step)
-            self.line(f"{place} = {stored}", step)
+            self.line(f"{stored} = _to_state({value})")
+            self.line(f"{place} = {stored}")
             if event:
                 self.emit("set", target=self.shown(target), value=stored)
         else:
             plain = f"_u_plain({value})" if p.aside and kind in (POOL, ANY) else value
-            self.line(f"{place} = {plain}", step)
+            self.line(f"{place} = {plain}")
 
     def shown(self, target: tuple) -> str:
         """How a place reads in the log: through a local holding an instance, the instance's name."""
@@ -317,20 +345,35 @@ class FunctionWriter:
         self.line(f"C.emit({kind!r}{args})")
 
     # ---- blocks and calls
-    def block(self, steps: list) -> None:
-        """A block of steps: its steps count against the action's limit as it starts."""
+    def block(self, steps: list, checked: bool = False) -> None:
+        """A block of steps: its steps count against the action's limit as it starts. The count is
+        compared with the limit where steps can pile up without end: as each iteration of a loop
+        and each procedure begins (`checked`); between those, an action's steps are finite."""
         if not steps:
             self.line("pass")
             return
-        site = self.loops[-1] if self.loops else steps[0]
         self.cells.add("_st")
         self.line(f"_st += {len(steps)}")
-        self.line(f"if _st > {self.program.run_limits.max_steps}: C.too_many({self.const(site, 's')})")
+        if checked or self.loops:
+            site = self.loops[-1] if self.loops else steps[0]
+            self.line(f"if _st > {self.program.run_limits.max_steps}: C.too_many({self.const(site, 's')})")
         for step in steps:
             self.current = step
             LOWER[type(step)](self, step)
 
     def call(self, step, args: list, result: str | None) -> None:
+        if self.program.inlined(step.procedure):
+            # Called from this one place, never itself, never returning a value: written in place.
+            procedure = self.program.ruleset.procedures[step.procedure]
+            with self.scope(f"p_{step.procedure}", f"{step.procedure}__"):
+                for name, value in zip(procedure.params, args):
+                    self.line(f"{self.local(name)} = {value}", step)
+                    self.bound(name, self.program.proc_kinds.get((step.procedure, name)) or ANY)
+                self.block(procedure.steps, checked=True)
+            if result:
+                self.line(f"{self.local(result)} = None")
+                self.bound(result, ANY)
+            return
         call = f"p_{step.procedure}({', '.join(args)})"
         into = f"{self.local(result)} = " if result else ""
         if step.procedure not in self.program.recursive:
@@ -354,9 +397,9 @@ class FunctionWriter:
         cells = sorted(self.cells)
         if cells:
             out.append((f"        nonlocal {', '.join(cells)}", None))
-        unset = sorted(self.assigned - {p for p, _ in self.params})
+        unset = sorted(self.assigned - {"v_" + p for p, _ in self.params})
         if unset:
-            out.append(("        " + " = ".join(self.local(n) for n in unset) + " = None", None))
+            out.append(("        " + " = ".join(unset) + " = None", None))
         if not self.lines:
             out.append(("        pass", None))
         for depth, text, origin in self.lines:

@@ -83,7 +83,7 @@ def check_note(c, item, path, scope):
 
 def lower_set(w, step: SetStep) -> None:
     for target, formula in step.assignments:
-        value, kind = w.value(formula)
+        value, kind = w.value(formula, inline=True)
         w.assign(target, value, kind, step)
 
 
