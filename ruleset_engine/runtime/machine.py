@@ -255,7 +255,11 @@ def _play(p) -> FunctionWriter:
         with w.indent():
             w.line("_ended = None")
             w.line("try:")
-            w.line(f"    a_{name}(_args)")
+            with w.indent():
+                if p.inline_action(name):
+                    p.write_action_body(w, name, "_args")
+                else:
+                    w.line(f"a_{name}(_args)")
             w.line("except _EndLevel as _e:")
             w.line("    _ended = _e.level")
             if p.ruleset.triggers:

@@ -229,25 +229,40 @@ class ProgramWriter:
     def action(self, name: str, action: model.Action) -> FunctionWriter:
         entity_params = {p: spec.of for p, spec in action.params.items() if spec.type == "entity"}
         w = FunctionWriter(self, f"a_{name}", entity_params=entity_params)
+        self.write_action_body(w, name, "args")
+        return w
+
+    def inline_action(self, name: str) -> bool:
+        """Whether the simulation's loop writes this action's steps in place (it returns nothing)."""
+        return not self.traced and not _returns(self.ruleset.actions[name].steps)
+
+    def write_action_body(self, w: FunctionWriter, name: str, args: str) -> None:
+        """An action's parameters bound from `args`, then its steps (in its own function, or in place)."""
+        action = self.ruleset.actions[name]
+        if w.name != f"a_{name}":
+            with w.scope(f"a_{name}", f"{name}__"):
+                self._action_body(w, name, action, args)
+            return
+        self._action_body(w, name, action, args)
+
+    def _action_body(self, w: FunctionWriter, name: str, action: model.Action, args: str) -> None:
         for pname, spec in action.params.items():
             var = w.local(pname)
             if spec.type == "entity":
-                w.line(f"{var} = _instance_named({w.group(spec.of)}, args[{pname!r}])")
+                w.line(f"{var} = _instance_named({w.group(spec.of)}, {args}[{pname!r}])")
                 w.bound(pname, ANY, entity=spec.of)
             elif spec.type == "dice" and self.traced:
-                w.line(f"{var} = C.roll_arg({pname!r}, args[{pname!r}], R, G)")
+                w.line(f"{var} = C.roll_arg({pname!r}, {args}[{pname!r}], R, G)")
                 w.bound(pname, ANY)
             elif spec.type == "dice":
                 text = str(self.loop_args.get(pname, spec.default))
-                formula = Formula(text, dice.compile(text), action.where if hasattr(action, "where") else None,
-                                  ("actions", name, "params", pname))
+                formula = Formula(text, dice.compile(text), None, ("actions", name, "params", pname))
                 w.value(formula, into=var)
                 w.bound(pname, ANY)
             else:
-                w.line(f"{var} = args[{pname!r}]")
+                w.line(f"{var} = {args}[{pname!r}]")
                 w.bound(pname, {"integer": NUM, "boolean": BOOL}.get(spec.type, STR))
         w.block(action.steps)
-        return w
 
     def instance(self, entity: str, spec: model.EntitySpec) -> FunctionWriter:
         """mk_ENTITY(index): one instance, its fields evaluated in order with index, name and the
