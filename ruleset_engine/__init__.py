@@ -50,12 +50,17 @@ _API = {
     "parse_sets": ("ruleset_engine.ruleset.params", "parse_sets"),
     "as_text": ("ruleset_engine.ruleset.templates", "as_text"),
     "format_value": ("ruleset_engine.ruleset.templates", "format_value"),
+    "default_ruleset": ("ruleset_engine.ruleset.bundled", "default_ruleset"),
+    "locate": ("ruleset_engine.ruleset.loader", "locate"),
+    "show_resolved": ("ruleset_engine.ruleset.show", "show_resolved"),
     # games
     "Game": ("ruleset_engine.runtime", "Game"),
     "Outcome": ("ruleset_engine.runtime", "Outcome"),
     "Decision": ("ruleset_engine.runtime", "Decision"),
     "RunLimits": ("ruleset_engine.runtime", "RunLimits"),
     "resolve_params": ("ruleset_engine.runtime", "resolve_params"),
+    "dice_source_state": ("ruleset_engine.runtime.game", "dice_source_state"),
+    "restore_dice_source": ("ruleset_engine.runtime.game", "restore_dice_source"),
     # analysis
     "simulate": ("ruleset_engine.analysis.simulate", "simulate"),
     # the registries: what the language and the rulesets are made of

@@ -26,7 +26,7 @@ from ruleset_engine.ruleset.params import param_value_problem, parse_param
 
 from .decisions import Decision
 from .errors import GameError, RuleError
-from .history import SNAPSHOT_FORMAT, History, saved_json, saved_tuple
+from .history import SNAPSHOT_FORMAT, History, rng_from_json, rng_to_json, saved_json, saved_tuple
 from .limits import DEFAULT_RUN_LIMITS, RunLimits
 from .program import Program, build
 from .run import Run
@@ -373,6 +373,30 @@ class Game:
         game.log = copy.deepcopy(snap.get("log", []))
         game.history.actions = [(saved_tuple(copy.deepcopy(before)), at) for before, at in snap.get("history", [])]
         return game
+
+    @classmethod
+    def resume(cls, ruleset: model.Ruleset, *, params: dict, seed: int | None, core: dict, log: list = (),
+               history: list = (), limits: RunLimits = DEFAULT_RUN_LIMITS, rng=None) -> "Game":
+        """A game from the parts a session file keeps: the params and seed, the game as it stands
+        (`core()`), its log, and its undo history as (core before the action, where its events start in
+        the log). The same game as Game.restore gives from a snapshot of it."""
+        import copy
+
+        game = cls(ruleset, dict(params), seed, limits=limits, rng=rng)
+        game._put_back(saved_tuple(core))
+        game.log = copy.deepcopy(list(log))
+        game.history.actions = [(saved_tuple(copy.deepcopy(before)), at) for before, at in history]
+        return game
+
+
+def dice_source_state(rng):
+    """A dice source's state as JSON (a random.Random's; a ScriptedDice's position)."""
+    return rng_to_json(rng.getstate())
+
+
+def restore_dice_source(rng, state) -> None:
+    """Put a dice source back in a state that dice_source_state gave."""
+    rng.setstate(rng_from_json(state))
 
 
 class _NoRolls:
