@@ -10,12 +10,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Stamp files record which install is current, so a changed pyproject.toml reinstalls.
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# Stamp files record which install is current, so a changed pyproject.toml or setup.py reinstalls.
+$(VENV)/.installed: pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed
 

@@ -49,8 +49,8 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """The table: `dusk play` and `dusk resume` (the REPL lives in the repl package)."""
-    from repl.app import run
+    """The table: `dusk play` and `dusk resume` (the REPL lives in ruleset_engine.repl)."""
+    from ruleset_engine.repl.app import run
 
     return run(args)
 

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from repl.app import make_console
-from repl.commands import Repl
-from repl.render import Style
-from repl.session import Table
+from ruleset_engine.repl.app import make_console
+from ruleset_engine.repl.commands import Repl
+from ruleset_engine.repl.render import Style
+from ruleset_engine.repl.session import Table
 
 RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
 # The same REPL tests run on a bundled game and on a test ruleset, so nothing in repl/ leans on one game.

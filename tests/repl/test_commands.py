@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from repl.commands import Quit
+from ruleset_engine.repl.commands import Quit
 from tests.repl.conftest import GAMES, make_repl, run
 
 

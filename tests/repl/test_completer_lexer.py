@@ -3,8 +3,8 @@
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
-from repl.completer import TableCompleter
-from repl.lexer import tokens
+from ruleset_engine.repl.completer import TableCompleter
+from ruleset_engine.repl.lexer import tokens
 from tests.repl.conftest import GAMES, make_repl
 
 

@@ -7,7 +7,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from repl.app import interactive_loop, make_session
+from ruleset_engine.repl.app import interactive_loop, make_session
 from tests.repl.conftest import GAMES, make_repl
 
 pytestmark = pytest.mark.timeout(60)

@@ -4,8 +4,8 @@ import sqlite3
 
 import pytest
 
-from repl.journal import Journal, JournalError
-from repl.session import Table
+from ruleset_engine.repl.journal import Journal, JournalError
+from ruleset_engine.repl.session import Table
 from tests.repl.conftest import GAMES, make_repl, run
 
 
@@ -69,7 +69,7 @@ def test_a_truncated_session_is_refused(tmp_path):
 
 
 def test_resume_without_any_session(capsys):
-    from repl.app import run as run_app
+    from ruleset_engine.repl.app import run as run_app
 
     class Args:
         command, path, lang, ascii, c, script = "resume", None, "en", False, "state", None
