@@ -15,10 +15,12 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+import ruleset_engine as dusk
+
 from .commands import PERSON_ERRORS, Quit, Repl
 from .journal import JournalError, data_dir, last_session
 from .render import Style
-from .session import Table
+from .session import Session
 
 PROMPT_STYLE = {
     "command": "bold", "dice": "ansimagenta bold", "number": "ansicyan", "string": "ansigreen",
@@ -38,29 +40,24 @@ def make_console(interactive: bool, file=None) -> Console:
     return Console(file=file, highlight=False, no_color=True, force_terminal=False, width=100, emoji=False)
 
 
-def open_table(args) -> tuple[Table, object]:
-    """A new table for `play`, or the saved one for `resume`; (table, the first step to show)."""
+def open_session(args) -> tuple[Session, object]:
+    """A new session for `play`, or the saved one for `resume`; (session, the first reply to show)."""
     if args.command == "resume":
         path = Path(args.path) if args.path else last_session()
         if path is None:
             raise JournalError(f"no saved session in {data_dir() / 'sessions'}; start one with dusk play")
-        table = Table.resume(path)
-        return table, None
-    from ruleset_engine.cli import parse_sets
-
-    from ruleset_engine.ruleset.bundled import default_ruleset
-
+        return Session.resume(path), None
     save = Path(args.save) if args.save else None
-    return Table.new(args.ruleset or default_ruleset(), parse_sets(args.set), args.seed, save, args.lang)
+    return Session.new(args.ruleset or dusk.default_ruleset(), dusk.parse_sets(args.set), args.seed, save,
+                       args.lang)
 
 
 def intro(repl: Repl, resumed: bool) -> None:
-    game = repl.table.game
-    from ruleset_engine.ruleset.templates import as_text
-
-    title = as_text(game.ruleset.title, repl.style.lang)
+    """The first lines at the table: the game, its seed and file."""
+    game = repl.session.game
+    title = dusk.as_text(game.ruleset.title, repl.style.lang)
     verb = "Resumed" if resumed else "A new game"
-    repl.show(Text(f"{title}. {verb}, seed {game.seed}, saved in {repl.table.journal.path}.", style="bold"))
+    repl.show(Text(f"{title}. {verb}, seed {game.seed}, saved in {repl.session.journal.path}.", style="bold"))
     if not resumed:
         repl.show(Text("Type help for the commands; Tab completes; Ctrl-D leaves (the game is saved).",
                        style="dim"))
@@ -74,20 +71,19 @@ def run(args, stdin=None, stdout=None) -> int:
     script = None
     if getattr(args, "c", None):
         script = split_commands(args.c)
-    elif getattr(args, "script", None):
-        script = Path(args.script).read_text(encoding="utf-8").splitlines()
-    interactive = script is None and stdin.isatty()
+    interactive = script is None and not getattr(args, "script", None) and stdin.isatty()
     console = make_console(interactive, stdout)
-    style = Style(lang=args.lang or "en", ascii_only=args.ascii)
     try:
-        table, step = open_table(args)
+        if getattr(args, "script", None):
+            script = Path(args.script).read_text(encoding="utf-8").splitlines()
+        session, reply = open_session(args)
     except PERSON_ERRORS as err:
         console.print(Text(str(err), style="bold red"))
         return 2
-    repl = Repl(table, console, style)
-    intro(repl, step is None)
-    if step is not None:
-        repl._after(step)
+    repl = Repl(session, console, Style(lang=args.lang or "en", ascii_only=args.ascii))
+    intro(repl, reply is None)
+    if reply is not None:
+        repl._after(reply)
     try:
         if interactive:
             interactive_loop(repl)
@@ -95,7 +91,7 @@ def run(args, stdin=None, stdout=None) -> int:
         lines = script if script is not None else (line.rstrip("\n") for line in stdin)
         return script_loop(repl, lines)
     finally:
-        repl.table.close()
+        repl.session.close()
 
 
 def script_loop(repl: Repl, lines) -> int:
@@ -111,8 +107,8 @@ def script_loop(repl: Repl, lines) -> int:
     return 1 if repl.errors else 0
 
 
-def make_session(repl: Repl, input=None, output=None):
-    """The prompt_toolkit session of a table. `input`/`output` are for tests (a pipe and a dummy)."""
+def make_prompt(repl: Repl, input=None, output=None):
+    """The prompt_toolkit prompt of a table. `input`/`output` are for tests (a pipe and a dummy)."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
     from prompt_toolkit.history import FileHistory
@@ -134,12 +130,12 @@ def make_session(repl: Repl, input=None, output=None):
     )
 
 
-def interactive_loop(repl: Repl, session=None) -> None:
+def interactive_loop(repl: Repl, prompt=None) -> None:
     """The prompt, until Ctrl-D or quit."""
-    session = session or make_session(repl)
+    prompt = prompt or make_prompt(repl)
     while True:
         try:
-            line = session.prompt(repl.prompt_text)
+            line = prompt.prompt(repl.prompt_text)
         except KeyboardInterrupt:
             continue          # Ctrl-C clears the line, never leaves
         except EOFError:
@@ -148,4 +144,4 @@ def interactive_loop(repl: Repl, session=None) -> None:
             repl.run_line(line)
         except Quit:
             break
-    repl.show(Text(f"Saved in {repl.table.journal.path}; dusk resume continues it.", style="dim"))
+    repl.show(Text(f"Saved in {repl.session.journal.path}; dusk resume continues it.", style="dim"))

@@ -2,32 +2,33 @@
 
 A Repl runs one line at a time, the same way with a prompt or from a script: when an action
 asks a decision, the next line is its answer (with `auto` taking the ruleset's answer, and
-`undo` dropping the question). Errors are one line and the session goes on.
+`undo` dropping the question). Errors are one line and the session goes on; a bug is one line
+naming bugs.log, where its traceback went. The help of the dice language and of the steps is
+written from the engine's registries (ruleset_engine.FUNCTIONS, MODIFIERS, STEP_KINDS).
 """
 
 from __future__ import annotations
 
 import shlex
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from rich.console import Console
+from rich.padding import Padding
+from rich.table import Table as RichTable
 from rich.text import Text
 
-from ruleset_engine import dice
-from ruleset_engine.dice.render import render_rich
-from ruleset_engine.ruleset import RulesetError
-from ruleset_engine.ruleset.templates import as_text, format_value
-from ruleset_engine.runtime import DecisionError, GameError, RuleError
+import ruleset_engine as dusk
+from ruleset_engine import DecisionError, DuskError, GameError, as_text, format_value, render_rich
 
 from . import render
-from .journal import JournalError, data_dir
-from .session import Table
+from .journal import log_bug
+from .session import Session
 
-# The errors a person can cause: shown in one line (a formula's caret under it), never a traceback.
-PERSON_ERRORS = (GameError, RuleError, dice.DiceError, RulesetError, JournalError, ValueError, OSError)
+# What a person can cause: a DuskError (bad dice text with its caret, a rule that failed, a damaged
+# session file...), a file that cannot be written, an argument that is not a number. Shown in one line.
+PERSON_ERRORS = (DuskError, OSError, ValueError)
 
 
 @dataclass
@@ -37,19 +38,19 @@ class Builtin:
     doc: str
 
 
-class Quit(Exception):
-    """Leave the session (it is saved already)."""
+class Quit(BaseException):
+    """Leave the session (it is saved already). Control flow, not an error: no `except Exception` stops it."""
 
 
 class Repl:
-    def __init__(self, table: Table, console: Console, style: render.Style):
-        self.table = table
+    def __init__(self, session: Session, console: Console, style: render.Style):
+        self.session = session
         self.console = console
         self.style = style
         self.decision = None
         self.confirm: Callable[[bool], None] | None = None
         self.errors = 0
-        self.innermost = table.game.ruleset.loop[-1].name if table.game.ruleset.loop else None
+        self.innermost = session.game.ruleset.loop[-1].name if session.game.ruleset.loop else None
 
     # ---- output
     def show(self, *renderables) -> None:
@@ -72,12 +73,12 @@ class Repl:
         if self.confirm is not None:
             return "sure? (yes/no) > "
         if self.decision is not None:
-            prompt = self.decision.texts.get(self.style.lang) or self.decision.prompt
+            prompt = as_text(self.decision.texts, self.style.lang) if self.decision.texts else self.decision.prompt
             return f"{prompt} [{self.decision.describe_valid()}] > "
-        return f"{self.table.game.ruleset.id}> "
+        return f"{self.session.game.ruleset.id}> "
 
     def status(self) -> str:
-        game = self.table.game
+        game = self.session.game
         text = game.status(self.style.lang)
         if game.over:
             text += f" | over: {game.result}"
@@ -96,18 +97,12 @@ class Repl:
                 self._answer(line)
             else:
                 self._command(line)
-        except Quit:
-            raise
         except DecisionError as err:
             self.error(f"{err} - try again")
-        except dice.DiceError as err:
-            self.error(str(err))
         except PERSON_ERRORS as err:
             self.error(str(err))
         except Exception:  # noqa: BLE001 - a bug: logged with its traceback, one line shown
-            path = data_dir() / "bugs.log"
-            with open(path, "a", encoding="utf-8") as handle:
-                handle.write(f"--- {line!r}\n{traceback.format_exc()}\n")
+            path = log_bug(repr(line))
             self.error(f"Something went wrong inside dusk (a bug); the details are in {path}")
 
     def _is_escape(self, line: str) -> bool:
@@ -115,8 +110,7 @@ class Repl:
         return word in ("help", "state", "log", "rules", "table", "quit", "exit", "undo", "auto")
 
     def _answer(self, line: str) -> None:
-        step = self.table.answer(self.decision, line, line)
-        self._after(step)
+        self._after(self.session.answer(self.decision, line, line))
 
     def _answer_confirm(self, line: str) -> None:
         confirm, self.confirm = self.confirm, None
@@ -129,10 +123,10 @@ class Repl:
         if builtin is not None:
             builtin.run(self, rest.strip())
             return
-        if word in self.table.game.ruleset.actions:
+        if word in self.session.game.ruleset.actions:
             self._action(word, rest.strip(), line)
             return
-        names = list(BUILTINS) + list(self.table.game.ruleset.actions)
+        names = list(BUILTINS) + list(self.session.game.ruleset.actions)
         from difflib import get_close_matches
 
         guess = get_close_matches(word, names, n=1)
@@ -140,31 +134,30 @@ class Repl:
         raise GameError(f"no command {word!r}{hint}; type help for the commands")
 
     def _action(self, name: str, rest: str, line: str) -> None:
-        action = self.table.game.ruleset.actions[name]
+        action = self.session.game.ruleset.actions[name]
         args = parse_args(rest, list(action.params))
-        step = self.table.perform(name, args, line)
-        self._after(step)
+        self._after(self.session.perform(name, args, line))
 
-    def _after(self, step) -> None:
-        self.show_events(step.events)
-        self.decision = step.decision
+    def _after(self, reply) -> None:
+        self.show_events(reply.events)
+        self.decision = reply.decision
 
     # ---- helpers for the built-ins
     def play_rounds(self, n: int) -> int:
-        name = self.table.loop_action()
+        name = self.session.loop_action()
         if name is None:
             raise GameError("this ruleset has no game loop: auto plays rounds of a loop")
         played = 0
-        while played < n and not self.table.game.over:
+        while played < n and not self.session.game.over:
             if self.decision is not None:   # finish the round that waits on a question
-                step = self.table.auto_answer(self.decision, "auto")
+                reply = self.session.auto_answer(self.decision, "auto")
             else:
-                step = self.table.perform(name, {}, f"auto ({name})")
+                reply = self.session.perform(name, {}, f"auto ({name})")
             played += 1
-            while step.decision is not None:
-                self.show_events(step.events)
-                step = self.table.auto_answer(step.decision, "auto")
-            self._after(step)
+            while reply.decision is not None:
+                self.show_events(reply.events)
+                reply = self.session.auto_answer(reply.decision, "auto")
+            self._after(reply)
         return played
 
 
@@ -191,7 +184,7 @@ def parse_args(text: str, names: list[str]) -> dict:
 # ---- the built-ins, one function each --------------------------------------------
 
 def cmd_help(repl: Repl, rest: str) -> None:
-    ruleset = repl.table.game.ruleset
+    ruleset = repl.session.game.ruleset
     style = repl.style
     topic = rest.strip().lower()
     if topic in ruleset.actions:
@@ -207,8 +200,8 @@ def cmd_help(repl: Repl, rest: str) -> None:
     if topic in BUILTINS:
         repl.show(f"{BUILTINS[topic].usage}: {BUILTINS[topic].doc}")
         return
-    if topic in ("dice", "roll"):
-        repl.show(DICE_HELP)
+    if topic in HELP_TOPICS:
+        repl.show(*HELP_TOPICS[topic]())
         return
     lines = [f"{as_text(ruleset.title, style.lang)}: the actions"]
     for name, action in ruleset.actions.items():
@@ -217,38 +210,73 @@ def cmd_help(repl: Repl, rest: str) -> None:
     lines.append("Built-in commands")
     for builtin in BUILTINS.values():
         lines.append(f"  {builtin.usage:<28} {builtin.doc}")
-    lines.append("help ACTION or help COMMAND for more; help dice for the dice language.")
+    lines.append("help ACTION or help COMMAND for more; help dice for the dice language, help steps for the "
+                 "steps of a ruleset.")
     repl.show("\n".join(lines))
 
 
-DICE_HELP = """The dice language (docs/dice-language.md):
-  3d6  d20  (dexterity + firearms)d10  [1, 2, 2, 5]     dice and exact pools
-  4d6kh3  2d20kl1  4d6dl1  3d6r<2  1d20rr<10  3d6!  5d10!>=9   keep, drop, re-roll, explode
-  count(7d10, >= 6)  sum(p)  size(p)  highest(p)  highest(p, 2)  lowest(p, default=0)
-  largest_set(p, ignore=[1])  unpair(p)  cancel(a, b)  keep(p, == 6)  drop(p, < 2)  aside(p)
-  reroll(2d10, < 10)  min(a, b)  max(a, b)  abs(x)  x if cond else y  and or not"""
+def _entries(rows) -> Padding:
+    """(head, doc, example) rows as two columns, so a long doc line wraps inside its own column."""
+    grid = RichTable.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True, style="bold")
+    grid.add_column()
+    for head, doc, example in rows:
+        body = Text(doc)
+        body.append("\n" + example, style="dim")
+        grid.add_row(Text(head), body)
+    return Padding(grid, (0, 0, 0, 2))
+
+
+def dice_help() -> list:
+    """The dice language, from the engine's registries: every modifier and function, its doc line and an example."""
+    modifiers = [(m.syntax, m.doc, f"e.g. {m.example}") for m in dusk.MODIFIERS.values()]
+    functions = [("\n".join(form.signature for form in f.forms if form.signature) or f"{f.name}(..)", f.doc,
+                  f"e.g. {f.example}") for f in dusk.FUNCTIONS.values()]
+    return [Text("The dice language (docs/dice-language.md)\n"
+                 "  3d6  d20  (n + 2)d10  [1, 2, 2, 5]   dice, and a pool of exact faces\n"
+                 "  + - * //  == != < <= > >=  and or not  x if cond else y"),
+            Text("Modifiers, written after the dice (they chain: 4d6r<2kh3)"), _entries(modifiers),
+            Text("Functions"), _entries(functions)]
+
+
+def steps_help() -> list:
+    """The steps a ruleset is written with, from the engine's registry: each kind, its doc line and an example."""
+    kinds = [(f"{kind.key}:", kind.doc, kind.example) for kind in dusk.STEP_KINDS.values()]
+    return [Text("The steps of a ruleset (docs/rulesets.md)"), _entries(kinds)]
+
+
+HELP_TOPICS: dict[str, Callable[[], list]] = {"dice": dice_help, "steps": steps_help}
 
 
 def cmd_roll(repl: Repl, rest: str) -> None:
     if not rest:
         raise ValueError("roll what? for example: roll 4d6kh3")
-    result = repl.table.free_roll(rest)
+    result = repl.session.free_roll(rest)
     repl.show(render_rich(result, repl.style.ascii_only))
 
 
 def cmd_state(repl: Repl, rest: str) -> None:
-    repl.show(*render.state_tables(repl.table.game, repl.style))
+    repl.show(*render.state_tables(repl.session.game, repl.style))
+
+
+def whole_number(text: str, default: int, what: str) -> int:
+    if not text:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{what}, not {text!r}") from None
 
 
 def cmd_log(repl: Repl, rest: str) -> None:
-    n = int(rest) if rest else 20
-    chronicle = [e for e in repl.table.game.log if render.event(e, repl.style, repl.innermost) is not None]
+    n = whole_number(rest, 20, "log takes a number of lines")
+    chronicle = [e for e in repl.session.game.log if render.event(e, repl.style, repl.innermost) is not None]
     for e in chronicle[-n:] if n > 0 else []:
         repl.console.print(render.event(e, repl.style, repl.innermost))
 
 
 def cmd_table(repl: Repl, rest: str) -> None:
-    tables = repl.table.game.ruleset.tables
+    tables = repl.session.game.ruleset.tables
     if not rest:
         repl.show("tables: " + (", ".join(tables) or "none"))
         return
@@ -258,11 +286,11 @@ def cmd_table(repl: Repl, rest: str) -> None:
 
 
 def cmd_rules(repl: Repl, rest: str) -> None:
-    repl.show(*render.rules(repl.table.game, repl.style))
+    repl.show(*render.rules(repl.session.game, repl.style))
 
 
 def cmd_auto(repl: Repl, rest: str) -> None:
-    n = int(rest) if rest else 1
+    n = whole_number(rest, 1, "auto takes a number of rounds")
     if n < 1:
         raise ValueError("auto takes a number of rounds of 1 or more")
     played = repl.play_rounds(n)
@@ -271,7 +299,7 @@ def cmd_auto(repl: Repl, rest: str) -> None:
 
 def cmd_undo(repl: Repl, rest: str) -> None:
     had_decision = repl.decision is not None
-    repl.table.undo()
+    repl.session.undo()
     repl.decision = None
     repl.show(Text("The question is dropped; the action did not happen." if had_decision else
                    "Undone: the state and the dice are as they were before.", style="dim"))
@@ -282,13 +310,13 @@ def cmd_new(repl: Repl, rest: str) -> None:
         if not yes:
             repl.show("The game goes on.")
             return
-        old = repl.table
-        table, step = Table.new(old.source, old.game.params, None, None, repl.style.lang)
+        old = repl.session
+        session, reply = Session.new(old.source, old.game.params, None, None, repl.style.lang)
         old.close()
-        repl.table = table
-        repl.show(Text(f"This game is saved in {old.journal.path}. A new one begins (seed {table.game.seed}).",
+        repl.session = session
+        repl.show(Text(f"This game is saved in {old.journal.path}. A new one begins (seed {session.game.seed}).",
                        style="dim"))
-        repl._after(step)
+        repl._after(reply)
 
     repl.confirm = start
     repl.show("Start a new game? This one is saved and can be resumed.")
@@ -303,7 +331,7 @@ def cmd_export(repl: Repl, rest: str) -> None:
 
 
 def chronicle_markdown(repl: Repl) -> str:
-    game = repl.table.game
+    game = repl.session.game
     style = render.Style(repl.style.lang, ascii_only=False)
     lines = [f"# {as_text(game.ruleset.title, style.lang)}", "", f"Seed {game.seed}.", ""]
     for e in game.log:

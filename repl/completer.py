@@ -1,6 +1,7 @@
 """Completion at the prompt, driven entirely by the ruleset: commands, actions, their parameters
 and values (choices, entity names), table names, help topics, the answers of a waiting
-decision, and for `roll` the functions of the dice language and the names of the state."""
+decision, and for `roll` the functions of the dice language (from the engine's registry) and the
+names of the state."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ import re
 
 from prompt_toolkit.completion import Completer, Completion
 
-FUNCTIONS = ["count", "sum", "size", "highest", "lowest", "largest_set", "unpair", "cancel", "keep", "drop",
-             "aside", "reroll", "sort", "min", "max", "abs"]
+import ruleset_engine as dusk
 
 
 class TableCompleter(Completer):
@@ -24,10 +24,10 @@ class TableCompleter(Completer):
                 yield Completion(candidate, start_position=-len(word))
 
     def candidates(self, text: str, word: str) -> list[str]:
-        from .commands import BUILTINS
+        from .commands import BUILTINS, HELP_TOPICS
 
         repl = self.repl
-        game = repl.table.game
+        game = repl.session.game
         if repl.confirm is not None:
             return ["yes", "no"]
         decision = repl.decision
@@ -47,11 +47,11 @@ class TableCompleter(Completer):
             return actions + list(BUILTINS)
         command = words[0].lower()
         if command == "help":
-            return list(game.ruleset.actions) + list(BUILTINS) + ["dice"]
+            return list(game.ruleset.actions) + list(BUILTINS) + list(HELP_TOPICS)
         if command == "table":
             return list(game.ruleset.tables)
         if command == "roll":
-            return FUNCTIONS + self.state_names()
+            return list(dusk.FUNCTIONS) + self.state_names()
         action = game.ruleset.actions.get(command)
         if action is None:
             return []
@@ -68,13 +68,13 @@ class TableCompleter(Completer):
         if param.type == "boolean":
             return ["yes", "no"]
         if param.type == "entity":
-            value = self.repl.table.game.values.get(param.of)
+            value = self.repl.session.game.values.get(param.of)
             instances = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
             return [str(i.get("name")) for i in instances]
         return []
 
     def state_names(self) -> list[str]:
-        game = self.repl.table.game
+        game = self.repl.session.game
         names = list(game.ruleset.state) + [f"params.{p}" for p in game.ruleset.params]
         for name, spec in game.ruleset.entities.items():
             if not spec.is_group:

@@ -13,8 +13,11 @@ import json
 import os
 import sqlite3
 import time
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
+
+from ruleset_engine import DuskError
 
 FORMAT = "dusk-session/1"
 
@@ -32,7 +35,7 @@ CREATE TABLE entries (
 """
 
 
-class JournalError(Exception):
+class JournalError(DuskError):
     """A session file that cannot be used; the message says why, and the file was not changed."""
 
 
@@ -134,6 +137,16 @@ def data_dir() -> Path:
         base = Path(user_data_dir("dusk", appauthor=False))
     base.mkdir(parents=True, exist_ok=True)
     return base
+
+
+def log_bug(what: str) -> Path:
+    """Write the exception being handled, with its traceback, to bugs.log in the data dir; its path.
+
+    A bug is never shown as a traceback: the person sees one line naming this file."""
+    path = data_dir() / "bugs.log"
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(f"--- {what} ({time.strftime('%Y-%m-%d %H:%M:%S')})\n{traceback.format_exc()}\n")
+    return path
 
 
 def sessions_dir() -> Path:

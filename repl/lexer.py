@@ -2,7 +2,8 @@
 
 A lexer for the prompt must cope with half-typed input (`count(5d1`), so it does not parse:
 it splits the line with one regular expression and styles each piece, marking only
-characters that can never be part of an expression.
+characters that can never be part of an expression. The modifiers it knows are the engine's
+(ruleset_engine.MODIFIERS), so a new modifier is highlighted as soon as it exists.
 """
 
 from __future__ import annotations
@@ -12,10 +13,16 @@ import re
 from prompt_toolkit.document import Document
 from prompt_toolkit.lexers import Lexer
 
+import ruleset_engine as dusk
+
+# A modifier as typed: its token (the longest first: rr before r), an optional comparison, a number.
+MODIFIER = "(?:{})(?:>=|<=|==|!=|>|<)?\\d*".format(
+    "|".join(re.escape(token) for token in sorted(dusk.MODIFIERS, key=len, reverse=True)))
+
 TOKEN = re.compile(r"""
     (?P<space>\s+)
-  | (?P<dice>\d*d(?:\d+|%|(?=\())(?:(?:kh|kl|dh|dl)\d*|rr?(?:>=|<=|==|!=|>|<)?\d*|!(?:>=|<=|==|>|<)?\d*)*)
-  | (?P<modifier>(?:kh|kl|dh|dl)\d*|rr?(?:>=|<=|==|!=|>|<)?\d*|!(?:>=|<=|==|>|<)?)
+  | (?P<dice>\d*d(?:\d+|%|(?=\())(?:MODIFIER)*)
+  | (?P<modifier>MODIFIER)
   | (?P<number>\d+)
   | (?P<string>'[^']*'?|"[^"]*"?)
   | (?P<keyword>\b(?:and|or|not|if|else|true|false)\b)
@@ -24,7 +31,7 @@ TOKEN = re.compile(r"""
   | (?P<operator>>=|<=|==|!=|//|[-+*<>=])
   | (?P<bracket>[()\[\],])
   | (?P<error>.)
-""", re.VERBOSE)
+""".replace("MODIFIER", MODIFIER), re.VERBOSE)
 
 STYLES = {
     "dice": "class:dice", "modifier": "class:dice", "number": "class:number", "string": "class:string",

@@ -13,8 +13,7 @@ from rich import box
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from ruleset_engine.dice.render import render_rich
-from ruleset_engine.ruleset.templates import as_text, format_value
+from ruleset_engine import format_value, render_rich
 
 
 @dataclass
@@ -28,7 +27,9 @@ class Style:
 
 
 def text_of(value, style: Style) -> str:
-    return as_text(value, style.lang) if isinstance(value, dict) and "en" in value else format_value(value, style.lang)
+    """A value as the table shows it: a text in the chosen language (with the engine's fallback), a pool
+    as its faces, a track as marked/size."""
+    return format_value(value, style.lang)
 
 
 def event(e: dict, style: Style, innermost: str | None = None):
@@ -152,3 +153,4 @@ def rules(game, style: Style):
         params.add_row(name, text_of(value, style), text_of(param.default, style),
                        text_of(param.doc, style) if param.doc is not None else "")
     return [head, params]
+

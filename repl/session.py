@@ -1,8 +1,9 @@
 """A session at the table: one game, its session file, and the free rolls beside it.
 
 This is the REPL's link to the engine, with no prompt in it: the interactive loop and the
-non-interactive mode both drive a Table. Every completed command is journaled before its
-result is shown, so what a person sees as done is on disk.
+non-interactive mode both drive a Session, and each command gives back a Reply (what it did).
+Every completed command is journaled before its result is shown, so what a person sees as done
+is on disk. The engine is reached through its public face only (`import ruleset_engine as dusk`).
 """
 
 from __future__ import annotations
@@ -11,25 +12,23 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruleset_engine import dice
-from ruleset_engine.ruleset import load
-from ruleset_engine.runtime import Game, GameError
-from ruleset_engine.runtime.history import rng_from_json, rng_to_json
+import ruleset_engine as dusk
 
 from .journal import Journal, new_session_path, remember_last
 
 
 @dataclass
-class Step:
-    """What one command did: events to show, a decision if one waits, a free roll."""
+class Reply:
+    """What one command did: the events to show, and the decision that waits, if one does."""
 
     events: list = field(default_factory=list)
     decision: object = None
-    roll: object = None
 
 
-class Table:
-    def __init__(self, game: Game, journal: Journal, source: str, free_rng: random.Random):
+class Session:
+    """One game at the table and its session file."""
+
+    def __init__(self, game: "dusk.Game", journal: Journal, source: str, free_rng: random.Random):
         self.game = game
         self.journal = journal
         self.source = source
@@ -39,28 +38,28 @@ class Table:
     # ---- starting and resuming
     @classmethod
     def new(cls, source: str, params: dict | None = None, seed: int | None = None, save: Path | None = None,
-            lang: str = "en") -> tuple["Table", Step]:
-        ruleset = load(source)
+            lang: str = "en") -> tuple["Session", Reply]:
+        ruleset = dusk.load(source)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        game = Game.start(ruleset, params, seed)
+        game = dusk.Game.start(ruleset, params, seed)
         path = save or new_session_path(ruleset.id)
         journal = Journal.create(Path(path), {"source": _stable_source(source), "ruleset": ruleset.id,
                                               "params": game.params, "seed": seed, "lang": lang})
         free_rng = random.Random(f"{seed}/free")
-        table = cls(game, journal, source, free_rng)
-        table._log_mark = 0          # the first entry holds the setup's events too
+        session = cls(game, journal, source, free_rng)
+        session._log_mark = 0          # the first entry holds the setup's events too
         outcome = game.last_outcome
         if outcome.decision is None:
-            table._commit("start", "start")
+            session._commit("start", "start")
         remember_last(journal.path)
-        return table, Step(list(outcome.events), outcome.decision)
+        return session, Reply(list(outcome.events), outcome.decision)
 
     @classmethod
-    def resume(cls, path: Path) -> "Table":
+    def resume(cls, path: Path) -> "Session":
         journal = Journal.open(path)
         meta = journal.meta
-        ruleset = load(meta["source"])
+        ruleset = dusk.load(meta["source"])
         entries = journal.entries()
         log: list = []
         history: list = []
@@ -77,55 +76,52 @@ class Table:
             log.extend(entry.events)
             previous = entry.game
         last = entries[-1]
-        snap = {"format": 1, "ruleset": ruleset.id, "params": meta["params"], "seed": meta["seed"], **last.game,
-                "log": log, "history": [[before, at] for before, at in history]}
-        game = Game.restore(ruleset, snap)
+        game = dusk.Game.resume(ruleset, params=meta["params"], seed=meta["seed"], core=last.game, log=log,
+                                history=history)
         free_rng = random.Random()
-        free_rng.setstate(rng_from_json(last.free_rng))
+        dusk.restore_dice_source(free_rng, last.free_rng)
         remember_last(path)
         return cls(game, journal, meta["source"], free_rng)
 
     # ---- playing
     def _commit(self, kind: str, command: str) -> None:
         events = self.game.log[self._log_mark:]
-        self.journal.append(kind, command, events, self.game.core(), rng_to_json(self.free_rng.getstate()))
+        self.journal.append(kind, command, events, self.game.core(), dusk.dice_source_state(self.free_rng))
         self._log_mark = len(self.game.log)
 
-    def perform(self, action: str, args: dict, command: str) -> Step:
+    def perform(self, action: str, args: dict, command: str) -> Reply:
         outcome = self.game.perform(action, **args)
         if outcome.decision is None:
             self._commit("action", command)
-        return Step(list(outcome.events), outcome.decision)
+        return Reply(list(outcome.events), outcome.decision)
 
-    def answer(self, decision, value, command: str) -> Step:
+    def answer(self, decision, value, command: str) -> Reply:
         return self._answered(lambda: self.game.answer(decision, value), command)
 
-    def auto_answer(self, decision, command: str) -> Step:
+    def auto_answer(self, decision, command: str) -> Reply:
         return self._answered(lambda: self.game.auto_answer(decision), command)
 
-    def _answered(self, answer, command: str) -> Step:
+    def _answered(self, answer, command: str) -> Reply:
         # The setup of a game may ask too; its entry is the session's start.
         kind = "start" if self.game.pending is not None and self.game.pending.action == "setup" else "action"
         outcome = answer()
         if outcome.decision is None:
             self._commit(kind, command)
-        return Step(list(outcome.events), outcome.decision)
+        return Reply(list(outcome.events), outcome.decision)
 
     def undo(self, command: str = "undo") -> None:
         if self.game.pending is not None:
             self.game.undo()     # drops the waiting decision; nothing was journaled for it
             return
-        if not self.game.history:
-            raise GameError("nothing to undo")
-        self.game.undo()
+        self.game.undo()         # GameError when there is nothing to undo
         self._log_mark = len(self.game.log) - 1
         self._commit("undo", command)
 
-    def free_roll(self, text: str) -> dice.Result:
+    def free_roll(self, text: str) -> "dusk.Result":
         """A roll beside the game (its own dice source, so the game's dice stay as they were); saved."""
-        result = dice.roll(text, rng=self.free_rng)
+        result = dusk.roll(text, rng=self.free_rng)
         event = {"seq": None, "turn": self.game.turn, "kind": "free-roll", **result.to_json()}
-        self.journal.append("roll", f"roll {text}", [event], self.game.core(), rng_to_json(self.free_rng.getstate()))
+        self.journal.append("roll", f"roll {text}", [event], self.game.core(), dusk.dice_source_state(self.free_rng))
         return result
 
     def loop_action(self) -> str | None:

@@ -1,7 +1,11 @@
 """The `dusk` command: one subcommand per job, each importing only what it needs (start-up stays quick).
 
+It uses the engine's public face only (`import ruleset_engine as dusk`), whose names are imported
+when first used: `dusk roll` loads the dice language and nothing else.
+
 Exit status: 0 done, 1 a check found problems, 2 bad input (a bad expression or
-bad arguments). Errors are one screen of plain words, never a traceback.
+bad arguments). Errors are one screen of plain words, never a traceback: a bug is one line
+naming bugs.log in the data dir, where its traceback went.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import json
 import os
 import sys
 
+import ruleset_engine as dusk
 
 
 def _stdout_is_terminal() -> bool:
@@ -18,25 +23,21 @@ def _stdout_is_terminal() -> bool:
 
 
 def _print_result(result, ascii_only: bool) -> None:
-    from ruleset_engine.dice.render import render_rich, render_text
-
     if _stdout_is_terminal() and not os.environ.get("NO_COLOR"):
         from rich.console import Console
 
-        Console(highlight=False).print(render_rich(result, ascii_only))
+        Console(highlight=False).print(dusk.render_rich(result, ascii_only))
     else:
-        print(render_text(result, ascii_only))
+        print(dusk.render_text(result, ascii_only))
 
 
 def cmd_roll(args: argparse.Namespace) -> int:
     import random
 
-    from ruleset_engine import dice
-
     rng = random.Random(args.seed) if args.seed is not None else random.Random()
     try:
-        result = dice.roll(args.expression, rng=rng)
-    except dice.DiceError as err:
+        result = dusk.roll(args.expression, rng=rng)
+    except dusk.DuskError as err:
         print(f"dusk roll: {err}", file=sys.stderr)
         return 2
     if args.json:
@@ -55,24 +56,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def _text(value, lang: str = "en") -> str:
-    from ruleset_engine.ruleset.templates import as_text
-
-    return as_text(value, lang)
-
-
 def cmd_list(args: argparse.Namespace) -> int:
-    from ruleset_engine.ruleset import RulesetError, bundled_files, read_merged
-
     rows = []
-    for ruleset_id in bundled_files():
+    for ruleset_id in dusk.bundled_files():
         try:
-            data, files = read_merged(ruleset_id)
-        except RulesetError as err:
-            rows.append((ruleset_id, f"(broken: {err.problems[0].message})", ""))
+            data, files = dusk.read_merged(ruleset_id)
+        except dusk.DuskError as err:
+            rows.append((ruleset_id, f"(broken: {str(err).splitlines()[0]})", ""))
             continue
         parent = f" (extends {files[1].rsplit('/', 1)[-1][:-5]})" if len(files) > 1 else ""
-        rows.append((ruleset_id, _text(data.get("title")) + parent, _text(data.get("source"))))
+        rows.append((ruleset_id, dusk.as_text(data.get("title")) + parent, dusk.as_text(data.get("source"))))
     width = max((len(r[0]) for r in rows), default=0)
     for ruleset_id, title, source in rows:
         print(f"{ruleset_id.ljust(width)}  {title}" + (f"  [{source}]" if source else ""))
@@ -80,48 +73,37 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from ruleset_engine.ruleset import RulesetError, load
-
+    """Each ruleset loaded and its program written (which finds what only the params reveal): a one-line
+    summary, or every problem and how many."""
     failed = 0
     for source in args.files:
         try:
-            ruleset = load(source)
-        except RulesetError as err:
+            ruleset, problems = dusk.check(source)
+        except (dusk.DuskError, OSError) as err:     # check() returns a ruleset's problems; this is the rest
+            ruleset, problems = None, list(err.problems) if isinstance(err, dusk.RulesetError) else [str(err)]
+        if problems:
             failed += 1
-            print(str(err))
+            n = len(problems)
+            print("\n".join(str(p) for p in problems) + f"\n{n} problem{'s' if n != 1 else ''}")
             continue
         parts = [f"{len(ruleset.params)} params", f"{len(ruleset.actions)} actions",
                  f"{len(ruleset.tables)} tables", f"{len(ruleset.procedures)} procedures"]
-        print(f"{source}: ok: {ruleset.id} ({_text(ruleset.title)}), {', '.join(parts)}")
+        print(f"{source}: ok: {ruleset.id} ({dusk.as_text(ruleset.title)}), {', '.join(parts)}")
     return 1 if failed else 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from ruleset_engine.ruleset import RulesetError, read_merged
-    from ruleset_engine.ruleset.loader import locate
-    from ruleset_engine.ruleset.show import show_resolved
-
     try:
         if not args.resolved:
-            path, _name = locate(args.ruleset)
+            path, _name = dusk.locate(args.ruleset)
             sys.stdout.write(path.read_text("utf-8"))
             return 0
-        data, files = read_merged(args.ruleset)
-    except (RulesetError, OSError) as err:
+        data, files = dusk.read_merged(args.ruleset)
+    except (dusk.DuskError, OSError) as err:
         print(str(err), file=sys.stderr)
         return 1
-    sys.stdout.write(show_resolved(data, files))
+    sys.stdout.write(dusk.show_resolved(data, files))
     return 0
-
-
-def parse_sets(pairs: list[str] | None) -> dict:
-    params = {}
-    for pair in pairs or []:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise ValueError(f"--set takes PARAM=VALUE, not {pair!r}")
-        params[name.strip()] = value.strip()
-    return params
 
 
 class _Progress:
@@ -158,20 +140,17 @@ class _Progress:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from ruleset_engine.analysis.simulate import SimulationError, simulate
-    from ruleset_engine.ruleset import RulesetError
-    from ruleset_engine.runtime import GameError
-
     if args.n < 1 or args.workers < 1:
         print("dusk simulate: -n and --workers take whole numbers of 1 or more", file=sys.stderr)
         return 2
     progress = _Progress(args.n)
     try:
-        summary = simulate(args.ruleset, args.n, args.seed, parse_sets(args.set), args.workers, progress)
-    except (RulesetError, GameError, SimulationError, ValueError) as err:
+        summary = dusk.simulate(args.ruleset, args.n, args.seed, dusk.parse_sets(args.set), args.workers, progress)
+    except (dusk.DuskError, OSError, ValueError) as err:
         progress.close()
         print(f"dusk simulate: {err}", file=sys.stderr)
-        return 2 if isinstance(err, (GameError, ValueError)) else 1
+        # a bad param or --set is bad input (2); a ruleset that cannot be played is a problem found (1)
+        return 2 if isinstance(err, (dusk.GameError, ValueError)) else 1
     progress.close()
     data = summary.to_json()
     if args.json:
@@ -281,6 +260,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception:  # noqa: BLE001 - a bug: logged with its traceback, one line shown
+        from ruleset_engine.repl.journal import log_bug
+
+        path = log_bug(f"dusk {' '.join(sys.argv[1:] if argv is None else argv)}")
+        print(f"dusk: something went wrong inside dusk (a bug); the details are in {path}", file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -57,3 +57,23 @@ def test_bad_expression_exits_2_with_a_caret_and_no_traceback(tmp_path, expr, me
 def test_ascii_mode_uses_no_symbols_outside_ascii(tmp_path):
     out = dusk("roll", "4d6kh3 + count(3d6, >= 4)", "--seed", "2", "--ascii", cwd=tmp_path)
     assert out.stdout.isascii() and "x dropped" in out.stdout
+
+
+def test_roll_imports_the_dice_layer_only(tmp_path):
+    """Start-up stays quick: `dusk roll` loads the dice language, not the rulesets, the runtime or the table."""
+    code = ("import sys; from ruleset_engine.cli import main; main(['roll', '4d6kh3', '--seed', '1']); "
+            "print(' '.join(sorted(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    loaded = set(out.stdout.splitlines()[-1].split())
+    ours = {name for name in loaded if name.startswith("ruleset_engine.")}
+    assert ours and all(name.split(".")[1] in ("cli", "errors", "dice", "grammar") for name in ours), sorted(ours)
+    assert not loaded & {"yaml", "jsonschema", "prompt_toolkit", "rich", "sqlite3"}
+
+
+def test_importing_the_package_imports_no_library(tmp_path):
+    code = "import sys, ruleset_engine; print(' '.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    loaded = set(out.stdout.split())
+    assert not loaded & {"lark", "yaml", "jsonschema", "prompt_toolkit", "rich"}
+    assert not {name for name in loaded if name.startswith("ruleset_engine.")}

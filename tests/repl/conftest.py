@@ -1,4 +1,4 @@
-"""Fixtures for the REPL tests: a data dir of their own, and tables over any ruleset."""
+"""Fixtures for the REPL tests: a data dir of their own, and sessions over any ruleset."""
 
 import io
 from pathlib import Path
@@ -8,7 +8,7 @@ import pytest
 from ruleset_engine.repl.app import make_console
 from ruleset_engine.repl.commands import Repl
 from ruleset_engine.repl.render import Style
-from ruleset_engine.repl.session import Table
+from ruleset_engine.repl.session import Session
 
 RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
 # The same REPL tests run on a bundled game and on a test ruleset, so nothing in repl/ leans on one game.
@@ -23,10 +23,10 @@ def data_dir(tmp_path, monkeypatch):
 
 
 def make_repl(source, seed=1, lang="en", ascii_only=False, **params):
-    table, step = Table.new(source, params or None, seed)
+    session, reply = Session.new(source, params or None, seed)
     out = io.StringIO()
-    repl = Repl(table, make_console(False, out), Style(lang, ascii_only))
-    repl._after(step)
+    repl = Repl(session, make_console(False, out), Style(lang, ascii_only))
+    repl._after(reply)
     return repl, out
 
 

@@ -13,7 +13,7 @@ from tests.repl.conftest import GAMES, make_repl, run
 def test_help_lists_the_rulesets_actions_with_their_docs(game):
     repl, out = make_repl(GAMES[game])
     text = run(repl, out, "help")
-    action = repl.table.loop_action()
+    action = repl.session.loop_action()
     assert f"  {action}" in text and "Built-in commands" in text and "help [topic]" in text
     assert "roll EXPR" in text
 
@@ -24,7 +24,7 @@ def test_roll_shows_every_die_and_is_saved(game, data_dir):
     text = run(repl, out, "roll 4d6kh3")
     first = text.splitlines()[0]
     assert first.startswith("4d6kh3  ") and "✗" in first
-    rows = sqlite3.connect(repl.table.journal.path).execute(
+    rows = sqlite3.connect(repl.session.journal.path).execute(
         "SELECT kind, command FROM entries ORDER BY n").fetchall()
     assert rows[-1] == ("roll", "roll 4d6kh3")
 
@@ -52,20 +52,20 @@ def test_decisions_are_asked_and_bad_answers_refused():
     repl, out = make_repl(GAMES["pool"])
     run(repl, out, "conflict scene")
     assert repl.decision.prompt == "P1: how many of your 10 dice do you risk?"
-    before = repl.table.game.state
+    before = repl.session.game.state
     text = run(repl, out, "12")
     assert "12 is not a valid answer: expected a whole number from 1 to 10 - try again" in text
-    assert repl.table.game.state == before and repl.decision is not None
+    assert repl.session.game.state == before and repl.decision is not None
     assert "not a valid answer" in run(repl, out, "lots")
     run(repl, out, "3", "0", "2", "1")
-    assert repl.decision is None and repl.table.game.turn == 2
+    assert repl.decision is None and repl.session.game.turn == 2
 
 
 def test_auto_answers_decisions_and_plays_rounds():
     repl, out = make_repl(GAMES["pool"])
     text = run(repl, out, "auto 2")
-    assert "(2 rounds played)" in text and repl.table.game.turn == 3
-    asks = [e for e in repl.table.game.log if e["kind"] == "ask"]
+    assert "(2 rounds played)" in text and repl.session.game.turn == 3
+    asks = [e for e in repl.session.game.log if e["kind"] == "ask"]
     assert asks and all(e["by"] == "auto" for e in asks)
 
 
@@ -80,12 +80,12 @@ def test_undo_rewinds_and_redo_rolls_the_same_dice():
 def test_new_asks_first_and_keeps_the_old_game():
     repl, out = make_repl(GAMES["attack"])
     run(repl, out, "round")
-    old = repl.table.journal.path
+    old = repl.session.journal.path
     assert "The game goes on." in run(repl, out, "new", "no")
-    assert repl.table.journal.path == old
+    assert repl.session.journal.path == old
     text = run(repl, out, "new", "yes")
-    assert f"This game is saved in {old}" in text.replace("\n", "") and repl.table.journal.path != old
-    assert repl.table.game.turn == 1
+    assert f"This game is saved in {old}" in text.replace("\n", "") and repl.session.journal.path != old
+    assert repl.session.game.turn == 1
 
 
 def test_export_writes_the_chronicle_as_markdown(tmp_path):
@@ -107,7 +107,7 @@ def test_an_internal_error_is_one_line_naming_the_log(monkeypatch, data_dir):
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(repl.table, "perform", broken)
+    monkeypatch.setattr(repl.session, "perform", broken)
     text = run(repl, out, "round")
     assert text.startswith("Something went wrong inside dusk (a bug); the details are in")
     assert "Traceback" not in text
@@ -130,7 +130,7 @@ def test_chinese_labels_and_ascii_mode(tmp_path):
 def test_session_file_holds_every_accepted_command(data_dir):
     repl, out = make_repl(GAMES["attack"])
     run(repl, out, "round", "round", "undo", "roll d20")
-    db = sqlite3.connect(repl.table.journal.path)
+    db = sqlite3.connect(repl.session.journal.path)
     kinds = [k for (k,) in db.execute("SELECT kind FROM entries ORDER BY n")]
     assert kinds == ["start", "action", "action", "undo", "roll"]
     events = json.loads(db.execute("SELECT events FROM entries WHERE n = 2").fetchone()[0])
@@ -142,3 +142,45 @@ def test_a_lookup_at_the_table_is_shown_as_a_table():
     repl, out = make_repl(GAMES["pool"])
     text = run(repl, out, "conflict", "1", "0", "1", "0")
     assert "outcome [" in text and "│ highest │ label" in text
+
+
+def test_help_dice_lists_every_function_and_modifier_of_the_registry():
+    import ruleset_engine as dusk
+
+    repl, out = make_repl(GAMES["attack"])
+    repl.console.width = 300       # no line wrapped
+    text = run(repl, out, "help dice")
+    assert text.startswith("The dice language")
+    for function in dusk.FUNCTIONS.values():
+        assert function.doc in text and f"e.g. {function.example}" in text, function.name
+        assert all(form.signature in text for form in function.forms)
+    for modifier in dusk.MODIFIERS.values():
+        assert f"\n  {modifier.syntax}  " in text and modifier.doc in text
+        assert f"e.g. {modifier.example}" in text
+
+
+def test_help_steps_lists_every_step_kind_of_the_registry():
+    import ruleset_engine as dusk
+
+    repl, out = make_repl(GAMES["pool"])
+    repl.console.width = 300
+    text = run(repl, out, "help steps")
+    assert text.startswith("The steps of a ruleset")
+    for kind in dusk.STEP_KINDS.values():
+        assert f"\n  {kind.key}:  " in text and kind.doc in text
+        assert all(line in text for line in kind.example.splitlines())
+    assert "help steps" in run(repl, out, "help")
+
+
+def test_errors_a_person_sees_share_one_root_and_quit_is_no_error():
+    from ruleset_engine import DuskError
+    from ruleset_engine.repl.journal import JournalError
+
+    assert issubclass(JournalError, DuskError)
+    assert issubclass(Quit, BaseException) and not issubclass(Quit, Exception)
+
+
+def test_a_bad_number_is_one_line():
+    repl, out = make_repl(GAMES["attack"])
+    assert run(repl, out, "auto many") == "auto takes a number of rounds, not 'many'\n"
+    assert run(repl, out, "log x") == "log takes a number of lines, not 'x'\n"

@@ -55,3 +55,22 @@ def test_lexer_styles_half_typed_dice():
     assert ("class:string", "'unclosed") in tokens("roll 'unclosed")
     assert ("class:keyword", "and") in tokens("roll x and y") and ("class:name", "andy") in tokens("roll andy")
     assert tokens("") == []
+
+
+def test_roll_completes_every_function_of_the_registry():
+    import ruleset_engine as dusk
+
+    repl, _ = make_repl(GAMES["attack"])
+    offered = complete(repl, "roll ")
+    assert set(dusk.FUNCTIONS) <= set(offered)
+    assert complete(repl, "roll 2d6 + uNp") == [] and complete(repl, "roll unp") == ["unpair"]
+    assert set(complete(repl, "help ")) >= {"dice", "steps"}
+
+
+def test_the_lexer_knows_every_modifier_of_the_registry():
+    import ruleset_engine as dusk
+
+    for modifier in dusk.MODIFIERS.values():
+        styles = {style for style, _ in tokens(f"roll {modifier.example}")[2:]}
+        assert styles <= {"class:dice", "class:number", "class:operator", "class:bracket", "class:function", ""}, \
+            (modifier.example, tokens(f"roll {modifier.example}"))

@@ -7,7 +7,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from ruleset_engine.repl.app import interactive_loop, make_session
+from ruleset_engine.repl.app import interactive_loop, make_prompt
 from tests.repl.conftest import GAMES, make_repl
 
 pytestmark = pytest.mark.timeout(60)
@@ -23,15 +23,15 @@ def wait_for(condition, what, seconds=10.0):
 
 
 def drive(repl, script):
-    """Run the prompt loop in this thread while `script(pipe, session)` types from another."""
+    """Run the prompt loop in this thread while `script(pipe, prompt)` types from another."""
     with create_pipe_input() as pipe:
-        session = make_session(repl, input=pipe, output=DummyOutput())
+        prompt = make_prompt(repl, input=pipe, output=DummyOutput())
         failure = []
 
         def typist():
             try:
-                wait_for(lambda: session.app.is_running, "the prompt")
-                script(pipe, session)
+                wait_for(lambda: prompt.app.is_running, "the prompt")
+                script(pipe, prompt)
             except BaseException as err:  # noqa: BLE001 - reported by the test below
                 failure.append(err)
             finally:
@@ -39,37 +39,37 @@ def drive(repl, script):
 
         thread = threading.Thread(target=typist)
         thread.start()
-        interactive_loop(repl, session)
+        interactive_loop(repl, prompt)
         thread.join(10)
         if failure:
             raise failure[0]
 
 
-def type_line(pipe, session, text):
-    before = session.app.current_buffer.text
+def type_line(pipe, prompt, text):
+    before = prompt.app.current_buffer.text
     pipe.send_text(text)
-    wait_for(lambda: session.app.current_buffer.text == before + text, f"{text!r} typed")
+    wait_for(lambda: prompt.app.current_buffer.text == before + text, f"{text!r} typed")
 
 
-def press_enter_and_wait(pipe, session, repl, turn):
+def press_enter_and_wait(pipe, prompt, repl, turn):
     pipe.send_text("\r")
-    wait_for(lambda: repl.table.game.turn >= turn and session.app.is_running, "the command to finish")
+    wait_for(lambda: repl.session.game.turn >= turn and prompt.app.is_running, "the command to finish")
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_tab_completes_an_action_and_enter_performs_it(game):
     repl, out = make_repl(GAMES[game])
-    action = repl.table.loop_action()
+    action = repl.session.loop_action()
 
-    def script(pipe, session):
-        type_line(pipe, session, action[:3])
+    def script(pipe, prompt):
+        type_line(pipe, prompt, action[:3])
         pipe.send_text("\t")
-        wait_for(lambda: session.app.current_buffer.text == action, "the completion")
+        wait_for(lambda: prompt.app.current_buffer.text == action, "the completion")
         pipe.send_text("\r")
         if game == "pool":
             wait_for(lambda: repl.decision is not None, "the decision")
         else:
-            wait_for(lambda: repl.table.game.turn == 2, "the round")
+            wait_for(lambda: repl.session.game.turn == 2, "the round")
 
     drive(repl, script)
     assert "Saved in" in out.getvalue()
@@ -82,25 +82,25 @@ def test_tab_completes_an_action_and_enter_performs_it(game):
 def test_ctrl_c_clears_the_line_and_never_leaves():
     repl, out = make_repl(GAMES["attack"])
 
-    def script(pipe, session):
-        type_line(pipe, session, "rou")
+    def script(pipe, prompt):
+        type_line(pipe, prompt, "rou")
         pipe.send_text("\x03")        # Ctrl-C
-        wait_for(lambda: session.app.current_buffer.text == "" and session.app.is_running, "a clear line")
-        type_line(pipe, session, "round")
-        press_enter_and_wait(pipe, session, repl, 2)
+        wait_for(lambda: prompt.app.current_buffer.text == "" and prompt.app.is_running, "a clear line")
+        type_line(pipe, prompt, "round")
+        press_enter_and_wait(pipe, prompt, repl, 2)
 
     drive(repl, script)
-    assert repl.table.game.turn == 2
+    assert repl.session.game.turn == 2
 
 
 def test_toolbar_and_history(data_dir):
     repl, out = make_repl(GAMES["attack"])
     seen = {}
 
-    def script(pipe, session):
-        seen["toolbar"] = session.bottom_toolbar()
-        type_line(pipe, session, "round")
-        press_enter_and_wait(pipe, session, repl, 2)
+    def script(pipe, prompt):
+        seen["toolbar"] = prompt.bottom_toolbar()
+        type_line(pipe, prompt, "round")
+        press_enter_and_wait(pipe, prompt, repl, 2)
 
     drive(repl, script)
     assert seen["toolbar"].startswith(" Life ") and "Vampires 3" in seen["toolbar"]

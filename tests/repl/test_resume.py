@@ -5,28 +5,28 @@ import sqlite3
 import pytest
 
 from ruleset_engine.repl.journal import Journal, JournalError
-from ruleset_engine.repl.session import Table
+from ruleset_engine.repl.session import Session
 from tests.repl.conftest import GAMES, make_repl, run
 
 
 def test_resume_from_the_file_as_it_was(tmp_path):
     repl, out = make_repl(GAMES["attack"], seed=4)
     run(repl, out, "auto 3", "undo", "auto 1", "roll d6")
-    state, log = repl.table.game.state, list(repl.table.game.log)
-    path = repl.table.journal.path
-    repl.table.close()
+    state, log = repl.session.game.state, list(repl.session.game.log)
+    path = repl.session.journal.path
+    repl.session.close()
     copy = tmp_path / "copy.dusk"
     source = sqlite3.connect(path)
     source.backup(sqlite3.connect(copy))   # a consistent copy of the session as it stands
-    repl2 = Table.resume(path)
+    repl2 = Session.resume(path)
     reference = [repl2.perform("round", {}, "round").events for _ in range(3)]
     repl2.close()
 
-    resumed = Table.resume(copy)
+    resumed = Session.resume(copy)
     assert resumed.game.state == state
     assert resumed.game.log == log
     assert [resumed.perform("round", {}, "round").events for _ in range(3)] == reference
-    assert resumed.free_roll("d6").value == Table.resume(copy).free_roll("d6").value
+    assert resumed.free_roll("d6").value == Session.resume(copy).free_roll("d6").value
     # undo still reaches back before the resume
     resumed.undo()
     assert resumed.game.turn == 6 and resumed.game.state != state
@@ -59,8 +59,8 @@ def test_another_sqlite_database_is_refused(tmp_path):
 def test_a_truncated_session_is_refused(tmp_path):
     repl, out = make_repl(GAMES["attack"])
     run(repl, out, "auto 5")
-    repl.table.close()
-    data = repl.table.journal.path.read_bytes()
+    repl.session.close()
+    data = repl.session.journal.path.read_bytes()
     path = tmp_path / "cut.dusk"
     path.write_bytes(data[: len(data) // 2])
     with pytest.raises(JournalError):
@@ -80,9 +80,9 @@ def test_resume_without_any_session(capsys):
 def test_undo_down_to_the_start_then_play_on_resumes_with_undo_intact(tmp_path):
     repl, out = make_repl(GAMES["attack"], seed=6)
     run(repl, out, "round", "undo", "round", "round")
-    path = repl.table.journal.path
-    repl.table.close()
-    resumed = Table.resume(path)
+    path = repl.session.journal.path
+    repl.session.close()
+    resumed = Session.resume(path)
     assert resumed.game.turn == 3
     resumed.undo()
     resumed.undo()

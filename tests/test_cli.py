@@ -1,0 +1,71 @@
+"""The `dusk` command beside `roll`: check, list, show, and what a person sees when something breaks."""
+
+import subprocess
+import sys
+
+import pytest
+
+from ruleset_engine import cli
+
+
+def dusk(*args, cwd, env=None):
+    return subprocess.run([sys.executable, "-m", "ruleset_engine", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=60, env=env)
+
+
+def test_check_ok_is_one_line_per_ruleset(tmp_path):
+    out = dusk("check", "attack-of-the-vampires", "attack-keep-sets", cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("attack-of-the-vampires: ok: attack-of-the-vampires (Attack of the Vampires), ")
+    assert lines[1].startswith("attack-keep-sets: ok: attack-keep-sets (")
+
+
+def test_check_of_a_missing_ruleset_is_a_problem_not_a_traceback(tmp_path):
+    out = dusk("check", "no-such-game", str(tmp_path / "nowhere.yaml"), cwd=tmp_path)
+    assert out.returncode == 1
+    assert out.stdout.count("1 problem\n") == 2 and "no bundled ruleset 'no-such-game'" in out.stdout
+    assert "Traceback" not in out.stdout + out.stderr
+
+
+def test_list_and_show(tmp_path):
+    listed = dusk("list", cwd=tmp_path)
+    assert listed.returncode == 0 and "attack-keep-sets" in listed.stdout and "(extends " in listed.stdout
+    shown = dusk("show", "attack-keep-sets", cwd=tmp_path)
+    assert shown.returncode == 0 and "extends:" in shown.stdout
+    resolved = dusk("show", "attack-keep-sets", "--resolved", cwd=tmp_path)
+    assert resolved.returncode == 0 and "resolved over rulesets/attack-of-the-vampires.yaml" in resolved.stdout
+    missing = dusk("show", "no-such-game", cwd=tmp_path)
+    assert missing.returncode == 1 and "no bundled ruleset" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_a_bug_is_one_line_naming_the_log(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("DUSK_DATA_DIR", str(tmp_path))
+
+    def broken(args):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(cli, "cmd_list", broken)
+    assert cli.main(["list"]) == 70
+    err = capsys.readouterr().err
+    assert err == f"dusk: something went wrong inside dusk (a bug); the details are in {tmp_path / 'bugs.log'}\n"
+    log = (tmp_path / "bugs.log").read_text()
+    assert log.startswith("--- dusk list (") and "ZeroDivisionError: a bug" in log
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "attack-of-the-vampires", "-n", "5", "--set", "nonsense"], "--set takes PARAM=VALUE"),
+    (["simulate", "attack-of-the-vampires", "-n", "5", "--set", "nope=1"], "has no param 'nope'"),
+])
+def test_simulate_bad_arguments_exit_2(args, message, capsys):
+    assert cli.main(args) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_missing_script_file_is_one_line(tmp_path):
+    import os
+
+    out = dusk("play", "--seed", "1", "--script", str(tmp_path / "nowhere.txt"), cwd=tmp_path,
+               env=dict(os.environ, DUSK_DATA_DIR=str(tmp_path / "data")))
+    assert out.returncode == 2 and "nowhere.txt" in out.stdout and "Traceback" not in out.stdout + out.stderr
