@@ -19,7 +19,7 @@ import ruleset_engine as dusk
 
 from .commands import PERSON_ERRORS, Quit, Repl
 from .journal import JournalError, data_dir, last_session
-from .render import Style
+from .render import Style, language_notice
 from .session import Session
 
 PROMPT_STYLE = {
@@ -52,12 +52,16 @@ def open_session(args) -> tuple[Session, object]:
                        args.lang)
 
 
-def intro(repl: Repl, resumed: bool) -> None:
-    """The first lines at the table: the game, its seed and file."""
+def intro(repl: Repl, resumed: bool, lang: str | None = None) -> None:
+    """The first lines at the table: the game, its seed and file; and which texts are shown when the
+    ruleset has none in the language asked for (`lang`, None when none was asked for)."""
     game = repl.session.game
     title = dusk.as_text(game.ruleset.title, repl.style.lang)
     verb = "Resumed" if resumed else "A new game"
     repl.show(Text(f"{title}. {verb}, seed {game.seed}, saved in {repl.session.journal.path}.", style="bold"))
+    notice = language_notice(game.ruleset, lang)
+    if notice:
+        repl.show(Text(notice + ".", style="yellow"))
     if not resumed:
         repl.show(Text("Type help for the commands; Tab completes; Ctrl-D leaves (the game is saved).",
                        style="dim"))
@@ -80,8 +84,9 @@ def run(args, stdin=None, stdout=None) -> int:
     except PERSON_ERRORS as err:
         console.print(Text(str(err), style="bold red"))
         return 2
-    repl = Repl(session, console, Style(lang=args.lang or "en", ascii_only=args.ascii))
-    intro(repl, reply is None)
+    lang = args.lang or session.lang     # resume: the language asked for, else the one the session had
+    repl = Repl(session, console, Style(lang=lang or "en", ascii_only=args.ascii))
+    intro(repl, reply is None, lang)
     if reply is not None:
         repl._after(reply)
     try:

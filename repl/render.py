@@ -154,3 +154,19 @@ def rules(game, style: Style):
                        text_of(param.doc, style) if param.doc is not None else "")
     return [head, params]
 
+
+def language_notice(ruleset, lang: str | None) -> str | None:
+    """One line saying which texts are shown when the ruleset has none in `lang` (nor in its base
+    language, pt for pt-BR); None when it has them, or when no language was asked for."""
+    if not lang:
+        return None
+    languages = tuple(ruleset.languages)
+    if lang in languages or lang.split("-")[0] in languages:
+        return None
+    if "en" in languages:
+        shown = "English"
+    elif len(languages) == 1:
+        shown = languages[0]
+    else:
+        shown = "each text in the first language it has"
+    return f"{ruleset.id} has no texts in {lang}; showing {shown}"

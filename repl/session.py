@@ -33,12 +33,13 @@ class Session:
         self.journal = journal
         self.source = source
         self.free_rng = free_rng
+        self.lang: str | None = journal.meta.get("lang")    # the language asked for at `dusk play`, if any
         self._log_mark = len(game.log)
 
     # ---- starting and resuming
     @classmethod
     def new(cls, source: str, params: dict | None = None, seed: int | None = None, save: Path | None = None,
-            lang: str = "en") -> tuple["Session", Reply]:
+            lang: str | None = None) -> tuple["Session", Reply]:
         ruleset = dusk.load(source)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)

@@ -13,9 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 
 import ruleset_engine as dusk
+
+LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")   # a language code: en, zh, es, pt-BR
 
 
 def _stdout_is_terminal() -> bool:
@@ -179,8 +182,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def language_code(text: str) -> str:
+    """--lang: any language code (en, zh, es, pt-BR); a ruleset without texts in it says so and falls back."""
+    if not LANGUAGE.match(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a language code (for example en, zh, es, pt-BR)")
+    return text
+
+
 def _table_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lang", choices=["en", "zh"], default="en", help="the ruleset's labels in this language")
+    parser.add_argument("--lang", type=language_code, metavar="CODE",
+                        help="the ruleset's texts in this language (en, zh, es, pt-BR, ...); where a text has "
+                             "none: its base language (pt for pt-BR), then English, then its first language")
     parser.add_argument("--ascii", action="store_true", help="ASCII symbols and boxes only")
     parser.add_argument("-c", metavar="COMMANDS", help='run these commands ("round; round; state") and leave')
     parser.add_argument("--script", metavar="FILE", help="run the commands of FILE, one a line, and leave")
