@@ -122,7 +122,7 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
              progress=None) -> Summary:
     """Play `games` games of the ruleset at `source`; `progress(done)` is called as games finish."""
     if not 1 <= games <= MAX_GAMES:
-        raise SimulationError(f"-n takes 1 to {MAX_GAMES:,} games, not {games:,}")
+        raise GameError(f"-n takes 1 to {MAX_GAMES:,} games, not {games:,}")
     ruleset = load(source)
     loop_action(ruleset)
     full_params = resolve_params(ruleset, params or {})

@@ -130,15 +130,20 @@ class Lowering:
         self.track = traced                # untraced: count dice only when the formula could pass the limit
         self.num_helper = "_t_num" if traced else "_u_num"
         self.hoisted: list[str] = []       # definitions the expression calls, written before it
+        self.rolled: float = 0             # the most dice the nodes lowered so far can roll
 
     # ---- entry points
     def lower(self, node) -> Src:
-        """The whole expression; untraced, dice are counted only if the limit could be reached."""
+        """The whole expression; untraced, dice are counted only if the limit could be reached.
+        The Src's `dice` is then the most dice the whole expression can roll."""
+        self.rolled = 0
         src = self.node(node)
-        if not self.track and src.dice > self.limits.max_dice_rolled:
+        if not self.track and self.rolled > self.limits.max_dice_rolled:
             self.track = True
             self.hoisted = []
+            self.rolled = 0
             src = self.node(node)
+        src.dice = self.rolled
         return src
 
     def node(self, node) -> Src:
@@ -545,6 +550,7 @@ def shape_aside(lo: Lowering, node, form, args, keywords) -> Src:
 def shape_repeat(lo: Lowering, node, form, args, keywords) -> Src:
     expr, cond = args
     info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+    lo.rolled += INF   # the dice limit is what stops a total re-rolled without end
     helper = "_t_reroll" if lo.traced else "_u_reroll"
     return Src(f"{helper}({lo.tally}, (lambda: {expr.text}), {cond.test()}, {info})", expr.kind, dice=INF)
 
@@ -630,6 +636,7 @@ def lower_dice(lo: Lowering, node: ast.Dice) -> Src:
         _static_modifier_checks(lo, lowered, (sides.const,))
     dice = count.dice + sides.dice + sum(v.dice for _, _, v, _, _ in lowered if v is not None)
     dice += INF if draws else (count.const if count.is_const else limits.max_pool_dice)
+    lo.rolled += INF if draws else (count.const if count.is_const else limits.max_pool_dice)
     bounds = None
     if count.is_const and sides.is_const and all(e.token in ("r", "rr") for e, *_ in lowered):
         bounds = (count.const, count.const * sides.const)
@@ -682,6 +689,7 @@ def lower_pool_literal(lo: Lowering, node: ast.PoolLiteral) -> Src:
         sides = _dice_items(lo, node, lowered[0][0].token) if draws else []
         if draws:
             _static_modifier_checks(lo, lowered, set(sides))
+            lo.rolled += INF
         dice += sum(v.dice for _, _, v, _, _ in lowered if v is not None) + (INF if draws else 0)
     else:
         mods = "()"

@@ -1,0 +1,143 @@
+"""Every limit counts the same at the table (traced) and in a simulation (untraced): the same error,
+at the same place, from the one lowered form. The first two are the reproductions of the issue
+that made the engine one engine: a loop refused at the table but finished by simulate, and
+`min(3d6)` silently leaving the fast path."""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from ruleset_engine.analysis.simulate import SimulationError, play_game, simulate, simulation_program
+from ruleset_engine.ruleset import load
+from ruleset_engine.runtime import Game, RuleError, resolve_params
+
+HEAD = "ruleset: limits\ntitle: Limits\n"
+
+
+def write(tmp_path, body: str):
+    path = tmp_path / "limits.yaml"
+    path.write_text(HEAD + textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+def table_error(path) -> str:
+    ruleset = load(str(path))
+    game = Game.start(ruleset, seed=1, auto=True)
+    before = game.snapshot()
+    with pytest.raises(RuleError) as info:
+        while not game.over:
+            game.perform("round")
+    after = game.snapshot()
+    assert after["values"] == before["values"] or after["turn"] > before["turn"]   # the failed round left no trace
+    return str(info.value)
+
+
+def simulation_error(path) -> str:
+    ruleset = load(str(path))
+    program = simulation_program(ruleset, resolve_params(ruleset, {}))
+    with pytest.raises(RuleError) as info:
+        play_game(program, 1)
+    return str(info.value)
+
+
+NESTED = """\
+    state: {n: 0}
+    loop:
+      - name: round
+        max: 3
+        steps:
+          - repeat: {times: 300}
+            do:
+              - repeat: {times: 400}
+                do: [{set: {n: n + 1}}]
+    """
+
+
+def test_nested_loops_past_the_step_limit_are_refused_in_both_modes(tmp_path):
+    path = write(tmp_path, NESTED)
+    table, simulation = table_error(path), simulation_error(path)
+    assert table == simulation
+    assert "more than 100,000 steps in one action; stopped in the loop here" in table
+    assert table.startswith(f"{path}:")                    # named where the inner loop was written
+    out = subprocess.run([sys.executable, "-m", "ruleset_engine", "simulate", str(path), "-n", "3"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and "more than 100,000 steps" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_loop_just_under_the_limit_finishes_in_both_modes(tmp_path):
+    # 240 x 400 = 96,000 set steps, plus one repeat step per outer turn and the round's own: under 100,000.
+    path = write(tmp_path, NESTED.replace("300", "240") + "report: {n: n}\n")
+    data = simulate(str(path), 1, seed=2).to_json()
+    assert data["results"] == {"done": {"count": 1, "rate": 1.0, "ci95": data["results"]["done"]["ci95"]}}
+    assert data["report"]["n"]["mean"] == 3 * 240 * 400
+    game = Game.start(load(str(path)), seed=2, auto=True)
+    while not game.over:
+        game.perform("round")
+    assert game.report() == {"n": 3 * 240 * 400}
+
+
+def test_min_of_one_pool_runs_in_both_modes(tmp_path):
+    path = write(tmp_path, """\
+        state: {total: 0, low: 99}
+        loop:
+          - name: round
+            max: 20
+            steps:
+              - set: {total: "total + min(3d6)", low: "min(low, max(2d6))"}
+        report: {total: total, low: low}
+        """)
+    ruleset = load(str(path))
+    program = simulation_program(ruleset, resolve_params(ruleset, {}))
+    for seed in range(10):
+        result, rounds, report, rng = play_game(program, seed)
+        game = Game.start(ruleset, seed=seed, auto=True)
+        while not game.over:
+            game.perform("round")
+        assert (result, rounds, report, rng.getstate()) == ("done", 20, game.report(), game.rng.getstate())
+        assert 20 * 3 <= report["total"] <= 20 * 18 and 2 <= report["low"] <= 12
+
+
+def test_calls_without_end_are_stopped_in_both_modes(tmp_path):
+    path = write(tmp_path, """\
+        state: {n: 0}
+        procedures:
+          again: {steps: [{set: {n: n + 1}}, {call: again}]}
+        loop:
+          - name: round
+            max: 2
+            steps: [{call: again}]
+        """)
+    table, simulation = table_error(path), simulation_error(path)
+    assert table == simulation and "calls nested more than 64 deep: 'again' calls itself" in table
+
+
+def test_dice_past_the_evaluation_limit_are_stopped_in_both_modes(tmp_path):
+    # A total that 1d2 can never lift to 1000: re-rolled until the dice limit stops it.
+    path = write(tmp_path, """\
+        state: {x: 0, got: 0}
+        loop:
+          - name: round
+            max: 2
+            steps: [{set: {got: "reroll(x + 1d2, < 1000)"}}]
+        """)
+    table, simulation = table_error(path), simulation_error(path)
+    assert table == simulation and "rolled more than 100,000 dice" in table
+    assert "reroll(x + 1d2, < 1000)" in table and "^" in table     # the formula, with its caret
+
+
+def test_a_simulation_error_names_the_game_and_its_seed(tmp_path):
+    path = write(tmp_path, NESTED)
+    with pytest.raises(SimulationError, match=r"game 0 \(seed \d+\) stopped: .*more than 100,000 steps"):
+        simulate(str(path), 2, seed=0)
+
+
+def test_simulate_json_of_a_ruleset_with_the_limit_hit_is_an_error_not_a_report(tmp_path):
+    path = write(tmp_path, NESTED)
+    out = subprocess.run([sys.executable, "-m", "ruleset_engine", "simulate", str(path), "-n", "2", "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and out.stdout == ""
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(out.stdout)
