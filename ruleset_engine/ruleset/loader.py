@@ -73,9 +73,9 @@ def load(source: str):
     data, files = read_merged(source)
     problems = validate(data)
     # What the schema refused is passed over by the meaning checks; the rest is still checked.
-    compiler = RulesetChecker(data, files[0], files, broken=[p.path for p in problems if p.path],
-                               refused=bool(problems))
-    ruleset = compiler.compile()
+    checker = RulesetChecker(data, files[0], files, broken=[p.path for p in problems if p.path],
+                             refused=bool(problems))
+    ruleset = checker.build()
     if ruleset is None:
-        raise RulesetError(problems + compiler.problems)
+        raise RulesetError(problems + checker.problems)
     return ruleset

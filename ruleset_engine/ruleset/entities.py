@@ -1,0 +1,52 @@
+"""The things a ruleset's formulas read and write: its params, its entities (fields and tracks)
+and the initial values of fields and state variables. Each is built by a function that takes the
+checker (its reporting, formulas and texts) and one YAML item."""
+
+from __future__ import annotations
+
+from . import model
+from .names import INSTANCE_FIELDS, Scope
+from .params import param_value_problem
+
+
+def param(c, name: str, spec) -> model.Param:
+    path = ("params", name)
+    kind, default = spec["type"], spec["default"]
+    lo, hi, choices = spec.get("min"), spec.get("max"), tuple(spec.get("choices") or ())
+    param = model.Param(name, kind, default, lo, hi, choices, spec.get("doc"), spec.get("label"))
+    problem = param_value_problem(param, default)
+    if problem:
+        c.problem(f"the default of {name!r}: {problem}", path + ("default",))
+    if lo is not None and hi is not None and lo > hi:
+        c.problem(f"min {lo} is above max {hi}", path + ("min",))
+    return param
+
+
+def initial(c, value, path, scope: Scope) -> model.Initial:
+    if isinstance(value, dict) and "text" in value:
+        return model.Initial(text=c.text(value["text"], tuple(path) + ("text",), scope))
+    if isinstance(value, dict) and "value" in value:
+        return model.Initial(formula=c.formula(value["value"], tuple(path) + ("value",), scope))
+    if isinstance(value, list):
+        return model.Initial(pool=tuple(value))
+    return model.Initial(formula=c.formula(value, path, scope))
+
+
+def entity(c, name: str, spec) -> model.EntitySpec:
+    spec = spec or {}
+    path = ("entities", name)
+    scope = Scope(c.names, {"index": None, "name": None})
+    fields = {}
+    for field_name, value in (spec.get("fields") or {}).items():
+        if field_name in INSTANCE_FIELDS:
+            c.problem(f"{field_name!r} is given to every instance; choose another field name",
+                         path + ("fields", field_name), at_key=True)
+        fields[field_name] = initial(c, value, path + ("fields", field_name), scope)
+    tracks = {}
+    for track_name, track in (spec.get("tracks") or {}).items():
+        boxes = track["boxes"]
+        labels = tuple(range(1, boxes + 1)) if isinstance(boxes, int) else tuple(boxes)
+        tracks[track_name] = model.TrackSpec(track_name, labels)
+    count = c.formula(spec.get("count"), path + ("count",), Scope(c.names)) if "count" in spec else None
+    names = c.text(spec.get("names"), path + ("names",), scope) if "names" in spec else None
+    return model.EntitySpec(name, fields, tracks, count, names, spec.get("label"), spec.get("doc"))

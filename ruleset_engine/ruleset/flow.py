@@ -1,0 +1,82 @@
+"""What a ruleset does: its loop levels, actions (with their parameters), procedures, triggers
+and end conditions. Each is built by a function that takes the checker (its reporting, formulas,
+texts and steps) and one YAML item; the steps inside are each checked by their kind's entry."""
+
+from __future__ import annotations
+
+from . import model
+from .names import Scope
+
+
+def level(c, i: int, spec) -> model.Level:
+    path = ("loop", i)
+    name = spec["name"]
+    innermost = i == len(c.data["loop"]) - 1
+    if spec.get("times") is None and spec.get("max") is None:
+        c.problem(f"the loop level {name!r} has neither times: nor max:, so it could run forever",
+                     path)
+    if innermost and "steps" not in spec:
+        c.problem(f"the innermost loop level {name!r} needs steps: (one table action plays them once)", path)
+    if not innermost and "steps" in spec:
+        c.problem(f"only the innermost loop level has steps:; {name!r} has begin:, finish: and then:",
+                     path + ("steps",), at_key=True)
+    params = action_params(c, spec.get("params") or {}, path + ("params",))
+    scope = Scope(c.names, {p: None for p in params})
+    return model.Level(
+        name=name,
+        times=c.formula(spec.get("times"), path + ("times",), Scope(c.names)),
+        max=spec.get("max"),
+        begin=c.steps(spec.get("begin") or [], path + ("begin",), Scope(c.names)),
+        finish=c.steps(spec.get("finish") or [], path + ("finish",), Scope(c.names)),
+        then=c.steps(spec.get("then") or [], path + ("then",), Scope(c.names)),
+        steps=c.steps(spec.get("steps") or [], path + ("steps",), scope),
+        params=params, doc=spec.get("doc"), label=spec.get("label"),
+    )
+
+
+def action_params(c, specs, path) -> dict:
+    params = {}
+    for name, spec in specs.items():
+        p = path + (name,)
+        kind = spec["type"]
+        if kind == "entity" and spec.get("of") not in c.entities:
+            c.problem(f"'of' names no entity: {spec.get('of')!r}{c.suggest(spec.get('of'), c.entities)}",
+                         p + ("of",))
+        params[name] = model.ActionParam(
+            name, kind, spec.get("default"),
+            c.formula(spec.get("min"), p + ("min",), Scope(c.names), still=True),
+            c.formula(spec.get("max"), p + ("max",), Scope(c.names), still=True),
+            tuple(spec.get("choices") or ()), spec.get("of"), spec.get("doc"),
+        )
+    return params
+
+
+def action(c, name: str, spec) -> model.Action:
+    path = ("actions", name)
+    params = action_params(c, spec.get("params") or {}, path + ("params",))
+    scope = Scope(c.names, {p: (("entity", params[p].of) if params[p].type == "entity" else None) for p in params})
+    return model.Action(
+        name=name, steps=c.steps(spec["steps"], path + ("steps",), scope), params=params,
+        when=c.formula(spec.get("when"), path + ("when",), Scope(c.names), still=True),
+        doc=spec.get("doc"), label=spec.get("label"),
+    )
+
+
+def procedure(c, name: str, spec) -> model.Procedure:
+    params = tuple(spec.get("params") or ())
+    scope = Scope(c.names, {p: None for p in params})
+    return model.Procedure(name, params, c.steps(spec["steps"], ("procedures", name, "steps"), scope),
+                           spec.get("doc"))
+
+
+def trigger(c, i: int, spec) -> model.Trigger:
+    path = ("triggers", i)
+    return model.Trigger(spec.get("id"), c.formula(spec["when"], path + ("when",), Scope(c.names)),
+                         c.steps(spec["do"], path + ("do",), Scope(c.names)))
+
+
+def ending(c, i: int, spec) -> model.Ending:
+    path = ("end", i)
+    c.results.add(spec["result"])
+    return model.Ending(spec.get("id"), c.formula(spec["when"], path + ("when",), Scope(c.names)),
+                        spec["result"], c.text(spec.get("say"), path + ("say",), Scope(c.names)))

@@ -1,0 +1,121 @@
+"""The names of a ruleset and the scopes formulas read them in.
+
+Every global name is collected first (params, entities with their fields and tracks, state
+variables, tables with their columns, loop levels, procedures and their parameters), so a formula
+may refer to what the file declares later. A Scope holds the local names of one place, with what
+each holds (an entity's instance, a table's row) when that is known, over the globals.
+"""
+
+from __future__ import annotations
+
+from difflib import get_close_matches
+
+TRACK_FIELDS = ("marked", "free", "size", "next", "last", "labels")
+INSTANCE_FIELDS = ("name", "index")
+
+
+def suggest(name, known) -> str:
+    guess = get_close_matches(str(name), [str(k) for k in known], n=1)
+    return f" (did you mean {guess[0]!r}?)" if guess else ""
+
+
+class Scope:
+    """The names a formula may read at one place: locals (with what they hold) over the globals."""
+
+    def __init__(self, names: "Names", local: dict | None = None):
+        self.names = names
+        self.local = dict(local or {})
+
+    def define(self, name: str, info=None) -> None:
+        self.local[name] = info
+
+
+class Names:
+    """The global names of one ruleset."""
+
+    def __init__(self):
+        self.params: dict = {}
+        self.entities: dict = {}          # name -> {"fields": [...], "tracks": [...], "group": bool}
+        self.state_names: list[str] = []
+        self.tables: dict = {}            # name -> the columns its rows have
+        self.levels: list[str] = []
+        self.procedure_params: dict[str, tuple[str, ...]] = {}
+
+    def collect(self, d, problem) -> None:
+        """Every global name first, so formulas may refer to what is declared later in the file.
+        Names are taken even from items the schema refused, so they do not read as unknown.
+        `problem(message, path, at_key=...)` reports a name that cannot be."""
+
+        def section(name) -> dict:
+            value = d.get(name)
+            return value if isinstance(value, dict) else {}
+
+        self.params = {k: v for k, v in section("params").items() if isinstance(v, dict)}
+        for name, spec in section("entities").items():
+            spec = spec if isinstance(spec, dict) else {}
+            fields = spec.get("fields") if isinstance(spec.get("fields"), dict) else {}
+            tracks = spec.get("tracks") if isinstance(spec.get("tracks"), dict) else {}
+            self.entities[name] = {"fields": list(fields), "tracks": list(tracks),
+                                   "group": spec.get("count") is not None}
+        self.state_names = list(section("state"))
+        for name in self.state_names:
+            if name in self.entities or name in ("params", "loop"):
+                problem(f"the state variable {name!r} has the name of an entity or a built-in name",
+                             ("state", name), at_key=True)
+        for name, spec in section("tables").items():
+            columns = set()
+            rows = spec.get("rows") if isinstance(spec, dict) else None
+            for row in rows if isinstance(rows, list) else []:
+                if isinstance(row, dict):
+                    columns.update(row.keys())
+            self.tables[name] = columns
+        loop = d.get("loop") if isinstance(d.get("loop"), list) else []
+        self.levels = [level.get("name") for level in loop if isinstance(level, dict)]
+        for name, spec in section("procedures").items():
+            params = spec.get("params") if isinstance(spec, dict) else None
+            self.procedure_params[name] = tuple(params) if isinstance(params, list) else ()
+
+    def name_problem(self, name_path, scope: Scope) -> str | None:
+        head, rest = name_path[0], name_path[1:]
+        if head in scope.local:
+            info = scope.local[head]
+            return self.member_problem(head, info, rest)
+        if head == "params":
+            if not rest:
+                return "params is a group of names: write params.NAME"
+            if rest[0] not in self.params:
+                return f"unknown param {rest[0]!r}{suggest(rest[0], self.params)}"
+            return None
+        if head == "loop":
+            if rest and rest[0] not in self.levels:
+                return f"unknown loop level {rest[0]!r}{suggest(rest[0], self.levels)}"
+            return None
+        if head in self.state_names:
+            return None
+        if head in self.entities:
+            spec = self.entities[head]
+            if spec.get("group"):
+                return f"{head!r} is a group: go through it with for_each"
+            return self.member_problem(head, ("entity", head), rest)
+        known = list(scope.local) + self.state_names + list(self.entities) + ["params", "loop"]
+        return f"unknown name {head!r}{suggest(head, known)}"
+
+    def member_problem(self, head, info, rest) -> str | None:
+        if not rest or info is None:
+            return None
+        kind, detail = info
+        if kind == "entity":
+            spec = self.entities.get(detail, {})
+            if rest[0] in spec.get("tracks", ()):
+                return self.member_problem(f"{head}.{rest[0]}", ("track", None), rest[1:])
+            known = list(spec.get("fields", ())) + list(spec.get("tracks", ())) + list(INSTANCE_FIELDS)
+            if rest[0] not in known:
+                return f"{head!r} has no {rest[0]!r}{suggest(rest[0], known)}"
+        elif kind == "track":
+            if rest[0] not in TRACK_FIELDS:
+                return f"a track has {', '.join(TRACK_FIELDS)}, not {rest[0]!r}{suggest(rest[0], TRACK_FIELDS)}"
+        elif kind == "row":
+            columns = self.tables.get(detail, set())
+            if columns and rest[0] not in columns:
+                return f"the rows of table {detail!r} have no column {rest[0]!r}{suggest(rest[0], columns)}"
+        return None
