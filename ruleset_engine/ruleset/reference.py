@@ -1,0 +1,79 @@
+"""The reference tables of the docs, written from the registries (functions, modifiers, step kinds).
+
+docs/dice-language.md and docs/rulesets.md carry these tables between marker comments; a test
+compares them with what this module writes, so the docs cannot drift from the registry. After
+adding an entry, write them anew:
+
+    .venv/bin/python -m ruleset_engine.ruleset.reference --write
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from ruleset_engine.dice.functions import FUNCTIONS
+from ruleset_engine.dice.modifiers import MODIFIERS
+
+from .steps import KINDS
+
+ROOT = Path(__file__).resolve().parents[2]
+MARKER = re.compile(r"(<!-- registry:(\w+) -->\n)(.*?)(<!-- /registry -->)", re.S)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def functions_table() -> str:
+    rows = ["| Function | Example | Result |", "|---|---|---|"]
+    for entry in FUNCTIONS.values():
+        signatures = ", ".join(f"`{form.signature}`" for form in entry.forms)
+        rows.append(f"| {signatures} | `{_cell(entry.example)}` | {_cell(entry.doc)} |")
+    return "\n".join(rows) + "\n"
+
+
+def modifiers_table() -> str:
+    rows = ["| Modifier | Example | Meaning |", "|---|---|---|"]
+    for entry in MODIFIERS.values():
+        syntax = " ".join(f"`{part}`" for part in entry.syntax.split())
+        rows.append(f"| {syntax} | `{_cell(entry.example)}` | {_cell(entry.doc)} |")
+    return "\n".join(rows) + "\n"
+
+
+def steps_table() -> str:
+    rows = ["| Step | Example | What it does |", "|---|---|---|"]
+    for kind in KINDS.values():
+        example = "<br>".join(f"`{_cell(line)}`" for line in kind.example.splitlines())
+        rows.append(f"| `{kind.key}` | {example} | {_cell(kind.doc)} |")
+    return "\n".join(rows) + "\n"
+
+
+TABLES = {"functions": functions_table, "modifiers": modifiers_table, "steps": steps_table}
+DOCS = ("docs/dice-language.md", "docs/rulesets.md")
+
+
+def rewritten(text: str) -> str:
+    """The text with every marked table written anew from the registries."""
+    return MARKER.sub(lambda m: m.group(1) + TABLES[m.group(2)]() + m.group(4), text)
+
+
+def main(argv: list[str]) -> int:
+    stale = []
+    for name in DOCS:
+        path = ROOT / name
+        text = path.read_text("utf-8")
+        new = rewritten(text)
+        if new != text:
+            stale.append(name)
+            if "--write" in argv:
+                path.write_text(new, "utf-8")
+    if stale and "--write" not in argv:
+        print("out of step with the registry: " + ", ".join(stale) + " (write them with --write)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
