@@ -104,7 +104,7 @@ class Session:
 
     def _answered(self, answer, command: str) -> Reply:
         # The setup of a game may ask too; its entry is the session's start.
-        kind = "start" if self.game.pending is not None and self.game.pending.action == "setup" else "action"
+        kind = "start" if self.game.starting else "action"
         outcome = answer()
         if outcome.decision is None:
             self._commit(kind, command)

@@ -7,7 +7,8 @@ and the Game that front ends drive.
 
 from .decisions import Decision
 from .errors import DecisionError, GameError, RuleError
-from .game import ActionInfo, Game, Outcome, resolve_params
+from .game import ActionInfo, Game, Outcome
+from .params import resolve_params
 from .limits import DEFAULT_RUN_LIMITS, RunLimits
 
 __all__ = ["Game", "Outcome", "ActionInfo", "Decision", "DecisionError", "GameError", "RuleError", "RunLimits",

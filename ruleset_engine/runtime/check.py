@@ -11,7 +11,7 @@ from ruleset_engine.ruleset import Problem, RulesetError, load
 from ruleset_engine.ruleset.model import Ruleset
 
 from .errors import RuleError
-from .game import resolve_params
+from .params import resolve_params
 from .limits import DEFAULT_RUN_LIMITS
 from .program import build
 

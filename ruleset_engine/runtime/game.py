@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from ruleset_engine import dice
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
-from ruleset_engine.ruleset.params import param_value_problem, parse_param
 
+from .arguments import check_args, offered
 from .decisions import Decision
-from .errors import GameError, RuleError
+from .errors import GameError
 from .history import SNAPSHOT_FORMAT, History, rng_from_json, rng_to_json, saved_json, saved_tuple
 from .limits import DEFAULT_RUN_LIMITS, RunLimits
-from .program import Program, build
+from .params import resolve_params
+from .program import program_for
 from .run import Run
 from .signals import NeedDecision
 
@@ -57,39 +58,6 @@ class _Pending:
     args: dict
     answers: list
     shown: int
-
-
-def resolve_params(ruleset: model.Ruleset, given: dict | None) -> dict:
-    """The ruleset's params with `given` over the defaults; GameError on an unknown name or bad value."""
-    params = {name: p.default for name, p in ruleset.params.items()}
-    for name, value in (given or {}).items():
-        if name not in ruleset.params:
-            known = ", ".join(sorted(ruleset.params)) or "none"
-            raise GameError(f"{ruleset.id} has no param {name!r} (its params: {known})")
-        param = ruleset.params[name]
-        try:
-            value = parse_param(param, value)
-        except ValueError as err:
-            raise GameError(str(err)) from None
-        problem = param_value_problem(param, value)
-        if problem:
-            raise GameError(f"param {name}: {problem}")
-        params[name] = value
-    return params
-
-
-_PROGRAMS: dict = {}
-
-
-def program_for(ruleset: model.Ruleset, params: dict, limits: RunLimits, traced: bool = True) -> Program:
-    """The ruleset's program for these params (written once, kept for the next game)."""
-    key = (id(ruleset), tuple(sorted((k, repr(v)) for k, v in params.items())), limits, traced)
-    found = _PROGRAMS.get(key)
-    if found is None or found[0] is not ruleset:
-        if len(_PROGRAMS) > 32:
-            _PROGRAMS.clear()
-        found = _PROGRAMS[key] = (ruleset, build(ruleset, params, traced=traced, run_limits=limits))
-    return found[1]
 
 
 class Game:
@@ -136,6 +104,11 @@ class Game:
     def auto(self) -> bool:
         return self.run.auto
 
+    @property
+    def starting(self) -> bool:
+        """True while the game's setup waits for an answer (the game has not begun)."""
+        return self.pending is not None and self.pending.action == "setup"
+
     # ---- what can be done
     def actions(self) -> list[ActionInfo]:
         """The actions offered now (none while a decision waits or after the end)."""
@@ -144,26 +117,12 @@ class Game:
         out = []
         for name, action in self.ruleset.actions.items():
             try:
-                if not self._offered(action):
+                if not offered(self, action):
                     continue
             except DuskError:
                 continue
             out.append(ActionInfo(name, action.doc, action.params, action.plays_level))
         return out
-
-    def _read(self, formula: model.Formula):
-        """A formula read against the state as it stands (it rolls no dice: the checker saw to it)."""
-        try:
-            return formula.expr.evaluate(rng=_NO_ROLLS, env=self.values).value
-        except dice.DiceError as err:
-            err.located(formula.text, err.span)
-            raise RuleError(err.message, formula.where, formula.path, err.caret_lines()) from None
-
-    def _offered(self, action: model.Action) -> bool:
-        if action.when is None:
-            return True
-        value = self._read(action.when)
-        return value is True or (type(value) is int and value != 0)
 
     def perform(self, name: str, **args) -> Outcome:
         if self.pending is not None:
@@ -177,68 +136,9 @@ class Game:
             guess = get_close_matches(name, list(self.ruleset.actions), n=1)
             hint = f" (did you mean {guess[0]}?)" if guess else ""
             raise GameError(f"no action {name!r}{hint}; the actions: {', '.join(self.ruleset.actions)}")
-        if not self._offered(action):
+        if not offered(self, action):
             raise GameError(f"{name} cannot be done now")
-        return self._perform(name, self._check_args(action, args) if action.params or args else {})
-
-    def _check_args(self, action: model.Action, args: dict) -> dict:
-        out = {}
-        for key in args:
-            if key not in action.params:
-                raise GameError(f"{action.name} has no parameter {key!r} "
-                                f"(its parameters: {', '.join(action.params) or 'none'})")
-        for key, param in action.params.items():
-            if key in args:
-                value = args[key]
-            elif param.default is not None:
-                value = param.default
-            else:
-                raise GameError(f"{action.name} needs {key}")
-            out[key] = self._check_arg(action, param, value)
-        return out
-
-    def _check_arg(self, action, param: model.ActionParam, value):
-        kind = param.type
-        name = f"{action.name} {param.name}"
-        if kind == "integer":
-            try:
-                value = int(value) if not isinstance(value, bool) else None
-            except (TypeError, ValueError):
-                value = None
-            lo = self._bound(param.min) if param.min is not None else None
-            hi = self._bound(param.max) if param.max is not None else None
-            if value is None or (lo is not None and value < lo) or (hi is not None and value > hi):
-                span = f" from {lo} to {hi}" if lo is not None and hi is not None else \
-                    f" of at least {lo}" if lo is not None else f" of at most {hi}" if hi is not None else ""
-                raise GameError(f"{name}: expected a whole number{span}")
-            return value
-        if kind == "boolean":
-            return Decision("", "", "yes_no").check(value)
-        if kind == "choice":
-            return Decision("", "", "choice", choices=param.choices).check(value)
-        if kind == "dice":
-            try:
-                dice.compile(str(value))
-            except dice.DiceError as err:
-                raise GameError(f"{name}: {err}") from None
-            return str(value)
-        if kind == "entity":
-            candidates = self._instances(param.of)
-            for instance in candidates:
-                if str(instance.get("name", "")).casefold() == str(value).casefold():
-                    return instance["name"]
-            raise GameError(f"{name}: expected one of {', '.join(i['name'] for i in candidates)}")
-        return str(value)
-
-    def _bound(self, formula: model.Formula) -> int:
-        value = self._read(formula)
-        if type(value) is not int:
-            raise RuleError(f"a bound must be a whole number, not {value!r}", formula.where, formula.path)
-        return value
-
-    def _instances(self, entity: str) -> list:
-        value = self.values.get(entity)
-        return list(value) if isinstance(value, list) else [value] if isinstance(value, dict) else []
+        return self._perform(name, check_args(self, action, args) if action.params or args else {})
 
     # ---- running
     def _save(self) -> tuple:
@@ -363,16 +263,11 @@ class Game:
     @classmethod
     def restore(cls, ruleset: model.Ruleset, snap: dict, *, limits: RunLimits = DEFAULT_RUN_LIMITS,
                 rng=None) -> "Game":
-        """A game from a snapshot (its log and history may be left out, or given separately)."""
-        import copy
-
+        """A game from a snapshot (its log and history may be left out)."""
         if snap.get("format") != SNAPSHOT_FORMAT or snap.get("ruleset") != ruleset.id:
             raise GameError(f"this snapshot is not a {ruleset.id} game of this version")
-        game = cls(ruleset, dict(snap["params"]), snap["seed"], limits=limits, rng=rng)
-        game._put_back(saved_tuple(snap))
-        game.log = copy.deepcopy(snap.get("log", []))
-        game.history.actions = [(saved_tuple(copy.deepcopy(before)), at) for before, at in snap.get("history", [])]
-        return game
+        return cls.resume(ruleset, params=snap["params"], seed=snap["seed"], core=snap, log=snap.get("log", []),
+                          history=snap.get("history", []), limits=limits, rng=rng)
 
     @classmethod
     def resume(cls, ruleset: model.Ruleset, *, params: dict, seed: int | None, core: dict, log: list = (),
@@ -397,13 +292,3 @@ def dice_source_state(rng):
 def restore_dice_source(rng, state) -> None:
     """Put a dice source back in a state that dice_source_state gave."""
     rng.setstate(rng_from_json(state))
-
-
-class _NoRolls:
-    """The dice source of formulas read at any time (an action's when:, a bound): they roll nothing."""
-
-    def randint(self, a, b):
-        raise dice.DiceError("this formula is read at any time, so it cannot roll dice")
-
-
-_NO_ROLLS = _NoRolls()

@@ -16,6 +16,10 @@ class History:
     def __init__(self):
         self.actions: list = []     # (state before the action, where its events start in the log)
 
+    def __len__(self) -> int:
+        """How many actions can be undone."""
+        return len(self.actions)
+
     @staticmethod
     def save(rng, values: dict, turn: int, over: bool, result) -> tuple:
         return (rng.getstate(), copy.deepcopy(values), turn, over, result)

@@ -39,7 +39,7 @@ from .run import NOTHING
 from .signals import EndGame, EndLevel, NeedDecision, RoundLimit
 from .writer import FunctionWriter
 
-_PROGRAMS = itertools.count()
+_NUMBERS = itertools.count()
 MAX_PASSES = 12
 
 
@@ -51,7 +51,7 @@ class Program:
         self.source = source
         self.origins = origins
         self.traced = traced
-        self.filename = f"<dusk program {next(_PROGRAMS)}: {ruleset.id}>"
+        self.filename = f"<dusk program {next(_NUMBERS)}: {ruleset.id}>"
         code = builtins.compile(source, self.filename, "exec")
         exec(code, namespace)  # noqa: S102 - our own generated source
         self.make = namespace["make"]
@@ -386,6 +386,21 @@ class ProgramWriter:
 
 def build(ruleset: model.Ruleset, params: dict, *, traced: bool, run_limits, loop_args=None) -> Program:
     return ProgramWriter(ruleset, params, traced=traced, run_limits=run_limits, loop_args=loop_args).build()
+
+
+_CACHE: dict = {}
+
+
+def program_for(ruleset: model.Ruleset, params: dict, limits, traced: bool = True) -> Program:
+    """The ruleset's program for these params (written once, kept for the next game)."""
+    key = (id(ruleset), tuple(sorted((k, repr(v)) for k, v in params.items())), limits, traced)
+    found = _CACHE.get(key)
+    if found is None or found[0] is not ruleset:
+        if len(_CACHE) > 32:
+            _CACHE.clear()
+        found = _CACHE[key] = (ruleset, build(ruleset, params, traced=traced, run_limits=limits))
+    return found[1]
+
 
 
 # ---- helpers of the writer ---------------------------------------------------------------------

@@ -1,0 +1,96 @@
+"""What a game reads against its state as it stands, between actions: whether an action is offered
+(its when:), and an action's arguments checked against their types and bounds before it runs.
+These formulas roll no dice (the checker refuses dice in them), so reading them changes nothing."""
+
+from __future__ import annotations
+
+from ruleset_engine import dice
+from ruleset_engine.ruleset import model
+
+from .decisions import Decision
+from .errors import GameError, RuleError
+
+
+def read(game, formula: model.Formula):
+    """A formula read against the state as it stands (it rolls no dice: the checker saw to it)."""
+    try:
+        return formula.expr.evaluate(rng=_NO_ROLLS, env=game.values).value
+    except dice.DiceError as err:
+        err.located(formula.text, err.span)
+        raise RuleError(err.message, formula.where, formula.path, err.caret_lines()) from None
+
+def offered(game, action: model.Action) -> bool:
+    if action.when is None:
+        return True
+    value = read(game, action.when)
+    return value is True or (type(value) is int and value != 0)
+
+
+def check_args(game, action: model.Action, args: dict) -> dict:
+    out = {}
+    for key in args:
+        if key not in action.params:
+            raise GameError(f"{action.name} has no parameter {key!r} "
+                            f"(its parameters: {', '.join(action.params) or 'none'})")
+    for key, param in action.params.items():
+        if key in args:
+            value = args[key]
+        elif param.default is not None:
+            value = param.default
+        else:
+            raise GameError(f"{action.name} needs {key}")
+        out[key] = check_arg(game, action, param, value)
+    return out
+
+def check_arg(game, action, param: model.ActionParam, value):
+    kind = param.type
+    name = f"{action.name} {param.name}"
+    if kind == "integer":
+        try:
+            value = int(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            value = None
+        lo = bound(game, param.min) if param.min is not None else None
+        hi = bound(game, param.max) if param.max is not None else None
+        if value is None or (lo is not None and value < lo) or (hi is not None and value > hi):
+            span = f" from {lo} to {hi}" if lo is not None and hi is not None else \
+                f" of at least {lo}" if lo is not None else f" of at most {hi}" if hi is not None else ""
+            raise GameError(f"{name}: expected a whole number{span}")
+        return value
+    if kind == "boolean":
+        return Decision("", "", "yes_no").check(value)
+    if kind == "choice":
+        return Decision("", "", "choice", choices=param.choices).check(value)
+    if kind == "dice":
+        try:
+            dice.compile(str(value))
+        except dice.DiceError as err:
+            raise GameError(f"{name}: {err}") from None
+        return str(value)
+    if kind == "entity":
+        candidates = instances(game, param.of)
+        for instance in candidates:
+            if str(instance.get("name", "")).casefold() == str(value).casefold():
+                return instance["name"]
+        raise GameError(f"{name}: expected one of {', '.join(i['name'] for i in candidates)}")
+    return str(value)
+
+def bound(game, formula: model.Formula) -> int:
+    value = read(game, formula)
+    if type(value) is not int:
+        raise RuleError(f"a bound must be a whole number, not {value!r}", formula.where, formula.path)
+    return value
+
+def instances(game, entity: str) -> list:
+    value = game.values.get(entity)
+    return list(value) if isinstance(value, list) else [value] if isinstance(value, dict) else []
+
+
+class _NoRolls:
+    """The dice source of formulas read at any time (an action's when:, a bound): they roll nothing."""
+
+    def randint(self, a, b):
+        raise dice.DiceError("this formula is read at any time, so it cannot roll dice")
+
+
+_NO_ROLLS = _NoRolls()
