@@ -1,10 +1,15 @@
 """Shared helpers for the tests."""
 
+import os
 import random
+import tempfile
 
 import pytest
 
 from ruleset_engine import dice
+
+# Verdicts remembered between runs go to a folder of the test run's own, never the user's cache.
+os.environ["DUSK_CACHE_DIR"] = tempfile.mkdtemp(prefix="dusk-test-cache-")
 
 
 def roll(text, faces=None, env=None, seed=None):

@@ -13,8 +13,7 @@ from .yamlio import key_position_of, position_of
 
 @lru_cache(maxsize=1)
 def schema() -> dict:
-    text = resources.files("ruleset_engine.schemas").joinpath("ruleset.schema.json").read_text("utf-8")
-    return json.loads(text)
+    return json.loads(_schema_text())
 
 
 @lru_cache(maxsize=1)
@@ -104,6 +103,27 @@ def _message(err) -> tuple[str, bool]:
 
 
 def validate(data) -> list[Problem]:
+    """Every problem the schema finds in a ruleset's (merged) data, located; [] when it is valid.
+
+    A valid ruleset is remembered by a fingerprint of its data and the schema (remembered.py), so
+    loading the same file again does not pay for jsonschema: what the schema would say is known."""
+    from .remembered import fingerprint, known, remember
+
+    key = fingerprint("schema-valid", _schema_text(), data)
+    if known(key):
+        return []
+    problems = _problems(data)
+    if not problems:
+        remember(key)
+    return problems
+
+
+@lru_cache(maxsize=1)
+def _schema_text() -> str:
+    return resources.files("ruleset_engine.schemas").joinpath("ruleset.schema.json").read_text("utf-8")
+
+
+def _problems(data) -> list[Problem]:
     problems = []
     seen = set()
     for err in _validator().iter_errors(data):

@@ -1,0 +1,51 @@
+"""Verdicts remembered between runs: a ruleset's data once found valid need not be checked again.
+
+A verdict is kept as an empty file named by the SHA-256 of what was checked (the schema and the
+data, with the dusk version), in the user's cache folder (DUSK_CACHE_DIR, else the platform's),
+so a changed file, a changed schema or another version is checked anew. Only "valid" is ever
+remembered; a folder that cannot be written is simply not used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+
+def _folder() -> Path | None:
+    override = os.environ.get("DUSK_CACHE_DIR")
+    if override:
+        return Path(override)
+    try:
+        from platformdirs import user_cache_dir
+    except ImportError:   # pragma: no cover - a declared dependency
+        return None
+    return Path(user_cache_dir("dusk", appauthor=False))
+
+
+def fingerprint(kind: str, *parts) -> str:
+    from ruleset_engine import __version__
+
+    digest = hashlib.sha256(f"{kind}/{__version__}".encode())
+    for part in parts:
+        text = part if isinstance(part, str) else json.dumps(part, sort_keys=True, ensure_ascii=False, default=repr)
+        digest.update(b"\0" + text.encode("utf-8"))
+    return digest.hexdigest()
+
+
+def known(key: str) -> bool:
+    folder = _folder()
+    return folder is not None and (folder / "verdicts" / key).exists()
+
+
+def remember(key: str) -> None:
+    folder = _folder()
+    if folder is None:
+        return
+    try:
+        (folder / "verdicts").mkdir(parents=True, exist_ok=True)
+        (folder / "verdicts" / key).touch()
+    except OSError:
+        pass
