@@ -1,7 +1,7 @@
 """Verdicts remembered between runs: a ruleset's data once found valid need not be checked again.
 
 A verdict is kept as an empty file named by the SHA-256 of what was checked (the schema and the
-data, with the dusk version), in the user's cache folder (DUSK_CACHE_DIR, else the platform's),
+data, and FORMAT), in the user's cache folder (DUSK_CACHE_DIR, else the platform's),
 so a changed file, a changed schema or another version is checked anew. Only "valid" is ever
 remembered; a folder that cannot be written is simply not used.
 """
@@ -12,6 +12,8 @@ import hashlib
 import json
 import os
 from pathlib import Path
+
+FORMAT = "1"    # change it when what a verdict means changes
 
 
 def _folder() -> Path | None:
@@ -26,9 +28,7 @@ def _folder() -> Path | None:
 
 
 def fingerprint(kind: str, *parts) -> str:
-    from ruleset_engine import __version__
-
-    digest = hashlib.sha256(f"{kind}/{__version__}".encode())
+    digest = hashlib.sha256(f"{kind}/{FORMAT}".encode())
     for part in parts:
         text = part if isinstance(part, str) else json.dumps(part, sort_keys=True, ensure_ascii=False, default=repr)
         digest.update(b"\0" + text.encode("utf-8"))
