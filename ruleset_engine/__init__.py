@@ -42,7 +42,7 @@ _API = {
     "render_rich": ("ruleset_engine.dice.render", "render_rich"),
     # rulesets
     "load": ("ruleset_engine.ruleset", "load"),
-    "check": ("ruleset_engine.runtime.check", "check"),
+    "check": ("ruleset_engine.analysis.check", "check"),
     "read_merged": ("ruleset_engine.ruleset", "read_merged"),
     "bundled_files": ("ruleset_engine.ruleset", "bundled_files"),
     "Ruleset": ("ruleset_engine.ruleset", "Ruleset"),

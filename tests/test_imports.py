@@ -289,3 +289,13 @@ def test_each_module_is_imported_by_one_name():
                     if name == "repl" or name.startswith("repl."):
                         wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
     assert not wrong, "import ruleset_engine.repl, not repl:\n" + "\n".join(wrong)
+
+
+def test_the_runtime_does_not_import_the_load_time_checker():
+    import subprocess
+    import sys
+
+    code = ("import sys, ruleset_engine.runtime.game, ruleset_engine.runtime.program; "
+            "print(sorted(m for m in sys.modules if m.startswith('ruleset_engine') and m.endswith(('.checker', '.loader', '.schema', '.merge'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "[]", out.stdout

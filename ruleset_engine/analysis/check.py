@@ -9,11 +9,8 @@ from __future__ import annotations
 
 from ruleset_engine.ruleset import Problem, RulesetError, load
 from ruleset_engine.ruleset.model import Ruleset
-
-from .errors import RuleError
-from .params import resolve_params
-from .limits import DEFAULT_RUN_LIMITS
-from .program import build
+from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, RuleError, resolve_params
+from ruleset_engine.runtime.program import build
 
 
 def check(source: str) -> tuple[Ruleset | None, list[Problem]]:
