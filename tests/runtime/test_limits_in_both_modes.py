@@ -141,3 +141,44 @@ def test_simulate_json_of_a_ruleset_with_the_limit_hit_is_an_error_not_a_report(
     assert out.returncode == 1 and out.stdout == ""
     with pytest.raises(json.JSONDecodeError):
         json.loads(out.stdout)
+
+
+def test_a_rule_that_fails_fails_alike_in_both_modes_named_where_it_was_written(tmp_path):
+    # The old fast path stepped aside here and replayed the game interpreted; now both modes say it.
+    path = write(tmp_path, """\
+        state: {n: 0, x: 3}
+        loop:
+          - name: round
+            max: 3
+            steps: [{set: {n: "n + x // (n - n)"}}]
+        """)
+    table, simulation = table_error(path), simulation_error(path)
+    assert table == simulation and "division by zero" in table
+    assert "n + x // (n - n)" in table and table.splitlines()[-1].strip().startswith("^")
+    with pytest.raises(SimulationError, match="division by zero"):
+        simulate(str(path), 1)
+
+
+def test_what_a_procedure_parameter_set_aside_is_read_alike_in_both_modes(tmp_path):
+    # aside() of a parameter: the old fast path could not know it and left it to the interpreter.
+    path = write(tmp_path, """\
+        state: {total: 0}
+        loop:
+          - name: round
+            max: 20
+            steps: [{call: outer}]
+        procedures:
+          outer: {steps: [{call: inner, with: {p: "unpair(4d3)"}}]}
+          inner: {params: [p], steps: [{set: {total: "total + size(aside(p)) + 1d6"}}]}
+        report: {total: total}
+        """)
+    ruleset = load(str(path))
+    program = simulation_program(ruleset, resolve_params(ruleset, {}))
+    for seed in range(10):
+        result, rounds, report, rng = play_game(program, seed)
+        game = Game.start(ruleset, seed=seed, auto=True)
+        while not game.over:
+            game.perform("round")
+        assert (result, rounds, report, rng.getstate()) == ("done", 20, game.report(), game.rng.getstate())
+        # Four dice of three faces always hold a pair, and at most two: each round adds 1..2 and 1d6.
+        assert 20 * 2 <= report["total"] <= 20 * 8
