@@ -68,7 +68,7 @@ class Namespace:
     def __init__(self):
         self.values: dict = {"__builtins__": __builtins__}
         for name in dir(runtime):
-            if name[:2] in ("t_", "u_") or name in ("div", "chain", "condition", "modifier", "count_arg"):
+            if name[:2] in ("t_", "u_") or name in ("div", "chain", "condition", "modifier", "count_arg", "extreme", "reroll"):
                 self.values["_" + name] = getattr(runtime, name)
         self._named: dict = {}
         self._fresh = 0
@@ -447,9 +447,9 @@ def shape_extreme(lo: Lowering, node, form, args, keywords) -> Src:
     info = _info(lo, node.function, lo.label(node.args[0].span), node.span)
     default = keywords.get("default")
     dice = pool.dice
+    faces = _faces(lo, pool)
     if default is None:
-        helper = "_t_extreme" if lo.traced else "_u_extreme"
-        return Src(f"{helper}({pool.text if lo.traced else pool.items}, {prim}, None, {info})", NUM, dice=dice)
+        return Src(f"_extreme({faces}, {prim}, None, {info})", NUM, dice=dice)
     d = lo.number(default[1])
     dice += d.dice
     if d.is_const and not lo.traced:
@@ -457,9 +457,7 @@ def shape_extreme(lo: Lowering, node, form, args, keywords) -> Src:
         return Src(f"{prim}({pool.items} or ({d.text},))", NUM, dice=dice)
     # Only an empty pool reads its default, so only then are its dice (if any) rolled.
     thunk = d.text if d.is_const else f"(lambda: {d.text})"
-    if lo.traced:
-        return Src(f"_t_extreme({pool.text}, {prim}, {thunk}, {info})", NUM, dice=dice)
-    return Src(f"_u_extreme({pool.items}, {prim}, {thunk}, {info})", NUM, dice=dice)
+    return Src(f"_extreme({faces}, {prim}, {thunk}, {info})", NUM, dice=dice)
 
 
 def shape_count(lo: Lowering, node, form, args, keywords) -> Src:
@@ -551,8 +549,8 @@ def shape_repeat(lo: Lowering, node, form, args, keywords) -> Src:
     expr, cond = args
     info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
     lo.rolled += INF   # the dice limit is what stops a total re-rolled without end
-    helper = "_t_reroll" if lo.traced else "_u_reroll"
-    return Src(f"{helper}({lo.tally}, (lambda: {expr.text}), {cond.test()}, {info})", expr.kind, dice=INF)
+    return Src(f"_reroll({lo.tally}, (lambda: {expr.text}), {cond.test()}, {info}, {lo.num_helper})", expr.kind,
+               dice=INF)
 
 
 SHAPES = {

@@ -89,6 +89,17 @@ def check_sides(s: int, info) -> None:
         raise DiceValueError(f"a die needs at least 1 side, not {s}", span=info[3])
 
 
+def dice_size(n, s, info, number) -> tuple[int, int]:
+    """The number of dice and their sides, known only now: numbers, checked before any is rolled."""
+    if type(n) is not int:
+        n = number(n, info[2])
+    if type(s) is not int:
+        s = number(s, info[3])
+    check_count(n, info)
+    check_sides(s, info)
+    return n, s
+
+
 def check_modifiers(mods, sides_set) -> None:
     """Modifiers that could never end on dice of these sides are refused before any die is rolled."""
     for entry, operand, test, span in mods:
@@ -140,6 +151,36 @@ def modifier(entry, op, value, text, span, number):
     return (entry, (op, value, text), getattr(value, FLIPPED[op]), span)
 
 
+def extreme(faces, pick, default, info):
+    """highest(p) / lowest(p): one face; else the default (a value, or a function giving it: it is
+    evaluated only for an empty pool), or an error naming the expression."""
+    if faces:
+        return pick(faces)
+    if default is None:
+        empty_extreme(*info)
+    return default() if callable(default) else default
+
+
+def reroll(tally, evaluate, test, info, number):
+    """reroll(expr, cond): evaluate again while the total meets the condition; at the table the
+    totals re-rolled are noted in the trace. info: (label, span, expr span)."""
+    tries = []
+    while True:
+        before = tally.budget
+        value = evaluate()
+        total = value if type(value) is int else number(value, info[2])
+        tries.append(total)
+        if not test(total):
+            break
+        if tally.budget == before:
+            raise DiceLimitError(f"{info[0]}: {total} meets the condition and rolls no dice, so it would never end",
+                                 span=info[1])
+    if len(tries) > 1 and tally.steps is not None:
+        tally.steps.append(TraceStep(info[0], info[1], (), None, total,
+                                     note="re-rolled totals " + ", ".join(map(str, tries[:-1]))))
+    return value
+
+
 # ---- traced: dice with their history, a TraceStep per operation ----------------------------------
 
 
@@ -153,52 +194,6 @@ def t_env(value):
     if isinstance(value, (list, tuple)) and all(type(v) is int for v in value):
         return Pool.of(value)
     return value
-
-
-def t_num(value, span) -> int:
-    if type(value) is int:
-        return value
-    if isinstance(value, Pool):
-        return value.total
-    value = t_env(value)
-    if isinstance(value, Pool):
-        return value.total
-    raise DiceTypeError(f"expected a number here, not {describe(value)}", span=span)
-
-
-def t_pool(value, span) -> Pool:
-    if type(value) is Pool:
-        return value
-    value = t_env(value)
-    if isinstance(value, Pool):
-        return value
-    raise DiceTypeError(f"expected a pool of dice here (such as 5d10 or [1, 2, 3]), not {describe(value)}", span=span)
-
-
-def t_truth(value, span) -> bool:
-    if type(value) is bool:
-        return value
-    if type(value) is int:
-        return value != 0
-    if isinstance(t_env(value), Pool):
-        raise DiceTypeError("a pool of dice is not true or false: test size(..), count(.., >= 6) or sum(..)",
-                            span=span)
-    raise DiceTypeError(f"expected true/false here, not {describe(value)}", span=span)
-
-
-def t_cmp(compare, a, b, info):
-    """A comparison whose sides were not known to be numbers. info: (op, left text, right text, spans)."""
-    op, ltext, rtext, lspan, rspan, span = info
-    if type(a) is int and type(b) is int:
-        return compare(a, b)
-    a, b = t_env(a), t_env(b)
-    if isinstance(a, Pool):
-        raise DiceTypeError(pool_comparison(ltext, op, rtext), span=lspan)
-    if isinstance(b, Pool):
-        raise DiceTypeError(pool_comparison(rtext, op, ltext), span=rspan)
-    if type(a) is not type(b) or (op not in ("==", "!=") and type(a) is not int):
-        raise DiceTypeError(f"cannot compare {describe(a)} with {describe(b)} using {op}", span=span)
-    return compare(a, b)
 
 
 def _finish(tally, state: RollState, dice_of, label, span) -> Pool:
@@ -229,12 +224,7 @@ def _traced_dice(state: RollState, originals: list):
 
 def t_roll(tally, R, n, s, mods, info) -> Pool:
     """NdS with its modifiers, each die traced. info: (label, span, count span, sides span, max dice)."""
-    if type(n) is not int:
-        n = t_num(n, info[2])
-    if type(s) is not int:
-        s = t_num(s, info[3])
-    check_count(n, info)
-    check_sides(s, info)
+    n, s = dice_size(n, s, info, t_num)
     if mods:
         check_modifiers(mods, (s,))
     tally.spend(n, info[1])
@@ -306,16 +296,6 @@ def t_filter(tally, pool, test, matching, info) -> Pool:
     return t_select(tally, pool, [i for i, d in enumerate(pool.dice) if test(d.face) != matching], "dropped", info)
 
 
-def t_extreme(pool: Pool, pick, default, info):
-    """highest(p) / lowest(p): one face; else the default (a value, or a function giving it: it is
-    evaluated only for an empty pool), or an error naming the expression."""
-    if pool.dice:
-        return pick([d.face for d in pool.dice])
-    if default is None:
-        empty_extreme(*info)
-    return default() if callable(default) else default
-
-
 def t_order(pool: Pool, descending) -> Pool:
     """The dice sorted by face, stably (equal faces keep their roll order)."""
     return Pool(tuple(sorted(pool.dice, key=_face, reverse=bool(descending))), pool.aside)
@@ -327,25 +307,6 @@ def _face(die: Die) -> int:
 
 def t_aside(pool: Pool) -> Pool:
     return Pool(pool.aside)
-
-
-def t_reroll(tally, evaluate, test, info):
-    """reroll(expr, cond): evaluate again while the total meets the condition. info: (label, span, expr span)."""
-    tries = []
-    while True:
-        before = tally.budget
-        value = evaluate()
-        total = value if type(value) is int else t_num(value, info[2])
-        tries.append(total)
-        if not test(total):
-            break
-        if tally.budget == before:
-            raise DiceLimitError(f"{info[0]}: {total} meets the condition and rolls no dice, so it would never end",
-                                 span=info[1])
-    if len(tries) > 1 and tally.steps is not None:
-        tally.steps.append(TraceStep(info[0], info[1], (), None, total,
-                                     note="re-rolled totals " + ", ".join(map(str, tries[:-1]))))
-    return value
 
 
 # ---- untraced: tuples of faces, nothing recorded ----------------------------------------------
@@ -360,49 +321,59 @@ def u_env(value):
     return value
 
 
-def u_num(value, span) -> int:
-    if type(value) is int:
-        return value
-    if isinstance(value, tuple):
-        return sum(value)
-    value = u_env(value)
-    if isinstance(value, tuple):
-        return sum(value)
-    raise DiceTypeError(f"expected a number here, not {describe(value)}", span=span)
+def coercions(pool_type: type, env, total):
+    """The coercions of one mode, written once: (number, pool, truth, compare) for values whose kind
+    was not known before they ran. `pool_type` is how the mode holds a pool (Pool, or a tuple of
+    faces), `env` reads a value of the environment (lists of faces become pools), `total` sums one."""
 
+    def number(value, span) -> int:
+        if type(value) is int:
+            return value
+        if isinstance(value, pool_type):
+            return total(value)
+        value = env(value)
+        if isinstance(value, pool_type):
+            return total(value)
+        raise DiceTypeError(f"expected a number here, not {describe(value)}", span=span)
 
-def u_pool(value, span) -> tuple:
-    if isinstance(value, tuple):
-        return value
-    value = u_env(value)
-    if isinstance(value, tuple):
-        return value
-    raise DiceTypeError(f"expected a pool of dice here (such as 5d10 or [1, 2, 3]), not {describe(value)}", span=span)
-
-
-def u_truth(value, span) -> bool:
-    if type(value) is bool:
-        return value
-    if type(value) is int:
-        return value != 0
-    if isinstance(u_env(value), tuple):
-        raise DiceTypeError("a pool of dice is not true or false: test size(..), count(.., >= 6) or sum(..)",
+    def pool(value, span):
+        if isinstance(value, pool_type):
+            return value
+        value = env(value)
+        if isinstance(value, pool_type):
+            return value
+        raise DiceTypeError(f"expected a pool of dice here (such as 5d10 or [1, 2, 3]), not {describe(value)}",
                             span=span)
-    raise DiceTypeError(f"expected true/false here, not {describe(value)}", span=span)
+
+    def truth(value, span) -> bool:
+        if type(value) is bool:
+            return value
+        if type(value) is int:
+            return value != 0
+        if isinstance(env(value), pool_type):
+            raise DiceTypeError("a pool of dice is not true or false: test size(..), count(.., >= 6) or sum(..)",
+                                span=span)
+        raise DiceTypeError(f"expected true/false here, not {describe(value)}", span=span)
+
+    def compare(operator, a, b, info):
+        """A comparison whose sides were not known to be numbers. info: (op, left text, right text, spans)."""
+        op, ltext, rtext, lspan, rspan, span = info
+        if type(a) is int and type(b) is int:
+            return operator(a, b)
+        a, b = env(a), env(b)
+        if isinstance(a, pool_type):
+            raise DiceTypeError(pool_comparison(ltext, op, rtext), span=lspan)
+        if isinstance(b, pool_type):
+            raise DiceTypeError(pool_comparison(rtext, op, ltext), span=rspan)
+        if type(a) is not type(b) or (op not in ("==", "!=") and type(a) is not int):
+            raise DiceTypeError(f"cannot compare {describe(a)} with {describe(b)} using {op}", span=span)
+        return operator(a, b)
+
+    return number, pool, truth, compare
 
 
-def u_cmp(compare, a, b, info):
-    op, ltext, rtext, lspan, rspan, span = info
-    if type(a) is int and type(b) is int:
-        return compare(a, b)
-    a, b = u_env(a), u_env(b)
-    if isinstance(a, tuple):
-        raise DiceTypeError(pool_comparison(ltext, op, rtext), span=lspan)
-    if isinstance(b, tuple):
-        raise DiceTypeError(pool_comparison(rtext, op, ltext), span=rspan)
-    if type(a) is not type(b) or (op not in ("==", "!=") and type(a) is not int):
-        raise DiceTypeError(f"cannot compare {describe(a)} with {describe(b)} using {op}", span=span)
-    return compare(a, b)
+t_num, t_pool, t_truth, t_cmp = coercions(Pool, t_env, lambda p: p.total)
+u_num, u_pool, u_truth, u_cmp = coercions(tuple, u_env, sum)
 
 
 def u_count_of(n, info):
@@ -415,12 +386,7 @@ def u_count_of(n, info):
 
 def u_roll(tally, R, n, s, info) -> tuple:
     """NdS without modifiers, where the lowering could not write it in place."""
-    if type(n) is not int:
-        n = u_num(n, info[2])
-    if type(s) is not int:
-        s = u_num(s, info[3])
-    check_count(n, info)
-    check_sides(s, info)
+    n, s = dice_size(n, s, info, u_num)
     if tally is not None:
         tally.spend(n, info[1])
     return tuple([R(1, s) for _ in range(n)])
@@ -436,12 +402,7 @@ def _left(state: RollState, with_aside: bool):
 
 def u_dice(tally, R, n, s, mods, info, with_aside=False) -> tuple:
     """NdS with modifiers, over faces."""
-    if type(n) is not int:
-        n = u_num(n, info[2])
-    if type(s) is not int:
-        s = u_num(s, info[3])
-    check_count(n, info)
-    check_sides(s, info)
+    n, s = dice_size(n, s, info, u_num)
     check_modifiers(mods, (s,))
     if tally is not None:
         tally.spend(n, info[1])
@@ -491,14 +452,6 @@ def u_filter(pool, test, matching, with_aside=False) -> tuple:
     return kept
 
 
-def u_extreme(pool, pick, default, info):
-    if pool:
-        return pick(pool)
-    if default is None:
-        empty_extreme(*info)
-    return default() if callable(default) else default
-
-
 def u_order(pool, descending) -> tuple:
     """Sorted faces that keep what the pool set aside (rulesets that read aside())."""
     aside = getattr(pool, "aside", ())
@@ -530,18 +483,6 @@ def u_pick_aside(primitive, pool, *args, **keywords) -> tuple:
 
 def u_aside(pool) -> tuple:
     return tuple(getattr(pool, "aside", ()))
-
-
-def u_reroll(tally, evaluate, test, info):
-    while True:
-        before = tally.budget
-        value = evaluate()
-        total = value if type(value) is int else u_num(value, info[2])
-        if not test(total):
-            return value
-        if tally.budget == before:
-            raise DiceLimitError(f"{info[0]}: {total} meets the condition and rolls no dice, so it would never end",
-                                 span=info[1])
 
 
 def u_plain(value):

@@ -26,28 +26,27 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _table(header: str, rows: list[tuple[str, str, str]]) -> str:
+    lines = [f"| {header} |", "|---|---|---|"] + [f"| {a} | {b} | {c} |" for a, b, c in rows]
+    return "\n".join(lines) + "\n"
+
+
 def functions_table() -> str:
-    rows = ["| Function | Example | Result |", "|---|---|---|"]
-    for entry in FUNCTIONS.values():
-        signatures = ", ".join(f"`{form.signature}`" for form in entry.forms)
-        rows.append(f"| {signatures} | `{_cell(entry.example)}` | {_cell(entry.doc)} |")
-    return "\n".join(rows) + "\n"
+    return _table("Function | Example | Result", [
+        (", ".join(f"`{form.signature}`" for form in entry.forms), f"`{_cell(entry.example)}`", _cell(entry.doc))
+        for entry in FUNCTIONS.values()])
 
 
 def modifiers_table() -> str:
-    rows = ["| Modifier | Example | Meaning |", "|---|---|---|"]
-    for entry in MODIFIERS.values():
-        syntax = " ".join(f"`{part}`" for part in entry.syntax.split())
-        rows.append(f"| {syntax} | `{_cell(entry.example)}` | {_cell(entry.doc)} |")
-    return "\n".join(rows) + "\n"
+    return _table("Modifier | Example | Meaning", [
+        (" ".join(f"`{part}`" for part in entry.syntax.split()), f"`{_cell(entry.example)}`", _cell(entry.doc))
+        for entry in MODIFIERS.values()])
 
 
 def steps_table() -> str:
-    rows = ["| Step | Example | What it does |", "|---|---|---|"]
-    for kind in KINDS.values():
-        example = "<br>".join(f"`{_cell(line)}`" for line in kind.example.splitlines())
-        rows.append(f"| `{kind.key}` | {example} | {_cell(kind.doc)} |")
-    return "\n".join(rows) + "\n"
+    return _table("Step | Example | What it does", [
+        (f"`{kind.key}`", "<br>".join(f"`{_cell(line)}`" for line in kind.example.splitlines()), _cell(kind.doc))
+        for kind in KINDS.values()])
 
 
 TABLES = {"functions": functions_table, "modifiers": modifiers_table, "steps": steps_table}

@@ -17,6 +17,8 @@ the innermost level, or a step ended one), and the end conditions are checked ag
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from .writer import FunctionWriter
 
 
@@ -181,13 +183,22 @@ def _turn(w: FunctionWriter, p, call: str, plays: str) -> None:
         w.line("    endings()")
 
 
+@contextmanager
+def _until_the_end(w: FunctionWriter):
+    """Lines that may end the game: `end: game` (or the loop running out) finishes it."""
+    w.line("try:")
+    with w.indent():
+        yield
+    w.line("except _EndGame as _e:")
+    w.line("    C.finish(_e.result)")
+
+
 def _start_game(p) -> FunctionWriter:
     """start(): the values a game starts with, its setup:, the first iteration of every level."""
     w = FunctionWriter(p, "start")
     w.cell("_st")
     w.line("_st = 0")
-    w.line("try:")
-    with w.indent():
+    with _until_the_end(w):
         w.line("init()")
         if p.ruleset.setup:
             w.line("try:")
@@ -197,8 +208,6 @@ def _start_game(p) -> FunctionWriter:
         if p.ruleset.loop:
             w.line("lv_start_0()")
         w.line("endings()")
-    w.line("except _EndGame as _e:")
-    w.line("    C.finish(_e.result)")
     return w
 
 
@@ -207,14 +216,11 @@ def _perform(p) -> FunctionWriter:
     w = FunctionWriter(p, "perform")
     w.cell("_st")
     w.line("_st = 0")
-    w.line("try:")
-    with w.indent():
+    with _until_the_end(w):
         if p.traced:
             w.emit("action", name="name", args="args")
         plays = [name for name, action in p.ruleset.actions.items() if action.plays_level]
         _turn(w, p, "ACTIONS[name](args)", f"name == {plays[0]!r}" if plays else "False")
-    w.line("except _EndGame as _e:")
-    w.line("    C.finish(_e.result)")
     return w
 
 
@@ -251,8 +257,7 @@ def _play(p) -> FunctionWriter:
             w.line(f"if not {offered}:")
             w.line(f"    raise _StepFailed({name + ' cannot be done now: its when: does not hold'!r})")
         w.line("_st = 0")
-        w.line("try:")
-        with w.indent():
+        with _until_the_end(w):
             w.line("_ended = None")
             w.line("try:")
             with w.indent():
@@ -283,8 +288,6 @@ def _play(p) -> FunctionWriter:
             _level_block(w, p, inner, "begin")
             if level.begin or level.finish or reads_loop:
                 w.line("endings()")
-        w.line("except _EndGame as _e:")
-        w.line("    C.finish(_e.result)")
     w.line("return _rounds")
     return w
 

@@ -68,20 +68,6 @@ def test_a_default_row_fills_the_holes(tmp_path):
     assert loads(tmp_path, body).tables["grid"].find([2, "scene"]) == {"out": "z"}
 
 
-def test_a_one_key_table_keeps_its_messages(tmp_path):
-    found = problems_of(tmp_path, """\
-        tables:
-          t:
-            key: n
-            rows:
-              - {n: "1..3", v: a}
-              - {n: "3..4", v: b}
-              - {n: 7, v: c}
-        """)
-    assert any("rows 0 and 1 overlap at 3..3" in p for p in found)
-    assert any("no row covers 5..6" in p for p in found)
-
-
 def test_texts_in_any_language_with_the_documented_fallback():
     texts = {"es": "hola", "pt-BR": "olá", "en": "hello"}
     assert choose(texts, "pt-BR") == "olá"

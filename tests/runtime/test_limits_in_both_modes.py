@@ -43,6 +43,23 @@ def simulation_error(path) -> str:
     return str(info.value)
 
 
+def play_both_ways(path, seeds=range(10)) -> list[dict]:
+    """Each seed's game in both modes; asserts they end alike and gives the reports."""
+    ruleset = load(str(path))
+    program = simulation_program(ruleset, resolve_params(ruleset, {}))
+    reports = []
+    for seed in seeds:
+        result, rounds, report, rng = play_game(program, seed)
+        game = Game.start(ruleset, seed=seed, auto=True)
+        turns = 0
+        while not game.over:
+            game.perform("round")
+            turns += 1
+        assert (result, rounds, report, rng.getstate()) == (game.result, turns, game.report(), game.rng.getstate())
+        reports.append(report)
+    return reports
+
+
 NESTED = """\
     state: {n: 0}
     loop:
@@ -89,14 +106,7 @@ def test_min_of_one_pool_runs_in_both_modes(tmp_path):
               - set: {total: "total + min(3d6)", low: "min(low, max(2d6))"}
         report: {total: total, low: low}
         """)
-    ruleset = load(str(path))
-    program = simulation_program(ruleset, resolve_params(ruleset, {}))
-    for seed in range(10):
-        result, rounds, report, rng = play_game(program, seed)
-        game = Game.start(ruleset, seed=seed, auto=True)
-        while not game.over:
-            game.perform("round")
-        assert (result, rounds, report, rng.getstate()) == ("done", 20, game.report(), game.rng.getstate())
+    for report in play_both_ways(path):
         assert 20 * 3 <= report["total"] <= 20 * 18 and 2 <= report["low"] <= 12
 
 
@@ -172,13 +182,6 @@ def test_what_a_procedure_parameter_set_aside_is_read_alike_in_both_modes(tmp_pa
           inner: {params: [p], steps: [{set: {total: "total + size(aside(p)) + 1d6"}}]}
         report: {total: total}
         """)
-    ruleset = load(str(path))
-    program = simulation_program(ruleset, resolve_params(ruleset, {}))
-    for seed in range(10):
-        result, rounds, report, rng = play_game(program, seed)
-        game = Game.start(ruleset, seed=seed, auto=True)
-        while not game.over:
-            game.perform("round")
-        assert (result, rounds, report, rng.getstate()) == ("done", 20, game.report(), game.rng.getstate())
+    for report in play_both_ways(path):
         # Four dice of three faces always hold a pair, and at most two: each round adds 1..2 and 1d6.
         assert 20 * 2 <= report["total"] <= 20 * 8
