@@ -126,7 +126,7 @@ def _drawer(R, tally, span):
 
 def _apply(state: RollState, mods, R, tally) -> None:
     for entry, operand, test, span in mods:
-        entry.apply(state, test, _drawer(R, tally, span), span)
+        entry.apply(state, test, _drawer(R, tally, span) if entry.draws else None, span)
 
 
 def condition(op: str, value, span, number):
@@ -196,9 +196,12 @@ def t_env(value):
     return value
 
 
-def _finish(tally, state: RollState, dice_of, label, span) -> Pool:
+def _finish(tally, state: RollState, originals: list, label, span) -> Pool:
     """The pool a modified roll leaves, and its step of the trace."""
-    shown = [dice_of(i) for i in range(len(state.faces))]
+    if state.history or state.exploded:
+        shown = _traced_dice(state, originals)
+    else:   # only kept and dropped: the dice are the ones rolled
+        shown = originals
     pool = Pool(tuple([shown[i] for i in state.active]), tuple([shown[i] for i in state.dropped]))
     if tally.steps is not None:
         if state.dropped:
@@ -210,16 +213,25 @@ def _finish(tally, state: RollState, dice_of, label, span) -> Pool:
     return pool
 
 
-def _traced_dice(state: RollState, originals: list):
+def _traced_dice(state: RollState, originals: list) -> list:
+    """The dice as the modifiers left them: re-rolled ones with their earlier faces, exploded ones
+    marked, and the dice the explosions added; the others as they were rolled."""
     history, exploded, extra = state.history, state.exploded, state.extra
-
-    def dice_of(i):
-        if i < len(originals) and i not in history and i not in exploded:
-            return originals[i]
-        was_extra = i in extra or (i < len(originals) and originals[i].extra)
-        return Die(state.faces[i], state.sides[i], tuple(history.get(i, ())), i in exploded, was_extra)
-
-    return dice_of
+    shown = []
+    for i in range(len(state.faces)):
+        if i >= len(originals):      # added by an explosion
+            shown.append(Die(state.faces[i], state.sides[i], tuple(history.get(i, ())), i in exploded, True))
+            continue
+        die = originals[i]
+        if i not in history and i not in exploded:
+            shown.append(die)
+            continue
+        # A die re-rolled here keeps the faces it showed before (in an earlier roll, then here); a
+        # re-roll ends an explosion, as a die exploded here is marked.
+        earlier = die.history + tuple(history.get(i, ()))
+        blew = i in exploded or (die.exploded and i not in history)
+        shown.append(Die(state.faces[i], state.sides[i], earlier, blew, die.extra or i in extra))
+    return shown
 
 
 def t_roll(tally, R, n, s, mods, info) -> Pool:
@@ -236,7 +248,7 @@ def t_roll(tally, R, n, s, mods, info) -> Pool:
         return pool
     state = RollState([d.face for d in dice], [s] * n, True)
     _apply(state, mods, R, tally)
-    return _finish(tally, state, _traced_dice(state, dice), info[0], info[1])
+    return _finish(tally, state, dice, info[0], info[1])
 
 
 def t_literal(tally, R, items, mods, info) -> Pool:
@@ -258,11 +270,8 @@ def t_literal(tally, R, items, mods, info) -> Pool:
         return pool
     state = RollState([d.face for d in dice], [d.sides for d in dice], True)
     check_modifiers(mods, set(state.sides))
-    for i, d in enumerate(dice):   # dice re-rolled before keep their history
-        if d.history:
-            state.history[i] = list(d.history)
     _apply(state, mods, R, tally)
-    return _finish(tally, state, _traced_dice(state, dice), info[0], info[1])
+    return _finish(tally, state, dice, info[0], info[1])
 
 
 def _judged(tally, pool: Pool, marks, value, info):
