@@ -201,7 +201,7 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dusk",
-        description="A rules-as-data engine for dice games: YAML rulesets, one dice language, one interpreter.",
+        description="A rules-as-data engine for dice games: YAML rulesets, one dice language, one engine.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True

@@ -24,7 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "ruleset_engine"
-# Folders of the checkout installed inside the package (pyproject.toml's package-dir), that hold code.
+# Folders of the checkout installed inside the package (setup.py's package_dir), that hold code.
 MAPPED = {"ruleset_engine.repl": ROOT / "repl"}
 
 LAYERS = [

@@ -1,8 +1,8 @@
 """`dusk check`: everything that can be known about a ruleset before a game starts.
 
-Loading finds what the file means (ruleset/checker.py); writing its program, in both modes, with
-its default params, finds what only the lowered form can see (a count of dice that the params make
-too large, say). Every problem at once, each with its place.
+Loading finds what the file means (ruleset/checker.py), every problem at once; then writing its
+program, in both modes, with its default params, finds what only the lowered form can see (a
+count of dice that the params make too large, say): the first such problem, with its place.
 """
 
 from __future__ import annotations

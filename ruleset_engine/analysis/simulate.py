@@ -3,7 +3,7 @@
 Each game runs the ruleset's program in the untraced mode (runtime/program.py: the same lowered
 form the table runs, without the trace). Game i draws from a seed derived from (S, i), so the
 same S gives the same report whatever the number of workers. Each worker loads the ruleset and
-writes its program once, then plays ranges of games and sends back a Tally, a running summary
+writes its program once, then plays ranges of games and sends back their Totals, a running summary
 (counts, sums and histograms) that merges with the others: memory does not grow with N.
 """
 

@@ -24,7 +24,7 @@ from difflib import get_close_matches
 from typing import Callable
 
 from . import ast, runtime
-from .entries import CONDITION_ARG, EXPR_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG
+from .entries import CONDITION_ARG, EXPR_ARG, POOL_ARG, TRUTH_ARG
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError, UnknownName
 from .functions import FUNCTIONS
 from .kinds import ANY, BOOL, NUM, POOL, STR
@@ -62,13 +62,16 @@ class Src:
         return self.iterable or self.text
 
 
+SHARED_HELPERS = ("div", "chain", "condition", "modifier", "count_arg", "extreme", "reroll")   # of both modes
+
+
 class Namespace:
     """The names generated code refers to: the helpers, the registry's entries and constants."""
 
     def __init__(self):
         self.values: dict = {"__builtins__": __builtins__}
         for name in dir(runtime):
-            if name[:2] in ("t_", "u_") or name in ("div", "chain", "condition", "modifier", "count_arg", "extreme", "reroll"):
+            if name[:2] in ("t_", "u_") or name in SHARED_HELPERS:
                 self.values["_" + name] = getattr(runtime, name)
         self._named: dict = {}
         self._fresh = 0
@@ -465,7 +468,7 @@ def shape_count(lo: Lowering, node, form, args, keywords) -> Src:
     dice = pool.dice + cond.operand.dice
     if lo.traced:
         info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
-        return Src(f"_t_count({lo.tally}, {pool.text}, {cond.test()}, {info})", NUM, dice=dice)
+        return Src(f"_t_count({lo.tally}, {pool.text}, {cond.test()}, {form.mark!r}, {info})", NUM, dice=dice)
     if cond.op == "==" and cond.operand.is_const:
         return Src(f"{pool.items}.count({cond.operand.text})", NUM, dice=dice)
     inline = cond.inline("_f")
@@ -480,7 +483,8 @@ def shape_filter(lo: Lowering, node, form, args, keywords) -> Src:
     dice = pool.dice + cond.operand.dice
     if lo.traced:
         info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
-        return Src(f"_t_filter({lo.tally}, {pool.text}, {cond.test()}, {matching}, {info})", POOL, dice=dice)
+        return Src(f"_t_filter({lo.tally}, {pool.text}, {cond.test()}, {matching}, {form.mark!r}, {info})", POOL,
+                   dice=dice)
     inline = cond.inline("_f")
     if inline is not None and not lo.aside:
         test = inline if matching else f"not ({inline})"
@@ -684,7 +688,8 @@ def lower_pool_literal(lo: Lowering, node: ast.PoolLiteral) -> Src:
     info = _info(lo, lo.label(node.span), node.span)
     if node.modifiers:
         mods, lowered, draws = _modifiers(lo, node.modifiers)
-        sides = _dice_items(lo, node, lowered[0][0].token) if draws else []
+        drawing = next((entry.token for entry, *_ in lowered if entry.draws), None)
+        sides = _dice_items(lo, node, drawing) if draws else []
         if draws:
             _static_modifier_checks(lo, lowered, set(sides))
             lo.rolled += INF

@@ -3,8 +3,8 @@
 As in d20, a modifier is *which dice* (a rank, or a condition) and *what happens to them*
 (kept, dropped, re-rolled, exploded). Each primitive works on a RollState: the faces shown in
 roll order, the sides of each die, which are still in the pool and which were left out. The
-traced mode gives the state a history (earlier faces, explosions) for the trace; the untraced
-mode leaves it out. Both run these same functions.
+traced mode gives the state a history (earlier faces, explosions, the fate of each die left out)
+for the trace; the untraced mode leaves it out. Both run these same functions.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class RollState:
     a fixed number), the indices still in the pool and those left out; with a history in the
     traced mode (earlier faces by index, the indices that exploded and those an explosion added)."""
 
-    __slots__ = ("faces", "sides", "active", "dropped", "history", "exploded", "extra")
+    __slots__ = ("faces", "sides", "active", "dropped", "history", "exploded", "extra", "fates")
 
     def __init__(self, faces: list, sides: list, traced: bool):
         self.faces = faces
@@ -48,6 +48,7 @@ class RollState:
         self.history = {} if traced else None
         self.exploded = set() if traced else None
         self.extra = set() if traced else None
+        self.fates = {} if traced else None     # index -> the mark of the modifier that left it out
 
 
 # ---- primitives --------------------------------------------------------------------------

@@ -126,7 +126,11 @@ def _drawer(R, tally, span):
 
 def _apply(state: RollState, mods, R, tally) -> None:
     for entry, operand, test, span in mods:
+        before = len(state.dropped)
         entry.apply(state, test, _drawer(R, tally, span) if entry.draws else None, span)
+        if state.fates is not None:
+            for i in state.dropped[before:]:
+                state.fates[i] = entry.mark
 
 
 def condition(op: str, value, span, number):
@@ -204,11 +208,7 @@ def _finish(tally, state: RollState, originals: list, label, span) -> Pool:
         shown = originals
     pool = Pool(tuple([shown[i] for i in state.active]), tuple([shown[i] for i in state.dropped]))
     if tally.steps is not None:
-        if state.dropped:
-            gone = set(state.dropped)
-            marks = tuple(["dropped" if i in gone else "kept" for i in range(len(shown))])
-        else:
-            marks = None
+        marks = tuple([state.fates.get(i, "kept") for i in range(len(shown))]) if state.dropped else None
         tally.steps.append(TraceStep(label, span, tuple(shown), marks, pool.total))
     return pool
 
@@ -281,11 +281,11 @@ def _judged(tally, pool: Pool, marks, value, info):
     return value
 
 
-def t_count(tally, pool, test, info) -> int:
+def t_count(tally, pool, test, mark, info) -> int:
     if type(pool) is not Pool:
         pool = t_pool(pool, info[2])
     hits = [test(d.face) for d in pool.dice]
-    marks = tuple(["counted" if h else "kept" for h in hits]) if tally.steps is not None else None
+    marks = tuple([mark if h else "kept" for h in hits]) if tally.steps is not None else None
     return _judged(tally, pool, marks, sum(hits), info)
 
 
@@ -299,10 +299,10 @@ def t_select(tally, pool: Pool, gone, mark, info) -> Pool:
     return _judged(tally, pool, marks, kept, info)
 
 
-def t_filter(tally, pool, test, matching, info) -> Pool:
+def t_filter(tally, pool, test, matching, mark, info) -> Pool:
     if type(pool) is not Pool:
         pool = t_pool(pool, info[2])
-    return t_select(tally, pool, [i for i, d in enumerate(pool.dice) if test(d.face) != matching], "dropped", info)
+    return t_select(tally, pool, [i for i, d in enumerate(pool.dice) if test(d.face) != matching], mark, info)
 
 
 def t_order(pool: Pool, descending) -> Pool:

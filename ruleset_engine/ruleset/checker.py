@@ -6,7 +6,8 @@ procedures, loops without a bound, table rows that overlap or leave gaps, steps
 that can never run. It reports every problem in one pass, each located.
 
 Each step is checked by its kind's registry entry (ruleset/steps/), the way jsonschema
-registers one function per keyword; names and scopes are in scope.py, tables in tables.py.
+registers one function per keyword; names and scopes are in names.py, tables in tables.py,
+entities in entities.py, the loop and actions in flow.py.
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from ruleset_engine import dice
 from . import model
 from .entities import entity, initial, param
 from .flow import action, ending, level, procedure, trigger
-from .params import param_value_problem
-from .names import INSTANCE_FIELDS, Names, Scope, suggest
+from .names import Names, Scope, suggest
 from .problems import Problem
 from .steps import KINDS
 from .tables import build_table
@@ -140,7 +140,7 @@ class RulesetChecker:
             parts[lang] = compiled
         if not parts or len(parts) != len(sources):
             return None
-        return Template(parts)
+        return Template(parts, plain=not isinstance(value, dict))
 
     # ---- the sections
     def build(self) -> model.Ruleset | None:

@@ -1,6 +1,6 @@
 """The compiled ruleset: typed dataclasses, every formula compiled once, every step located.
 
-The interpreter (ruleset_engine.runtime) runs these; nothing here knows a game.
+The runtime lowers these to one program (ruleset_engine/runtime/program.py); nothing here knows a game.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 Coverage works the same for one key column or several: each column's key cells (numbers,
 ranges, words) cut that column into pieces, the pieces of every column make a grid, and each
 square of the grid is matched against the rows in order. That finds rows that overlap (unless
-`first_match: true`), squares inside the rows' span that no row covers (unless `gaps: true` or
-the table has a `default:`), and rows that can never match because the rows before them cover
-everything they match.
+`first_match: true`), squares of the grid that no row covers (unless `gaps: true` or the table
+has a `default:`; a column's pieces reach only as far as its rows do), and rows that can never
+match because the rows before them cover everything they match.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import re
 from itertools import product
 
 from . import model
-from .templates import LocalText
+from .templates import LocalText, is_language_map
 from .yamlio import position_of
 
 RANGE = re.compile(r"^\s*(-?\d+)?\s*\.\.\s*(-?\d+)?\s*$")
@@ -46,7 +46,7 @@ def build_table(c, name: str, spec) -> model.LookupTable:
 
 
 def _cells(row) -> dict:
-    return {k: (LocalText(v) if isinstance(v, dict) and "en" in v else v) for k, v in row.items()}
+    return {k: (LocalText(v) if is_language_map(v) else v) for k, v in row.items()}
 
 
 def _matcher(c, value, path) -> model.Matcher:
@@ -139,8 +139,6 @@ def coverage(name: str, keys, rows, gaps_ok: bool, first_match: bool) -> list[tu
     for square in product(*columns):
         matching = [i for i, row in enumerate(rows) if all(_holds(m, p) for m, p in zip(row.matchers, square))]
         if not matching:
-            if any(p[0] == "n" and (p[1] == -INF or p[2] == INF) for p in square):
-                continue   # beyond every row's span: nothing to fill
             gaps.append(square)
             continue
         reachable.add(matching[0])
@@ -160,8 +158,8 @@ def coverage(name: str, keys, rows, gaps_ok: bool, first_match: bool) -> list[tu
     if gaps and not gaps_ok:
         if len(keys) == 1:
             for lo, hi, after in _merged(gaps, rows):
-                found.append((f"table {name!r}: no row covers {_show(('n', lo, hi))} (add a row, or set gaps: true)",
-                              after))
+                found.append((f"table {name!r}: no row covers {_show(('n', lo, hi))} "
+                              "(add a row, a default:, or set gaps: true)", after))
         else:
             for square in gaps[:MAX_GAPS_SHOWN]:
                 found.append((f"table {name!r}: no row covers {_where(keys, square)} "

@@ -125,6 +125,7 @@ class Template:
     """A compiled text: per language, a list of literal strings and compiled formulas."""
 
     parts: dict[str, list]   # lang -> [str | Expression]
+    plain: bool = False      # written as a plain string: its placeholders' texts keep their languages
 
     def render(self, env, rng=NO_DICE, lang: str | None = None):
         """The text in one language, or a LocalText carrying every language when lang is None."""

@@ -42,6 +42,7 @@ def check_args(game, action: model.Action, args: dict) -> dict:
         out[key] = check_arg(game, action, param, value)
     return out
 
+
 def check_arg(game, action, param: model.ActionParam, value):
     kind = param.type
     name = f"{action.name} {param.name}"
@@ -57,10 +58,12 @@ def check_arg(game, action, param: model.ActionParam, value):
                 f" of at least {lo}" if lo is not None else f" of at most {hi}" if hi is not None else ""
             raise GameError(f"{name}: expected a whole number{span}")
         return value
-    if kind == "boolean":
-        return Decision("", "", "yes_no").check(value)
-    if kind == "choice":
-        return Decision("", "", "choice", choices=param.choices).check(value)
+    if kind in ("boolean", "choice"):
+        asked = Decision("", param.name, "yes_no" if kind == "boolean" else "choice", choices=param.choices)
+        try:
+            return asked.check(value)
+        except GameError:
+            raise GameError(f"{name}: expected {asked.describe_valid()}, not {value!r}") from None
     if kind == "dice":
         try:
             dice.compile(str(value))
@@ -74,6 +77,7 @@ def check_arg(game, action, param: model.ActionParam, value):
                 return instance["name"]
         raise GameError(f"{name}: expected one of {', '.join(i['name'] for i in candidates)}")
     return str(value)
+
 
 def bound(game, formula: model.Formula) -> int:
     value = read(game, formula)

@@ -30,7 +30,7 @@ from ruleset_engine.dice.expression import env_name
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.model import Formula
-from ruleset_engine.ruleset.steps import KINDS, CallStep, StepFailed, new_track
+from ruleset_engine.ruleset.steps import KINDS, CallStep, ReturnStep, StepFailed, new_track
 from ruleset_engine.ruleset.templates import NO_DICE, LocalText, Template
 
 from . import machine, support
@@ -371,7 +371,8 @@ class ProgramWriter:
         values = dict(self.ns.values)
         values.update({
             "_to_state": support.to_state, "_whole": support.whole, "_truth_value": support.truth_value,
-            "_fmt": support.fmt, "_shown": support.shown, "_report_value": support.report_value,
+            "_fmt": support.fmt, "_plain_text": support.plain_text, "_shown": support.shown,
+            "_report_value": support.report_value,
             "_initial_value": _initial_value, "_decision": support.decision, "_auto_answer": support.auto_answer,
             "_picked": support.picked, "_in_level": support.in_level, "_instance_named": support.instance_named,
             "_new_track": new_track, "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
@@ -459,34 +460,24 @@ def _formulas(ruleset: model.Ruleset, texts: bool):
             stack.extend(getattr(item, f) for f in item.__dataclass_fields__)
 
 
-def _calls(steps) -> set:
-    found = set()
-    stack = list(steps)
-    while stack:
-        step = stack.pop()
-        if isinstance(step, CallStep):
-            found.add(step.procedure)
-        for attr in ("then", "otherwise", "body"):
-            inner = getattr(step, attr, None)
-            if isinstance(inner, list):
-                stack.extend(inner)
-    return found
+NESTED = {kind.node: kind.nested for kind in KINDS.values()}
 
 
 def _all_steps(steps):
+    """Every step of a block, and of the blocks inside its steps (as each kind's entry names them)."""
     stack = list(steps)
     while stack:
         step = stack.pop()
         yield step
-        for attr in ("then", "otherwise", "body"):
-            inner = getattr(step, attr, None)
-            if isinstance(inner, list):
-                stack.extend(inner)
+        for attr in NESTED[type(step)]:
+            stack.extend(getattr(step, attr))
+
+
+def _calls(steps) -> set:
+    return {step.procedure for step in _all_steps(steps) if isinstance(step, CallStep)}
 
 
 def _returns(steps) -> bool:
-    from ruleset_engine.ruleset.steps import ReturnStep
-
     return any(isinstance(step, ReturnStep) for step in _all_steps(steps))
 
 

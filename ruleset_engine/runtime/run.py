@@ -98,9 +98,10 @@ class Run(Tally):
         return NOTHING
 
     # ---- limits and the end
-    def too_many(self, site) -> None:
-        raise RuleError(f"more than {self.max_steps:,} steps in one action; stopped in the loop here "
-                        f"(a loop that never ends?)", site.where, site.path)
+    def too_many(self, site, in_loop: bool) -> None:
+        where = "in the loop here (a loop that never ends?)" if in_loop else \
+            "here, in a procedure (one that calls itself without end?)"
+        raise RuleError(f"more than {self.max_steps:,} steps in one action; stopped {where}", site.where, site.path)
 
     def too_deep(self, site) -> None:
         raise RuleError(f"calls nested more than {self.max_depth} deep: {site.procedure!r} calls itself "

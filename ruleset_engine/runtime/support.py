@@ -6,7 +6,7 @@ from __future__ import annotations
 from ruleset_engine.dice import FacesList, Pool
 from ruleset_engine.dice.values import Kept
 from ruleset_engine.ruleset.steps import StepFailed
-from ruleset_engine.ruleset.templates import LocalText, format_value
+from ruleset_engine.ruleset.templates import LocalText, format_value, is_language_map
 
 from .decisions import Decision
 from .errors import DecisionError
@@ -48,6 +48,24 @@ def fmt(value, lang: str) -> str:
     if isinstance(value, tuple):
         value = list(value)
     return format_value(value, lang)
+
+
+def plain_text(pieces: tuple):
+    """A text written as a plain string: its literal pieces and the values of its placeholders, in
+    order. When a value is a text in several languages, so is the result (one text per language)."""
+    languages: list = []
+    for piece in pieces:
+        texts = piece.texts if isinstance(piece, LocalText) else piece if is_language_map(piece) else None
+        for lang in texts or ():
+            if lang not in languages:
+                languages.append(lang)
+    if not languages:
+        return _joined(pieces, None)
+    return LocalText({lang: _joined(pieces, lang) for lang in languages})
+
+
+def _joined(pieces: tuple, lang) -> str:
+    return "".join(piece if type(piece) is str else fmt(piece, lang) for piece in pieces)
 
 
 def shown(held, target: tuple) -> str:

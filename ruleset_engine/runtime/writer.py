@@ -253,7 +253,8 @@ class FunctionWriter:
         return target
 
     def text(self, template) -> str:
-        """A text rendered now: a string, or a LocalText carrying every language it has."""
+        """A text rendered now: a string, or a LocalText carrying every language it has. A text
+        written as a plain string takes the languages of the texts its placeholders show."""
         rendered = {}
         for lang, parts in template.parts.items():
             pieces = []
@@ -270,8 +271,11 @@ class FunctionWriter:
                     self.line(definition)
                 value = self.fresh("_x")
                 self.line(f"{value} = {src.text}")
-                pieces.append(f"_fmt({value}, {lang!r})")
-            rendered[lang] = " + ".join(pieces) if pieces else "''"
+                pieces.append(value if template.plain else f"_fmt({value}, {lang!r})")
+            if template.plain:
+                rendered[lang] = f"_plain_text(({''.join(p + ', ' for p in pieces)}))"
+            else:
+                rendered[lang] = " + ".join(pieces) if pieces else "''"
         target = self.fresh("_x")
         if len(rendered) == 1:
             self.line(f"{target} = {next(iter(rendered.values()))}")
@@ -281,7 +285,12 @@ class FunctionWriter:
 
     @staticmethod
     def text_kind(template) -> str:
-        return STR if len(template.parts) == 1 else ANY
+        """A one-language text is a string, unless a placeholder could bring in other languages."""
+        if len(template.parts) != 1:
+            return ANY
+        if template.plain and any(not isinstance(part, str) for parts in template.parts.values() for part in parts):
+            return ANY
+        return STR
 
     # ---- places
     def read(self, target: tuple) -> str:
@@ -356,7 +365,8 @@ class FunctionWriter:
         self.line(f"_st += {len(steps)}")
         if checked or self.loops:
             site = self.loops[-1] if self.loops else steps[0]
-            self.line(f"if _st > {self.program.run_limits.max_steps}: C.too_many({self.const(site, 's')})")
+            self.line(f"if _st > {self.program.run_limits.max_steps}: "
+                      f"C.too_many({self.const(site, 's')}, {bool(self.loops)})")
         for step in steps:
             self.current = step
             LOWER[type(step)](self, step)

@@ -119,3 +119,48 @@ def test_brackets_whose_dice_are_re_rolled_hold_dice_of_a_written_size(tmp_path)
         with pytest.raises(dice.DiceValueError, match="re-rolls or explodes dice rolled in these brackets"):
             dice.compile(text)
     assert dice.roll("[p, 2d6]kh1", rng=dice.ScriptedDice([1, 3]), env={"p": [6]}).pool.faces == [6]
+
+
+def test_a_plain_text_shows_its_placeholders_in_every_language_they_have(tmp_path):
+    ruleset = loads(tmp_path, """\
+        state: {msg: {text: {en: hello, zh: 你好}}, n: 3}
+        actions:
+          greet:
+            steps:
+              - say: "{msg} x{n}"
+              - say: "just {n}"
+        """)
+    events = Game.start(ruleset, seed=1).perform("greet").events
+    assert [e["text"] for e in events if e["kind"] == "say"] == [{"en": "hello x3", "zh": "你好 x3"}, "just 3"]
+
+
+def test_an_open_range_in_one_column_does_not_hide_a_gap_in_another(tmp_path):
+    found = problems_of(tmp_path, """\
+        tables:
+          hit:
+            key: [weapon, hits]
+            rows:
+              - {weapon: gun, hits: "1..3", out: a}
+              - {weapon: knife, hits: "1..", out: b}
+        """)
+    assert any("no row covers weapon 'gun', hits 4.." in p for p in found), found
+
+
+def test_the_refusal_names_the_modifier_that_re_rolls():
+    from ruleset_engine import dice
+
+    with pytest.raises(dice.DiceValueError, match="'r' re-rolls or explodes"):
+        dice.compile("[2d6, 3]kh2r1")
+
+
+def test_a_bad_choice_argument_names_the_action_and_its_parameter(tmp_path):
+    from ruleset_engine.runtime import GameError
+
+    ruleset = loads(tmp_path, """\
+        actions:
+          pick:
+            params: {colour: {type: choice, choices: [red, blue], default: red}}
+            steps: []
+        """)
+    with pytest.raises(GameError, match=r"pick colour: expected one of: red, blue, not 'green'"):
+        Game.start(ruleset, seed=1).perform("pick", colour="green")

@@ -243,15 +243,17 @@ def lower_end(w, step: EndStep) -> None:
 
 
 IF = StepKind("if", IfStep, ("if", "then", "else"), "runs then: when the test holds, else: otherwise",
-              "if: ones >= 3\nthen: [...]\nelse: [...]", check_if, lower_if)
+              "if: ones >= 3\nthen: [...]\nelse: [...]", check_if, lower_if, nested=("then", "otherwise"))
 REPEAT = StepKind("repeat", RepeatStep, ("repeat", "as", "do"),
                   "runs do: a number of times, or while/until a condition holds (with max:, every loop is bounded)",
-                  "repeat: {times: guards}\nas: i\ndo: [...]", check_repeat, lower_repeat)
-FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "do"), "goes through a group's instances, or the faces of a pool",
-                    "for_each: p\nin: player\ndo: [...]", check_for_each, lower_for_each, helpers={"_each": each})
+                  "repeat: {times: guards}\nas: i\ndo: [...]", check_repeat, lower_repeat, nested=("body",))
+FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "do"),
+                    "goes through a group's instances, or the faces of a pool", "for_each: p\nin: player\ndo: [...]",
+                    check_for_each, lower_for_each, helpers={"_each": each}, nested=("body",))
 CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with arguments; as: binds what it returns",
                 "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call)
 RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value", "return: net",
                   check_return, lower_return, ends_block=True)
-END = StepKind("end", EndStep, ("end", "result"), "ends the game with a result, or the current iteration of a loop level",
+END = StepKind("end", EndStep, ("end", "result"),
+               "ends the game with a result, or the current iteration of a loop level",
                "end: game\nresult: won", check_end, lower_end, ends_block=True)

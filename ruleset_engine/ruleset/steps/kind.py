@@ -30,4 +30,5 @@ class StepKind:
     check: Callable                 # (checker, item, path, scope) -> a typed step, or None after a problem
     lower: Callable                 # (writer, step) -> None: writes the step's Python source
     ends_block: bool = False        # end: and return: stop their block, so a step after them never runs
+    nested: tuple[str, ...] = ()    # the fields of the typed step that hold blocks of steps (if:'s then, ...)
     helpers: dict = field(default_factory=dict)   # name -> function, for the lowered source to call

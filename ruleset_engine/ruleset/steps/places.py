@@ -230,7 +230,7 @@ MOVE = StepKind("move", MoveStep, ("move",),
                 "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
                 "from going below that many", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
                 check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice})
-MARK = StepKind("mark", MarkStep, ("mark", "count"), "marks boxes of a track, from the first unmarked", "mark: character.health\n"
-                "count: 2", check_mark, lower_mark, helpers={"_mark": mark})
+MARK = StepKind("mark", MarkStep, ("mark", "count"), "marks boxes of a track, from the first unmarked",
+                "mark: character.health\ncount: 2", check_mark, lower_mark, helpers={"_mark": mark})
 CLEAR = StepKind("clear", MarkStep, ("clear", "count"), "clears marked boxes of a track, from the last marked",
                  "clear: character.health\ncount: 1", check_mark, lower_mark, helpers={"_mark": mark})

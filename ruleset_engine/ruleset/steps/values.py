@@ -110,7 +110,8 @@ def lower_note(w, step: NoteStep) -> None:
             w.emit("note", target=w.shown(target), text=f"_to_state({text})")
 
 
-SET = StepKind("set", SetStep, ("set",), "writes state variables, entity fields or existing locals; a pool is stored as its faces",
+SET = StepKind("set", SetStep, ("set",),
+               "writes state variables, entity fields or existing locals; a pool is stored as its faces",
                'set: {guard.life: "guard.life - damage", kept: "[]"}', check_set, lower_set)
 LET = StepKind("let", LetStep, ("let",), "binds local names", 'let: {net: "max(0, hits - ones)"}', check_let, lower_let)
 ROLL = StepKind("roll", RollStep, ("roll", "label"),
