@@ -62,7 +62,7 @@ class Src:
         return self.iterable or self.text
 
 
-SHARED_HELPERS = ("div", "chain", "condition", "modifier", "count_arg", "extreme", "reroll")   # of both modes
+SHARED_HELPERS = ("div", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll")   # of both modes
 
 
 class Namespace:
@@ -85,7 +85,7 @@ class Namespace:
         key = (type(value).__name__, id(value))
         name = self._named.get(key)
         if name is None:
-            name = f"_{hint}{len(self._named)}"
+            name = f"_{hint}{len(self._named)}_"    # the trailing _ keeps it apart from the writer's locals
             self._named[key] = name
             self.values[name] = value
         return name
@@ -133,27 +133,27 @@ class Lowering:
         self.track = traced                # untraced: count dice only when the formula could pass the limit
         self.num_helper = "_t_num" if traced else "_u_num"
         self.hoisted: list[str] = []       # definitions the expression calls, written before it
-        self.rolled: float = 0             # the most dice the nodes lowered so far can roll
+        self.most_dice: float = 0          # the most dice the nodes lowered so far can roll
 
     # ---- entry points
     def lower(self, node) -> Src:
         """The whole expression; untraced, dice are counted only if the limit could be reached.
         The Src's `dice` is then the most dice the whole expression can roll."""
-        self.rolled = 0
+        self.most_dice = 0
         src = self.node(node)
-        if not self.track and self.rolled > self.limits.max_dice_rolled:
+        if not self.track and self.most_dice > self.limits.max_dice_rolled:
             self.track = True
             self.hoisted = []
-            self.rolled = 0
+            self.most_dice = 0
             src = self.node(node)
-        src.dice = self.rolled
+        src.dice = self.most_dice
         return src
 
     def node(self, node) -> Src:
         src = NODES[type(node)](self, node)
         if getattr(node, "depth", 0) % HOIST_EVERY == 0 and not src.simple:
             # Python's parser allows about 200 nested brackets: a deep tree is cut into functions.
-            name = f"_h{self.ns.fresh()}"
+            name = f"_h{self.ns.fresh()}_"
             self.hoisted.append(f"def {name}(): return {src.text}")
             src = Src(f"{name}()", src.kind, src.const, src.bounds, False, None, src.dice)
         return src
@@ -268,10 +268,13 @@ def lower_arithmetic(lo: Lowering, node: ast.Arithmetic) -> Src:
         text = f"_chain(({''.join(c.text + ', ' for c in codes)}), {lo.ns.const(ops, 'i')})"
     else:
         # One level of precedence, left to right: written flat, as Python reads it the same way.
+        # A product is checked against the size limit of numbers (repeated, products grow fastest).
         text = codes[0].text
         for op, code, operand, dynamic in zip(node.ops, codes[1:], node.operands[1:], divisions):
             if dynamic:
                 text = f"_div({text}, {code.text}, {operand.span!r})"
+            elif op == "*":
+                text = f"_mul({text}, {code.text}, {node.span!r})"
             else:
                 text = f"{text} {op} {code.text}"
         text = f"({text})"
@@ -425,10 +428,6 @@ def _faces(lo: Lowering, src: Src) -> str:
     return f"{src.text}.faces" if lo.traced else src.items
 
 
-def _call_label(lo, node):
-    return lo.label(node.span)
-
-
 def shape_numbers(lo: Lowering, node, form, args, keywords) -> Src:
     src = Src(f"{_prim(lo, form)}((" + "".join(a.text + ", " for a in args) + "))", NUM,
               dice=sum(a.dice for a in args))
@@ -552,7 +551,7 @@ def shape_aside(lo: Lowering, node, form, args, keywords) -> Src:
 def shape_repeat(lo: Lowering, node, form, args, keywords) -> Src:
     expr, cond = args
     info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
-    lo.rolled += INF   # the dice limit is what stops a total re-rolled without end
+    lo.most_dice += INF   # the dice limit is what stops a total re-rolled without end
     return Src(f"_reroll({lo.tally}, (lambda: {expr.text}), {cond.test()}, {info}, {lo.num_helper})", expr.kind,
                dice=INF)
 
@@ -638,7 +637,7 @@ def lower_dice(lo: Lowering, node: ast.Dice) -> Src:
         _static_modifier_checks(lo, lowered, (sides.const,))
     dice = count.dice + sides.dice + sum(v.dice for _, _, v, _, _ in lowered if v is not None)
     dice += INF if draws else (count.const if count.is_const else limits.max_pool_dice)
-    lo.rolled += INF if draws else (count.const if count.is_const else limits.max_pool_dice)
+    lo.most_dice += INF if draws else (count.const if count.is_const else limits.max_pool_dice)
     bounds = None
     if count.is_const and sides.is_const and all(e.token in ("r", "rr") for e, *_ in lowered):
         bounds = (count.const, count.const * sides.const)
@@ -692,7 +691,7 @@ def lower_pool_literal(lo: Lowering, node: ast.PoolLiteral) -> Src:
         sides = _dice_items(lo, node, drawing) if draws else []
         if draws:
             _static_modifier_checks(lo, lowered, set(sides))
-            lo.rolled += INF
+            lo.most_dice += INF
         dice += sum(v.dice for _, _, v, _, _ in lowered if v is not None) + (INF if draws else 0)
     else:
         mods = "()"

@@ -45,6 +45,16 @@ def count_arg(n, what: str, span) -> int:
     return n
 
 
+MAX_NUMBER = 2**53    # whole numbers stay within what any JSON reader keeps exactly
+
+
+def mul(a: int, b: int, span) -> int:
+    product = a * b
+    if -MAX_NUMBER <= product <= MAX_NUMBER:
+        return product
+    raise DiceLimitError(f"{a:,} * {b:,} is past the limit of numbers ({MAX_NUMBER:,})", span=span)
+
+
 def div(a: int, b: int, span) -> int:
     if b == 0:
         raise DiceValueError("division by zero", span=span)
@@ -56,7 +66,7 @@ def chain(values, ops) -> int:
     acc = values[0]
     for value, (op, span) in zip(values[1:], ops):
         if op == "*":
-            acc *= value
+            acc = mul(acc, value, span)
         elif op == "//":
             acc = div(acc, value, span)
         elif op == "+":

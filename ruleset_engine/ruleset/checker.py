@@ -12,6 +12,8 @@ entities in entities.py, the loop and actions in flow.py.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from ruleset_engine import dice
 
 from . import model
@@ -35,6 +37,7 @@ class RulesetChecker:
         self.names = Names()
         self.results: set[str] = set()
         self.languages: set[str] = set()       # every language a text of the ruleset has
+        self.level_end_refused: str | None = None   # where the steps being checked run, if no iteration does
 
     # The global names, as the step checks read them.
     params = property(lambda self: self.names.params)
@@ -43,6 +46,15 @@ class RulesetChecker:
     tables = property(lambda self: self.names.tables)
     levels = property(lambda self: self.names.levels)
     procedure_params = property(lambda self: self.names.procedure_params)
+
+    @contextmanager
+    def no_level_end(self, where: str):
+        """Steps checked inside this run where no loop iteration is running."""
+        saved, self.level_end_refused = self.level_end_refused, where
+        try:
+            yield
+        finally:
+            self.level_end_refused = saved
 
     # ---- reporting
     def problem(self, message: str, path, detail=None, at_key: bool = False) -> None:
@@ -155,7 +167,8 @@ class RulesetChecker:
         state = {name: initial(self, value, ("state", name), Scope(self.names)) for name, value in self.items("state")}
         loop = [level(self, i, spec) for i, spec in self.items("loop")]
         procedures = {name: procedure(self, name, spec) for name, spec in self.items("procedures")}
-        setup = self.steps(d.get("setup") or [], ("setup",), Scope(self.names)) if self.sound(("setup",)) else []
+        with self.no_level_end("setup: (no loop runs yet)"):
+            setup = self.steps(d.get("setup") or [], ("setup",), Scope(self.names)) if self.sound(("setup",)) else []
         actions = {name: action(self, name, spec) for name, spec in self.items("actions")}
         if loop and len(loop) == len(d.get("loop") or []):
             inner = loop[-1]

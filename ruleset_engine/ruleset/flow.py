@@ -13,22 +13,24 @@ def level(c, i: int, spec) -> model.Level:
     name = spec["name"]
     innermost = i == len(c.data["loop"]) - 1
     if spec.get("times") is None and spec.get("max") is None:
-        c.problem(f"the loop level {name!r} has neither times: nor max:, so it could run forever",
-                     path)
+        c.problem(f"the loop level {name!r} has neither times: nor max:, so it could run forever", path)
     if innermost and "steps" not in spec:
         c.problem(f"the innermost loop level {name!r} needs steps: (one table action plays them once)", path)
     if not innermost and "steps" in spec:
         c.problem(f"only the innermost loop level has steps:; {name!r} has begin:, finish: and then:",
-                     path + ("steps",), at_key=True)
+                  path + ("steps",), at_key=True)
     params = action_params(c, spec.get("params") or {}, path + ("params",))
     scope = Scope(c.names, {p: None for p in params})
+    blocks = {}
+    for part in ("begin", "finish", "then"):
+        # No iteration is running there that `end: LEVEL` could end.
+        with c.no_level_end(f"the {part}: of loop level {name!r}"):
+            blocks[part] = c.steps(spec.get(part) or [], path + (part,), Scope(c.names))
     return model.Level(
         name=name,
         times=c.formula(spec.get("times"), path + ("times",), Scope(c.names)),
         max=spec.get("max"),
-        begin=c.steps(spec.get("begin") or [], path + ("begin",), Scope(c.names)),
-        finish=c.steps(spec.get("finish") or [], path + ("finish",), Scope(c.names)),
-        then=c.steps(spec.get("then") or [], path + ("then",), Scope(c.names)),
+        begin=blocks["begin"], finish=blocks["finish"], then=blocks["then"],
         steps=c.steps(spec.get("steps") or [], path + ("steps",), scope),
         params=params, doc=spec.get("doc"), label=spec.get("label"),
     )
@@ -41,7 +43,9 @@ def action_params(c, specs, path) -> dict:
         kind = spec["type"]
         if kind == "entity" and spec.get("of") not in c.entities:
             c.problem(f"'of' names no entity: {spec.get('of')!r}{c.suggest(spec.get('of'), c.entities)}",
-                         p + ("of",))
+                      p + ("of",))
+        if kind == "dice" and spec.get("default") is not None:
+            c.formula(str(spec["default"]), p + ("default",), Scope(c.names))   # it is rolled: it must be one
         params[name] = model.ActionParam(
             name, kind, spec.get("default"),
             c.formula(spec.get("min"), p + ("min",), Scope(c.names), still=True),

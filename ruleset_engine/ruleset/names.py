@@ -108,7 +108,10 @@ class Names:
             spec = self.entities.get(detail, {})
             if rest[0] in spec.get("tracks", ()):
                 return self.member_problem(f"{head}.{rest[0]}", ("track", None), rest[1:])
-            known = list(spec.get("fields", ())) + list(spec.get("tracks", ())) + list(INSTANCE_FIELDS)
+            instance = INSTANCE_FIELDS if spec.get("group") else ("name",)
+            known = list(spec.get("fields", ())) + list(spec.get("tracks", ())) + list(instance)
+            if rest[0] == "index" and not spec.get("group"):
+                return f"{head!r} is one entity: index belongs to the instances of a group"
             if rest[0] not in known:
                 return f"{head!r} has no {rest[0]!r}{suggest(rest[0], known)}"
         elif kind == "track":

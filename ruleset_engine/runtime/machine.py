@@ -252,10 +252,6 @@ def _play(p) -> FunctionWriter:
         w.line("if _rounds >= max_rounds:")
         w.line("    raise _RoundLimit()")
         w.line("_rounds += 1")
-        if action.when is not None:
-            offered = w.truth(action.when)
-            w.line(f"if not {offered}:")
-            w.line(f"    raise _StepFailed({name + ' cannot be done now: its when: does not hold'!r})")
         w.line("_st = 0")
         with _until_the_end(w):
             w.line("_ended = None")

@@ -96,9 +96,12 @@ class ProgramWriter:
         self.dice_limits = dice_limits
         self.loop_args = loop_args or {}
         everything = list(_formulas(ruleset, texts=True))
+        rolled = [str(params[name]) for name, p in ruleset.params.items() if p.type == "dice"] + \
+            [str(spec.default) for a in ruleset.actions.values() for spec in a.params.values()
+             if spec.type == "dice" and spec.default is not None]
         self.aside = any(isinstance(n, dice_ast.Call) and n.function == "aside"
-                         for f in everything for n in dice_ast.walk(f.tree))
-        self.read_parts = {part for f in _formulas(ruleset, texts=False) for path, _ in f.names for part in path}
+                         for f in everything for n in dice_ast.walk(f.tree)) or any("aside" in t for t in rolled)
+        self.read_parts = _needed_texts(ruleset)
         self.recursive = _on_call_cycles(ruleset)
         self.call_sites = _call_sites(ruleset)
         self.dice_params = {name: _dice_param_kind(str(params[name])) for name, p in ruleset.params.items()
@@ -122,6 +125,12 @@ class ProgramWriter:
 
     def observe_field(self, entity: str, field: str, kind: str) -> None:
         self.observed_fields[(entity, field)] = join(self.observed_fields.get((entity, field)), kind)
+
+    def observe_any_field(self, field: str) -> None:
+        """A field written where its entity is not known: every entity's field of that name, any kind."""
+        for entity, spec in self.ruleset.entities.items():
+            if field in spec.fields or field in ("index", "name"):
+                self.observe_field(entity, field, ANY)
 
     def argument(self, procedure: str, param: str, kind: str) -> None:
         key = (procedure, param)
@@ -252,12 +261,17 @@ class ProgramWriter:
                 w.line(f"{var} = _instance_named({w.group(spec.of)}, {args}[{pname!r}])")
                 w.bound(pname, ANY, entity=spec.of)
             elif spec.type == "dice" and self.traced:
-                w.line(f"{var} = C.roll_arg({pname!r}, {args}[{pname!r}], R, G)")
+                path = ("actions", name, "params", pname)
+                w.line(f"{var} = C.roll_arg({pname!r}, {args}[{pname!r}], R, G, {path!r})")
                 w.bound(pname, ANY)
             elif spec.type == "dice":
+                # The default a simulation rolls, read as the table reads what a player types: the
+                # game's values, not the action's other parameters.
                 text = str(self.loop_args.get(pname, spec.default))
                 formula = Formula(text, dice.compile(text), None, ("actions", name, "params", pname))
-                w.value(formula, into=var)
+                outer = w.local(pname)
+                with w.scope(f"a_{name}__{pname}", f"{name}__{pname}__"):
+                    w.value(formula, into=outer)
                 w.bound(pname, ANY)
             else:
                 w.line(f"{var} = {args}[{pname!r}]")
@@ -271,6 +285,8 @@ class ProgramWriter:
         w.line("_i = {}")
         if spec.is_group:
             w.line("_i['index'] = v_index")
+            self.observe_field(entity, "index", NUM)
+        self.observe_field(entity, "name", ANY)
         w.line(f"v_name = {entity!r}")
         w.bound("name", ANY)
         if spec.names is not None:
@@ -327,7 +343,7 @@ class ProgramWriter:
             place = f"G[{entity!r}]" if self.traced else w.cell(f"e_{entity}")
             if spec.is_group:
                 n = w.number(spec.count, "count")
-                w.line(f"{place} = [mk_{entity}(_k + 1) for _k in range(max(0, {n}))]")
+                w.line(f"{place} = [mk_{entity}(_k + 1) for _k in range(_group_size({n}, {entity!r}))]", spec.count)
             else:
                 w.line(f"{place} = mk_{entity}(None)")
         for name, initial in ruleset.state.items():
@@ -373,7 +389,7 @@ class ProgramWriter:
             "_to_state": support.to_state, "_whole": support.whole, "_truth_value": support.truth_value,
             "_fmt": support.fmt, "_plain_text": support.plain_text, "_shown": support.shown,
             "_report_value": support.report_value,
-            "_initial_value": _initial_value, "_decision": support.decision, "_auto_answer": support.auto_answer,
+            "_initial_value": _initial_value, "_group_size": support.group_size, "_decision": support.decision, "_auto_answer": support.auto_answer,
             "_picked": support.picked, "_in_level": support.in_level, "_instance_named": support.instance_named,
             "_new_track": new_track, "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
             "_LocalText": LocalText, "_NO_DICE": NO_DICE, "_NOTHING": NOTHING, "_EndGame": EndGame,
@@ -492,6 +508,30 @@ def _call_sites(ruleset: model.Ruleset) -> dict:
             if isinstance(step, CallStep):
                 counts[step.procedure] = counts.get(step.procedure, 0) + 1
     return counts
+
+
+def _needed_texts(ruleset: model.Ruleset) -> set:
+    """The names a simulation must keep up to date: those a formula reads, and those the text of a
+    note reads when that note's place is itself one of them (a name is each part of a dotted path)."""
+    from ruleset_engine.ruleset.steps import NoteStep
+
+    needed = {part for f in _formulas(ruleset, texts=False) for path, _ in f.names for part in path}
+    blocks = [ruleset.setup] + [a.steps for a in ruleset.actions.values()] + \
+        [p.steps for p in ruleset.procedures.values()] + [t.do for t in ruleset.triggers] + \
+        [getattr(level, part) for level in ruleset.loop for part in ("begin", "finish", "then")]
+    notes = [(target, template) for steps in blocks for step in _all_steps(steps) if isinstance(step, NoteStep)
+             for target, template in step.notes]
+    changed = True
+    while changed:
+        changed = False
+        for target, template in notes:
+            if target[-1] in needed or target[0] in needed:
+                read = {part for parts in template.parts.values() for piece in parts if not isinstance(piece, str)
+                        for path, _ in piece.names for part in path}
+                if not read <= needed:
+                    needed |= read
+                    changed = True
+    return needed
 
 
 def _on_call_cycles(ruleset: model.Ruleset) -> set:

@@ -56,7 +56,7 @@ class Run(Tally):
         self.steps = []
         self.budget = self.limit
 
-    def rolled(self, text: str, value) -> None:
+    def after_formula(self, text: str, value) -> None:
         """A formula that may roll dice ended: at the table, if it drew dice, its roll is shown."""
         steps, self.steps = self.steps, None
         if steps and self.budget < self.limit:
@@ -79,11 +79,16 @@ class Run(Tally):
             self.emit("roll", name=f"params.{name}", **result.to_json())
         return result.value
 
-    def roll_arg(self, name: str, text: str, randint, values: dict):
-        """An action's dice parameter, rolled as the action starts (its roll logged)."""
+    def roll_arg(self, name: str, text: str, randint, values: dict, path: tuple):
+        """An action's dice parameter, rolled as the action starts (its roll logged); it reads the
+        game's values, never the action's other parameters."""
         from ruleset_engine import dice
 
-        result = dice.roll(text, rng=_Draw(randint), env=values)
+        try:
+            result = dice.roll(text, rng=_Draw(randint), env=values)
+        except dice.DiceError as err:
+            err.located(text, err.span)
+            raise RuleError(err.message, None, path, err.caret_lines()) from None
         if self.events is not None:
             self.emit("roll", name=name, **result.to_json())
         return result.raw

@@ -4,12 +4,21 @@ keeps them, the coercions of step arguments, decisions, and the names shown in t
 from __future__ import annotations
 
 from ruleset_engine.dice import FacesList, Pool
-from ruleset_engine.dice.values import Kept
 from ruleset_engine.ruleset.steps import StepFailed
 from ruleset_engine.ruleset.templates import LocalText, format_value, is_language_map
 
 from .decisions import Decision
 from .errors import DecisionError
+
+
+MAX_GROUP = 10_000    # instances of one entity group
+
+
+def group_size(n: int, entity: str) -> int:
+    """How many instances a group starts with: 0 or more, within the limit."""
+    if n > MAX_GROUP:
+        raise StepFailed(f"a group of {n:,} {entity} instances is past the limit ({MAX_GROUP:,})")
+    return max(0, n)
 
 
 def to_state(value):
@@ -19,8 +28,6 @@ def to_state(value):
         return FacesList(value)
     if isinstance(value, LocalText):
         return dict(value.texts)
-    if type(value) is Kept:
-        return tuple(value)
     return value
 
 

@@ -31,7 +31,6 @@ class FunctionWriter:
         self.params = tuple(params)                         # (ruleset name, kind) of the function's parameters
         self.defined: set = {p for p, _ in self.params}
         self.entity_locals: dict = dict(entity_params or {})   # local -> the entity whose instance it holds
-        self.row_locals: set = set()
         self.assigned: set = set()                          # locals bound in the body (initialised first)
         self.cells: set = set()                             # the program's cells this function writes
         self.loops: list = []
@@ -60,8 +59,6 @@ class FunctionWriter:
             yield
         finally:
             self.depth -= 1
-
-    branch = indent
 
     @contextmanager
     def loop(self, step):
@@ -94,14 +91,15 @@ class FunctionWriter:
     @contextmanager
     def scope(self, key: str, prefix: str):
         """The locals of another function written in place (an inlined procedure): its own names."""
-        saved = (self.kinds_key, self.prefix, self.defined, self.entity_locals, self.kinds, self.loops)
+        saved = (self.kinds_key, self.prefix, self.defined, self.entity_locals, self.kinds, self.loops, self.current)
         self.kinds_key, self.prefix, self.defined, self.entity_locals = key, prefix, set(), {}
         self.kinds = self.program.local_kinds.setdefault(key, {})
         self.loops = []
         try:
             yield
         finally:
-            (self.kinds_key, self.prefix, self.defined, self.entity_locals, self.kinds, self.loops) = saved
+            (self.kinds_key, self.prefix, self.defined, self.entity_locals, self.kinds, self.loops,
+             self.current) = saved
 
     def local_kind(self, name: str) -> str:
         return self.kinds.get(name) or ANY
@@ -114,8 +112,6 @@ class FunctionWriter:
         self.observe_local(name, kind)
         if entity is not None:
             self.entity_locals[name] = entity
-        if kind == "row":
-            self.row_locals.add(name)
 
     def resolve(self, node) -> Src:
         """A name read by a formula, as the lowering needs it."""
@@ -156,15 +152,14 @@ class FunctionWriter:
         field = rest[0]
         text = f"{base}[{field!r}]"
         if field in spec.tracks:
-            if len(rest) == 2 and rest[1] in TRACK_NUMBERS:
+            labels = spec.tracks[field].labels
+            counts = ("marked", "free", "size")
+            if len(rest) == 2 and (rest[1] in counts or rest[1] in TRACK_NUMBERS and
+                                   all(type(label) is int for label in labels)):
                 return Src(f"{text}[{rest[1]!r}]", NUM, simple=True)
             return self.dynamic(text, rest[1:], span) if len(rest) > 1 else Src(text, ANY, simple=True)
         if len(rest) > 1:
             return self.dynamic(text, rest[1:], span)
-        if field == "index":
-            return Src(text, NUM, simple=True)
-        if field == "name":
-            return Src(text, ANY, simple=True)
         kind = p.field_kind(entity, field)
         if self.traced and kind in (POOL, ANY):
             return Src(f"_t_env({text})", kind)
@@ -207,14 +202,14 @@ class FunctionWriter:
         if self.traced and src.dice:
             self.line("C.trace()")
             self.line(f"{target} = {src.text}", formula)
-            self.line(f"C.rolled({self.const(formula.text, 'f')}, {target})", formula)
+            self.line(f"C.after_formula({self.const(formula.text, 'f')}, {target})", formula)
         else:
             if not self.traced and lo.track:
                 self.line("C.budget = C.limit")
             self.line(f"{target} = {src.text}", formula)
         return target, src.kind
 
-    def rolled(self, formula, into: str, name: str, label) -> tuple[str, str]:
+    def roll(self, formula, into: str, name: str, label) -> tuple[str, str]:
         """A roll: step's formula: at the table its roll is always logged, under its name and label."""
         src, lo = self.lower(formula)
         if not self.traced:
@@ -283,6 +278,23 @@ class FunctionWriter:
             self.line(f"{target} = _LocalText({{{', '.join(f'{k!r}: {v}' for k, v in rendered.items())}}})")
         return target
 
+    def text_checked(self, template) -> None:
+        """A text a simulation does not show: its placeholders that could fail are still evaluated
+        (their values dropped), so a text that fails at the table fails in a simulation too."""
+        for parts in template.parts.values():
+            for part in parts:
+                if isinstance(part, str):
+                    continue
+                lo = self.lowering(part.text, rng="_NO_DICE.randint")
+                try:
+                    src = lo.lower(part.tree)
+                except DiceError as err:
+                    raise self.program.problem(err, None, self.current) from None
+                if not src.simple:
+                    for definition in lo.hoisted:
+                        self.line(definition)
+                    self.line(f"_ = {src.text}  # shown only at the table, but it may fail")
+
     @staticmethod
     def text_kind(template) -> str:
         """A one-language text is a string, unless a placeholder could bring in other languages."""
@@ -320,6 +332,10 @@ class FunctionWriter:
             entity = self.entity_locals.get(head)
             if entity is not None and len(rest) == 1:
                 p.observe_field(entity, rest[0], kind)
+            elif rest:
+                # Through a local whose entity is not known here (a procedure's parameter, say):
+                # the field may be any entity's, so none of them is known to hold one kind.
+                p.observe_any_field(rest[0])
             place = self.local(head) + "".join(f"[{part!r}]" for part in rest)
         elif head in p.ruleset.state:
             if not rest:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ruleset_engine.dice.kinds import ANY, NUM, POOL
+
 from ..model import Formula, Step
 from ..yamlio import position_of
 from .kind import StepFailed, StepKind
@@ -143,6 +145,9 @@ def check_end(c, item, path, scope):
         return None
     elif item.get("result"):
         c.problem("result: only goes with end: game", p + ("result",), at_key=True)
+    elif c.level_end_refused:
+        c.problem(f"end: {target} has no iteration to end in {c.level_end_refused}", p + ("end",))
+        return None
     return EndStep(position_of(c.data, path), path, target, item.get("result"))
 
 
@@ -152,11 +157,11 @@ def check_end(c, item, path, scope):
 def lower_if(w, step: IfStep) -> None:
     test = w.truth(step.test)
     w.line(f"if {test}:")
-    with w.branch():
+    with w.indent():
         w.block(step.then)
     if step.otherwise:
         w.line("else:")
-        with w.branch():
+        with w.indent():
             w.block(step.otherwise)
 
 
@@ -164,7 +169,7 @@ def lower_repeat(w, step: RepeatStep) -> None:
     counter = w.fresh("_i")
     index = w.local(step.index) if step.index else None
     if step.index:
-        w.bound(step.index, "number")
+        w.bound(step.index, NUM)
     with w.loop(step):
         if step.times is not None:
             n = w.number(step.times, "repeat times:")
@@ -204,12 +209,12 @@ def each(value):
 def lower_for_each(w, step: ForEachStep) -> None:
     var = w.local(step.var)
     if step.group is not None:
-        w.bound(step.var, "any", entity=step.group)
+        w.bound(step.var, ANY, entity=step.group)
         source = f"list({w.group(step.group)})"
     else:
-        w.bound(step.var, "number")
         value, kind = w.value(step.source)
-        source = f"_each({value})" if kind != "pool" or w.traced else value
+        w.bound(step.var, NUM if kind == POOL else ANY)    # the faces of a pool; else whatever the list holds
+        source = f"_each({value})" if kind != POOL or w.traced else value
     with w.loop(step):
         w.line(f"for {var} in {source}:", step)
         with w.indent():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ruleset_engine.dice.kinds import BOOL, NUM, POOL, STR
+
 from ..model import Formula, Step
 from ..templates import Template
 from ..yamlio import position_of
@@ -68,6 +70,10 @@ def lower_ask(w, step: AskStep) -> None:
     when nobody answers, the auto: formula) gives the answer."""
     prompt = w.text(step.prompt) if w.traced and step.prompt is not None else repr(step.var)
     who = w.text(step.who) if w.traced and step.who is not None else "None"
+    if not w.traced:
+        for text in (step.prompt, step.who):
+            if text is not None:
+                w.text_checked(text)
     low = w.number(step.min, "min") if step.min is not None else "None"
     high = w.number(step.max, "max") if step.max is not None else "None"
     pool = w.value(step.source)[0] if step.source is not None else "()"
@@ -91,7 +97,7 @@ def lower_ask(w, step: AskStep) -> None:
     else:
         auto, _ = w.value(step.auto)
         w.line(f"{answer} = _auto_answer({decision}, {auto})", step)
-    kind = {"number": "number", "yes_no": "true/false", "choice": "string", "pick": "pool"}[step.kind]
+    kind = {"number": NUM, "yes_no": BOOL, "choice": STR, "pick": POOL}[step.kind]
     var = w.local(step.var)
     if step.kind == "pick":
         w.line(f"{var} = _picked({answer})" if w.traced else f"{var} = tuple({answer})")
@@ -105,6 +111,7 @@ def lower_ask(w, step: AskStep) -> None:
 def lower_say(w, step: SayStep) -> None:
     if not w.traced:
         w.line("pass  # say: a simulation keeps no chronicle")
+        w.text_checked(step.text)
         return
     text = w.text(step.text)
     w.emit("say", text=f"_to_state({text})")

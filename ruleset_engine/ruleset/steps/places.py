@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from ruleset_engine.dice.kinds import ANY, NUM, POOL
+
 from ..model import Formula, Step
 from ..templates import format_value
 from ..yamlio import position_of
@@ -184,7 +186,7 @@ def lower_lookup(w, step: LookupStep) -> None:
     row = w.local(step.var)
     table = w.const(w.program.ruleset.tables[step.table], "table")
     w.line(f"{row} = _find_row({table}, [{', '.join(keys)}])", step)
-    w.bound(step.var, "any")
+    w.bound(step.var, ANY)
     if w.traced:
         w.emit("lookup", table=repr(step.table), key=f"[_to_state(_k.total if hasattr(_k, 'total') else _k) "
                                                        f"for _k in ({''.join(k + ', ' for k in keys)})]",
@@ -200,8 +202,8 @@ def lower_move(w, step: MoveStep) -> None:
         n = w.number(step.count, "count")
         moved = w.fresh("_n")
         w.line(f"{source}, {target}, {moved} = _move_count({source}, {target}, {floor}, {n})", step)
-        w.assign(step.source, source, "number", step, event=False)
-        w.assign(step.target, target, "number", step, event=False)
+        w.assign(step.source, source, NUM, step, event=False)
+        w.assign(step.target, target, NUM, step, event=False)
         if w.traced:
             w.emit("move", source=w.shown(step.source), target=w.shown(step.target), count=moved)
         return
@@ -209,8 +211,8 @@ def lower_move(w, step: MoveStep) -> None:
     moved = w.fresh("_n")
     w.line(f"{source}, {target}, {moved} = _move_dice({source}, {target}, {floor}, {faces}, {not w.traced}, "
            f"{'.'.join(step.source)!r})", step)
-    w.assign(step.source, source, "pool", step, event=False)
-    w.assign(step.target, target, "pool", step, event=False)
+    w.assign(step.source, source, POOL, step, event=False)
+    w.assign(step.target, target, POOL, step, event=False)
     if w.traced:
         w.emit("move", source=repr(".".join(step.source)), target=repr(".".join(step.target)), dice=moved)
 

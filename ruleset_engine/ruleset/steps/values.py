@@ -95,7 +95,7 @@ def lower_let(w, step: LetStep) -> None:
 
 def lower_roll(w, step: RollStep) -> None:
     for name, formula in step.assignments:
-        _, kind = w.rolled(formula, w.local(name), name, step.label)
+        _, kind = w.roll(formula, w.local(name), name, step.label)
         w.bound(name, kind)
 
 
@@ -103,6 +103,7 @@ def lower_note(w, step: NoteStep) -> None:
     for target, template in step.notes:
         if not w.traced and not w.program.is_read(target):
             w.line(f"pass  # note {'.'.join(target)}: a text nothing in the rules reads")
+            w.text_checked(template)
             continue
         text = w.text(template)
         w.assign(target, text, w.text_kind(template), step, event=False)
