@@ -97,9 +97,9 @@ def play_range(source: str, params: dict, seed: int, start: int, stop: int) -> T
 
 
 class Summary:
-    """A finished simulation: its tally and what it was run with."""
+    """A finished simulation: its totals and what it was run with."""
 
-    def __init__(self, ruleset: str, seed: int, games: int, params: dict, tally: Tally, seconds: float):
+    def __init__(self, ruleset: str, seed: int, games: int, params: dict, tally: Totals, seconds: float):
         self.ruleset = ruleset
         self.seed = seed
         self.games = games

@@ -257,12 +257,8 @@ class FunctionWriter:
                 if isinstance(part, str):
                     pieces.append(repr(part))
                     continue
-                lo = self.lowering(part.text, rng="_NO_DICE.randint")
-                try:
-                    src = lo.lower(part.tree)
-                except DiceError as err:
-                    raise self.program.problem(err, None, self.current) from None
-                for definition in lo.hoisted:
+                src, hoisted = self.placeholder(part)
+                for definition in hoisted:
                     self.line(definition)
                 value = self.fresh("_x")
                 self.line(f"{value} = {src.text}")
@@ -278,6 +274,14 @@ class FunctionWriter:
             self.line(f"{target} = _LocalText({{{', '.join(f'{k!r}: {v}' for k, v in rendered.items())}}})")
         return target
 
+    def placeholder(self, expr) -> tuple[Src, list]:
+        """A text's placeholder lowered (it rolls no dice): its source, and the definitions it needs."""
+        lo = self.lowering(expr.text, rng="_NO_DICE.randint")
+        try:
+            return lo.lower(expr.tree), lo.hoisted
+        except DiceError as err:
+            raise self.program.problem(err, None, self.current) from None
+
     def text_checked(self, template) -> None:
         """A text a simulation does not show: its placeholders that could fail are still evaluated
         (their values dropped), so a text that fails at the table fails in a simulation too."""
@@ -285,13 +289,9 @@ class FunctionWriter:
             for part in parts:
                 if isinstance(part, str):
                     continue
-                lo = self.lowering(part.text, rng="_NO_DICE.randint")
-                try:
-                    src = lo.lower(part.tree)
-                except DiceError as err:
-                    raise self.program.problem(err, None, self.current) from None
+                src, hoisted = self.placeholder(part)
                 if not src.simple:
-                    for definition in lo.hoisted:
+                    for definition in hoisted:
                         self.line(definition)
                     self.line(f"_ = {src.text}  # shown only at the table, but it may fail")
 
