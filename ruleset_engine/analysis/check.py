@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ruleset_engine.ruleset import Problem, RulesetError, load
 from ruleset_engine.ruleset.model import Ruleset
-from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, RuleError, resolve_params
-from ruleset_engine.runtime.program import build
+from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, resolve_params
+from ruleset_engine.runtime.program import ProgramError, build
 
 
 def check(source: str) -> tuple[Ruleset | None, list[Problem]]:
@@ -24,7 +24,7 @@ def check(source: str) -> tuple[Ruleset | None, list[Problem]]:
     for traced in (True, False):
         try:
             build(ruleset, params, traced=traced, run_limits=DEFAULT_RUN_LIMITS)
-        except RuleError as err:
-            problems.append(Problem(err.message, err.where, err.path, err.detail))
+        except ProgramError as err:
+            problems += [Problem(p.message, p.where, p.path, p.detail) for p in err.problems]
             break
     return ruleset, problems

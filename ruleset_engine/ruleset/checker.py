@@ -161,15 +161,15 @@ class RulesetChecker:
         rest of the file is still checked: every problem comes out in one pass."""
         d = self.data
         self.names.collect(self.data, self.problem)
-        params = {name: param(self, name, spec) for name, spec in self.items("params")}
-        tables = {name: build_table(self, name, spec) for name, spec in self.items("tables")}
-        entities = {name: entity(self, name, spec) for name, spec in self.items("entities")}
-        state = {name: initial(self, value, ("state", name), Scope(self.names)) for name, value in self.items("state")}
-        loop = [level(self, i, spec) for i, spec in self.items("loop")]
-        procedures = {name: procedure(self, name, spec) for name, spec in self.items("procedures")}
+        params = self.each("params", param)
+        tables = self.each("tables", build_table)
+        entities = self.each("entities", entity)
+        state = self.each("state", lambda c, name, value: initial(c, value, ("state", name), Scope(c.names)))
+        loop = list(self.each("loop", level).values())
+        procedures = self.each("procedures", procedure)
         with self.no_level_end("setup: (no loop runs yet)"):
             setup = self.steps(d.get("setup") or [], ("setup",), Scope(self.names)) if self.sound(("setup",)) else []
-        actions = {name: action(self, name, spec) for name, spec in self.items("actions")}
+        actions = self.each("actions", action)
         if loop and len(loop) == len(d.get("loop") or []):
             inner = loop[-1]
             if inner.name in actions:
@@ -177,8 +177,8 @@ class RulesetChecker:
                              ("actions", inner.name), at_key=True)
             actions[inner.name] = model.Action(inner.name, inner.steps, inner.params, None, inner.doc, inner.label,
                                                plays_level=inner.name)
-        triggers = [trigger(self, i, spec) for i, spec in self.items("triggers")]
-        endings = [ending(self, i, spec) for i, spec in self.items("end")]
+        triggers = list(self.each("triggers", trigger).values())
+        endings = list(self.each("end", ending).values())
         status = self.text(d.get("status"), ("status",), Scope(self.names)) if self.sound(("status",)) else None
         report = {}
         for name, value in self.items("report"):
@@ -196,17 +196,42 @@ class RulesetChecker:
         )
 
     def sound(self, path) -> bool:
-        """No schema problem lies at, inside or above this place."""
+        """No schema problem lies at or above this place (one may lie inside it)."""
         path = tuple(path)
-        return not any(b[: len(path)] == path or path[: len(b)] == b for b in self.broken)
+        return not any(path[: len(b)] == b for b in self.broken)
+
+    def intact(self, path) -> bool:
+        """No schema problem lies at, above or inside this place."""
+        path = tuple(path)
+        return self.sound(path) and not any(b[: len(path)] == path for b in self.broken)
+
+    def guarded(self, path, build, *args):
+        """What `build(self, *args)` makes of the item at `path`, or None. An item with a schema problem
+        inside it is still checked (so its other problems come out in the same pass), but what the
+        schema refused may trip the check: then the item is passed over, its problem already said."""
+        if self.intact(path):
+            return build(self, *args)
+        try:
+            return build(self, *args)
+        except (KeyError, TypeError, AttributeError, ValueError, IndexError):
+            return None
 
     def items(self, section: str):
         """(key or index, value) of a section, less the items the schema refused."""
         value = self.data.get(section)
-        if not self.sound((section,)) and not any(len(b) > 1 and b[0] == section for b in self.broken):
+        if not self.sound((section,)):
             return []
         pairs = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
         return [(k, v) for k, v in pairs if self.sound((section, k))]
+
+    def each(self, section: str, build) -> dict:
+        """{key: what build(self, key, value) makes} for a section's items (those it could build)."""
+        built = {}
+        for key, value in self.items(section):
+            item = self.guarded((section, key), build, key, value)
+            if item is not None:
+                built[key] = item
+        return built
 
     def plain_text(self, value):
         if isinstance(value, dict):
@@ -231,6 +256,8 @@ class RulesetChecker:
         ended_by = None
         for i, item in enumerate(items):
             p = tuple(path) + (i,)
+            if not self.sound(p) or any(len(b) == len(p) + 1 and b[: len(p)] == p for b in self.broken):
+                continue      # the schema refused this step or one of its keys, and said why
             if ended_by is not None:
                 self.problem(f"this step can never run: the {ended_by} step before it always stops this block", p)
                 ended_by = None
@@ -249,7 +276,7 @@ class RulesetChecker:
                 self.problem(f"{stray[0]}: does not go with {kinds[0]}: (a {kinds[0]} step takes {takes})",
                              p + (stray[0],), at_key=True)
                 continue
-            step = kind.check(self, item, p, scope)
+            step = self.guarded(p, lambda c, *args: kind.check(*args), self, item, p, scope)
             if step is not None:
                 out.append(step)
                 if kind.ends_block:

@@ -21,8 +21,10 @@ MAX_EXTENDS = 16
 
 
 def locate(source: str, relative_to: Path | None = None) -> tuple[Path, str]:
-    """(real path, name shown in messages) of a bundled id or a file path."""
-    looks_like_path = source.endswith((".yaml", ".yml")) or os.sep in source or "/" in source
+    """(real path, name shown in messages) of a bundled id or a file path. A file that exists is a
+    path, whatever its name; a name that is no file is looked for among the bundled rulesets."""
+    candidate = Path(source) if relative_to is None or Path(source).is_absolute() else relative_to / source
+    looks_like_path = source.endswith((".yaml", ".yml")) or os.sep in source or "/" in source or candidate.is_file()
     if looks_like_path:
         path = Path(source)
         if relative_to is not None and not path.is_absolute():

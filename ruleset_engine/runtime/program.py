@@ -43,6 +43,18 @@ _NUMBERS = itertools.count()
 MAX_PASSES = 12
 
 
+class ProgramError(RuleError):
+    """Formulas that cannot run with these params, every one found while writing the program."""
+
+    def __init__(self, problems: list[RuleError]):
+        first = problems[0]
+        super().__init__(first.message, first.where, first.path, first.detail)
+        self.problems = problems
+
+    def __str__(self) -> str:
+        return "\n".join(RuleError.__str__(p) for p in self.problems)
+
+
 class Program:
     """The compiled program of a ruleset: make(R, C, G) gives its entry points for one game."""
 
@@ -175,17 +187,25 @@ class ProgramWriter:
         return f"G['loop'][{self.ruleset.loop[i].name!r}]" if self.traced else f"l_{i}"
 
     # ---- errors found while writing (a formula that cannot run with these params)
-    def problem(self, err: DiceError, formula: Formula | None, step=None) -> RuleError:
+    def problem(self, err: DiceError, formula: Formula | None, step=None) -> Src:
+        """Note a formula that cannot run with these params (all are said at the end of the writing);
+        the source written in its place is never run."""
         origin = formula if formula is not None else step
         if formula is not None:
             err.located(formula.text, err.span)
         where, path = (origin.where, origin.path) if origin is not None else (None, ())
-        return RuleError(err.message, where, path, err.caret_lines())
+        found = RuleError(err.message, where, path, err.caret_lines())
+        if all(str(found) != str(other) for other in self.problems):
+            self.problems.append(found)
+        return Src("None", ANY)
 
     # ---- the whole
     def build(self) -> Program:
         for attempt in range(MAX_PASSES):
+            self.problems = []
             functions = self.write()
+            if self.problems:
+                raise ProgramError(self.problems)
             settled = True
             for assumed, observed in ((self.state_kinds, self.observed_state), (self.field_kinds, self.observed_fields),
                                       (self.proc_kinds, self.observed_procs)):

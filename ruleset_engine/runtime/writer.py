@@ -183,7 +183,7 @@ class FunctionWriter:
         try:
             src = lo.lower(formula.expr.tree)
         except DiceError as err:
-            raise self.program.problem(err, formula) from None
+            return self.program.problem(err, formula), lo
         for definition in lo.hoisted:
             self.line(definition, formula)
         return src, lo
@@ -280,7 +280,7 @@ class FunctionWriter:
         try:
             return lo.lower(expr.tree), lo.hoisted
         except DiceError as err:
-            raise self.program.problem(err, None, self.current) from None
+            return self.program.problem(err, None, self.current), []
 
     def text_checked(self, template) -> None:
         """A text a simulation does not show: its placeholders that could fail are still evaluated

@@ -188,4 +188,43 @@ def test_schema_problems_and_meaning_problems_come_out_together(tmp_path):
     assert "missing key 'title'" in text
     assert "missing key 'default' (at params.n)" in text
     assert "unknown name 'lif' (did you mean 'life'?)" in text          # checked though the file has schema errors
-    assert "unknown key 'color'" in text and "needs max:" not in text   # action b was refused: not checked twice
+    # Action b has a key the schema refused; its steps are still checked, and nothing is said twice.
+    assert text.count("unknown key 'color'") == 1 and text.count("needs max:") == 1
+
+
+def test_every_problem_of_a_file_in_one_pass(tmp_path):
+    # Ten mistakes of ten kinds, one run: a key the schema refuses hides nothing else.
+    found = problems_of(tmp_path, """\
+        ruleset: nine
+        title: Nine
+        stat: {x: 1}
+        params:
+          n: {type: integer, default: 30, max: 10}
+        state:
+          x: 0
+          y: "1d6 +"
+        entities:
+          e:
+            fields: {a: "zz + 1"}
+        tables:
+          t:
+            key: k
+            rows:
+              - {k: "1..3", v: 1}
+              - {k: "2..4", v: 2}
+        actions:
+          go:
+            steps:
+              - set: {x: "x + qq"}
+              - sey: "hello"
+              - call: nowhere
+              - say: "broken {x"
+              - if: "x >"
+                then: [{set: {x: 1}}]
+        """)
+    expected = ["unknown key 'stat'", "above the maximum 10", "expected a value after '+'", "unknown name 'zz'",
+                "rows 0 and 1 overlap", "unknown name 'qq'", "unknown key 'sey'", "no procedure 'nowhere'",
+                "'{' is never closed", "expected a value after '>'"]
+    for message in expected:
+        assert sum(message in p for p in found) == 1, (message, found)
+    assert len(found) == len(expected), found
