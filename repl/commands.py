@@ -252,7 +252,19 @@ def cmd_roll(repl: Repl, rest: str) -> None:
     if not rest:
         raise ValueError("roll what? for example: roll 4d6kh3")
     result = repl.session.free_roll(rest)
+    if not result.steps:      # no dice: a name or a sum of names reads on one line, as it is written
+        repl.show(Text(f"{result.expression} = {_plain_value(result.raw, repl.style)}", style="bold"))
+        return
     repl.show(render_rich(result, repl.style.ascii_only))
+
+
+def _plain_value(value, style: render.Style) -> str:
+    """A value read from the game, in words: an entity as its fields, a group as its names."""
+    if isinstance(value, dict):
+        return ", ".join(f"{key} {_plain_value(item, style)}" for key, item in value.items())
+    if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+        return "; ".join(_plain_value(item, style) for item in value)
+    return render.text_of(value, style)
 
 
 def cmd_state(repl: Repl, rest: str) -> None:

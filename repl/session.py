@@ -8,6 +8,7 @@ is on disk. The engine is reached through its public face only (`import ruleset_
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -119,8 +120,10 @@ class Session:
         self._commit("undo", command)
 
     def free_roll(self, text: str) -> "dusk.Result":
-        """A roll beside the game (its own dice source, so the game's dice stay as they were); saved."""
-        result = dusk.roll(text, rng=self.free_rng)
+        """A roll beside the game, saved: it reads the game's names (state, entities, `params`, `loop`)
+        from a copy of its values, and draws from its own dice source, so neither the game's dice nor
+        its state change."""
+        result = dusk.roll(text, rng=self.free_rng, env=copy.deepcopy(self.game.values))
         event = {"seq": None, "turn": self.game.turn, "kind": "free-roll", **result.to_json()}
         self.journal.append("roll", f"roll {text}", [event], self.game.core(), dusk.dice_source_state(self.free_rng))
         return result

@@ -29,6 +29,30 @@ def test_roll_shows_every_die_and_is_saved(game, data_dir):
     assert rows[-1] == ("roll", "roll 4d6kh3")
 
 
+def test_roll_reads_the_state_the_entities_and_the_params_and_changes_nothing():
+    repl, out = make_repl(GAMES["attack"], seed=7)
+    run(repl, out, "round")
+    game = repl.session.game
+    before, dice = game.state, game.rng.getstate()
+    life = game.values["hunter"]["life"]
+    assert run(repl, out, "roll hunter.life").startswith(f"hunter.life = {life}")
+    assert run(repl, out, "roll vampires").startswith("vampires = 3")
+    assert run(repl, out, "roll params.kill_dice").startswith("params.kill_dice = 5")
+    text = run(repl, out, "roll 1d6 + hunter.life")
+    assert int(text.split("= ")[-1].split()[0]) - life in range(1, 7)
+    assert game.state == before and game.rng.getstate() == dice     # a throw beside the game
+    assert "unknown name 'hunterr'" in run(repl, out, "roll hunterr.life")
+    # the game goes on with the dice it had: the same round as a game without the rolls
+    other, other_out = make_repl(GAMES["attack"], seed=7)
+    run(other, other_out, "round")
+    assert run(repl, out, "round") == run(other, other_out, "round")
+
+
+def test_roll_reads_the_state_of_another_game():
+    repl, out = make_repl(GAMES["pool"])
+    assert run(repl, out, "roll pool + params.players") == "pool + params.players = 3\n"
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_state_rules_table_and_log(game):
     repl, out = make_repl(GAMES[game])
