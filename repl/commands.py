@@ -350,6 +350,10 @@ def chronicle_markdown(repl: Repl) -> str:
         shown = render.event(e, style, repl.innermost)
         if shown is None:
             continue
+        if e["kind"] == "lookup":
+            lines.extend(lookup_markdown(e, style))
+            lines.append("")
+            continue
         text = shown.plain if hasattr(shown, "plain") else str(shown)
         if e["kind"] in ("roll", "free-roll"):
             lines.append("```\n" + text + "\n```")
@@ -360,6 +364,19 @@ def chronicle_markdown(repl: Repl) -> str:
         lines.append(f"**Result: {game.result}.** " + ", ".join(
             f"{k} {format_value(v)}" for k, v in game.report().items()))
     return "\n".join(lines) + "\n"
+
+
+def lookup_markdown(e: dict, style: render.Style) -> list[str]:
+    """A table looked up during an action, in Markdown: its name and key, then the row it gave."""
+    def cell(value) -> str:
+        return render.text_of(value, style).replace("|", "\\|").replace("\n", " ")
+
+    keys = ", ".join(cell(k) for k in e["key"])
+    title = f"{e['table']} [{keys}]"
+    title = f"~~{title}~~ (undone)" if e.get("undone") else title
+    row = e["row"]
+    return [f"*{title}*", "", "| " + " | ".join(cell(c) for c in row) + " |",
+            "|" + "---|" * len(row), "| " + " | ".join(cell(v) for v in row.values()) + " |"]
 
 
 def cmd_quit(repl: Repl, rest: str) -> None:

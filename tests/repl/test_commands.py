@@ -119,6 +119,21 @@ def test_export_writes_the_chronicle_as_markdown(tmp_path):
     assert text.startswith("# Attack of the Vampires\n") and "```\nSearch" in text
 
 
+def test_export_writes_each_lookup_as_a_markdown_table(tmp_path):
+    repl, out = make_repl(GAMES["pool"])
+    run(repl, out, "conflict", "1", "0", "1", "0", f"export {tmp_path / 'c.md'}")
+    text = (tmp_path / "c.md").read_text()
+    assert "rich" not in text and "object at 0x" not in text
+    lookups = [e for e in repl.session.game.log if e["kind"] == "lookup"]
+    assert len(lookups) == 2
+    lines = text.splitlines()
+    for e in lookups:
+        at = lines.index(f"*outcome [{e['key'][0]}]*")
+        header, rule, row = lines[at + 2: at + 5]
+        assert header == "| highest | label | scene |" and rule == "|---|---|---|"
+        assert row == "| " + " | ".join(str(v) for v in e["row"].values()) + " |"
+
+
 def test_quit_leaves():
     repl, out = make_repl(GAMES["attack"])
     with pytest.raises(Quit):
