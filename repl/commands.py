@@ -88,7 +88,9 @@ class Repl:
     def run_line(self, line: str) -> None:
         """Run one command line; raises Quit to leave. Never lets a person's mistake out as a traceback."""
         line = line.strip()
-        if not line or line.startswith("#"):
+        if not line and self._takes_empty():
+            pass          # an empty answer: a pick of no dice
+        elif not line or line.startswith("#"):
             return
         try:
             if self.confirm is not None:
@@ -105,7 +107,14 @@ class Repl:
             path = log_bug(repr(line))
             self.error(f"Something went wrong inside dusk (a bug); the details are in {path}")
 
+    def _takes_empty(self) -> bool:
+        """True when the waiting question is a pick that may be answered with no dice."""
+        return self.confirm is None and self.decision is not None and self.decision.kind == "pick" \
+            and self.decision.pick_range()[0] == 0
+
     def _is_escape(self, line: str) -> bool:
+        if not line:
+            return False
         word = line.split()[0].lower()
         return word in ("help", "state", "log", "rules", "table", "quit", "exit", "undo", "auto")
 
@@ -145,8 +154,10 @@ class Repl:
     # ---- helpers for the built-ins
     def play_rounds(self, n: int) -> int:
         name = self.session.loop_action()
-        if name is None:
+        if name is None and self.decision is None:
             raise GameError("this ruleset has no game loop: auto plays rounds of a loop")
+        if name is None:
+            n = 1       # no loop: auto finishes the action that waits, and that is all
         played = 0
         while played < n and not self.session.game.over:
             if self.decision is not None:   # finish the round that waits on a question
@@ -305,8 +316,12 @@ def cmd_auto(repl: Repl, rest: str) -> None:
     n = whole_number(rest, 1, "auto takes a number of rounds")
     if n < 1:
         raise ValueError("auto takes a number of rounds of 1 or more")
+    looped = repl.session.loop_action() is not None
     played = repl.play_rounds(n)
-    repl.show(Text(f"({played} round{'s' if played != 1 else ''} played)", style="dim"))
+    if looped:
+        repl.show(Text(f"({played} round{'s' if played != 1 else ''} played)", style="dim"))
+    else:
+        repl.show(Text("(answered with the ruleset's auto: answers)", style="dim"))
 
 
 def cmd_undo(repl: Repl, rest: str) -> None:

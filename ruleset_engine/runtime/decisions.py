@@ -37,10 +37,17 @@ class Decision:
             return "one of: " + ", ".join(self.choices)
         if self.kind == "yes_no":
             return "yes or no"
+        lo, hi = self.pick_range()
+        faces = " ".join(map(str, self.pool)) or "none"
+        how = "faces separated by spaces or commas" + (", or none" if lo == 0 else "")
+        count = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        return f"{count} of these dice: {faces} ({how})"
+
+    def pick_range(self) -> tuple[int, int]:
+        """A pick: the fewest and the most dice the answer may hold."""
         lo = self.min if self.min is not None else 0
         hi = self.max if self.max is not None else len(self.pool)
-        faces = " ".join(map(str, self.pool)) or "none"
-        return f"{lo} to {hi} of these dice: {faces}"
+        return lo, hi
 
     def check(self, answer):
         """The answer in its normal form, or DecisionError naming the valid answers."""
@@ -114,18 +121,26 @@ def _yes_no(decision: Decision, answer):
     return _INVALID
 
 
+# Ways to write "no dice" as a pick's answer, besides an empty answer.
+NO_DICE = ("none", "-", "[]")
+
+
 def _pick(decision: Decision, answer):
     if isinstance(answer, str):
+        text = answer.strip()
+        if text.casefold() in NO_DICE:
+            text = ""
+        if text.startswith("[") and text.endswith("]"):      # [1, 3] as the dice language writes a pool
+            text = text[1:-1]
         try:
-            answer = [int(x) for x in answer.replace(",", " ").split()]
+            answer = [int(x) for x in text.replace(",", " ").split()]
         except ValueError:
             return _INVALID
     if not isinstance(answer, (list, tuple)) or not all(type(x) is int for x in answer):
         return _INVALID
     if Counter(answer) - Counter(decision.pool):
         return _INVALID
-    lo = decision.min if decision.min is not None else 0
-    hi = decision.max if decision.max is not None else len(decision.pool)
+    lo, hi = decision.pick_range()
     if not lo <= len(answer) <= hi:
         return _INVALID
     return list(answer)
