@@ -18,6 +18,7 @@ Shapes of a function form:
     order     pool -> the same dice sorted by face, stably (descending=true: from the highest)
     aside     pool -> what the operation that made the pool set aside
     repeat    expression, condition -> the expression evaluated again while its total meets it
+    plain     numbers and words -> a value: the primitive applied to the arguments' values
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 # Argument kinds a form's signature names.
-POOL_ARG, NUMBER_ARG, CONDITION_ARG, EXPR_ARG, TRUTH_ARG = "pool", "number", "condition", "expression", "truth"
+POOL_ARG, NUMBER_ARG, CONDITION_ARG, EXPR_ARG, TRUTH_ARG, WORD_ARG = (
+    "pool", "number", "condition", "expression", "truth", "word")
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class Form:
     variadic: bool = False                   # the last argument may repeat (min, max)
     mark: str | None = None                  # the fate of the dice judged or removed
     params: dict = field(default_factory=dict)     # fixed extra arguments of the primitive
-    result: str = "number"                   # the kind of the value: number or pool
+    result: str = "number"                   # the kind of the value: number, pool or string
     signature: str = ""                      # as the docs write it: "count(pool, cond)"
 
 

@@ -8,7 +8,7 @@ shape (see entries.py), so each rule of the language is written here once.
 
 from __future__ import annotations
 
-from .entries import CONDITION_ARG, EXPR_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, Form, Function
+from .entries import CONDITION_ARG, EXPR_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG, Form, Function
 from .errors import DiceLimitError, DiceTypeError
 
 # ---- primitives: which dice go aside, decided over faces ---------------------------------------
@@ -65,6 +65,11 @@ def top_aside(faces, n: int, highest: bool) -> list:
     """All but the n highest (or lowest) dice; among equal faces the earlier die is chosen."""
     order = sorted(range(len(faces)), key=faces.__getitem__, reverse=highest)
     return sorted(order[n:])
+
+
+def plural(n: int, one: str, many: str) -> str:
+    """The word for n things: `one` for exactly 1, `many` otherwise (0 dice, 1 die, 2 dice)."""
+    return one if n == 1 else many
 
 
 # ---- checks made before anything is rolled -----------------------------------------------
@@ -138,6 +143,10 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("reroll", (Form((EXPR_ARG, CONDITION_ARG), "repeat", signature="reroll(expr, cond)"),),
              "the whole expression evaluated again while its total meets the condition",
              "reroll(2d10, < 10)", check=_check_reroll),
+    Function("plural", (Form((NUMBER_ARG, WORD_ARG, WORD_ARG), "plain", plural, result="string",
+                             signature="plural(n, 'one', 'many')"),),
+             "the first word for exactly 1, the second for any other number (for texts)",
+             "plural(ones, 'one', 'ones')"),
     Function("sort", (Form((POOL_ARG,), "order", keywords={"descending": TRUTH_ARG}, result="pool",
                            signature="sort(pool, descending=true)"),),
              "the same dice from the lowest face up (descending=true: from the highest)", "sort(4d6)"),

@@ -24,7 +24,7 @@ from difflib import get_close_matches
 from typing import Callable
 
 from . import ast, runtime
-from .entries import CONDITION_ARG, EXPR_ARG, POOL_ARG, TRUTH_ARG
+from .entries import CONDITION_ARG, EXPR_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError, UnknownName
 from .functions import FUNCTIONS
 from .kinds import ANY, BOOL, NUM, POOL, STR
@@ -409,6 +409,11 @@ def _argument(lo: Lowering, kind: str, node, what: str):
     if kind == TRUTH_ARG:
         return lo.truth(node)
     raw = lo.node(node)
+    if kind == WORD_ARG:
+        if raw.kind not in (STR, ANY):
+            raise lo.fail(DiceTypeError, f"{what} needs a word here (in quotes, such as 'ones'), not {raw.kind}",
+                          node.span)
+        return raw
     if kind == EXPR_ARG:
         lo.number(node, raw)   # checks the kind; the value stays as it is (a pool stays a pool)
         return raw
@@ -556,10 +561,16 @@ def shape_repeat(lo: Lowering, node, form, args, keywords) -> Src:
                dice=INF)
 
 
+def shape_plain(lo: Lowering, node, form, args, keywords) -> Src:
+    kind = {"string": STR, "number": NUM, "pool": POOL}.get(form.result, ANY)
+    src = Src(f"{_prim(lo, form)}({', '.join(a.text for a in args)})", kind, dice=sum(a.dice for a in args))
+    return lo.fold(src, node.span) if all(a.is_const for a in args) else src
+
+
 SHAPES = {
     "numbers": shape_numbers, "number": shape_number, "reduce": shape_reduce, "extreme": shape_extreme,
     "count": shape_count, "filter": shape_filter, "select": shape_select, "order": shape_order,
-    "aside": shape_aside, "repeat": shape_repeat,
+    "aside": shape_aside, "repeat": shape_repeat, "plain": shape_plain,
 }
 
 

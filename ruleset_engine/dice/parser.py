@@ -298,7 +298,7 @@ def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> ast.Node:
         # recursive walk, so deep unary chains cannot exhaust Python's stack.
         with _PARSE_LOCK:
             _BUILDER.max_depth = limits.max_depth
-            return parser.parse(text)
+            tree = parser.parse(text)
     except _TooDeep as deep:
         raise DiceLimitError(
             f"the expression nests more than {limits.max_depth} levels deep (the limit is {limits.max_depth})",
@@ -306,3 +306,19 @@ def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> ast.Node:
         ) from None
     except UnexpectedInput as err:
         raise _syntax_error(text, err) from None
+    _check_counts(text, tree)
+    return tree
+
+
+def _check_counts(text: str, tree) -> None:
+    """`3d6kh-1` reads as (3d6kh) - 1, surely not what was meant: a keep or drop modifier with no
+    count, right before a sign, is refused with both readings."""
+    for node in ast.walk(tree):
+        for mod in getattr(node, "modifiers", ()):
+            if isinstance(mod, ast.Select) and mod.count is None:
+                end = mod.span[1]
+                if end < len(text) and text[end] in "+-":
+                    raise DiceSyntaxError(
+                        f"a count after {mod.kind} is a whole number: write {mod.kind}1 (one die), or put a space "
+                        f"before {text[end]!r} to {'subtract from' if text[end] == '-' else 'add to'} the kept dice",
+                        text, (end, end + 1))

@@ -62,9 +62,13 @@ class Run(Tally):
         if steps and self.budget < self.limit:
             self.emit("roll", name=None, **Result.of(text, value, steps).to_json())
 
-    def roll_event(self, text: str, value, name: str, label) -> None:
-        """A roll: step's roll, shown with every die whether or not it drew any."""
+    def end_trace(self) -> list:
+        """The trace of the formula that just ran; nothing more is traced until the next starts."""
         steps, self.steps = self.steps, None
+        return steps
+
+    def roll_event(self, text: str, value, name: str, label, steps: list) -> None:
+        """A roll: step's roll, shown with every die whether or not it drew any."""
         data = Result.of(text, value, steps).to_json()
         data["name"] = name
         if label is not None:

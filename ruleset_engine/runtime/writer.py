@@ -209,19 +209,27 @@ class FunctionWriter:
             self.line(f"{target} = {src.text}", formula)
         return target, src.kind
 
-    def roll(self, formula, into: str, name: str, label) -> tuple[str, str]:
-        """A roll: step's formula: at the table its roll is always logged, under its name and label."""
+    def roll(self, formula, name: str, label) -> None:
+        """A roll: step's formula, bound to the local `name`: at the table its roll is always logged,
+        under its name and its label (a text, whose placeholders may show the roll itself, so the
+        name is bound before the label is lowered)."""
         src, lo = self.lower(formula)
+        into = self.local(name)
         if not self.traced:
             if lo.track:
                 self.line("C.budget = C.limit")
             self.line(f"{into} = {src.text}", formula)
-            return into, src.kind
+            self.bound(name, src.kind)
+            if label is not None:
+                self.text_checked(label)
+            return
         self.line("C.trace()")
         self.line(f"{into} = {src.text}", formula)
-        shown = self.const(_plain(label), "l") if label is not None else "None"
-        self.line(f"C.roll_event({self.const(formula.text, 'f')}, {into}, {name!r}, {shown})", formula)
-        return into, src.kind
+        self.bound(name, src.kind)
+        steps = self.fresh("_r")
+        self.line(f"{steps} = C.end_trace()")
+        shown = f"_to_state({self.text(label)})" if label is not None else "None"
+        self.line(f"C.roll_event({self.const(formula.text, 'f')}, {into}, {name!r}, {shown}, {steps})", formula)
 
     def number(self, formula, what: str) -> str:
         """A formula that must give a whole number (a pool means its total)."""
@@ -432,11 +440,3 @@ class FunctionWriter:
             out.append(("    " * (depth + 1) + text, origin))
         return out
 
-
-def _plain(value):
-    """YAML data (positions and all) as plain JSON data, for the log."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value

@@ -35,6 +35,8 @@ def caret_column(err):
     ("x if 4d6 else 2", dice.DiceTypeError, "the test after 'if' must be true/false, not pool", 5),
     ("3d6 and true", dice.DiceTypeError, "expected true/false here, not pool", 0),
     ("2 $ 3", dice.DiceSyntaxError, "unexpected character '$'", 2),
+    ("3d6kh-1", dice.DiceSyntaxError, "a count after kh is a whole number", 5),
+    ("plural(2, 1, 'many')", dice.DiceTypeError, "needs a word here", 10),
 ])
 def test_bad_expressions_have_their_own_message_and_caret(text, cls, message, column):
     err = error_of(text, env={"x": 1})

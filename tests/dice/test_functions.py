@@ -81,3 +81,10 @@ def test_functions_check_their_arguments_before_rolling():
     assert "needs a condition" in error_of("count(5d6, 3)").message
     assert "no keyword 'ignor'" in error_of("largest_set(5d6, ignor=[1])").message
     assert "unknown function 'cuont' (did you mean count?)" in error_of("cuont(5d6, >= 1)").message
+
+
+def test_plural_picks_the_first_word_for_exactly_one():
+    assert roll("plural(1, 'die', 'dice')", faces=[]).value == "die"
+    assert roll("plural(0, 'die', 'dice')", faces=[]).value == "dice"
+    assert roll("plural(2d6, 'die', 'dice')", faces=[1, 1]).value == "dice"    # 2, not 1
+    assert roll("plural(1d6 - 2, 'die', 'dice')", faces=[3]).value == "die"

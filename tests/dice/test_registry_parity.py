@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruleset_engine import dice
-from ruleset_engine.dice.entries import CONDITION_ARG, EXPR_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG
+from ruleset_engine.dice.entries import CONDITION_ARG, EXPR_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG
 from ruleset_engine.dice.functions import FUNCTIONS
 from ruleset_engine.dice.modifiers import MODIFIERS
 
@@ -53,6 +53,11 @@ class Builder:
         if r < 0.8:
             return f"({self.truth(depth - 1)} {self.pick(['and', 'or'])} {self.truth(depth - 1)})"
         return f"(not {self.truth(depth - 1)})"
+
+    def word(self, depth: int) -> str:
+        if depth <= 0 or self.rng.random() < 0.6:
+            return self.pick(["'coffin'", "'coffins'", '"die"'])
+        return self.call(depth - 1, "string")
 
     def condition(self, depth: int) -> str:
         return f"{self.pick(OPS)} {self.pick(['1', '2', '3', '4', '6', 'x', '(y + 5)'])}"
@@ -111,6 +116,8 @@ class Builder:
             return self.truth(depth)
         if kind == EXPR_ARG:
             return f"({self.number(depth)} + {self.dice(0)})"
+        if kind == WORD_ARG:
+            return self.word(depth)
         assert kind == NUMBER_ARG, kind
         return self.number(depth)
 
@@ -197,7 +204,7 @@ def test_the_builder_reaches_every_entry():
     seen = set()
     builder = Builder(random.Random(0))
     for _ in range(400):
-        seen |= entries_in(builder.number(3)) | entries_in(builder.pool(3))
+        seen |= entries_in(builder.number(3)) | entries_in(builder.pool(3)) | entries_in(builder.word(3))
     assert seen == set(FUNCTIONS) | set(MODIFIERS)
 
 

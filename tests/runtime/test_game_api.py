@@ -141,3 +141,22 @@ def test_bad_requests_change_nothing():
         Game.start(ruleset("pool-conflict"), params={"player": 3})
     with pytest.raises(GameError, match="above the maximum 6"):
         Game.start(ruleset("pool-conflict"), params={"players": 7})
+
+
+def test_a_roll_label_is_a_text_that_reads_the_roll(tmp_path):
+    path = tmp_path / "label.yaml"
+    path.write_text(textwrap.dedent("""\
+        ruleset: label
+        title: Label
+        state: {ones: 0}
+        actions:
+          throw:
+            steps:
+              - roll: {ones: "count(3d6, == 1)"}
+                label: "{ones} {plural(ones, 'one', 'ones')}"
+        """))
+    from ruleset_engine.dice import ScriptedDice
+    for faces, shown in (([1, 5, 6], "1 one"), ([1, 1, 3], "2 ones"), ([2, 3, 4], "0 ones")):
+        game = Game.start(load(str(path)), rng=ScriptedDice(faces))
+        (event,) = [e for e in play(game, "throw") if e["kind"] == "roll"]
+        assert event["label"] == shown, faces

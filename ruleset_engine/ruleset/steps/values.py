@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
 from ..model import Formula, Step
 from ..templates import Template
 from ..yamlio import position_of
@@ -24,7 +22,7 @@ class LetStep(Step):
 @dataclass(slots=True)
 class RollStep(Step):
     assignments: list[tuple[str, Formula]]
-    label: Any = None
+    label: Template | None = None
 
 
 @dataclass(slots=True)
@@ -63,8 +61,10 @@ def check_let(c, item, path, scope):
 
 
 def check_roll(c, item, path, scope):
-    return RollStep(position_of(c.data, path), path, _assignments(c, item, path, scope, "roll", False),
-                    item.get("label"))
+    assignments = _assignments(c, item, path, scope, "roll", False)
+    # The label is shown after the roll, so its placeholders may read what was just rolled.
+    return RollStep(position_of(c.data, path), path, assignments,
+                    c.text(item.get("label"), tuple(path) + ("label",), scope))
 
 
 def check_note(c, item, path, scope):
@@ -95,8 +95,7 @@ def lower_let(w, step: LetStep) -> None:
 
 def lower_roll(w, step: RollStep) -> None:
     for name, formula in step.assignments:
-        _, kind = w.roll(formula, w.local(name), name, step.label)
-        w.bound(name, kind)
+        w.roll(formula, name, step.label)
 
 
 def lower_note(w, step: NoteStep) -> None:
