@@ -17,7 +17,7 @@ from rich.text import Text
 
 import ruleset_engine as dusk
 
-from .commands import PERSON_ERRORS, Quit, Repl
+from .commands import PERSON_ERRORS, Quit, Repl, person_message
 from .journal import JournalError, data_dir, last_session
 from .render import Style, language_notice
 from .session import Session
@@ -36,8 +36,11 @@ def split_commands(text: str) -> list[str]:
 def make_console(interactive: bool, file=None) -> Console:
     if interactive:
         return Console(file=file, highlight=False)
-    # Plain text for scripts and pipes: no colour, no terminal codes, a fixed width.
-    return Console(file=file, highlight=False, no_color=True, force_terminal=False, width=100, emoji=False)
+    # Plain text for scripts, pipes and files: no colour, no terminal codes, and no line broken to fit
+    # (soft_wrap: an error's file:line:col stays on one line for editors and CI to read). Tables still
+    # need a width to lay themselves out in.
+    return Console(file=file, highlight=False, no_color=True, force_terminal=False, width=100, emoji=False,
+                   soft_wrap=True)
 
 
 def open_session(args) -> tuple[Session, object]:
@@ -82,7 +85,7 @@ def run(args, stdin=None, stdout=None) -> int:
             script = Path(args.script).read_text(encoding="utf-8").splitlines()
         session, reply = open_session(args)
     except PERSON_ERRORS as err:
-        console.print(Text(str(err), style="bold red"))
+        console.print(Text(person_message(err), style="bold red"))
         return 2
     lang = args.lang or session.lang     # resume: the language asked for, else the one the session had
     repl = Repl(session, console, Style(lang=lang or "en", ascii_only=args.ascii))

@@ -31,6 +31,15 @@ from .session import Session
 PERSON_ERRORS = (DuskError, OSError, ValueError)
 
 
+def person_message(err: BaseException) -> str:
+    """One of PERSON_ERRORS in plain words: a file that cannot be read or written names the file and
+    why, without Python's "[Errno 21]"."""
+    if isinstance(err, OSError) and err.strerror:
+        where = f"{err.filename}: " if err.filename else ""
+        return f"{where}{err.strerror[0].lower()}{err.strerror[1:]}"
+    return str(err)
+
+
 @dataclass
 class Builtin:
     run: Callable[["Repl", str], None]
@@ -102,7 +111,7 @@ class Repl:
         except DecisionError as err:
             self.error(f"{err} - try again")
         except PERSON_ERRORS as err:
-            self.error(str(err))
+            self.error(person_message(err))
         except Exception:  # noqa: BLE001 - a bug: logged with its traceback, one line shown
             path = log_bug(repr(line))
             self.error(f"Something went wrong inside dusk (a bug); the details are in {path}")
@@ -214,6 +223,13 @@ def cmd_help(repl: Repl, rest: str) -> None:
     if topic in HELP_TOPICS:
         repl.show(*HELP_TOPICS[topic]())
         return
+    if topic:
+        from difflib import get_close_matches
+
+        names = list(ruleset.actions) + list(BUILTINS) + list(HELP_TOPICS)
+        guess = get_close_matches(topic, names, n=1)
+        hint = f" (did you mean {guess[0]}?)" if guess else ""
+        raise GameError(f"no help for {rest.strip()!r}{hint}; help takes one of: {', '.join(names)}")
     lines = [f"{as_text(ruleset.title, style.lang)}: the actions"]
     for name, action in ruleset.actions.items():
         params = " ".join(f"[{p}=..]" for p in action.params)
@@ -283,18 +299,24 @@ def cmd_state(repl: Repl, rest: str) -> None:
 
 
 def whole_number(text: str, default: int, what: str) -> int:
+    """The number a command takes (1 or more), `default` when none is given; else one line saying
+    what it expected: `log takes a number of lines, 1 or more (log 5), not '-3'`."""
     if not text:
         return default
     try:
-        return int(text)
+        n = int(text)
     except ValueError:
-        raise ValueError(f"{what}, not {text!r}") from None
+        n = 0
+    if n < 1 or not text.strip().isdigit():
+        raise ValueError(f"{what}, 1 or more ({what.split()[0]} {default if default > 1 else 5}), "
+                         f"not {text!r}")
+    return n
 
 
 def cmd_log(repl: Repl, rest: str) -> None:
     n = whole_number(rest, 20, "log takes a number of lines")
     chronicle = [e for e in repl.session.game.log if render.event(e, repl.style, repl.innermost) is not None]
-    for e in chronicle[-n:] if n > 0 else []:
+    for e in chronicle[-n:]:
         repl.console.print(render.event(e, repl.style, repl.innermost))
 
 
@@ -314,8 +336,6 @@ def cmd_rules(repl: Repl, rest: str) -> None:
 
 def cmd_auto(repl: Repl, rest: str) -> None:
     n = whole_number(rest, 1, "auto takes a number of rounds")
-    if n < 1:
-        raise ValueError("auto takes a number of rounds of 1 or more")
     looped = repl.session.loop_action() is not None
     played = repl.play_rounds(n)
     if looped:

@@ -39,7 +39,8 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
     rng = random.Random(args.seed) if args.seed is not None else random.Random()
     try:
-        result = dusk.roll(args.expression, rng=rng)
+        # Spaces around the expression are the shell's, not the expression's: they change no layout.
+        result = dusk.roll(args.expression.strip(), rng=rng)
     except dusk.DuskError as err:
         print(f"dusk roll: {err}", file=sys.stderr)
         return 2
@@ -203,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dusk",
         description="A rules-as-data engine for dice games: YAML rulesets, one dice language, one engine.",
     )
+    parser.add_argument("--version", action="version", version=f"dusk {dusk.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

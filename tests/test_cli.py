@@ -69,3 +69,10 @@ def test_a_missing_script_file_is_one_line(tmp_path):
     out = dusk("play", "--seed", "1", "--script", str(tmp_path / "nowhere.txt"), cwd=tmp_path,
                env=dict(os.environ, DUSK_DATA_DIR=str(tmp_path / "data")))
     assert out.returncode == 2 and "nowhere.txt" in out.stdout and "Traceback" not in out.stdout + out.stderr
+
+
+def test_version_is_the_packages(tmp_path):
+    from importlib.metadata import version
+
+    out = dusk("--version", cwd=tmp_path)
+    assert out.returncode == 0 and out.stdout == f"dusk {version('dusk')}\n"

@@ -77,3 +77,12 @@ def test_importing_the_package_imports_no_library(tmp_path):
     loaded = set(out.stdout.split())
     assert not loaded & {"lark", "yaml", "jsonschema", "prompt_toolkit", "rich"}
     assert not {name for name in loaded if name.startswith("ruleset_engine.")}
+
+
+def test_spaces_around_the_expression_change_nothing(tmp_path):
+    plain = dusk("roll", "4d6", "--seed", "5", cwd=tmp_path)
+    spaced = dusk("roll", "  4d6 ", "--seed", "5", cwd=tmp_path)
+    assert spaced.returncode == 0 and spaced.stdout == plain.stdout
+    assert spaced.stdout.startswith("4d6  ") and spaced.stdout.count("\n") == 1
+    as_json = json.loads(dusk("roll", " 4d6 ", "--seed", "5", "--json", cwd=tmp_path).stdout)
+    assert as_json["expression"] == "4d6"

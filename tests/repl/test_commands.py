@@ -219,7 +219,32 @@ def test_errors_a_person_sees_share_one_root_and_quit_is_no_error():
     assert issubclass(Quit, BaseException) and not issubclass(Quit, Exception)
 
 
-def test_a_bad_number_is_one_line():
+@pytest.mark.parametrize("line, said", [
+    ("auto many", "auto takes a number of rounds, 1 or more (auto 5), not 'many'"),
+    ("auto abc", "auto takes a number of rounds, 1 or more (auto 5), not 'abc'"),
+    ("auto -2", "auto takes a number of rounds, 1 or more (auto 5), not '-2'"),
+    ("auto 0", "auto takes a number of rounds, 1 or more (auto 5), not '0'"),
+    ("auto 2.5", "auto takes a number of rounds, 1 or more (auto 5), not '2.5'"),
+    ("log x", "log takes a number of lines, 1 or more (log 20), not 'x'"),
+    ("log abc", "log takes a number of lines, 1 or more (log 20), not 'abc'"),
+    ("log -3", "log takes a number of lines, 1 or more (log 20), not '-3'"),
+])
+def test_a_bad_number_says_what_was_expected_in_one_line(line, said):
     repl, out = make_repl(GAMES["attack"])
-    assert run(repl, out, "auto many") == "auto takes a number of rounds, not 'many'\n"
-    assert run(repl, out, "log x") == "log takes a number of lines, not 'x'\n"
+    assert run(repl, out, line) == said + "\n"
+    assert repl.errors == 1 and repl.session.game.turn == 1
+
+
+def test_help_of_an_unknown_name_is_an_error_listing_the_names():
+    repl, out = make_repl(GAMES["attack"])
+    repl.console.width = 300
+    text = run(repl, out, "help rond")
+    assert text.startswith("no help for 'rond' (did you mean round?); help takes one of: round, help, roll, ")
+    assert text.rstrip().endswith("dice, steps") and repl.errors == 1
+    assert run(repl, out, "help nothing-like-it").startswith("no help for 'nothing-like-it'; help takes one of:")
+
+
+def test_a_file_that_cannot_be_written_is_named_in_plain_words(tmp_path):
+    repl, out = make_repl(GAMES["attack"])
+    assert run(repl, out, f"export {tmp_path}") == f"{tmp_path}: is a directory\n"
+    assert run(repl, out, f"export {tmp_path}/no/such/dir.md") == f"{tmp_path}/no/such/dir.md: no such file or directory\n"
