@@ -33,8 +33,13 @@ def play(faces, rounds, left=0, **params):
     return game
 
 
-def says(game):
-    return [e["text"] for e in game.log if e["kind"] == "say"]
+def en(text):
+    """The English of a text the game stored or said (the bundled game speaks English and Chinese)."""
+    return text["en"] if isinstance(text, dict) else text
+
+
+def says(game, lang="en"):
+    return [e["text"][lang] for e in game.log if e["kind"] == "say"]
 
 
 def golden(name, game):
@@ -51,16 +56,17 @@ def test_a_vampire_found_and_killed():
     v = game.values
     assert (v["hunter"]["life"], v["vampires"], v["kills"]) == (15, 2, 1)
     assert v["fighting"] is False and v["blue"] == [] and v["track"] == [5, 6, 6, 6]
-    assert v["latest_discovery"] == "The vampire is destroyed (4 4 4)! 2 remain."
+    assert en(v["latest_discovery"]) == "The vampire is destroyed (4 4 4)! 2 remain."
     golden("found-and-killed", game)
 
 
 def test_a_kill_that_fails_on_the_third_one():
     game = play([15] + [6, 6, 6] + [1] + [1, 1, 2, 3, 5] + [1, 2, 3] + [4], rounds=2)
     v = game.values
-    assert v["ones"] == 3 and v["fighting"] is False and v["vampires"] == 3
+    # The attempt ended on its third one, so its ones are cleared (the status line shows 0).
+    assert v["ones"] == 0 and v["fighting"] is False and v["vampires"] == 3
     assert v["hunter"]["life"] == 11 and v["blue"] == []
-    assert v["latest_attack"] == "The vampire attacks: white 4, 4 damage; life 11."
+    assert en(v["latest_attack"]) == "The vampire attacks: white 4, 4 damage; life 11."
     assert "A third one: the vampire attacks!" in says(game)
     golden("third-one", game)
 
@@ -69,7 +75,7 @@ def test_an_empty_coffin_starts_the_search_afresh():
     game = play([12] + [6, 2, 6] + [6] + [5], rounds=2)
     v = game.values
     assert v["blue"] == [] and v["fighting"] is False and v["coffins"] == 1
-    assert v["latest_discovery"] == "An empty coffin (green 5). The search begins fresh."
+    assert en(v["latest_discovery"]) == "An empty coffin (green 5). The search begins fresh."
     golden("empty-coffin", game)
 
 
@@ -99,7 +105,7 @@ def test_garlic():
     game = play([15] + [6, 6, 6] + [1] + [1, 1, 2, 3, 5] + [1, 2, 3] + [6], rounds=2)
     v = game.values
     assert v["hunter"]["life"] == 15 and v["garlic"] == 1
-    assert v["latest_attack"] == "The vampire attacks: white 6, garlic! No damage."
+    assert en(v["latest_attack"]) == "The vampire attacks: white 6, garlic! No damage."
     golden("garlic", game)
 
 
@@ -107,7 +113,7 @@ def test_death():
     game = play([10] + NO_SIX * 20 + [5, 5, 2], rounds=20)
     assert game.over and game.result == "lost"
     assert game.values["hunter"]["life"] == -2 and game.report()["life"] == 0
-    assert says(game)[-1] == "The hunter falls. The vampires win, 3 of them still in the pool."
+    assert says(game)[-1] == "The hunter falls. The vampires win, with 3 still in the pool."
     golden("death", game)
 
 
@@ -135,3 +141,24 @@ def test_every_param_named_by_the_rulings_exists(name):
     for param in ["life_roll", "vampires", "track_dice", "track_start", "search_dice", "vampire_on",
                   "kill_dice", "garlic_on"]:
         assert param in params
+
+
+def test_counts_of_one_are_singular_in_english():
+    # Two vampires; the kill roll 1 4 4 4 2 leaves 1; a failed roll first sets one 1 aside.
+    game = play([15] + [6, 6, 6] + [2] + [1, 2, 3, 4, 5] + [4, 4, 4, 2], rounds=2, vampires=2)
+    assert "No three of a kind; 1 one set aside." in says(game)
+    assert en(game.values["latest_discovery"]) == "The vampire is destroyed (4 4 4)! 1 remains."
+    assert game.values["ones"] == 0        # the attempt is over: its ones are cleared
+
+    lone = play([20] + NO_SIX * 20 + [3], rounds=20, vampires=1)
+    assert "Midnight strikes! 1 vampire attacks." in says(lone)
+    assert "The hunt begins with 20 life, 1 vampire in the pool, and the track at 6 6 6 6." in says(lone)
+
+
+def test_the_texts_carry_chinese_beside_english():
+    game = play([15] + [6, 6, 6] + [1] + [3, 3, 3, 1, 2], rounds=1, vampires=1)
+    assert says(game, "zh")[-1] == "所有吸血鬼都被消灭了。猎人获胜，剩余生命 15。"
+    rolls = [e for e in game.log if e["kind"] == "roll" and "label" in e]
+    assert [r["label"] for r in rolls] == [{"en": "Search", "zh": "搜索"}, {"en": "Coffin", "zh": "棺材"},
+                                           {"en": "Kill", "zh": "猎杀"}]
+    assert says(game, "zh")[0] == "狩猎开始：生命 15，池中有 1 个吸血鬼，时间轨为 6 6 6 6。"
