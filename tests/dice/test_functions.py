@@ -35,7 +35,7 @@ def test_largest_set_prefers_bigger_groups_then_higher_faces():
 
 
 def test_unpair_sets_aside_floor_half_of_each_face():
-    # The rule as RULINGS.md states it: for each face rolled c times, floor(c/2) go aside.
+    # The rule as the text states it (its printed result is a slip): for each face rolled c times, floor(c/2) go aside.
     # (The seed text's "1,2,2,4,6" drops the second 5 as well; its own words, "one 2
     # and one 5 set aside", give 1,2,2,4,5,6: see docs/dice-language.md.)
     result = roll("unpair([1, 2, 2, 2, 4, 5, 5, 6])", faces=[])
