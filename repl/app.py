@@ -43,16 +43,18 @@ def make_console(interactive: bool, file=None) -> Console:
                    soft_wrap=True)
 
 
-def open_session(args) -> tuple[Session, object]:
-    """A new session for `play`, or the saved one for `resume`; (session, the first reply to show)."""
+def open_session(args, interactive: bool = False) -> tuple[Session, object]:
+    """A new session for `play`, or the saved one for `resume`; (session, the first reply to show).
+    Only an interactive one becomes the session `dusk resume` continues without a path."""
     if args.command == "resume":
         path = Path(args.path) if args.path else last_session()
         if path is None:
-            raise JournalError(f"no saved session in {data_dir() / 'sessions'}; start one with dusk play")
-        return Session.resume(path), None
+            raise JournalError(f"no session played at the prompt in {data_dir() / 'sessions'}; start one with "
+                               "dusk play, or continue any session with dusk resume PATH (dusk sessions lists them)")
+        return Session.resume(path, interactive), None
     save = Path(args.save) if args.save else None
     return Session.new(args.ruleset or dusk.default_ruleset(), dusk.parse_sets(args.set), args.seed, save,
-                       args.lang)
+                       args.lang, interactive)
 
 
 def intro(repl: Repl, resumed: bool, lang: str | None = None) -> None:
@@ -83,7 +85,7 @@ def run(args, stdin=None, stdout=None) -> int:
     try:
         if getattr(args, "script", None):
             script = Path(args.script).read_text(encoding="utf-8").splitlines()
-        session, reply = open_session(args)
+        session, reply = open_session(args, interactive)
     except PERSON_ERRORS as err:
         console.print(Text(person_message(err), style="bold red"))
         return 2

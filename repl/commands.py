@@ -358,7 +358,7 @@ def cmd_new(repl: Repl, rest: str) -> None:
             repl.show("The game goes on.")
             return
         old = repl.session
-        session, reply = Session.new(old.source, old.game.params, None, None, old.lang)
+        session, reply = Session.new(old.source, old.game.params, None, None, old.lang, old.interactive)
         old.close()
         repl.session = session
         repl.show(Text(f"This game is saved in {old.journal.path}. A new one begins (seed {session.game.seed}).",

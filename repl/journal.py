@@ -156,17 +156,82 @@ def sessions_dir() -> Path:
 
 
 def remember_last(path: Path) -> None:
+    """Point `dusk resume` (without a path) at this session: only interactive sessions move it."""
     (data_dir() / "last-session").write_text(str(path.resolve()), encoding="utf-8")
 
 
-def last_session() -> Path | None:
+def _pointer() -> Path | None:
     marker = data_dir() / "last-session"
     if marker.exists():
         path = Path(marker.read_text(encoding="utf-8").strip())
         if path.exists():
             return path
-    found = sorted(sessions_dir().glob("*.dusk"), key=lambda p: p.stat().st_mtime)
-    return found[-1] if found else None
+    return None
+
+
+def last_session() -> Path | None:
+    """The session `dusk resume` continues: the last interactive one of this data dir; when its
+    pointer is gone, the newest session in sessions/ that was played at the prompt."""
+    pointer = _pointer()
+    if pointer is not None:
+        return pointer
+    played = [s for s in list_sessions(with_pointer=False) if s.problem is None and s.interactive is not False]
+    return played[0].path if played else None
+
+
+@dataclass(slots=True)
+class Summary:
+    """One saved session as `dusk sessions` lists it (read without changing the file)."""
+
+    path: Path
+    ruleset: str = ""
+    started: float | None = None
+    last_played: float = 0.0
+    turns: int = 0
+    result: str | None = None
+    interactive: bool | None = None     # None: a session from before this was recorded
+    problem: str | None = None
+
+
+def summary(path: Path) -> Summary:
+    """What a session file holds, read-only: its ruleset, when it started and was last played, how
+    many turns the game has had (the setup not counted) and how it ended; `problem` when it cannot be read."""
+    found = Summary(path, last_played=path.stat().st_mtime)
+    try:
+        db = _connect(path, readonly=True)
+        try:
+            meta = {k: json.loads(v) for k, v in db.execute("SELECT key, value FROM meta")}
+            last = db.execute("SELECT game, at FROM entries ORDER BY n DESC LIMIT 1").fetchone()
+        finally:
+            db.close()
+    except (sqlite3.DatabaseError, ValueError, TypeError) as err:
+        found.problem = f"not a dusk session ({err})"
+        return found
+    if meta.get("format") != FORMAT:
+        found.problem = f"a session of another format ({meta.get('format')!r})"
+        return found
+    found.ruleset = str(meta.get("ruleset", ""))
+    found.started = meta.get("created")
+    found.interactive = meta.get("interactive")
+    if last is None:
+        found.problem = "no game yet"
+        return found
+    game, at = json.loads(last[0]), last[1]
+    found.last_played = at
+    found.turns = max(0, int(game.get("turn", 1)) - 1)
+    found.result = game.get("result") if game.get("over") else None
+    return found
+
+
+def list_sessions(with_pointer: bool = True) -> list[Summary]:
+    """Every session in the data dir's sessions/ (and the one `dusk resume` points at, wherever it
+    is), the last played first."""
+    paths = {p.resolve() for p in sessions_dir().glob("*.dusk")}
+    pointer = _pointer() if with_pointer else None
+    if pointer is not None:
+        paths.add(pointer.resolve())
+    found = [summary(p) for p in paths]
+    return sorted(found, key=lambda s: (s.last_played, str(s.path)), reverse=True)
 
 
 def new_session_path(ruleset_id: str) -> Path:

@@ -29,8 +29,10 @@ class Reply:
 class Session:
     """One game at the table and its session file."""
 
-    def __init__(self, game: "dusk.Game", journal: Journal, source: str, free_rng: random.Random):
+    def __init__(self, game: "dusk.Game", journal: Journal, source: str, free_rng: random.Random,
+                 interactive: bool = False):
         self.game = game
+        self.interactive = interactive     # played at the prompt: `dusk resume` without a path continues it
         self.journal = journal
         self.source = source
         self.free_rng = free_rng
@@ -40,25 +42,29 @@ class Session:
     # ---- starting and resuming
     @classmethod
     def new(cls, source: str, params: dict | None = None, seed: int | None = None, save: Path | None = None,
-            lang: str | None = None) -> tuple["Session", Reply]:
+            lang: str | None = None, interactive: bool = False) -> tuple["Session", Reply]:
+        """A new game and its session file. Only an interactive session (a person at the prompt)
+        becomes the one `dusk resume` continues; a script's, a pipe's or a test's does not."""
         ruleset = dusk.load(source)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         game = dusk.Game.start(ruleset, params, seed)
         path = save or new_session_path(ruleset.id)
         journal = Journal.create(Path(path), {"source": _stable_source(source), "ruleset": ruleset.id,
-                                              "params": game.params, "seed": seed, "lang": lang})
+                                              "params": game.params, "seed": seed, "lang": lang,
+                                              "interactive": interactive})
         free_rng = random.Random(f"{seed}/free")
-        session = cls(game, journal, source, free_rng)
+        session = cls(game, journal, source, free_rng, interactive)
         session._log_mark = 0          # the first entry holds the setup's events too
         outcome = game.last_outcome
         if outcome.decision is None:
             session._commit("start", "start")
-        remember_last(journal.path)
+        if interactive:
+            remember_last(journal.path)
         return session, Reply(list(outcome.events), outcome.decision)
 
     @classmethod
-    def resume(cls, path: Path) -> "Session":
+    def resume(cls, path: Path, interactive: bool = False) -> "Session":
         journal = Journal.open(path)
         meta = journal.meta
         ruleset = dusk.load(meta["source"])
@@ -82,8 +88,9 @@ class Session:
                                 history=history)
         free_rng = random.Random()
         dusk.restore_dice_source(free_rng, last.free_rng)
-        remember_last(path)
-        return cls(game, journal, meta["source"], free_rng)
+        if interactive:
+            remember_last(path)
+        return cls(game, journal, meta["source"], free_rng, interactive)
 
     # ---- playing
     def _commit(self, kind: str, command: str) -> None:

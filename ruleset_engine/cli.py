@@ -60,6 +60,38 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_sessions(args: argparse.Namespace) -> int:
+    """The saved sessions of the data dir, the last played first; `*` marks the one `dusk resume` continues."""
+    import time
+
+    from ruleset_engine.repl.journal import last_session, list_sessions, sessions_dir
+
+    found = list_sessions()
+    if not found:
+        print(f"no saved sessions in {sessions_dir()}; start one with dusk play")
+        return 0
+    current = last_session()
+    current = current.resolve() if current is not None else None
+
+    def when(seconds) -> str:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds)) if seconds else "?"
+
+    rows = [("", "last played", "started", "ruleset", "turns", "file")]
+    for s in found:
+        turns = f"{s.turns} ({s.result})" if s.result else str(s.turns)
+        if s.problem:
+            rows.append(("", when(s.last_played), "?", f"({s.problem})", "", str(s.path)))
+            continue
+        rows.append(("*" if s.path == current else "", when(s.last_played), when(s.started), s.ruleset, turns,
+                     str(s.path)))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[5])
+    if current is not None:
+        print("* the session dusk resume continues (dusk resume PATH continues another)")
+    return 0
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     rows = []
     for ruleset_id in dusk.bundled_files():
@@ -258,7 +290,13 @@ def build_parser() -> argparse.ArgumentParser:
     _table_options(play)
     play.set_defaults(handler=cmd_play)
 
-    resume = sub.add_parser("resume", help="continue a saved session (default: the last one)")
+    sessions = sub.add_parser("sessions", help="the saved sessions, the last played first",
+                              description="List the sessions saved in the data dir: when each was last played "
+                                          "and started, its ruleset, its turns and its file; * marks the one "
+                                          "dusk resume continues.")
+    sessions.set_defaults(handler=cmd_sessions)
+
+    resume = sub.add_parser("resume", help="continue a saved session (default: the last one played at the prompt)")
     resume.add_argument("path", nargs="?", metavar="PATH", help="the session file")
     _table_options(resume)
     resume.set_defaults(handler=cmd_play)
