@@ -161,23 +161,27 @@ class Repl:
         self.decision = reply.decision
 
     # ---- helpers for the built-ins
-    def play_rounds(self, n: int) -> int:
+    def play_rounds(self, n: int, command: str = "auto") -> int:
+        """Play n rounds of the loop with the auto: answers, as one command (`command`, as typed) that
+        undo takes back whole. A round that waits on a question is finished first (it stays part of
+        the command that began it)."""
         name = self.session.loop_action()
         if name is None and self.decision is None:
             raise GameError("this ruleset has no game loop: auto plays rounds of a loop")
         if name is None:
             n = 1       # no loop: auto finishes the action that waits, and that is all
         played = 0
-        while played < n and not self.session.game.over:
-            if self.decision is not None:   # finish the round that waits on a question
-                reply = self.session.auto_answer(self.decision, "auto")
-            else:
-                reply = self.session.perform(name, {}, f"auto ({name})")
-            played += 1
-            while reply.decision is not None:
-                self.show_events(reply.events)
-                reply = self.session.auto_answer(reply.decision, "auto")
-            self._after(reply)
+        with self.session.command(command):
+            while played < n and not self.session.game.over:
+                if self.decision is not None:   # finish the round that waits on a question
+                    reply = self.session.auto_answer(self.decision, command)
+                else:
+                    reply = self.session.perform(name, {}, command)
+                played += 1
+                while reply.decision is not None:
+                    self.show_events(reply.events)
+                    reply = self.session.auto_answer(reply.decision, command)
+                self._after(reply)
         return played
 
 
@@ -337,7 +341,7 @@ def cmd_rules(repl: Repl, rest: str) -> None:
 def cmd_auto(repl: Repl, rest: str) -> None:
     n = whole_number(rest, 1, "auto takes a number of rounds")
     looped = repl.session.loop_action() is not None
-    played = repl.play_rounds(n)
+    played = repl.play_rounds(n, f"auto {rest}".strip())
     if looped:
         repl.show(Text(f"({played} round{'s' if played != 1 else ''} played)", style="dim"))
     else:
@@ -345,11 +349,19 @@ def cmd_auto(repl: Repl, rest: str) -> None:
 
 
 def cmd_undo(repl: Repl, rest: str) -> None:
-    had_decision = repl.decision is not None
-    repl.session.undo()
-    repl.decision = None
-    repl.show(Text("The question is dropped; the action did not happen." if had_decision else
-                   "Undone: the state and the dice are as they were before.", style="dim"))
+    """Take back the last N commands as typed (1): a waiting question is dropped first, and counts as one."""
+    n = whole_number(rest, 1, "undo takes a number of commands")
+    typed = f"undo {rest}".strip()
+    if repl.decision is not None:
+        repl.session.undo()
+        repl.decision = None
+        repl.show(Text("The question is dropped; the action did not happen.", style="dim"))
+        n -= 1
+        if n == 0 or not repl.session.commands:
+            return
+    mark = len(repl.session.game.log)
+    repl.session.undo(n, typed)
+    repl.show_events(repl.session.game.log[mark:])
 
 
 def cmd_new(repl: Repl, rest: str) -> None:
@@ -426,7 +438,7 @@ BUILTINS: dict[str, Builtin] = {
     "table": Builtin(cmd_table, "table NAME", "show a table of the ruleset"),
     "rules": Builtin(cmd_rules, "rules", "title, source and the current params"),
     "auto": Builtin(cmd_auto, "auto [N]", "play N rounds with the ruleset's automatic answers"),
-    "undo": Builtin(cmd_undo, "undo", "take back the last action (its dice too)"),
+    "undo": Builtin(cmd_undo, "undo [N]", "take back the last N commands (1), all the rounds of auto N too"),
     "new": Builtin(cmd_new, "new", "save this game and start a new one (asks first)"),
     "export": Builtin(cmd_export, "export FILE", "write the chronicle as Markdown"),
     "quit": Builtin(cmd_quit, "quit", "leave (the game is saved; dusk resume continues it)"),

@@ -30,7 +30,9 @@ CREATE TABLE entries (
     events TEXT NOT NULL,        -- JSON: the events this entry added to the game's log
     game TEXT NOT NULL,          -- JSON: the game after this entry (values, dice source, turn, end)
     free_rng TEXT NOT NULL,      -- JSON: the source of free `roll` commands after this entry
-    at REAL NOT NULL             -- when (seconds since the epoch)
+    at REAL NOT NULL,            -- when (seconds since the epoch)
+    command_no INTEGER           -- which command as typed this entry belongs to: `auto 12` makes
+                                 -- twelve entries of one command, and undo takes them back together
 );
 """
 
@@ -47,6 +49,7 @@ class Entry:
     events: list
     game: dict
     free_rng: list
+    command_no: int | None = None     # None in a session saved before commands were numbered
 
 
 def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
@@ -106,21 +109,31 @@ class Journal:
             raise JournalError(f"{path} is damaged ({err}); it was left as it is") from None
         db = _connect(path, readonly=False)
         db.execute("PRAGMA synchronous=FULL")
+        columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
+        if "command_no" not in columns:     # a session saved before commands were numbered
+            try:
+                db.execute("ALTER TABLE entries ADD COLUMN command_no INTEGER")
+            except sqlite3.DatabaseError as err:
+                db.close()
+                raise JournalError(f"{path} cannot be written ({err}); it was left as it is") from None
         return cls(path, db, meta)
 
-    def append(self, kind: str, command: str, events: list, game: dict, free_rng: list) -> None:
+    def append(self, kind: str, command: str, events: list, game: dict, free_rng: list,
+               command_no: int | None = None) -> None:
         """One entry, in one transaction: its events and the game after it, together."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
-                "INSERT INTO entries (kind, command, events, game, free_rng, at) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO entries (kind, command, events, game, free_rng, at, command_no) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (kind, command, json.dumps(events, ensure_ascii=False), json.dumps(game), json.dumps(free_rng),
-                 time.time()))
+                 time.time(), command_no))
 
     def entries(self) -> list[Entry]:
-        rows = self.db.execute("SELECT n, kind, command, events, game, free_rng FROM entries ORDER BY n")
-        return [Entry(n, kind, command, json.loads(events), json.loads(game), json.loads(free_rng))
-                for n, kind, command, events, game, free_rng in rows]
+        rows = self.db.execute(
+            "SELECT n, kind, command, events, game, free_rng, command_no FROM entries ORDER BY n")
+        return [Entry(n, kind, command, json.loads(events), json.loads(game), json.loads(free_rng), command_no)
+                for n, kind, command, events, game, free_rng, command_no in rows]
 
     def close(self) -> None:
         self.db.close()

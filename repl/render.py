@@ -77,10 +77,25 @@ def event(e: dict, style: Style, innermost: str | None = None):
     if kind == "end":
         return Text(f"The game is over: {e['result']}.{mark}", style="bold")
     if kind == "undo":
-        return Text(f"Undone: turn {e['of']}.", style="dim")
+        return _undone(e, style)
     if kind == "trigger" and e.get("id"):
         return Text(f"({e['id']})", style="dim")
     return None
+
+
+def _undone(e: dict, style: Style):
+    """What an undo took back: one line for each command as typed (a session writes the command and
+    its turns on each game action's undo event; the line is shown on the last, which names the first
+    turn), or the turn alone for an undo event without them."""
+    turns = e.get("turns")
+    if not turns:
+        return Text(f"Undone: turn {e['of']}.", style="dim")
+    first, last = turns
+    if e["of"] != first:
+        return None
+    dash = "-" if style.ascii_only else "–"
+    span = f"turn {first}" if first == last else f"turns {first}{dash}{last}"
+    return Text(f"Undone: {e['command']} ({span}).", style="dim")
 
 
 def state_tables(game, style: Style) -> list:

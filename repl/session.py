@@ -10,12 +10,27 @@ from __future__ import annotations
 
 import copy
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import ruleset_engine as dusk
 
 from .journal import Journal, new_session_path, remember_last
+
+
+@dataclass
+class Command:
+    """A command as typed that changed the game, as undo takes it back: its number in the session,
+    its text, and the turns of the game actions it did (`auto 12`: twelve turns)."""
+
+    number: int
+    text: str
+    turns: list = field(default_factory=list)
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return self.turns[0], self.turns[-1]
 
 
 @dataclass
@@ -38,6 +53,11 @@ class Session:
         self.free_rng = free_rng
         self.lang: str | None = journal.meta.get("lang")    # the language asked for at `dusk play`, if any
         self._log_mark = len(game.log)
+        # Undo takes back commands as typed, each one or more game actions (Game.undo takes back one).
+        self.commands: list[Command] = []       # the commands that can be undone, the last one last
+        self._numbered = 0                      # the number of the last command numbered
+        self._open: Command | None = None       # a command of several actions under way (auto N)
+        self._waiting: Command | None = None    # the command whose action waits for an answer
 
     # ---- starting and resuming
     @classmethod
@@ -70,17 +90,28 @@ class Session:
         ruleset = dusk.load(meta["source"])
         entries = journal.entries()
         log: list = []
-        history: list = []
+        history: list = []              # the game's: (the game before each action, where its events start)
+        commands: list[Command] = []    # the session's: the commands those actions belong to
         previous = None
         for entry in entries:
             if entry.kind == "roll":      # a free roll: saved, but not part of the game
                 continue
             if entry.kind == "action" and previous is not None:
                 history.append((previous, len(log)))
-            if entry.kind == "undo" and history:
-                _, at = history.pop()
-                for event in log[at:]:
-                    event["undone"] = True
+                # A session saved before commands were numbered: each action is a command of its own.
+                number = entry.command_no if entry.command_no is not None else -entry.n
+                if not commands or commands[-1].number != number:
+                    commands.append(Command(number, entry.command))
+                commands[-1].turns.append(entry.game["turn"] - 1)
+            if entry.kind == "undo":
+                for _ in (e for e in entry.events if e["kind"] == "undo"):   # one per game action undone
+                    if not history:
+                        break
+                    _, at = history.pop()
+                    _mark_undone(log[at:])
+                    commands[-1].turns.pop()
+                    if not commands[-1].turns:
+                        commands.pop()
             log.extend(entry.events)
             previous = entry.game
         last = entries[-1]
@@ -90,18 +121,46 @@ class Session:
         dusk.restore_dice_source(free_rng, last.free_rng)
         if interactive:
             remember_last(path)
-        return cls(game, journal, meta["source"], free_rng, interactive)
+        session = cls(game, journal, meta["source"], free_rng, interactive)
+        session.commands = commands
+        session._numbered = max((e.command_no or 0 for e in entries), default=0)
+        return session
 
     # ---- playing
-    def _commit(self, kind: str, command: str) -> None:
+    def _commit(self, kind: str, command: str, number: int | None = None) -> None:
         events = self.game.log[self._log_mark:]
-        self.journal.append(kind, command, events, self.game.core(), dusk.dice_source_state(self.free_rng))
+        self.journal.append(kind, command, events, self.game.core(), dusk.dice_source_state(self.free_rng),
+                            number)
         self._log_mark = len(self.game.log)
 
+    def _number(self, text: str) -> Command:
+        self._numbered += 1
+        return Command(self._numbered, text)
+
+    @contextmanager
+    def command(self, text: str):
+        """Every action done inside is part of one command as typed (`auto 12`), which undo takes back whole."""
+        self._open = self._number(text)
+        try:
+            yield self._open
+        finally:
+            self._open = None
+
+    def _done(self, command: Command) -> None:
+        """An action of `command` is done: journaled, and one more turn for undo to take back."""
+        command.turns.append(self.game.turn - 1)
+        if not self.commands or self.commands[-1] is not command:
+            self.commands.append(command)
+        self._commit("action", command.text, command.number)
+
     def perform(self, action: str, args: dict, command: str) -> Reply:
+        """Do an action; `command` is what was typed (a command of its own, unless one is under way)."""
+        typed = self._open or self._number(command)
         outcome = self.game.perform(action, **args)
         if outcome.decision is None:
-            self._commit("action", command)
+            self._done(typed)
+        else:
+            self._waiting = typed       # the answers belong to the command that began the action
         return Reply(list(outcome.events), outcome.decision)
 
     def answer(self, decision, value, command: str) -> Reply:
@@ -111,20 +170,57 @@ class Session:
         return self._answered(lambda: self.game.auto_answer(decision), command)
 
     def _answered(self, answer, command: str) -> Reply:
-        # The setup of a game may ask too; its entry is the session's start.
-        kind = "start" if self.game.starting else "action"
+        # The setup of a game may ask too; its entry is the session's start, which is not undone.
+        starting = self.game.starting
         outcome = answer()
         if outcome.decision is None:
-            self._commit(kind, command)
+            if starting:
+                self._commit("start", command)
+            else:
+                self._done(self._waiting or self._open or self._number(command))
+            self._waiting = None
         return Reply(list(outcome.events), outcome.decision)
 
-    def undo(self, command: str = "undo") -> None:
+    def undo(self, n: int = 1, command: str = "undo") -> list[Command] | None:
+        """Take back the last `n` commands that changed the game, each whole (all the rounds of
+        `auto 12`): the state and the dice as before them, their events marked undone, one undo
+        event for each game action (carrying the command and its turns), one journal entry.
+        Returns the commands taken back, the last first; None when a waiting question was dropped
+        instead (nothing was journaled for it). GameError, and nothing changed, when there are fewer."""
         if self.game.pending is not None:
             self.game.undo()     # drops the waiting decision; nothing was journaled for it
-            return
-        self.game.undo()         # GameError when there is nothing to undo
-        self._log_mark = len(self.game.log) - 1
-        self._commit("undo", command)
+            self._waiting = None
+            return None
+        if not self.commands:
+            raise dusk.GameError("nothing to undo")
+        if n > len(self.commands):
+            k = len(self.commands)
+            back = f"undo {k} takes them all back" if k != 1 else "undo takes it back"
+            raise dusk.GameError(f"only {k} command{'s' if k != 1 else ''} can be undone ({back})")
+        mark = len(self.game.log)
+        undone = []
+        for _ in range(n):
+            taken = self.commands.pop()
+            first, last = taken.span
+            for _turn in reversed(taken.turns):
+                event = self._undo_action()
+                event.update(command=taken.text, turns=[first, last])
+            undone.append(taken)
+        self._log_mark = mark
+        self._commit("undo", command, self._number(command).number)
+        return undone
+
+    def _undo_action(self) -> dict:
+        """Game.undo, and its undo event: `of` the turn taken back; undo events are never themselves
+        marked undone (Game.undo marks every event after the action's start, the undo events of
+        earlier undos among them, and names the last one's turn: see the report of issue 10)."""
+        earlier = [e for e in self.game.log if e["kind"] == "undo" and not e.get("undone")]
+        self.game.undo()
+        for e in earlier:
+            e.pop("undone", None)
+        event = self.game.log[-1]
+        event["of"] = self.game.turn       # the game stands as before that turn's action: its turn
+        return event
 
     def free_roll(self, text: str) -> "dusk.Result":
         """A roll beside the game, saved: it reads the game's names (state, entities, `params`, `loop`)
@@ -143,6 +239,13 @@ class Session:
 
     def close(self) -> None:
         self.journal.close()
+
+
+def _mark_undone(events: list) -> None:
+    """The events of actions taken back, as Game.undo marks them (undo events themselves stay)."""
+    for event in events:
+        if event["kind"] != "undo":
+            event["undone"] = True
 
 
 def _stable_source(source: str) -> str:

@@ -27,9 +27,12 @@ def test_resume_from_the_file_as_it_was(tmp_path):
     assert resumed.game.log == log
     assert [resumed.perform("round", {}, "round").events for _ in range(3)] == reference
     assert resumed.free_roll("d6").value == Session.resume(copy).free_roll("d6").value
-    # undo still reaches back before the resume
+    # undo still reaches back before the resume, a command as typed at a time (`auto 3` was undone whole)
     resumed.undo()
-    assert resumed.game.turn == 6 and resumed.game.state != state
+    assert resumed.game.turn == 4 and resumed.game.state != state
+    assert [c.text for c in resumed.undo(3)] == ["round", "round", "auto 1"] and resumed.game.turn == 1
+    with pytest.raises(Exception, match="nothing to undo"):
+        resumed.undo()
 
 
 @pytest.mark.parametrize("content, message", [
