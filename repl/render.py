@@ -40,12 +40,8 @@ def event(e: dict, style: Style, innermost: str | None = None):
         label = text_of(e.get("label"), style) if e.get("label") is not None else (e.get("name") or None)
         if label and label.startswith("params."):
             label = label[len("params."):]
-        steps = e.get("steps") or []
-        if label and steps and steps[-1]["dice"]:
-            # At the table a named roll reads as its name and its dice; the last step holds them all
-            # with their fates (the whole trace stays in the log and in --json).
-            compact = dict(e, expression=label + mark, steps=[dict(steps[-1], label=label + mark)])
-            return render_rich(compact, style.ascii_only)
+        if kind == "roll" and label and e.get("dice"):
+            return named_roll(e, label + mark, style)
         return render_rich(e, style.ascii_only, label=(label or "") + mark if label or mark else None)
     if kind == "say":
         return Text(text_of(e["text"], style) + mark)
@@ -81,6 +77,53 @@ def event(e: dict, style: Style, innermost: str | None = None):
     if kind == "trigger" and e.get("id"):
         return Text(f"({e['id']})", style="dim")
     return None
+
+
+def named_roll(e: dict, label: str, style: Style) -> Text:
+    """A roll of the game on one line, as its name and every die with its final fate, marked as
+    `dusk roll` marks it (the symbols and styles are the dice renderer's), then a legend of the marks:
+
+        Kill  6✓ 6✓ 6✓ 3↓ 1↓  (✓ counted, ↓ set aside)
+
+    A pool is shown as its dice (in the order _pool_order says); a sum is shown only when the roll's value is a number (`= 7`), never a pool's total. The whole
+    trace stays in the log and in the session file."""
+    pool = e.get("pool")
+    dice = _pool_order(e["dice"], pool) if pool is not None else e["dice"]
+    value = e.get("value")
+    shown = render_rich({"expression": label, "value": value, "pool": None,
+                         "steps": [{"label": label, "dice": dice}]}, style.ascii_only)
+    # The dice renderer lays this out as "LABEL  DICE = VALUE" and, when a mark is used, "\n  (LEGEND)":
+    # the pieces are taken from it with their styles, so a die looks as it looks in `dusk roll`.
+    plain = shown.plain
+    start = len(label) + 2
+    end = plain.index(" = ", start)
+    line = shown[:end]
+    if pool is None:
+        line.append(f" = {format_value(value, style.lang)}", style="bold")
+    legend = plain.find("\n  (", end)
+    if legend >= 0:
+        line.append("  ")
+        line.append_text(shown[legend + 3:])
+    return line
+
+
+def _pool_order(dice: list, pool: list) -> list:
+    """The dice of a pool roll in roll order, as `dusk roll` shows them, when the dice still in the
+    pool come in the pool's order (4d6kh3); else in the pool's order (the faces still in it, matched to
+    dice that are: `[blue, 2d6]` shows the dice kept from before first), then the dice it left out in
+    roll order; the roll order when the faces cannot be matched."""
+    if [d["face"] for d in dice if d.get("fate", "kept") in ("kept", "counted")] == list(pool):
+        return dice
+    rest = list(dice)
+    ordered = []
+    for face in pool:
+        for i, die in enumerate(rest):
+            if die["face"] == face and die.get("fate", "kept") in ("kept", "counted"):
+                ordered.append(rest.pop(i))
+                break
+        else:
+            return dice
+    return ordered + rest
 
 
 def _undone(e: dict, style: Style):
