@@ -92,6 +92,13 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     return 0
 
 
+def _counted(n: int, word: str) -> str:
+    """'1 action', '0 tables': English counts, as plural() gives them in a ruleset's texts."""
+    from ruleset_engine.dice.functions import plural
+
+    return f"{n} {plural(n, word, word + 's')}"
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     rows = []
     for ruleset_id in dusk.bundled_files():
@@ -119,11 +126,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             ruleset, problems = None, list(err.problems) if isinstance(err, dusk.RulesetError) else [str(err)]
         if problems:
             failed += 1
-            n = len(problems)
-            print("\n".join(str(p) for p in problems) + f"\n{n} problem{'s' if n != 1 else ''}")
+            print("\n".join(str(p) for p in problems) + "\n" + _counted(len(problems), "problem"))
             continue
-        parts = [f"{len(ruleset.params)} params", f"{len(ruleset.actions)} actions",
-                 f"{len(ruleset.tables)} tables", f"{len(ruleset.procedures)} procedures"]
+        parts = [_counted(len(ruleset.params), "param"), _counted(len(ruleset.actions), "action"),
+                 _counted(len(ruleset.tables), "table"), _counted(len(ruleset.procedures), "procedure")]
         print(f"{source}: ok: {ruleset.id} ({dusk.as_text(ruleset.title)}), {', '.join(parts)}")
     return 1 if failed else 0
 

@@ -205,6 +205,9 @@ def _yaml_problem(filename: str, text: str, err: yaml.MarkedYAMLError) -> Proble
                             f"quote the formula, as in \"{value}\"")
                 position = Position(filename, mark.line + 1, start + 1)
                 detail = ["  " + line, "  " + " " * start + "^"]
+            elif "mapping values are not allowed" in (err.problem or ""):
+                # `say: Hour {n}: the door` reads as a key inside a value.
+                message += "; a text or formula holding ': ' must be quoted, as in say: \"Hour {n}: ...\""
     return Problem(message, position, (), detail)
 
 

@@ -37,6 +37,7 @@ class FunctionWriter:
         self.current = site                                 # the step being written (default origin)
         self.pending = None                                 # a formula handed out to be written in place
         self.counter = 0
+        self.failed = False       # the formula lowered last could not be written (a problem noted)
         self.kinds = program.local_kinds.setdefault(name, {})
         self.kinds_key = name                               # whose locals these are (an inlined procedure's own)
         self.prefix = ""                                    # of the Python names of those locals
@@ -110,6 +111,10 @@ class FunctionWriter:
         if self.prefix or name not in {p for p, _ in self.params}:
             self.assigned.add(self.local(name))
         self.observe_local(name, kind)
+        if self.failed:
+            # Its formula is a problem already said: reading the local must not say more (the kind
+            # a previous pass gave it came from the formula as it was then understood).
+            self.kinds[name] = ANY
         if entity is not None:
             self.entity_locals[name] = entity
 
@@ -183,7 +188,9 @@ class FunctionWriter:
         try:
             src = lo.lower(formula.expr.tree)
         except DiceError as err:
+            self.failed = True
             return self.program.problem(err, formula), lo
+        self.failed = False
         for definition in lo.hoisted:
             self.line(definition, formula)
         return src, lo

@@ -228,3 +228,34 @@ def test_every_problem_of_a_file_in_one_pass(tmp_path):
     for message in expected:
         assert sum(message in p for p in found) == 1, (message, found)
     assert len(found) == len(expected), found
+
+
+def test_a_local_may_not_hide_a_state_variable(tmp_path):
+    message = one(tmp_path, GOOD_HEAD + "state:\n  horde: 0\nactions:\n  a:\n    steps:\n"
+                  "      - roll: {horde: \"horde + 1d2\"}\n")
+    assert message.startswith("r.yaml:8:16: roll: 'horde' is a state variable; roll: binds a local name")
+    assert "set: {horde: ...}" in message
+    message = one(tmp_path, GOOD_HEAD + "entities:\n  hero:\n    fields: {life: 3}\nactions:\n  a:\n"
+                  "    steps:\n      - let: {hero: 2}\n")
+    assert "let: 'hero' is an entity" in message
+
+
+def test_yaml_that_cut_a_text_says_to_quote_it(tmp_path):
+    message = one(tmp_path, GOOD_HEAD + "setup:\n  - say: Hour {n}: the door\n")
+    assert message.startswith("r.yaml:4:18: YAML: mapping values are not allowed")
+    assert "holding ': ' must be quoted" in message
+    message = one(tmp_path, GOOD_HEAD + "params:\n  n: {type: integer, default: 1, doc: Once a night, or never.}\n")
+    assert "unknown key 'or never.'" in message and "a text with a comma inside { } must be quoted" in message
+
+
+def test_one_wrong_formula_is_one_problem_not_a_cascade(tmp_path):
+    # `hits` would read as true/false later on: its readers are not reported again.
+    from ruleset_engine.analysis.check import check
+
+    (tmp_path / "r.yaml").write_text(GOOD_HEAD + "state:\n  horde: 3\nactions:\n  a:\n    steps:\n"
+                                     "      - roll: {d: 4d6}\n      - let: {hits: \"d >= 5\"}\n"
+                                     "      - let: {through: \"max(0, horde - hits)\"}\n"
+                                     "      - if: hits == 0\n        then: []\n")
+    _, found = check("r.yaml")
+    assert len(found) == 1, [str(p) for p in found]
+    assert str(found[0]).startswith("r.yaml:9:22: a pool of dice compared with a number is ambiguous")

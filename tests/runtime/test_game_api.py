@@ -148,7 +148,7 @@ def test_a_roll_label_is_a_text_that_reads_the_roll(tmp_path):
     path.write_text(textwrap.dedent("""\
         ruleset: label
         title: Label
-        state: {ones: 0}
+        state: {n: 0}
         actions:
           throw:
             steps:

@@ -1,0 +1,133 @@
+"""Every `dusk ...` example in the README and docs/*.md agrees with the program.
+
+Two kinds of example are found in the fenced blocks of the Markdown:
+
+- a line `$ dusk ARGS` followed by lines of output: the command is run (from the repository's
+  root, in a fresh data directory, its output on a pipe) and what it prints, standard output
+  then standard error, must equal those lines. A line `...` stands for any number of lines and
+  `...` inside a line for any text (a fresh path, say), as in doctest;
+- a line `dusk ARGS` (or `.venv/bin/dusk ARGS`) in a `sh` block, shown without output: its
+  arguments must parse as the command line says (an option that does not exist, or a value
+  of the wrong type, fails), without running it.
+
+A synopsis with [optional] parts is not an example: it is written in a `text` block.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from ruleset_engine import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PROGRAM = ("dusk", ".venv/bin/dusk")
+
+
+@dataclass
+class Example:
+    page: Path
+    line: int
+    command: str
+    output: list[str] | None      # None: shown without output, only parsed
+
+    def __str__(self) -> str:
+        return f"{self.page.relative_to(ROOT)}:{self.line}: {self.command}"
+
+
+def _blocks(path: Path):
+    """(first line number, language, lines) of each fenced block of a page."""
+    block, language, first = None, "", 0
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        stripped = raw.strip()
+        if stripped.startswith("```"):
+            if block is None:
+                block, language, first, indent = [], stripped[3:].strip(), number + 1, len(raw) - len(raw.lstrip())
+            else:
+                yield first, language, block
+                block = None
+            continue
+        if block is not None:
+            block.append(raw[indent:] if raw[:indent].strip() == "" else raw)
+
+
+def examples() -> list[Example]:
+    found = []
+    for page in PAGES:
+        for first, language, lines in _blocks(page):
+            i = 0
+            while i < len(lines):
+                line = lines[i]
+                if line.startswith("$ "):
+                    j = i + 1
+                    while j < len(lines) and not lines[j].startswith("$ "):
+                        j += 1
+                    output = lines[i + 1:j]
+                    while output and not output[-1].strip():
+                        output.pop()
+                    found.append(Example(page, first + i, line[2:], output))
+                    i = j
+                    continue
+                words = line.split("#")[0].strip()
+                if language == "sh" and words.split(" ", 1)[0] in PROGRAM:
+                    found.append(Example(page, first + i, words, None))
+                i += 1
+    return found
+
+
+EXAMPLES = examples()
+
+
+def _pattern(expected: list[str]) -> re.Pattern:
+    parts = []
+    for line in expected:
+        if line.strip() == "...":
+            parts.append(r"(?:[^\n]*\n)*?")
+        else:
+            parts.append(".*?".join(re.escape(piece) for piece in line.rstrip().split("...")) + r"[ \t]*\n")
+    return re.compile("".join(parts))
+
+
+def test_the_pages_have_examples_of_both_kinds():
+    # The finder itself can break: a page rewritten in another format would silently test nothing.
+    run = [e for e in EXAMPLES if e.output is not None]
+    parsed = [e for e in EXAMPLES if e.output is None]
+    assert len(run) >= 8 and len(parsed) >= 8
+    assert {e.page.name for e in run} >= {"README.md", "dice-language.md", "simulate.md"}
+
+
+def test_the_pattern_matches_as_doctest_does():
+    assert _pattern(["a ... z", "...", "end"]).fullmatch("a b c z\nx\ny\nend\n")
+    assert not _pattern(["a", "b"]).fullmatch("a\nc\n")
+    assert _pattern(["a", "...", "b"]).fullmatch("a\nb\n")
+
+
+@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.output is not None], ids=str)
+def test_a_shown_command_prints_what_the_page_shows(example, tmp_path):
+    argv = shlex.split(example.command)
+    assert argv[0] in PROGRAM, f"{example}: an example runs dusk"
+    env = {**os.environ, "DUSK_DATA_DIR": str(tmp_path), "NO_COLOR": "1", "COLUMNS": "80"}
+    done = subprocess.run([sys.executable, "-m", "ruleset_engine", *argv[1:]], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    printed = done.stdout + done.stderr
+    assert "Traceback" not in printed
+    expected = _pattern(example.output)
+    assert expected.fullmatch(printed), (
+        f"{example}\n--- the page shows:\n" + "\n".join(example.output) + "\n--- dusk printed:\n" + printed)
+
+
+@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.output is None], ids=str)
+def test_a_command_line_in_the_docs_parses(example, capsys):
+    argv = shlex.split(example.command)[1:]
+    try:
+        cli.build_parser().parse_args(argv)
+    except SystemExit as stop:
+        pytest.fail(f"{example}: {capsys.readouterr().err.strip()} (exit {stop.code})")
