@@ -203,24 +203,13 @@ class Session:
             taken = self.commands.pop()
             first, last = taken.span
             for _turn in reversed(taken.turns):
-                event = self._undo_action()
+                self.game.undo()
+                event = self.game.log[-1]
                 event.update(command=taken.text, turns=[first, last])
             undone.append(taken)
         self._log_mark = mark
         self._commit("undo", command, self._number(command).number)
         return undone
-
-    def _undo_action(self) -> dict:
-        """Game.undo, and its undo event: `of` the turn taken back; undo events are never themselves
-        marked undone (Game.undo marks every event after the action's start, the undo events of
-        earlier undos among them, and names the last one's turn: see the report of issue 10)."""
-        earlier = [e for e in self.game.log if e["kind"] == "undo" and not e.get("undone")]
-        self.game.undo()
-        for e in earlier:
-            e.pop("undone", None)
-        event = self.game.log[-1]
-        event["of"] = self.game.turn       # the game stands as before that turn's action: its turn
-        return event
 
     def free_roll(self, text: str) -> "dusk.Result":
         """A roll beside the game, saved: it reads the game's names (state, entities, `params`, `loop`)

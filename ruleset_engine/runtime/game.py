@@ -239,12 +239,12 @@ class Game:
             raise GameError("nothing to undo")
         before, log_at = self.history.actions.pop()
         self._put_back(before)
-        undone_turn = None
+        # The action's events are marked; the undo events of earlier undos after it stand (they
+        # happened), and this one names the turn taken back: the game stands as before it.
         for event in self.log[log_at:]:
-            if not event.get("undone"):
+            if event["kind"] != "undo":
                 event["undone"] = True
-                undone_turn = event["turn"]
-        self.log.append({"seq": len(self.log), "turn": self.turn, "kind": "undo", "of": undone_turn})
+        self.log.append({"seq": len(self.log), "turn": self.turn, "kind": "undo", "of": self.turn})
         return self.turn
 
     def snapshot(self) -> dict:

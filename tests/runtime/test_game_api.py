@@ -160,3 +160,15 @@ def test_a_roll_label_is_a_text_that_reads_the_roll(tmp_path):
         game = Game.start(load(str(path)), rng=ScriptedDice(faces))
         (event,) = [e for e in play(game, "throw") if e["kind"] == "roll"]
         assert event["label"] == shown, faces
+
+
+def test_each_undo_names_the_turn_it_took_back_and_stays_in_the_log():
+    game = Game.start(ruleset("search-and-kill"), seed=5)
+    for _ in range(3):
+        play(game, "round")           # turns 1, 2, 3 (setup was turn 0)
+    game.undo()
+    game.undo()
+    undos = [e for e in game.log if e["kind"] == "undo"]
+    assert [u["of"] for u in undos] == [3, 2]
+    assert not any(u.get("undone") for u in undos)
+    assert {e["turn"] for e in game.log if e.get("undone")} == {2, 3}
