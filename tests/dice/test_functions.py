@@ -88,3 +88,10 @@ def test_plural_picks_the_first_word_for_exactly_one():
     assert roll("plural(0, 'die', 'dice')", faces=[]).value == "dice"
     assert roll("plural(2d6, 'die', 'dice')", faces=[1, 1]).value == "dice"    # 2, not 1
     assert roll("plural(1d6 - 2, 'die', 'dice')", faces=[3]).value == "die"
+
+
+def test_set_aside_keeps_the_rest_and_marks_what_went_aside():
+    result = roll("set_aside(5d6, == 1)", faces=[5, 1, 3, 1, 1])
+    assert result.pool.faces == [5, 3] and result.value == 8
+    assert result.steps[-1].marks == ("kept", "aside", "kept", "aside", "aside")
+    assert roll("size(aside(set_aside(5d6, == 1)))", faces=[5, 1, 3, 1, 1]).value == 3

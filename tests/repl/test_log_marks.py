@@ -63,10 +63,11 @@ def test_the_rolls_of_a_game_at_the_table():
     rolls = [e for e in repl.session.game.log if e["kind"] == "roll" and e["turn"] > 0]
     lines = [line for line in text.splitlines() if re.match(r"(Search|Coffin|Kill|Attack)  ", line)]
     assert len(lines) == len(rolls) and any(line.startswith("Kill  ") for line in lines)
+    assert any(line.startswith("Kill  ") and "1↓" in line and line.endswith("(↓ set aside)") for line in lines)
     for line, e in zip(lines, rolls):
         assert " = " not in line                          # every roll of this game is a pool: no totals
-        faces = line.split("  ")[1].split()
-        assert sorted(int(f) for f in faces) == sorted(d["face"] for d in e["dice"])
+        marked = sorted(f"{d['face']}{'↓' if d['fate'] == 'aside' else ''}" for d in e["dice"])
+        assert sorted(line.split("  ")[1].split()) == marked     # the kill roll sets its ones aside: 1↓
 
 
 def test_a_roll_that_sets_dice_aside_at_the_table():
