@@ -21,12 +21,15 @@ from .values import Die, FacesList, Kept, Pool, TraceStep
 class Tally:
     """What one evaluation carries besides its names: the trace (None when untraced) and the dice budget."""
 
-    __slots__ = ("steps", "budget", "limit")
+    __slots__ = ("steps", "budget", "limit", "expect")
 
     def __init__(self, limit: int, traced: bool = True):
         self.steps: list | None = [] if traced else None
         self.budget = limit
         self.limit = limit
+        # Told of each pool about to be drawn (n, sides, its text) before its first die, when
+        # the dice are real ones a person rolls (runtime/manual.py); None otherwise.
+        self.expect = None
 
     def spend(self, n: int, span) -> None:
         """Count n more dice against the evaluation's limit; stop the moment it is passed."""
@@ -250,6 +253,8 @@ def t_roll(tally, R, n, s, mods, info) -> Pool:
     if mods:
         check_modifiers(mods, (s,))
     tally.spend(n, info[1])
+    if tally.expect is not None and n:
+        tally.expect(n, s, info[0])
     dice = [Die(R(1, s), s) for _ in range(n)]
     if not mods:
         pool = Pool(tuple(dice))

@@ -127,6 +127,16 @@ class Template:
     parts: dict[str, list]   # lang -> [str | Expression]
     plain: bool = False      # written as a plain string: its placeholders' texts keep their languages
 
+    @property
+    def is_constant(self) -> bool:
+        """No placeholders: the same text whatever the game holds."""
+        return all(isinstance(part, str) for parts in self.parts.values() for part in parts)
+
+    def constant(self):
+        """A constant text as the state keeps texts: a string, or a mapping of languages."""
+        texts = {lang: "".join(parts) for lang, parts in self.parts.items()}
+        return next(iter(texts.values())) if len(texts) == 1 and not self.plain else texts
+
     def render(self, env, rng=NO_DICE, lang: str | None = None):
         """The text in one language, or a LocalText carrying every language when lang is None."""
         if lang is not None:

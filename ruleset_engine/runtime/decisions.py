@@ -10,7 +10,8 @@ from .errors import DecisionError
 
 @dataclass(slots=True)
 class Decision:
-    """One question. `kind` is number, choice, yes_no or pick (choose dice from `pool`)."""
+    """One question. `kind` is number, choice, yes_no, pick (choose dice from `pool`) or dice (the
+    faces of `min` real dice of `sides` sides, which a person rolled: see manual.py)."""
 
     id: str                       # the asking step's place in the ruleset (stable across replays)
     var: str
@@ -23,6 +24,7 @@ class Decision:
     pool: tuple[int, ...] = ()
     default: object = None
     texts: dict = field(default_factory=dict)   # prompt in other languages
+    sides: int | None = None                    # dice: the sides of each die
 
     def describe_valid(self) -> str:
         if self.kind == "number":
@@ -37,6 +39,9 @@ class Decision:
             return "one of: " + ", ".join(self.choices)
         if self.kind == "yes_no":
             return "yes or no"
+        if self.kind == "dice":
+            return (f"{self.min} face{'s' if self.min != 1 else ''} from 1 to {self.sides}"
+                    + (", separated by spaces or commas" if self.min != 1 else ""))
         lo, hi = self.pick_range()
         faces = " ".join(map(str, self.pool)) or "none"
         how = "faces separated by spaces or commas" + (", or none" if lo == 0 else "")
@@ -67,6 +72,8 @@ class Decision:
             data["choices"] = list(self.choices)
         if self.kind == "pick":
             data["pool"] = list(self.pool)
+        if self.kind == "dice":
+            data["sides"] = self.sides
         return data
 
 
@@ -146,4 +153,21 @@ def _pick(decision: Decision, answer):
     return list(answer)
 
 
-_CHECKS = {"number": _number, "choice": _choice, "yes_no": _yes_no, "pick": _pick}
+def _faces(decision: Decision, answer):
+    """Real dice: exactly `min` faces, each on the die."""
+    if isinstance(answer, str):
+        text = answer.strip()
+        if text.startswith("[") and text.endswith("]"):
+            text = text[1:-1]
+        words = text.replace(",", " ").split()
+        if not all(w.isascii() and w.isdigit() and len(w) <= 6 for w in words):   # bounded, plain digits
+            return _INVALID
+        answer = [int(w) for w in words]
+    if not isinstance(answer, (list, tuple)) or not all(type(x) is int for x in answer):
+        return _INVALID
+    if len(answer) != decision.min or not all(1 <= x <= decision.sides for x in answer):
+        return _INVALID
+    return list(answer)
+
+
+_CHECKS = {"number": _number, "choice": _choice, "yes_no": _yes_no, "pick": _pick, "dice": _faces}

@@ -28,6 +28,7 @@ from .decisions import Decision
 from .errors import GameError
 from .history import SNAPSHOT_FORMAT, History, rng_from_json, rng_to_json, saved_json, saved_tuple
 from .limits import DEFAULT_RUN_LIMITS, RunLimits
+from .manual import ManualDice
 from .params import resolve_params
 from .program import program_for
 from .run import Run
@@ -62,7 +63,7 @@ class _Pending:
 
 class Game:
     def __init__(self, ruleset: model.Ruleset, params: dict, seed: int | None, *, record: bool = True,
-                 auto: bool = False, limits: RunLimits = DEFAULT_RUN_LIMITS, rng=None):
+                 auto: bool = False, limits: RunLimits = DEFAULT_RUN_LIMITS, rng=None, manual_dice: bool = False):
         self.ruleset = ruleset
         self.params = params
         self.seed = seed
@@ -78,17 +79,22 @@ class Game:
         self.last_outcome: Outcome | None = None
         self.run = Run(traced=True, auto=auto, max_steps=limits.max_steps, max_depth=limits.max_call_depth)
         self.program = program_for(ruleset, params, limits)
+        self.manual: ManualDice | None = None
         self.entry = self.program.bind(self.rng.randint, self.run, self.values)
         self._before: tuple | None = None
+        if manual_dice:
+            self.use_manual_dice(True)
 
     # ---- starting
     @classmethod
     def start(cls, ruleset: model.Ruleset, params: dict | None = None, seed: int | None = None, *,
-              record: bool = True, auto: bool = False, limits: RunLimits = DEFAULT_RUN_LIMITS, rng=None) -> "Game":
+              record: bool = True, auto: bool = False, limits: RunLimits = DEFAULT_RUN_LIMITS, rng=None,
+              manual_dice: bool = False) -> "Game":
         """A new game: params over the defaults, initial state, then setup (which may ask).
-        `rng` replaces the seeded source (tests pass ScriptedDice)."""
+        `rng` replaces the seeded source (tests pass ScriptedDice); `manual_dice`: every die the
+        game draws is asked for as a decision (see use_manual_dice)."""
         game = cls(ruleset, resolve_params(ruleset, params), seed, record=record, auto=auto, limits=limits,
-                   rng=rng)
+                   rng=rng, manual_dice=manual_dice)
         game.last_outcome = game._perform("setup", {})
         return game
 
@@ -108,6 +114,22 @@ class Game:
     def starting(self) -> bool:
         """True while the game's setup waits for an answer (the game has not begun)."""
         return self.pending is not None and self.pending.action == "setup"
+
+    @property
+    def manual_dice(self) -> bool:
+        return self.manual is not None
+
+    def use_manual_dice(self, on: bool) -> None:
+        """Real dice (on) or the game's own (off), from the next action: with real dice every pool
+        the game rolls is a decision of kind `dice` asking for its faces, checked (count and range)
+        and saved like any answer. The seeded source is left where it was, for when it comes back."""
+        if self.pending is not None:
+            raise GameError("a decision is waiting: answer it first")
+        if on == self.manual_dice:
+            return
+        self.manual = ManualDice(self.run) if on else None
+        self.run.expect = self.manual.expect if on else None
+        self.entry = self.program.bind(self.manual.randint if on else self.rng.randint, self.run, self.values)
 
     # ---- what can be done
     def actions(self) -> list[ActionInfo]:
@@ -158,6 +180,8 @@ class Game:
             self._put_back(self._before)
         run = self.run
         run.attempt(answers, self.turn, len(self.log))
+        if self.manual is not None:
+            self.manual.faces = []
         try:
             if name == "setup":
                 run.emit("start", ruleset=self.ruleset.id, params=dict(self.params), seed=self.seed)
@@ -199,6 +223,8 @@ class Game:
         pending = self.pending
         if pending is None:
             raise GameError("no decision is waiting")
+        if decision.kind == "dice":
+            raise GameError("real dice cannot be rolled automatically: type the faces rolled")
         saved_auto = self.run.auto
         self.run.auto = True
         try:

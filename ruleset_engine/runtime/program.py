@@ -350,7 +350,8 @@ class ProgramWriter:
             value, _ = w.value(formula) if not self.traced else (None, None)
             if self.traced:
                 src, lo = w.lower(formula)
-                w.line("C.trace()")
+                label = ruleset.params[name].label
+                w.line(f"C.trace({w.const(label if label is not None else name, 'l')})")
                 w.line(f"G['params'][{name!r}] = C.param_rolled({name!r}, {text!r}, {src.text})", formula)
             else:
                 w.line(f"{w.cell('q_' + name)} = _report_value({value})", formula)

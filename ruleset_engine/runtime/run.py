@@ -18,7 +18,7 @@ NOTHING = object()     # no answer given yet
 
 class Run(Tally):
     __slots__ = ("events", "answers", "answered", "auto", "over", "result", "turn", "base_seq", "max_steps",
-                 "max_depth")
+                 "max_depth", "purpose")
 
     def __init__(self, *, traced: bool, auto: bool, max_steps: int, max_depth: int,
                  dice_limit: int = DEFAULT_LIMITS.max_dice_rolled):
@@ -33,6 +33,7 @@ class Run(Tally):
         self.base_seq = 0
         self.max_steps = max_steps
         self.max_depth = max_depth
+        self.purpose = None     # what the formula being traced is for (asked about with real dice)
 
     def attempt(self, answers: list, turn: int, base_seq: int) -> None:
         """Get ready for one attempt at an action: its answers so far, a fresh list of events."""
@@ -51,10 +52,12 @@ class Run(Tally):
         event.update(data)
         self.events.append(event)
 
-    def trace(self) -> None:
-        """A formula that may roll dice starts: its trace and its dice budget start afresh."""
+    def trace(self, purpose=None) -> None:
+        """A formula that may roll dice starts: its trace and its dice budget start afresh.
+        `purpose`: what its dice are for (a roll's label or name, or the formula's text)."""
         self.steps = []
         self.budget = self.limit
+        self.purpose = purpose
 
     def after_formula(self, text: str, value) -> None:
         """A formula that may roll dice ended: at the table, if it drew dice, its roll is shown."""
@@ -88,6 +91,7 @@ class Run(Tally):
         game's values, never the action's other parameters."""
         from ruleset_engine import dice
 
+        self.purpose = name       # real dice are asked for under the parameter's name
         try:
             result = dice.roll(text, rng=_Draw(randint), env=values)
         except dice.DiceError as err:

@@ -207,7 +207,7 @@ class FunctionWriter:
             return src.text, src.kind
         target = into or self.fresh("_v")
         if self.traced and src.dice:
-            self.line("C.trace()")
+            self.line(f"C.trace({self.const(formula.text, 'f')})")
             self.line(f"{target} = {src.text}", formula)
             self.line(f"C.after_formula({self.const(formula.text, 'f')}, {target})", formula)
         else:
@@ -230,7 +230,8 @@ class FunctionWriter:
             if label is not None:
                 self.text_checked(label)
             return
-        self.line("C.trace()")
+        purpose = name if label is None or not label.is_constant else label.constant()
+        self.line(f"C.trace({self.const(purpose, 'l')})")
         self.line(f"{into} = {src.text}", formula)
         self.bound(name, src.kind)
         steps = self.fresh("_r")
