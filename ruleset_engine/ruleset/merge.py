@@ -1,8 +1,8 @@
 """`extends:`, a child ruleset over its parent, the way sqlglot's dialects extend theirs.
 
 Maps deep-merge; scalars replace; lists of items with an `id` merge by id (a
-matching item merges into the parent's, a new one is appended), other lists are
-replaced. Explicit keys say the rest:
+matching item merges into the parent's, a new one is appended), and so do the
+levels of the `loop:` by their `name`; other lists are replaced. Explicit keys say the rest:
 
     params:
       $remove: [old_param]            # drop keys of a map
@@ -33,8 +33,13 @@ def _copy_dict_meta(out: LDict, source: LDict, key) -> None:
         out.value_pos[key] = source.value_pos[key]
 
 
-def _ids(items) -> list:
-    return [item.get("id") if isinstance(item, dict) else None for item in items]
+# Lists whose items are known by another key than `id`: the loop's levels, by name.
+KEYS = {("loop",): "name"}
+
+
+def _ids(items, path=()) -> list:
+    key = KEYS.get(tuple(path), "id")
+    return [item.get(key) if isinstance(item, dict) else None for item in items]
 
 
 class Merger:
@@ -88,7 +93,7 @@ class Merger:
         return out
 
     def merge_lists(self, parent: list, child: list, path):
-        parent_ids, child_ids = _ids(parent), _ids(child)
+        parent_ids, child_ids = _ids(parent, path), _ids(child, path)
         if not child or not all(i is not None for i in child_ids) or not any(i is not None for i in parent_ids):
             return child
         out = LList()
@@ -98,8 +103,8 @@ class Merger:
         positions = list(getattr(parent, "item_pos", [None] * len(parent)))
         for n, item in enumerate(child):
             pos = child.item_pos[n] if isinstance(child, LList) and n < len(child.item_pos) else None
-            if item["id"] in index:
-                k = index[item["id"]]
+            if child_ids[n] in index:
+                k = index[child_ids[n]]
                 merged[k] = self.merge(parent[k], item, path + (k,))
                 positions[k] = pos or positions[k]
             else:
@@ -120,7 +125,7 @@ class Merger:
             return child["$replace"]
         removed = child.get("$remove", [])
         for item_id in removed if isinstance(removed, list) else [removed]:
-            ids = _ids(items)
+            ids = _ids(items, path)
             if item_id not in ids:
                 self.problem(f"$remove names the id {item_id!r}, which this list in {self.parent_file} does not have",
                              child, path + ("$remove",))
@@ -140,7 +145,7 @@ class Merger:
                              path + ("$insert",))
                 continue
             anchor = insert.get("before", insert.get("after"))
-            ids = _ids(items)
+            ids = _ids(items, path)
             if anchor not in ids:
                 self.problem(f"$insert is placed by the id {anchor!r}, which this list in {self.parent_file} "
                              f"does not have (ids: {[i for i in ids if i is not None]})", insert,

@@ -110,3 +110,35 @@ def test_show_resolved_names_the_source_of_each_value(tmp_path):
     text = show_resolved(data, files)
     assert 'title: "Child"  # child.yaml:2' in text
     assert 'ruleset: "parent"  # parent.yaml:1' in text
+
+
+def test_loop_levels_merge_by_name(tmp_path):
+    (tmp_path / "looped.yaml").write_text(textwrap.dedent("""\
+        ruleset: looped
+        title: Looped
+        state: {n: 0}
+        loop:
+          - name: hour
+            times: 3
+            steps:
+              - {id: tick, set: {n: n + 1}}
+        """))
+    (tmp_path / "child.yaml").write_text(textwrap.dedent("""\
+        extends: looped.yaml
+        ruleset: looped-twice
+        title: Looped twice
+        loop:
+          - name: hour
+            steps:
+              $insert: {after: tick, items: [{id: again, set: {n: n + 10}}]}
+        """))
+    data, _ = read_merged("child.yaml")
+    (level,) = data["loop"]
+    assert level["times"] == 3                           # kept from the parent
+    assert [s["id"] for s in level["steps"]] == ["tick", "again"]
+    from ruleset_engine.runtime import Game
+
+    game = Game.start(load("child.yaml"), seed=1, auto=True)
+    for _ in range(3):
+        game.perform("hour")
+    assert game.values["n"] == 33
