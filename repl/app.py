@@ -105,15 +105,25 @@ def run(args, stdin=None, stdout=None) -> int:
 
 
 def script_loop(repl: Repl, lines) -> int:
-    """Each line in turn, echoed after '> '; exit status 1 if any was refused."""
+    """Each line in turn, echoed after the prompt as the table shows it (`> ` for a command, a waiting
+    question with its valid answers), so a transcript reads as a session at the prompt does.
+    Exit status 1 if any line was refused, or if the script ended with a question unanswered (its
+    question is shown, as the prompt would show it, and a line says what was not played)."""
+    left = False
     for line in lines:
         if not line.strip():
             continue
-        repl.console.print(Text(f"> {line.strip()}", style="dim"))
+        repl.console.print(Text(f"{repl.echo_prompt}{line.strip()}", style="dim"))
         try:
             repl.run_line(line)
         except Quit:
+            left = True
             break
+    lost = repl.unanswered("The script ended")
+    if lost is not None:
+        if not left:     # the question is asked, and no line answers it
+            repl.console.print(Text(repl.echo_prompt.rstrip(), style="dim"))
+        repl.error(lost)
     return 1 if repl.errors else 0
 
 
@@ -132,12 +142,23 @@ def make_prompt(repl: Repl, input=None, output=None):
         auto_suggest=AutoSuggestFromHistory(),
         completer=TableCompleter(repl),
         lexer=DiceLexer(),
-        bottom_toolbar=lambda: " " + repl.status(),
+        bottom_toolbar=lambda: " " + toolbar(repl),
         style=PromptStyle.from_dict(PROMPT_STYLE),
         complete_while_typing=False,
         input=input,
         output=output,
     )
+
+
+def toolbar(repl: Repl) -> str:
+    """The status line; while a question waits, saying that it is the game as before the action."""
+    if repl.decision is None:
+        return repl.status()
+    if repl.session.game.starting:
+        note = "(the game has not begun: a question of its setup waits)"
+    else:
+        note = f"(as before {repl.waiting_for()}: a question waits)"
+    return f"{repl.status()}  {note}".strip()
 
 
 def interactive_loop(repl: Repl, prompt=None) -> None:
@@ -154,4 +175,9 @@ def interactive_loop(repl: Repl, prompt=None) -> None:
             repl.run_line(line)
         except Quit:
             break
+    lost = repl.unanswered("You left")
+    if lost is not None:
+        repl.show(Text(lost, style="yellow"))
+    if repl.session.game.starting:
+        return        # no game yet: nothing for dusk resume to continue
     repl.show(Text(f"Saved in {repl.session.journal.path}; dusk resume continues it.", style="dim"))

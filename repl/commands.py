@@ -86,12 +86,51 @@ class Repl:
             return f"{prompt} [{self.decision.describe_valid()}] > "
         return f"{self.session.game.ruleset.id}> "
 
+    @property
+    def echo_prompt(self) -> str:
+        """What a line of a script is echoed after: the prompt as the table shows it, a waiting question
+        with its valid answers included, but `> ` for a command (the ruleset's id would only repeat)."""
+        if self.confirm is None and self.decision is None:
+            return "> "
+        return self.prompt_text
+
     def status(self) -> str:
         game = self.session.game
         text = game.status(self.style.lang)
         if game.over:
             text += f" | over: {game.result}"
         return text
+
+    def waiting_for(self) -> str:
+        """The name of the action that waits on the question."""
+        return self.session.waiting_action() or "the action"
+
+    def waiting_note(self) -> str | None:
+        """While a question waits, what the state, the toolbar and the log show: the game as it was
+        before the action that asked (the engine applies an action's effects when it completes, and
+        replays it from its start on each answer). None when no question waits."""
+        if self.decision is None:
+            return None
+        if self.session.game.starting:
+            return ("A question of the game's setup waits, so the game has not begun: what the setup has printed "
+                    "so far takes effect when the question is answered.")
+        action = self.waiting_for()
+        return (f"A question waits, so {action} has not happened yet: the game is as it was before it, and what "
+                f"{action} has printed so far takes effect when the question is answered.")
+
+    def unanswered(self, how: str) -> str | None:
+        """What was lost when the session ends (`how`: "The script ended", "You left") with a question
+        waiting; None when none waits. Nothing of an unfinished action is saved."""
+        if self.confirm is not None:
+            return f"{how} with a question unanswered: nothing was done."
+        if self.decision is None:
+            return None
+        if self.session.game.starting:
+            return (f"{how} with a question unanswered, so the game's setup did not finish: the session file "
+                    "holds no game yet.")
+        action = self.waiting_for()
+        return (f"{how} with a question unanswered, so {action} was not played: the session file keeps the "
+                f"game as it was before it (resume it, and {action} rolls the same dice again).")
 
     # ---- one line
     def run_line(self, line: str) -> None:
@@ -125,10 +164,21 @@ class Repl:
         if not line:
             return False
         word = line.split()[0].lower()
-        return word in ("help", "state", "log", "rules", "table", "quit", "exit", "undo", "auto")
+        if self.decision.kind == "choice" and line.casefold() in (c.casefold() for c in self.decision.choices):
+            return False      # a choice named like a command is an answer
+        return word in ESCAPES
 
     def _answer(self, line: str) -> None:
-        self._after(self.session.answer(self.decision, line, line))
+        reply = self.session.answer(self.decision, line, line)
+        # The answer typed is on the screen already, after its question (at the prompt, and in a
+        # script's echo): the chronicle's line for it is shown only when it reads the answer otherwise
+        # (an empty pick as `none`, `5,5,3` as `5 5 3`), not to say the same again.
+        events = reply.events
+        if events and events[0]["kind"] == "ask" and events[0].get("by") != "auto" \
+                and render.text_of(events[0]["answer"], self.style) == line.strip():
+            events = events[1:]
+        self.show_events(events)
+        self.decision = reply.decision
 
     def _answer_confirm(self, line: str) -> None:
         confirm, self.confirm = self.confirm, None
@@ -299,6 +349,9 @@ def _plain_value(value, style: render.Style) -> str:
 
 
 def cmd_state(repl: Repl, rest: str) -> None:
+    note = repl.waiting_note()
+    if note:
+        repl.show(Text(note, style="yellow"))
     repl.show(*render.state_tables(repl.session.game, repl.style))
 
 
@@ -322,6 +375,9 @@ def cmd_log(repl: Repl, rest: str) -> None:
     chronicle = [e for e in repl.session.game.log if render.event(e, repl.style, repl.innermost) is not None]
     for e in chronicle[-n:]:
         repl.console.print(render.event(e, repl.style, repl.innermost))
+    note = repl.waiting_note()
+    if note:
+        repl.show(Text(note, style="yellow"))
 
 
 def cmd_table(repl: Repl, rest: str) -> None:
@@ -444,3 +500,6 @@ BUILTINS: dict[str, Builtin] = {
     "quit": Builtin(cmd_quit, "quit", "leave (the game is saved; dusk resume continues it)"),
     "exit": Builtin(cmd_quit, "exit", "the same as quit"),
 }
+
+# The commands that run while a question waits (any other line is its answer).
+ESCAPES = ("help", "state", "log", "rules", "table", "quit", "exit", "undo", "auto")

@@ -220,6 +220,12 @@ class Session:
         self.journal.append("roll", f"roll {text}", [event], self.game.core(), dusk.dice_source_state(self.free_rng))
         return result
 
+    def waiting_action(self) -> str | None:
+        """The name of the action that waits for an answer ("setup" for the game's setup), or None.
+        Until it is answered nothing of it is in the game, nor in the session file."""
+        pending = self.game.pending
+        return pending.action if pending is not None else None
+
     def loop_action(self) -> str | None:
         for name, action in self.game.ruleset.actions.items():
             if action.plays_level:

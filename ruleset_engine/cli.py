@@ -3,7 +3,8 @@
 It uses the engine's public face only (`import ruleset_engine as dusk`), whose names are imported
 when first used: `dusk roll` loads the dice language and nothing else.
 
-Exit status: 0 done, 1 a check found problems, 2 bad input (a bad expression or
+Exit status: 0 done, 1 a check found problems (for `dusk play -c`/`--script`/a pipe: a command
+refused, or the script ended with a question unanswered), 2 bad input (a bad expression or
 bad arguments). Errors are one screen of plain words, never a traceback: a bug is one line
 naming bugs.log in the data dir, where its traceback went.
 """

@@ -76,3 +76,19 @@ def test_version_is_the_packages(tmp_path):
 
     out = dusk("--version", cwd=tmp_path)
     assert out.returncode == 0 and out.stdout == f"dusk {version('dusk')}\n"
+
+
+def test_play_exits_1_when_the_script_ends_with_a_question_waiting(tmp_path):
+    import os
+
+    from pathlib import Path
+
+    env = dict(os.environ, DUSK_DATA_DIR=str(tmp_path / "data"))
+    ruleset = Path(__file__).resolve().parent / "rulesets" / "pool-conflict.yaml"
+    out = dusk("play", str(ruleset), "--seed", "1", "-c", "conflict scene", cwd=tmp_path, env=env)
+    assert out.returncode == 1, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[-2] == "P1: how many of your 10 dice do you risk? [a whole number from 1 to 10] >"
+    assert lines[-1].startswith("The script ended with a question unanswered, so conflict was not played")
+    answered = dusk("play", str(ruleset), "--seed", "1", "-c", "conflict scene; 3; 0; 2; 1", cwd=tmp_path, env=env)
+    assert answered.returncode == 0, answered.stdout + answered.stderr

@@ -105,3 +105,21 @@ def test_toolbar_and_history(data_dir):
     drive(repl, script)
     assert seen["toolbar"].startswith(" Life ") and "Vampires 3" in seen["toolbar"]
     assert "round" in (data_dir / "history").read_text()
+
+
+def test_leaving_while_a_question_waits_says_what_was_not_played():
+    repl, out = make_repl(GAMES["pool"])
+    seen = {}
+
+    def script(pipe, prompt):
+        type_line(pipe, prompt, "conflict")
+        pipe.send_text("\r")
+        wait_for(lambda: repl.decision is not None and prompt.app.is_running, "the question")
+        seen["toolbar"] = prompt.bottom_toolbar()
+
+    drive(repl, script)        # ends with Ctrl-D, the question unanswered
+    assert seen["toolbar"].endswith("(as before conflict: a question waits)")
+    text = out.getvalue()
+    assert ("You left with a question unanswered, so conflict was not played: the session file keeps the game as "
+            "it was before it (resume it, and conflict rolls the same dice again).") in text
+    assert "Saved in" in text and repl.session.game.turn == 1
