@@ -98,7 +98,7 @@ class Repl:
         game = self.session.game
         text = game.status(self.style.lang)
         if game.over:
-            text += f" | over: {game.result}"
+            text = f"{text} | over: {game.result}" if text else f"over: {game.result}"
         return text
 
     def waiting_for(self) -> str:
@@ -106,7 +106,7 @@ class Repl:
         return self.session.waiting_action() or "the action"
 
     def waiting_note(self) -> str | None:
-        """While a question waits, what the state, the toolbar and the log show: the game as it was
+        """While a question waits, what `state`, `status`, `log` and the toolbar show: the game as it was
         before the action that asked (the engine applies an action's effects when it completes, and
         replays it from its start on each answer). None when no question waits."""
         if self.decision is None:
@@ -355,6 +355,15 @@ def cmd_state(repl: Repl, rest: str) -> None:
     repl.show(*render.state_tables(repl.session.game, repl.style))
 
 
+def cmd_status(repl: Repl, rest: str) -> None:
+    """The status line, as the toolbar shows it at the prompt (in the table's language)."""
+    line = repl.status()
+    repl.show(Text(line) if line else Text("(this ruleset has no status line)", style="dim"))
+    note = repl.waiting_note()
+    if note:
+        repl.show(Text(note, style="yellow"))
+
+
 def whole_number(text: str, default: int, what: str) -> int:
     """The number a command takes (1 or more), `default` when none is given; else one line saying
     what it expected: `log takes a number of lines, 1 or more (log 5), not '-3'`."""
@@ -490,6 +499,7 @@ BUILTINS: dict[str, Builtin] = {
     "help": Builtin(cmd_help, "help [topic]", "the actions and commands; help ACTION for its parameters"),
     "roll": Builtin(cmd_roll, "roll EXPR", "roll any dice expression, every die shown (saved, apart from the game)"),
     "state": Builtin(cmd_state, "state", "the whole state, entities as tables"),
+    "status": Builtin(cmd_status, "status", "the status line (the toolbar at the prompt)"),
     "log": Builtin(cmd_log, "log [N]", "the last N lines of the chronicle (20)"),
     "table": Builtin(cmd_table, "table NAME", "show a table of the ruleset"),
     "rules": Builtin(cmd_rules, "rules", "title, source and the current params"),
@@ -502,4 +512,4 @@ BUILTINS: dict[str, Builtin] = {
 }
 
 # The commands that run while a question waits (any other line is its answer).
-ESCAPES = ("help", "state", "log", "rules", "table", "quit", "exit", "undo", "auto")
+ESCAPES = ("help", "state", "status", "log", "rules", "table", "quit", "exit", "undo", "auto")

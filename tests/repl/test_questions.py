@@ -8,8 +8,9 @@ import pytest
 from ruleset_engine.cli import build_parser
 from ruleset_engine.repl.app import run as run_table
 from ruleset_engine.repl.app import script_loop, toolbar
+from ruleset_engine.repl.completer import TableCompleter
 from ruleset_engine.repl.session import Session
-from tests.repl.conftest import make_repl, run
+from tests.repl.conftest import GAMES, make_repl, run
 
 TURNS = """\
 ruleset: question-test
@@ -92,7 +93,7 @@ def test_a_question_left_waiting_is_shown_said_and_exits_1(tmp_path, how):
 
 def test_a_script_that_answers_reads_as_a_session_at_the_prompt(tmp_path):
     source, save = ruleset(tmp_path), tmp_path / "game.dusk"
-    status, lines = table(source, save, "-c", ["turn", "7", "1"])
+    status, lines = table(source, save, "-c", ["turn", "7", "1", "status"])
     gold = 5 + found(lines)
     assert status == 1          # the 7 was refused
     start = lines.index("> turn")
@@ -104,6 +105,8 @@ def test_a_script_that_answers_reads_as_a_session_at_the_prompt(tmp_path):
         "7 is not a valid answer: expected a whole number from 0 to 2 - try again",
         QUESTION.format(gold=gold) + " 1",       # asked again; the answer is not said twice
         f"Spent 1; {gold - 1} left.",
+        "> status",
+        f"Turn 2 | Gold {gold - 1}",
     ]
 
 
@@ -135,19 +138,51 @@ def test_a_confirmation_left_waiting_is_said_too(tmp_path):
     assert lines[-2:] == ["sure? (yes/no) >", "The script ended with a question unanswered: nothing was done."]
 
 
-def test_state_and_log_while_a_question_waits_say_the_game_is_as_before_the_action(tmp_path):
+def test_state_status_and_log_while_a_question_waits_say_the_game_is_as_before_the_action(tmp_path):
     repl, out = make_repl(ruleset(tmp_path), seed=2)
     run(repl, out, "turn")
     note = ("A question waits, so turn has not happened yet: the game is as it was before it, and what turn has "
             "printed so far takes effect when the question is answered.")
     state = run(repl, out, "state").splitlines()
     assert state[0] == note and "│ gold      │ 5     │" in state
+    assert run(repl, out, "status").splitlines() == ["Turn 1 | Gold 5", note]
     assert run(repl, out, "log").splitlines()[-1] == note
     assert toolbar(repl) == "Turn 1 | Gold 5  (as before turn: a question waits)"
     assert repl.decision is not None          # none of them answered the question
     run(repl, out, "1")
-    assert note not in run(repl, out, "state", "log") and toolbar(repl).startswith("Turn 2 | Gold ")
+    assert note not in run(repl, out, "state", "status", "log") and toolbar(repl).startswith("Turn 2 | Gold ")
     assert "a question waits" not in toolbar(repl)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_status_prints_the_status_line_as_the_toolbar_shows_it(game):
+    repl, out = make_repl(GAMES[game])
+    assert run(repl, out, "status") == repl.status() + "\n" == toolbar(repl) + "\n"
+
+
+def test_status_is_in_the_tables_language():
+    repl, out = make_repl(GAMES["attack"], lang="zh")
+    assert run(repl, out, "status").startswith("生命 ")
+
+
+def test_status_of_a_ruleset_without_one_says_so_and_names_the_result_at_the_end(tmp_path):
+    path = tmp_path / "plain.yaml"
+    path.write_text(TURNS.replace("SETUP\n", "").split("status:")[0], encoding="utf-8")
+    repl, out = make_repl(str(path))
+    assert run(repl, out, "status") == "(this ruleset has no status line)\n"
+    run(repl, out, "auto 3")
+    assert repl.session.game.over and run(repl, out, "status") == f"over: {repl.session.game.result}\n"
+    with_status, out = make_repl(ruleset(tmp_path))
+    run(with_status, out, "auto 3")
+    assert run(with_status, out, "status").endswith(f" | over: {with_status.session.game.result}\n")
+
+
+def test_status_is_in_help_and_completed_by_tab():
+    repl, out = make_repl(GAMES["attack"])
+    assert any(line.split()[:1] == ["status"] for line in run(repl, out, "help").splitlines())
+    assert run(repl, out, "help status").startswith("status: the status line")
+    completer = TableCompleter(repl)
+    assert "status" in [c for c in completer.candidates("stat", "stat") if c.startswith("stat")]
 
 
 CHOOSE = """\
