@@ -31,7 +31,7 @@ from ruleset_engine.runtime.decisions import DecisionError
 REPO = Path(__file__).resolve().parents[1]
 TUTORIAL = REPO / "docs" / "tutorial.md"
 FILES = REPO / "docs" / "tutorial"
-STAGES = [f"step{n}.yaml" for n in range(1, 8)] + ["font.yaml"]
+STAGES = [f"step{n}.yaml" for n in range(1, 8)] + ["font.yaml", "lantern.yaml"]
 
 # Each mistake file is its stage with these replacements, and nothing else.
 MISTAKES = {
@@ -299,7 +299,7 @@ def test_the_status_line_the_tutorial_shows():
     hour(game, 0)
     hour(game, 1)
     assert game.status() == STATUS
-    assert f"```text\n{STATUS}\n```" in TUTORIAL.read_text(encoding="utf-8")
+    assert f"> status\n{STATUS}\n" in TUTORIAL.read_text(encoding="utf-8")     # and the status command shows it
 
 
 def test_the_font_house_rule():
@@ -319,3 +319,13 @@ def test_the_font_house_rule():
     game, _ = start("font.yaml", [2] + NO_HIT)
     hour(game, 1)
     assert game.status() == "Hour 2 of 6 | Blood 10 | Horde 2 | Stakes 2"
+
+
+def test_the_lantern_speaks_as_each_hour_ends_and_counts_down_in_words():
+    # Levels merge by name: the house rule adds a finish: block and keeps the hour's steps and times.
+    game, _ = start("lantern.yaml", ([1] + NO_HIT) * 6, blood=30)
+    flickers = []
+    for _ in range(6):
+        flickers += [line for line in hour(game, 0) if line.startswith("The lantern")]   # no stakes used
+    assert flickers == [f"The lantern flickers. {n} {'hour' if n == 1 else 'hours'} to dawn." for n in range(5, -1, -1)]
+    assert game.over and game.result == "survived"
