@@ -30,7 +30,7 @@ from ruleset_engine.dice.expression import env_name
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.model import Formula
-from ruleset_engine.ruleset.steps import KINDS, CallStep, ReturnStep, StepFailed, new_track
+from ruleset_engine.ruleset.steps import KINDS, CallStep, LetStep, ReturnStep, RollStep, StepFailed, new_track
 from ruleset_engine.ruleset.templates import NO_DICE, LocalText, Template
 
 from . import machine, support
@@ -113,6 +113,8 @@ class ProgramWriter:
              if spec.type == "dice" and spec.default is not None]
         self.aside = any(isinstance(n, dice_ast.Call) and n.function == "aside"
                          for f in everything for n in dice_ast.walk(f.tree)) or any("aside" in t for t in rolled)
+        # Only these formulas' untraced pools carry what they set aside; the rest stay plain tuples.
+        self.tracked = _tracking_aside(ruleset, everything) if self.aside else set()
         self.read_parts = _needed_texts(ruleset)
         self.recursive = _on_call_cycles(ruleset)
         self.call_sites = _call_sites(ruleset)
@@ -498,6 +500,45 @@ def _formulas(ruleset: model.Ruleset, texts: bool):
 
 
 NESTED = {kind.node: kind.nested for kind in KINDS.values()}
+
+
+def _tracking_aside(ruleset: model.Ruleset, everything) -> set:
+    """The ids of the expressions whose untraced pools must carry what they set aside: those that
+    call aside(..), and those whose value reaches a name that aside(..) reads, through locals,
+    procedure parameters and results (`let: {b: a}` passes a's pool on as it is). Names are matched
+    without their scopes, which only ever tracks more than needed. The state keeps no aside."""
+    def names_in(expr) -> set:
+        return {n.path[0] for n in dice_ast.walk(expr.tree) if isinstance(n, dice_ast.Name)}
+
+    tracked, read = set(), set()
+    for expr in everything:
+        for node in dice_ast.walk(expr.tree):
+            if isinstance(node, dice_ast.Call) and node.function == "aside":
+                tracked.add(id(expr))
+                read |= {n.path[0] for a in node.args for n in dice_ast.walk(a) if isinstance(n, dice_ast.Name)}
+    blocks = [ruleset.setup or []] + [a.steps for a in ruleset.actions.values()] + \
+        [p.steps for p in ruleset.procedures.values()] + [t.do for t in ruleset.triggers] + \
+        [getattr(level, part) for level in ruleset.loop for part in ("begin", "finish", "then", "steps")]
+    steps = [step for block in blocks for step in _all_steps(block)]
+    bindings, results = [], []         # (name bound, its formula); (name a call's result is bound to)
+    for step in steps:
+        if isinstance(step, (LetStep, RollStep)):
+            bindings += step.assignments
+        elif isinstance(step, CallStep):
+            bindings += step.args
+            if step.result is not None:
+                results.append(step.result)
+    returns = [step.value for step in steps if isinstance(step, ReturnStep) and step.value is not None]
+    while True:                        # until no new name is found to carry a pool to aside(..)
+        before = len(read)
+        flowing = [formula for name, formula in bindings if name in read]
+        if any(name in read for name in results):
+            flowing += returns
+        for formula in flowing:
+            tracked.add(id(formula.expr))
+            read |= names_in(formula.expr)
+        if len(read) == before:
+            return tracked
 
 
 def _all_steps(steps):

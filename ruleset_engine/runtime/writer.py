@@ -178,13 +178,19 @@ class FunctionWriter:
         return Src(f"_env_name({base}, {tuple(rest)!r}, {span!r}, {convert})", ANY)
 
     # ---- formulas
-    def lowering(self, text: str, rng: str = "R") -> Lowering:
+    def tracks_aside(self, expr) -> bool:
+        """Whether this expression's untraced pools carry what they set aside (program.tracked; a
+        formula written on the fly, a dice param's, is judged by its text)."""
         p = self.program
-        return Lowering(text, p.dice_limits, traced=self.traced, names=self.resolve, ns=p.ns, aside=p.aside,
+        return p.aside and (id(expr) in p.tracked or "aside" in expr.text)
+
+    def lowering(self, text: str, rng: str = "R", aside: bool = False) -> Lowering:
+        p = self.program
+        return Lowering(text, p.dice_limits, traced=self.traced, names=self.resolve, ns=p.ns, aside=aside,
                         tally="C", rng=rng)
 
     def lower(self, formula, rng: str = "R") -> tuple[Src, Lowering]:
-        lo = self.lowering(formula.text, rng)
+        lo = self.lowering(formula.text, rng, aside=self.tracks_aside(formula.expr))
         try:
             src = lo.lower(formula.expr.tree)
         except DiceError as err:
@@ -292,7 +298,7 @@ class FunctionWriter:
 
     def placeholder(self, expr) -> tuple[Src, list]:
         """A text's placeholder lowered (it rolls no dice): its source, and the definitions it needs."""
-        lo = self.lowering(expr.text, rng="_NO_DICE.randint")
+        lo = self.lowering(expr.text, rng="_NO_DICE.randint", aside=self.tracks_aside(expr))
         try:
             return lo.lower(expr.tree), lo.hoisted
         except DiceError as err:
