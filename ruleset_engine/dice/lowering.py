@@ -50,6 +50,7 @@ class Src:
     const: object = NOT_CONST
     bounds: tuple | None = None      # the range of a number, when known (for never-ending checks)
     simple: bool = False             # a constant or a plain read: evaluating it twice changes nothing
+    safe: bool = False               # cannot raise (numbers added, tests of known kinds; no dice, no //)
     iterable: str | None = None      # untraced pools: a cheaper form to iterate once, when there is one
     dice: float = 0                  # the most dice it can roll (INF when unbounded)
 
@@ -58,8 +59,16 @@ class Src:
         return self.const is not NOT_CONST
 
     @property
+    def cannot_fail(self) -> bool:
+        return self.simple or self.safe
+
+    @property
     def items(self) -> str:
         return self.iterable or self.text
+
+
+def _safe(*parts: Src) -> bool:
+    return all(p.cannot_fail for p in parts)
 
 
 SHARED_HELPERS = ("div", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll")   # of both modes
@@ -252,10 +261,10 @@ def lower_name(lo: Lowering, node: ast.Name) -> Src:
 def lower_unary(lo: Lowering, node: ast.Unary) -> Src:
     operand = lo.number(node.operand)
     if node.op == "+":
-        src = Src(operand.text, NUM, bounds=operand.bounds, dice=operand.dice)
+        src = Src(operand.text, NUM, bounds=operand.bounds, dice=operand.dice, safe=_safe(operand))
     else:
         bounds = (-operand.bounds[1], -operand.bounds[0]) if operand.bounds else None
-        src = Src(f"(-{operand.text})", NUM, bounds=bounds, dice=operand.dice)
+        src = Src(f"(-{operand.text})", NUM, bounds=bounds, dice=operand.dice, safe=_safe(operand))
     return lo.fold(src, node.span) if operand.is_const else src
 
 
@@ -278,7 +287,10 @@ def lower_arithmetic(lo: Lowering, node: ast.Arithmetic) -> Src:
             else:
                 text = f"{text} {op} {code.text}"
         text = f"({text})"
-    src = Src(text, NUM, bounds=_arith_bounds(node.ops, [c.bounds for c in codes]), dice=sum(c.dice for c in codes))
+    # Sums and differences of numbers cannot fail; a product is checked, a division may be by zero.
+    safe = _safe(*codes) and all(op in "+-" for op in node.ops)
+    src = Src(text, NUM, bounds=_arith_bounds(node.ops, [c.bounds for c in codes]), dice=sum(c.dice for c in codes),
+              safe=safe)
     return lo.fold(src, node.span) if all(c.is_const for c in codes) else src
 
 
@@ -312,7 +324,7 @@ def lower_compare(lo: Lowering, node: ast.Compare) -> Src:
         raise lo.fail(DiceTypeError, f"{node.op} compares numbers, not {kinds.pop()}", node.span)
     dice = left.dice + right.dice
     if left.kind != ANY and right.kind != ANY:
-        src = Src(f"({left.text} {node.op} {right.text})", BOOL, dice=dice)
+        src = Src(f"({left.text} {node.op} {right.text})", BOOL, dice=dice, safe=_safe(left, right))
         return lo.fold(src, node.span) if left.is_const and right.is_const else src
     info = lo.ns.const((node.op, lo.label(node.left.span), lo.label(node.right.span), node.left.span,
                         node.right.span, node.span), "i")
@@ -328,7 +340,8 @@ def lower_compare(lo: Lowering, node: ast.Compare) -> Src:
 
 def _logic(lo: Lowering, node, joiner: str) -> Src:
     parts = [lo.truth(x) for x in node.items]
-    src = Src("(" + f" {joiner} ".join(p.text for p in parts) + ")", BOOL, dice=sum(p.dice for p in parts))
+    src = Src("(" + f" {joiner} ".join(p.text for p in parts) + ")", BOOL, dice=sum(p.dice for p in parts),
+              safe=_safe(*parts))
     return lo.fold(src, node.span) if all(p.is_const for p in parts) else src
 
 
@@ -343,7 +356,7 @@ def lower_any_of(lo: Lowering, node: ast.AnyOf) -> Src:
 def lower_not(lo: Lowering, node: ast.Not) -> Src:
     raw = lo.node(node.operand)
     operand = lo.truth(node.operand, f"'not' needs true/false, not {raw.kind}", raw)
-    src = Src(f"(not {operand.text})", BOOL, dice=operand.dice)
+    src = Src(f"(not {operand.text})", BOOL, dice=operand.dice, safe=_safe(operand))
     return lo.fold(src, node.span) if operand.is_const else src
 
 
@@ -358,7 +371,7 @@ def lower_conditional(lo: Lowering, node: ast.Conditional) -> Src:
     if then.bounds and otherwise.bounds:
         bounds = (min(then.bounds[0], otherwise.bounds[0]), max(then.bounds[1], otherwise.bounds[1]))
     return Src(f"({then.text} if {test.text} else {otherwise.text})", kind, bounds=bounds,
-               dice=test.dice + max(then.dice, otherwise.dice))
+               dice=test.dice + max(then.dice, otherwise.dice), safe=_safe(test, then, otherwise))
 
 
 def lower_condition(lo: Lowering, node: ast.Condition) -> Src:
@@ -563,7 +576,9 @@ def shape_repeat(lo: Lowering, node, form, args, keywords) -> Src:
 
 def shape_plain(lo: Lowering, node, form, args, keywords) -> Src:
     kind = {"string": STR, "number": NUM, "pool": POOL}.get(form.result, ANY)
-    src = Src(f"{_prim(lo, form)}({', '.join(a.text for a in args)})", kind, dice=sum(a.dice for a in args))
+    # A plain primitive is total over the kinds its arguments were checked to have.
+    src = Src(f"{_prim(lo, form)}({', '.join(a.text for a in args)})", kind, dice=sum(a.dice for a in args),
+              safe=_safe(*args))
     return lo.fold(src, node.span) if all(a.is_const for a in args) else src
 
 

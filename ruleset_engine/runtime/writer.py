@@ -312,7 +312,7 @@ class FunctionWriter:
                 if isinstance(part, str):
                     continue
                 src, hoisted = self.placeholder(part)
-                if not src.simple:
+                if not src.cannot_fail:
                     for definition in hoisted:
                         self.line(definition)
                     self.line(f"_ = {src.text}  # shown only at the table, but it may fail")
