@@ -114,7 +114,7 @@ class ProgramWriter:
         self.aside = any(isinstance(n, dice_ast.Call) and n.function == "aside"
                          for f in everything for n in dice_ast.walk(f.tree)) or any("aside" in t for t in rolled)
         # Only these formulas' untraced pools carry what they set aside; the rest stay plain tuples.
-        self.tracked = _tracking_aside(ruleset, everything) if self.aside else set()
+        self.tracked, self.carriers = _tracking_aside(ruleset, everything) if self.aside else (set(), set())
         self.read_parts = _needed_texts(ruleset)
         self.recursive = _on_call_cycles(ruleset)
         self.call_sites = _call_sites(ruleset)
@@ -502,11 +502,12 @@ def _formulas(ruleset: model.Ruleset, texts: bool):
 NESTED = {kind.node: kind.nested for kind in KINDS.values()}
 
 
-def _tracking_aside(ruleset: model.Ruleset, everything) -> set:
+def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set]:
     """The ids of the expressions whose untraced pools must carry what they set aside: those that
     call aside(..), and those whose value reaches a name that aside(..) reads, through locals,
-    procedure parameters and results (`let: {b: a}` passes a's pool on as it is). Names are matched
-    without their scopes, which only ever tracks more than needed. The state keeps no aside."""
+    procedure parameters and results (`let: {b: a}` passes a's pool on as it is); and those names,
+    the carriers. Names are matched without their scopes, which only ever tracks more than
+    needed. The state keeps no aside."""
     def names_in(expr) -> set:
         return {n.path[0] for n in dice_ast.walk(expr.tree) if isinstance(n, dice_ast.Name)}
 
@@ -538,7 +539,7 @@ def _tracking_aside(ruleset: model.Ruleset, everything) -> set:
             tracked.add(id(formula.expr))
             read |= names_in(formula.expr)
         if len(read) == before:
-            return tracked
+            return tracked, read
 
 
 def _all_steps(steps):

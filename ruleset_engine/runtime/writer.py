@@ -13,6 +13,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from ruleset_engine.dice import DiceError
+from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR, join
 from ruleset_engine.dice.lowering import Lowering, Src
 from ruleset_engine.ruleset.steps import KINDS
@@ -178,6 +179,16 @@ class FunctionWriter:
         return Src(f"_env_name({base}, {tuple(rest)!r}, {span!r}, {convert})", ANY)
 
     # ---- formulas
+    def may_keep_aside(self, formula) -> bool:
+        """Whether a formula's untraced value may be a pool carrying what it set aside (it is tracked,
+        or reads a name that carries one): only then is it made plain when the state keeps it."""
+        p = self.program
+        if not p.aside:
+            return False
+        expr = formula.expr
+        return self.tracks_aside(expr) or any(
+            isinstance(n, dice_ast.Name) and n.path[0] in p.carriers for n in dice_ast.walk(expr.tree))
+
     def tracks_aside(self, expr) -> bool:
         """Whether this expression's untraced pools carry what they set aside (program.tracked; a
         formula written on the fly, a dice param's, is judged by its text)."""
@@ -341,8 +352,9 @@ class FunctionWriter:
     def group(self, name: str) -> str:
         return f"G[{name!r}]" if self.traced else f"e_{name}"
 
-    def assign(self, target: tuple, value: str, kind: str, step, event: bool = True) -> None:
-        """Write a value to a place; at the table the write is logged (unless the step logs its own)."""
+    def assign(self, target: tuple, value: str, kind: str, step, event: bool = True, kept: bool = True) -> None:
+        """Write a value to a place; at the table the write is logged (unless the step logs its own).
+        `kept`: the value may carry what it set aside (the state keeps pools plain)."""
         head, rest = target[0], target[1:]
         p = self.program
         if head in self.defined and not rest:
@@ -377,7 +389,7 @@ class FunctionWriter:
             if event:
                 self.emit("set", target=self.shown(target), value=stored)
         else:
-            plain = f"_u_plain({value})" if p.aside and kind in (POOL, ANY) else value
+            plain = f"_u_plain({value})" if p.aside and kept and kind in (POOL, ANY) else value
             self.line(f"{place} = {plain}")
 
     def shown(self, target: tuple) -> str:

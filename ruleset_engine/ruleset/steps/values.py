@@ -91,7 +91,7 @@ def check_note(c, item, path, scope):
 def lower_set(w, step: SetStep) -> None:
     for target, formula in step.assignments:
         value, kind = w.value(formula, inline=True)
-        w.assign(target, value, kind, step)
+        w.assign(target, value, kind, step, kept=w.may_keep_aside(formula))
 
 
 def lower_let(w, step: LetStep) -> None:
