@@ -732,8 +732,8 @@ def lower_pool_literal(lo: Lowering, node: ast.PoolLiteral) -> Src:
     for src, x in zip(items, node.items):
         if src.kind == NUM:
             parts.append(f"({src.text},)")
-        elif src.kind == POOL and not lo.aside:
-            parts.append(src.text)
+        elif src.kind == POOL and (not lo.aside or len(items) > 1):
+            parts.append(src.text)      # joined, a pool that set dice aside gives a plain tuple
         else:
             parts.append(f"_u_item({src.text}, {x.span!r})")
     if not parts:
