@@ -3,7 +3,6 @@ sum only where the roll's value is a number."""
 
 import re
 
-import pytest
 
 import ruleset_engine as dusk
 from ruleset_engine.repl.render import Style, event
