@@ -45,16 +45,21 @@ def make_console(interactive: bool, file=None) -> Console:
 
 def open_session(args, interactive: bool = False) -> tuple[Session, object]:
     """A new session for `play`, or the saved one for `resume`; (session, the first reply to show).
-    Only an interactive one becomes the session `dusk resume` continues without a path."""
+    Only an interactive one becomes the session `dusk resume` continues without a path. `--dice`:
+    who rolls (play: the game, unless manual; resume: as the session did, unless --dice says)."""
+    dice = getattr(args, "dice", None)
     if args.command == "resume":
         path = Path(args.path) if args.path else last_session()
         if path is None:
             raise JournalError(f"no session played at the prompt in {data_dir() / 'sessions'}; start one with "
                                "dusk play, or continue any session with dusk resume PATH (dusk sessions lists them)")
-        return Session.resume(path, interactive), None
+        session = Session.resume(path, interactive)
+        if dice is not None:
+            session.use_dice(dice == "manual", f"dice {dice}")
+        return session, None
     save = Path(args.save) if args.save else None
     return Session.new(args.ruleset or dusk.default_ruleset(), dusk.parse_sets(args.set), args.seed, save,
-                       args.lang, interactive)
+                       args.lang, interactive, dice or "auto")
 
 
 def intro(repl: Repl, resumed: bool, lang: str | None = None) -> None:
@@ -70,7 +75,10 @@ def intro(repl: Repl, resumed: bool, lang: str | None = None) -> None:
     if not resumed:
         repl.show(Text("Type help for the commands; Tab completes; Ctrl-D leaves (the game is saved).",
                        style="dim"))
-    else:
+    if repl.session.manual_dice:
+        repl.show(Text("Real dice: every roll the game needs asks for the faces rolled (dice auto: the game "
+                       "rolls).", style="dim"))
+    if resumed:
         repl.show(Text(repl.status(), style="dim"))
 
 

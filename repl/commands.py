@@ -2,9 +2,11 @@
 
 A Repl runs one line at a time, the same way with a prompt or from a script: when an action
 asks a decision, the next line is its answer (with `auto` taking the ruleset's answer, and
-`undo` dropping the question). Errors are one line and the session goes on; a bug is one line
-naming bugs.log, where its traceback went. The help of the dice language and of the steps is
-written from the engine's registries (ruleset_engine.FUNCTIONS, MODIFIERS, STEP_KINDS).
+`undo` dropping the question). With real dice (`dice manual`) every roll is such a question, asking
+for the faces rolled; `auto N` stops at each for a person to answer, and goes on. Errors are one
+line and the session goes on; a bug is one line naming bugs.log, where its traceback went. The
+help of the dice language and of the steps is written from the engine's registries
+(ruleset_engine.FUNCTIONS, MODIFIERS, STEP_KINDS).
 """
 
 from __future__ import annotations
@@ -47,6 +49,22 @@ class Builtin:
     doc: str
 
 
+@dataclass
+class AutoRun:
+    """`auto N` under way: it stops at each question for real dice, and goes on once it is answered."""
+
+    text: str                   # the command as typed
+    rounds: int                 # the rounds asked for
+    looped: bool                # False: a ruleset without a loop (auto finishes the waiting action)
+    begun: int = 0              # the rounds begun so far
+    command: object = None      # the session's Command the rounds belong to, once one is begun
+
+
+# The longest answer read: a question for dice is given room for its faces; an answer past this is
+# refused in words, without reading it (an answer is typed, or pasted, by anyone).
+LONGEST_ANSWER = 200
+
+
 class Quit(BaseException):
     """Leave the session (it is saved already). Control flow, not an error: no `except Exception` stops it."""
 
@@ -57,6 +75,7 @@ class Repl:
         self.console = console
         self.style = style
         self.decision = None
+        self.auto_run: AutoRun | None = None
         self.confirm: Callable[[bool], None] | None = None
         self.errors = 0
         self.innermost = session.game.ruleset.loop[-1].name if session.game.ruleset.loop else None
@@ -83,6 +102,8 @@ class Repl:
             return "sure? (yes/no) > "
         if self.decision is not None:
             prompt = as_text(self.decision.texts, self.style.lang) if self.decision.texts else self.decision.prompt
+            if self.decision.kind == "dice":
+                prompt = dice_question(self.decision, prompt)
             return f"{prompt} [{self.decision.describe_valid()}] > "
         return f"{self.session.game.ruleset.id}> "
 
@@ -95,11 +116,14 @@ class Repl:
         return self.prompt_text
 
     def status(self) -> str:
+        """The ruleset's status line, then `over: RESULT` at the end and `dice: manual` with real dice."""
         game = self.session.game
-        text = game.status(self.style.lang)
+        parts = [game.status(self.style.lang)]
         if game.over:
-            text = f"{text} | over: {game.result}" if text else f"over: {game.result}"
-        return text
+            parts.append(f"over: {game.result}")
+        if game.manual_dice:
+            parts.append("dice: manual")
+        return " | ".join(part for part in parts if part)
 
     def waiting_for(self) -> str:
         """The name of the action that waits on the question."""
@@ -129,8 +153,9 @@ class Repl:
             return (f"{how} with a question unanswered, so the game's setup did not finish: the session file "
                     "holds no game yet.")
         action = self.waiting_for()
+        again = "asks for its dice again" if self.session.manual_dice else "rolls the same dice again"
         return (f"{how} with a question unanswered, so {action} was not played: the session file keeps the "
-                f"game as it was before it (resume it, and {action} rolls the same dice again).")
+                f"game as it was before it (resume it, and {action} {again}).")
 
     # ---- one line
     def run_line(self, line: str) -> None:
@@ -148,7 +173,7 @@ class Repl:
             else:
                 self._command(line)
         except DecisionError as err:
-            self.error(f"{err} - try again")
+            self.error(f"{refusal(err, line)} - try again")
         except PERSON_ERRORS as err:
             self.error(person_message(err))
         except Exception:  # noqa: BLE001 - a bug: logged with its traceback, one line shown
@@ -169,6 +194,10 @@ class Repl:
         return word in ESCAPES
 
     def _answer(self, line: str) -> None:
+        limit = longest_answer(self.decision)
+        if len(line) > limit:
+            raise DecisionError(f"an answer of {len(line):,} characters is not a valid answer (the longest read "
+                                f"here is {limit:,}): expected {self.decision.describe_valid()}", self.decision)
         reply = self.session.answer(self.decision, line, line)
         # The answer typed is on the screen already, after its question (at the prompt, and in a
         # script's echo): the chronicle's line for it is shown only when it reads the answer otherwise
@@ -179,6 +208,8 @@ class Repl:
             events = events[1:]
         self.show_events(events)
         self.decision = reply.decision
+        if self.auto_run is not None:
+            self.go_on_auto()
 
     def _answer_confirm(self, line: str) -> None:
         confirm, self.confirm = self.confirm, None
@@ -211,28 +242,103 @@ class Repl:
         self.decision = reply.decision
 
     # ---- helpers for the built-ins
-    def play_rounds(self, n: int, command: str = "auto") -> int:
+    def play_rounds(self, n: int, command: str = "auto") -> None:
         """Play n rounds of the loop with the auto: answers, as one command (`command`, as typed) that
         undo takes back whole. A round that waits on a question is finished first (it stays part of
-        the command that began it)."""
+        the command that began it). With real dice it stops at each roll for its faces, and the answer
+        goes on with it (go_on_auto)."""
         name = self.session.loop_action()
         if name is None and self.decision is None:
             raise GameError("this ruleset has no game loop: auto plays rounds of a loop")
-        if name is None:
-            n = 1       # no loop: auto finishes the action that waits, and that is all
-        played = 0
-        with self.session.command(command):
-            while played < n and not self.session.game.over:
-                if self.decision is not None:   # finish the round that waits on a question
-                    reply = self.session.auto_answer(self.decision, command)
-                else:
-                    reply = self.session.perform(name, {}, command)
-                played += 1
-                while reply.decision is not None:
-                    self.show_events(reply.events)
-                    reply = self.session.auto_answer(reply.decision, command)
-                self._after(reply)
-        return played
+        if self.decision is not None and self.decision.kind == "dice":
+            raise GameError("auto cannot roll real dice: type the faces rolled (dice auto lets the game roll "
+                            "them, from the next action)")
+        run = AutoRun(command, n if name is not None else 1, name is not None)
+        if self.decision is not None:
+            run.begun = 1       # the round that waits is the first
+        self.auto_run = run
+        self.go_on_auto()
+
+    def go_on_auto(self) -> None:
+        """Go on with the `auto N` under way: answer the ruleset's questions with their auto: answers and
+        begin rounds until N are played or the game is over, or stop at a question for real dice (the
+        faces are the person's to give; answered, it goes on from here)."""
+        run = self.auto_run
+        name = self.session.loop_action()
+        try:
+            with self.session.command(run.text, run.command) as command:
+                run.command = command
+                while True:
+                    if self.decision is not None:
+                        if self.decision.kind == "dice":
+                            return          # the prompt asks for the faces; the answer goes on
+                        self._after(self.session.auto_answer(self.decision, run.text))
+                    elif run.looped and run.begun < run.rounds and not self.session.game.over:
+                        run.begun += 1
+                        self._after(self.session.perform(name, {}, run.text))
+                    else:
+                        break
+        except BaseException:
+            self.auto_run = None
+            raise
+        self.auto_run = None
+        if run.looped:
+            self.show(Text(f"({run.begun} round{'s' if run.begun != 1 else ''} played)", style="dim"))
+        else:
+            self.show(Text("(answered with the ruleset's auto: answers)", style="dim"))
+
+    def stop_auto(self) -> None:
+        """The question the `auto N` under way waited on was dropped: it stops, the rounds before it played."""
+        run, self.auto_run = self.auto_run, None
+        if run is not None:
+            done = run.begun - 1
+            self.show(Text(f"({run.text} stops: {done} round{'s' if done != 1 else ''} played)", style="dim"))
+
+
+def dice_question(decision, prompt: str) -> str:
+    """A question for real dice as the prompt asks it: what they are for, then how many of which size
+    (`Search: roll 3d6`; a die beyond its pool, re-rolled or exploded: `life_roll: roll 1 more d20`).
+    `prompt` is the engine's (`Search: 3d6`, `life_roll: +1d20`), in the table's language."""
+    label, sep, dice = prompt.rpartition(": ")
+    if not sep:
+        label, dice = "", prompt
+    more = "more " if dice.startswith("+") else ""
+    count = f"{decision.min} {more}d{decision.sides}" if more else f"{decision.min}d{decision.sides}"
+    return f"{label}: roll {count}" if label else f"roll {count}"
+
+
+def longest_answer(decision) -> int:
+    """The longest answer read for a question: room for every face of its dice (each with a separator
+    and a space), else LONGEST_ANSWER."""
+    if decision.kind == "dice":
+        return max(LONGEST_ANSWER, (decision.min or 1) * (len(str(decision.sides)) + 2) + 16)
+    if decision.kind == "pick":
+        width = max((len(str(face)) for face in decision.pool), default=1)
+        return max(LONGEST_ANSWER, len(decision.pool) * (width + 2) + 16)
+    return LONGEST_ANSWER
+
+
+def refusal(err: DecisionError, line: str) -> str:
+    """Why an answer was refused: the engine's words, and for real dice what was wrong with the faces
+    (how many were given, or which face is not on the die)."""
+    decision = getattr(err, "decision", None)
+    if decision is None or decision.kind != "dice" or len(line) > longest_answer(decision):
+        return str(err)
+    text = line.strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    words = text.replace(",", " ").split()
+    if not words or not all(w.isascii() and w.isdigit() for w in words):
+        return str(err)
+    faces = [int(w) for w in words]
+    expected = decision.describe_valid()
+    if len(faces) != decision.min:
+        given = f"{len(faces)} face{'s' if len(faces) != 1 else ''}"
+        return f"{text} is not a valid answer: {given}, not {decision.min} (expected {expected})"
+    wrong = [face for face in faces if not 1 <= face <= decision.sides]
+    if not wrong:
+        return str(err)
+    return f"{text} is not a valid answer: {wrong[0]} is not on a d{decision.sides} (expected {expected})"
 
 
 def parse_args(text: str, names: list[str]) -> dict:
@@ -271,11 +377,13 @@ def cmd_help(repl: Repl, rest: str) -> None:
             lines.append(f"  {pname}={param.type}{extra}{default}  {doc}")
         repl.show("\n".join(lines))
         return
+    if topic in HELP_TOPICS:        # `help dice`: the dice language, then the command of that name
+        repl.show(*HELP_TOPICS[topic]())
+        if topic in BUILTINS:
+            repl.show(f"The command {BUILTINS[topic].usage}: {BUILTINS[topic].doc}")
+        return
     if topic in BUILTINS:
         repl.show(f"{BUILTINS[topic].usage}: {BUILTINS[topic].doc}")
-        return
-    if topic in HELP_TOPICS:
-        repl.show(*HELP_TOPICS[topic]())
         return
     if topic:
         from difflib import get_close_matches
@@ -405,22 +513,20 @@ def cmd_rules(repl: Repl, rest: str) -> None:
 
 def cmd_auto(repl: Repl, rest: str) -> None:
     n = whole_number(rest, 1, "auto takes a number of rounds")
-    looped = repl.session.loop_action() is not None
-    played = repl.play_rounds(n, f"auto {rest}".strip())
-    if looped:
-        repl.show(Text(f"({played} round{'s' if played != 1 else ''} played)", style="dim"))
-    else:
-        repl.show(Text("(answered with the ruleset's auto: answers)", style="dim"))
+    repl.play_rounds(n, f"auto {rest}".strip())
 
 
 def cmd_undo(repl: Repl, rest: str) -> None:
     """Take back the last N commands as typed (1): a waiting question is dropped first, and counts as one."""
     n = whole_number(rest, 1, "undo takes a number of commands")
     typed = f"undo {rest}".strip()
+    if repl.session.game.starting:      # dropped, the setup's question would leave no game at all
+        raise GameError("nothing to undo: the game's setup waits for this answer before the game begins")
     if repl.decision is not None:
         repl.session.undo()
         repl.decision = None
         repl.show(Text("The question is dropped; the action did not happen.", style="dim"))
+        repl.stop_auto()
         n -= 1
         if n == 0 or not repl.session.commands:
             return
@@ -435,7 +541,8 @@ def cmd_new(repl: Repl, rest: str) -> None:
             repl.show("The game goes on.")
             return
         old = repl.session
-        session, reply = Session.new(old.source, old.game.params, None, None, old.lang, old.interactive)
+        session, reply = Session.new(old.source, old.game.params, None, None, old.lang, old.interactive,
+                                     "manual" if old.manual_dice else "auto")
         old.close()
         repl.session = session
         repl.show(Text(f"This game is saved in {old.journal.path}. A new one begins (seed {session.game.seed}).",
@@ -491,6 +598,33 @@ def lookup_markdown(e: dict, style: render.Style) -> list[str]:
             "|" + "---|" * len(row), "| " + " | ".join(cell(v) for v in row.values()) + " |"]
 
 
+DICE_MODES = {
+    "manual": "Real dice: every roll the game needs asks for the faces rolled (dice auto: the game rolls).",
+    "auto": "The game rolls its own dice (dice manual: every roll asks for the faces of real dice).",
+}
+
+
+def cmd_dice(repl: Repl, rest: str) -> None:
+    """`dice` says who rolls; `dice manual` and `dice auto` switch, from the next action on."""
+    word = rest.strip().lower()
+    mode = "manual" if repl.session.manual_dice else "auto"
+    if not word:
+        repl.show(DICE_MODES[mode])
+        return
+    if word not in DICE_MODES:
+        raise ValueError(f"dice takes manual or auto (dice manual), not {rest.strip()!r}")
+    if repl.decision is not None:
+        raise GameError(f"a question waits: answer it first (or undo drops it); dice {word} takes effect "
+                        "between actions")
+    if not repl.session.use_dice(word == "manual", f"dice {word}"):
+        repl.show(f"The dice are {word} already. " + DICE_MODES[word])
+        return
+    if word == "manual":
+        repl.show("Real dice from now on: every roll the game needs asks for the faces rolled.")
+    else:
+        repl.show("The game rolls its own dice from now on, going on where they left off.")
+
+
 def cmd_quit(repl: Repl, rest: str) -> None:
     raise Quit()
 
@@ -505,6 +639,8 @@ BUILTINS: dict[str, Builtin] = {
     "rules": Builtin(cmd_rules, "rules", "title, source and the current params"),
     "auto": Builtin(cmd_auto, "auto [N]", "play N rounds with the ruleset's automatic answers"),
     "undo": Builtin(cmd_undo, "undo [N]", "take back the last N commands (1), all the rounds of auto N too"),
+    "dice": Builtin(cmd_dice, "dice [manual|auto]", "real dice (manual: each roll asks for its faces) or the "
+                                                    "game's (auto); dice alone says which"),
     "new": Builtin(cmd_new, "new", "save this game and start a new one (asks first)"),
     "export": Builtin(cmd_export, "export FILE", "write the chronicle as Markdown"),
     "quit": Builtin(cmd_quit, "quit", "leave (the game is saved; dusk resume continues it)"),
@@ -512,4 +648,4 @@ BUILTINS: dict[str, Builtin] = {
 }
 
 # The commands that run while a question waits (any other line is its answer).
-ESCAPES = ("help", "state", "status", "log", "rules", "table", "quit", "exit", "undo", "auto")
+ESCAPES = ("help", "state", "status", "log", "rules", "table", "quit", "exit", "undo", "auto", "dice")

@@ -1,7 +1,7 @@
 """Completion at the prompt, driven entirely by the ruleset: commands, actions, their parameters
 and values (choices, entity names), table names, help topics, the answers of a waiting
-decision, and for `roll` the functions of the dice language (from the engine's registry) and the
-names of the state."""
+decision, `dice manual` and `dice auto`, and for `roll` the functions of the dice language (from
+the engine's registry) and the names of the state."""
 
 from __future__ import annotations
 
@@ -50,6 +50,8 @@ class TableCompleter(Completer):
             return list(game.ruleset.actions) + list(BUILTINS) + list(HELP_TOPICS)
         if command == "table":
             return list(game.ruleset.tables)
+        if command == "dice":
+            return ["manual", "auto"] if len(words) == 1 else []
         if command == "roll":
             return list(dusk.FUNCTIONS) + self.state_names()
         action = game.ruleset.actions.get(command)

@@ -1,9 +1,10 @@
 """The session file: one SQLite database per session, so nothing shown as done is ever lost.
 
 Each accepted command is one transaction appending one entry: the events it added
-(every die) and the game as it stands after it, together. WAL and synchronous=FULL make
-a committed entry survive a kill -9 or a power cut. Undo appends a compensating entry;
-nothing is ever deleted. A file that is not a dusk session (corrupt, truncated, foreign)
+(every die), the answers its action was given and the game as it stands after it, together.
+WAL and synchronous=FULL make a committed entry survive a kill -9 or a power cut. Undo appends
+a compensating entry; nothing is ever deleted. Switching between the game's dice and real dice
+(`dice manual`, `dice auto`) is an entry too, so a resumed game asks for dice where it did. A file that is not a dusk session (corrupt, truncated, foreign)
 is reported and left as it is: it is opened read-only until it is known to be ours.
 """
 
@@ -25,14 +26,15 @@ SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE entries (
     n INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL,          -- start, action, roll, undo
+    kind TEXT NOT NULL,          -- start, action, roll, undo, dice (a switch: real dice or the game's)
     command TEXT NOT NULL,       -- what was typed
     events TEXT NOT NULL,        -- JSON: the events this entry added to the game's log
     game TEXT NOT NULL,          -- JSON: the game after this entry (values, dice source, turn, end)
     free_rng TEXT NOT NULL,      -- JSON: the source of free `roll` commands after this entry
     at REAL NOT NULL,            -- when (seconds since the epoch)
-    command_no INTEGER           -- which command as typed this entry belongs to: `auto 12` makes
-                                 -- twelve entries of one command, and undo takes them back together
+    command_no INTEGER,          -- the command as typed it belongs to: auto 12 makes twelve entries undone together
+    answers TEXT                 -- JSON: the answers its action was given, in order, each {answer, by, kind}:
+                                 -- by a person or auto, and the faces of real dice are answers of kind dice
 );
 """
 
@@ -50,6 +52,7 @@ class Entry:
     game: dict
     free_rng: list
     command_no: int | None = None     # None in a session saved before commands were numbered
+    answers: list | None = None       # None in a session saved before answers were kept
 
 
 def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
@@ -110,30 +113,35 @@ class Journal:
         db = _connect(path, readonly=False)
         db.execute("PRAGMA synchronous=FULL")
         columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
-        if "command_no" not in columns:     # a session saved before commands were numbered
+        # A session saved before commands were numbered, or before answers were kept: the column is
+        # added, empty for the entries already there.
+        for column in ("command_no INTEGER", "answers TEXT"):
+            if column.split()[0] in columns:
+                continue
             try:
-                db.execute("ALTER TABLE entries ADD COLUMN command_no INTEGER")
+                db.execute(f"ALTER TABLE entries ADD COLUMN {column}")
             except sqlite3.DatabaseError as err:
                 db.close()
                 raise JournalError(f"{path} cannot be written ({err}); it was left as it is") from None
         return cls(path, db, meta)
 
     def append(self, kind: str, command: str, events: list, game: dict, free_rng: list,
-               command_no: int | None = None) -> None:
-        """One entry, in one transaction: its events and the game after it, together."""
+               command_no: int | None = None, answers: list | None = None) -> None:
+        """One entry, in one transaction: its events, its answers and the game after it, together."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
-                "INSERT INTO entries (kind, command, events, game, free_rng, at, command_no) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO entries (kind, command, events, game, free_rng, at, command_no, answers) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (kind, command, json.dumps(events, ensure_ascii=False), json.dumps(game), json.dumps(free_rng),
-                 time.time(), command_no))
+                 time.time(), command_no, None if answers is None else json.dumps(answers, ensure_ascii=False)))
 
     def entries(self) -> list[Entry]:
         rows = self.db.execute(
-            "SELECT n, kind, command, events, game, free_rng, command_no FROM entries ORDER BY n")
-        return [Entry(n, kind, command, json.loads(events), json.loads(game), json.loads(free_rng), command_no)
-                for n, kind, command, events, game, free_rng, command_no in rows]
+            "SELECT n, kind, command, events, game, free_rng, command_no, answers FROM entries ORDER BY n")
+        return [Entry(n, kind, command, json.loads(events), json.loads(game), json.loads(free_rng), command_no,
+                      None if answers is None else json.loads(answers))
+                for n, kind, command, events, game, free_rng, command_no, answers in rows]
 
     def close(self) -> None:
         self.db.close()

@@ -3,7 +3,8 @@
 This is the REPL's link to the engine, with no prompt in it: the interactive loop and the
 non-interactive mode both drive a Session, and each command gives back a Reply (what it did).
 Every completed command is journaled before its result is shown, so what a person sees as done
-is on disk. The engine is reached through its public face only (`import ruleset_engine as dusk`).
+is on disk, with the answers its action was given (real dice's faces among them). The engine is
+reached through its public face only (`import ruleset_engine as dusk`).
 """
 
 from __future__ import annotations
@@ -58,21 +59,23 @@ class Session:
         self._numbered = 0                      # the number of the last command numbered
         self._open: Command | None = None       # a command of several actions under way (auto N)
         self._waiting: Command | None = None    # the command whose action waits for an answer
+        self._given: list = []                  # the answers the action under way was given, in order
 
     # ---- starting and resuming
     @classmethod
     def new(cls, source: str, params: dict | None = None, seed: int | None = None, save: Path | None = None,
-            lang: str | None = None, interactive: bool = False) -> tuple["Session", Reply]:
+            lang: str | None = None, interactive: bool = False, dice: str = "auto") -> tuple["Session", Reply]:
         """A new game and its session file. Only an interactive session (a person at the prompt)
-        becomes the one `dusk resume` continues; a script's, a pipe's or a test's does not."""
+        becomes the one `dusk resume` continues; a script's, a pipe's or a test's does not.
+        `dice`: "auto" (the game rolls) or "manual" (every roll asks for the faces of real dice)."""
         ruleset = dusk.load(source)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        game = dusk.Game.start(ruleset, params, seed)
+        game = dusk.Game.start(ruleset, params, seed, manual_dice=dice == "manual")
         path = save or new_session_path(ruleset.id)
         journal = Journal.create(Path(path), {"source": _stable_source(source), "ruleset": ruleset.id,
                                               "params": game.params, "seed": seed, "lang": lang,
-                                              "interactive": interactive})
+                                              "interactive": interactive, "dice": dice})
         free_rng = random.Random(f"{seed}/free")
         session = cls(game, journal, source, free_rng, interactive)
         session._log_mark = 0          # the first entry holds the setup's events too
@@ -92,8 +95,12 @@ class Session:
         log: list = []
         history: list = []              # the game's: (the game before each action, where its events start)
         commands: list[Command] = []    # the session's: the commands those actions belong to
+        manual = meta.get("dice") == "manual"     # the dice the game began with (a session from before: its own)
         previous = None
         for entry in entries:
+            if entry.kind == "dice":      # `dice manual` or `dice auto`: from the next action on
+                manual = entry.command.split()[-1] == "manual"
+                continue
             if entry.kind == "roll":      # a free roll: saved, but not part of the game
                 continue
             if entry.kind == "action" and previous is not None:
@@ -117,6 +124,7 @@ class Session:
         last = entries[-1]
         game = dusk.Game.resume(ruleset, params=meta["params"], seed=meta["seed"], core=last.game, log=log,
                                 history=history)
+        game.use_manual_dice(manual)
         free_rng = random.Random()
         dusk.restore_dice_source(free_rng, last.free_rng)
         if interactive:
@@ -126,21 +134,43 @@ class Session:
         session._numbered = max((e.command_no or 0 for e in entries), default=0)
         return session
 
+    # ---- the dice
+    @property
+    def manual_dice(self) -> bool:
+        """True when every roll of the game asks for the faces of real dice."""
+        return self.game.manual_dice
+
+    def use_dice(self, manual: bool, command: str) -> bool:
+        """Real dice (manual) or the game's own, from the next action; saved as an entry of its own so
+        that a resumed game asks for dice where this one did. False when the dice were so already.
+        GameError while a question waits (the action under way began with the dice it has)."""
+        if self.game.pending is not None:
+            raise dusk.GameError("a question waits: answer it first (or undo drops it); the dice change "
+                                 "between actions")
+        if manual == self.manual_dice:
+            return False
+        self.game.use_manual_dice(manual)
+        self.journal.append("dice", command, [], self.game.core(), dusk.dice_source_state(self.free_rng))
+        return True
+
     # ---- playing
     def _commit(self, kind: str, command: str, number: int | None = None) -> None:
         events = self.game.log[self._log_mark:]
+        answers = self._given if kind in ("start", "action") else None
         self.journal.append(kind, command, events, self.game.core(), dusk.dice_source_state(self.free_rng),
-                            number)
+                            number, answers)
         self._log_mark = len(self.game.log)
+        self._given = []
 
     def _number(self, text: str) -> Command:
         self._numbered += 1
         return Command(self._numbered, text)
 
     @contextmanager
-    def command(self, text: str):
-        """Every action done inside is part of one command as typed (`auto 12`), which undo takes back whole."""
-        self._open = self._number(text)
+    def command(self, text: str, under_way: Command | None = None):
+        """Every action done inside is part of one command as typed (`auto 12`), which undo takes back
+        whole; `under_way`: a command begun before (auto N that stopped for real dice goes on)."""
+        self._open = under_way or self._number(text)
         try:
             yield self._open
         finally:
@@ -156,6 +186,7 @@ class Session:
     def perform(self, action: str, args: dict, command: str) -> Reply:
         """Do an action; `command` is what was typed (a command of its own, unless one is under way)."""
         typed = self._open or self._number(command)
+        self._given = []
         outcome = self.game.perform(action, **args)
         if outcome.decision is None:
             self._done(typed)
@@ -164,10 +195,43 @@ class Session:
         return Reply(list(outcome.events), outcome.decision)
 
     def answer(self, decision, value, command: str) -> Reply:
-        return self._answered(lambda: self.game.answer(decision, value), command)
+        def given():
+            outcome = self.game.answer(decision, value)
+            self._given.append({"answer": decision.check(value), "by": "person", "kind": decision.kind})
+            return outcome
+
+        return self._answered(given, command)
 
     def auto_answer(self, decision, command: str) -> Reply:
-        return self._answered(lambda: self.game.auto_answer(decision), command)
+        """The ruleset's auto: answer (and auto's answers to the questions after it in the action, up
+        to the faces of real dice, which only a person gives)."""
+        def auto():
+            pending = self.game.pending
+            given, action, args = list(pending.answers), pending.action, dict(pending.args)
+            outcome = self.game.auto_answer(decision)
+            autos = [e for e in outcome.events if e["kind"] == "ask" and e.get("by") == "auto"]
+            self._given += [{"answer": e["answer"], "by": "auto", "kind": e["decision"]["kind"]} for e in autos]
+            if outcome.decision is not None and autos and len(self.game.pending.answers) == len(given):
+                self._ask_again(action, args, given + [e["answer"] for e in autos])
+            return outcome
+
+        return self._answered(auto, command)
+
+    def _ask_again(self, action: str, args: dict, answers: list) -> None:
+        """Stand where an auto: answer left the action, waiting on real dice, with auto's answers among
+        the answers given. An engine that keeps auto's answers out of the answers an action replays with
+        would take the faces typed next for them: the action is asked again from its start, given them
+        all as answers (its dice are answers too, so it asks the same questions again). Not needed, and
+        not done, when the engine keeps them itself (the waiting action's answers then include them)."""
+        if action == "setup":
+            game = self.game
+            self.game = dusk.Game.start(game.ruleset, game.params, game.seed, manual_dice=True)
+            outcome = self.game.last_outcome
+        else:
+            self.game.undo()            # drops the waiting question; the action begins again
+            outcome = self.game.perform(action, **args)
+        for value in answers:
+            outcome = self.game.answer(outcome.decision, value)
 
     def _answered(self, answer, command: str) -> Reply:
         # The setup of a game may ask too; its entry is the session's start, which is not undone.
@@ -190,6 +254,7 @@ class Session:
         if self.game.pending is not None:
             self.game.undo()     # drops the waiting decision; nothing was journaled for it
             self._waiting = None
+            self._given = []
             return None
         if not self.commands:
             raise dusk.GameError("nothing to undo")

@@ -234,6 +234,9 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
                         help="the ruleset's texts in this language (en, zh, es, pt-BR, ...); where a text has "
                              "none: its base language (pt for pt-BR), then English, then its first language")
     parser.add_argument("--ascii", action="store_true", help="ASCII symbols and boxes only")
+    parser.add_argument("--dice", choices=("manual", "auto"),
+                        help="manual: real dice, every roll the game needs asks for the faces rolled; auto: the "
+                             "game rolls (play: auto unless said; resume: as the session was unless said)")
     parser.add_argument("-c", metavar="COMMANDS", help='run these commands ("round; round; state") and leave')
     parser.add_argument("--script", metavar="FILE", help="run the commands of FILE, one a line, and leave")
 

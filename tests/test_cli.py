@@ -92,3 +92,20 @@ def test_play_exits_1_when_the_script_ends_with_a_question_waiting(tmp_path):
     assert lines[-1].startswith("The script ended with a question unanswered, so conflict was not played")
     answered = dusk("play", str(ruleset), "--seed", "1", "-c", "conflict scene; 3; 0; 2; 1", cwd=tmp_path, env=env)
     assert answered.returncode == 0, answered.stdout + answered.stderr
+
+
+def test_play_with_real_dice_from_a_script_and_a_pipe(tmp_path):
+    import os
+
+    env = dict(os.environ, DUSK_DATA_DIR=str(tmp_path / "data"))
+    out = dusk("play", "--seed", "3", "--dice", "manual", "-c", "12; round; 6 2 6; status", cwd=tmp_path, env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "Search: roll 3d6 [3 faces from 1 to 6, separated by spaces or commas] > 6 2 6\nSearch  6 2 6\n" in out.stdout
+    assert out.stdout.endswith(" | dice: manual\n")
+    # the faces from a pipe, one a line, as the lines of a script; a face off the die is refused: exit 1
+    piped = subprocess.run([sys.executable, "-m", "ruleset_engine", "play", "--seed", "3", "--dice", "manual"],
+                           input="12\nround\n6 2 9\n6 2 6\n", cwd=tmp_path, capture_output=True, text=True,
+                           timeout=60, env=env)
+    assert piped.returncode == 1
+    assert "6 2 9 is not a valid answer: 9 is not on a d6" in piped.stdout and "Search  6 2 6\n" in piped.stdout
+    assert "Traceback" not in piped.stdout + piped.stderr

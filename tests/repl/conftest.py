@@ -22,8 +22,9 @@ def data_dir(tmp_path, monkeypatch):
     return path
 
 
-def make_repl(source, seed=1, lang="en", ascii_only=False, **params):
-    session, reply = Session.new(source, params or None, seed)
+def make_repl(source, seed=1, lang="en", ascii_only=False, dice="auto", **params):
+    """A table over `source` writing plain text to `out`; `dice="manual"`: real dice (the setup may ask)."""
+    session, reply = Session.new(source, params or None, seed, dice=dice)
     out = io.StringIO()
     repl = Repl(session, make_console(False, out), Style(lang, ascii_only))
     repl._after(reply)
