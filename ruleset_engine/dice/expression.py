@@ -98,12 +98,13 @@ class Expression:
         """True when the value is known without rolling or reading a name."""
         return self._src.is_const
 
-    def evaluate(self, rng=None, env: Mapping | None = None) -> Result:
+    def evaluate(self, rng=None, env: Mapping | None = None, expect=None) -> Result:
         """Evaluate once, every die traced. `rng`: any object with randint(a, b); None means a fresh
-        OS-seeded Random."""
+        OS-seeded Random. `expect`: told of each pool before its first die (Tally.expect)."""
         if self._traced is None:
             self._traced = _function(self.text, self._lowered)
         tally = Tally(self.limits.max_dice_rolled)
+        tally.expect = expect
         try:
             value = self._traced((rng if rng is not None else random.Random()).randint, tally,
                                  env if env is not None else _EMPTY)

@@ -50,7 +50,9 @@ class Src:
     const: object = NOT_CONST
     bounds: tuple | None = None      # the range of a number, when known (for never-ending checks)
     simple: bool = False             # a constant or a plain read: evaluating it twice changes nothing
-    safe: bool = False               # cannot raise (numbers added, tests of known kinds; no dice, no //)
+    # Cannot raise, and is a value of its kind for sure: constants, the state, sums and tests of
+    # such values (not a local, which a branch not taken may have left unbound).
+    safe: bool = False
     iterable: str | None = None      # untraced pools: a cheaper form to iterate once, when there is one
     dice: float = 0                  # the most dice it can roll (INF when unbounded)
 
@@ -68,7 +70,7 @@ class Src:
 
 
 def _safe(*parts: Src) -> bool:
-    return all(p.cannot_fail for p in parts)
+    return all(p.safe for p in parts)
 
 
 SHARED_HELPERS = ("div", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll")   # of both modes
@@ -164,7 +166,7 @@ class Lowering:
             # Python's parser allows about 200 nested brackets: a deep tree is cut into functions.
             name = f"_h{self.ns.fresh()}_"
             self.hoisted.append(f"def {name}(): return {src.text}")
-            src = Src(f"{name}()", src.kind, src.const, src.bounds, False, None, src.dice)
+            src = Src(f"{name}()", src.kind, src.const, src.bounds, simple=False, safe=src.safe, dice=src.dice)
         return src
 
     # ---- helpers
@@ -181,8 +183,8 @@ class Lowering:
     def const(self, value, kind: str) -> Src:
         if kind in (NUM, BOOL, STR):
             bounds = (value, value) if kind == NUM else None
-            return Src(repr(value), kind, value, bounds, simple=True)
-        return Src(self.ns.const(value, "k"), kind, value, simple=True)
+            return Src(repr(value), kind, value, bounds, simple=True, safe=True)
+        return Src(self.ns.const(value, "k"), kind, value, simple=True, safe=True)
 
     def fold(self, src: Src, span) -> Src:
         """Evaluate now a node whose inputs are all constants."""

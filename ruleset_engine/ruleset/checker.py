@@ -56,6 +56,18 @@ class RulesetChecker:
         finally:
             self.level_end_refused = saved
 
+    # ---- locals
+    def bind(self, scope, name: str, path, binder: str, info=None) -> None:
+        """A local name bound from here on (let, roll, ask, lookup, call as:, repeat as:, for_each, a
+        parameter). A local named like a state variable or an entity would hide it for the rest of
+        the block, and every write meant for the global would go to the local: refused."""
+        if name in self.state_names or name in self.entities:
+            what = "a state variable" if name in self.state_names else "an entity"
+            self.problem(f"{binder}: {name!r} is {what}; a local of that name would hide it. Bind another name"
+                         + (f", then write it with set: {{{name}: ...}}" if binder in ("let", "roll") else ""),
+                         path, at_key=binder in ("let", "roll"))
+        scope.define(name, info)
+
     # ---- reporting
     def problem(self, message: str, path, detail=None, at_key: bool = False) -> None:
         position = key_position_of(self.data, path) if at_key else position_of(self.data, path)

@@ -68,7 +68,9 @@ def action(c, name: str, spec) -> model.Action:
 
 def procedure(c, name: str, spec) -> model.Procedure:
     params = tuple(spec.get("params") or ())
-    scope = Scope(c.names, {p: None for p in params})
+    scope = Scope(c.names)
+    for i, p in enumerate(params):
+        c.bind(scope, p, ("procedures", name, "params", i), "a procedure's parameter")
     return model.Procedure(name, params, c.steps(spec["steps"], ("procedures", name, "steps"), scope),
                            spec.get("doc"))
 

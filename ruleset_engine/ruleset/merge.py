@@ -20,6 +20,8 @@ so an error in a child points at the child's file.
 
 from __future__ import annotations
 
+from difflib import get_close_matches
+
 from .problems import Problem
 from .yamlio import LDict, LList
 
@@ -92,10 +94,24 @@ class Merger:
             _copy_dict_meta(out, child, key)
         return out
 
-    def merge_lists(self, parent: list, child: list, path):
-        parent_ids, child_ids = _ids(parent, path), _ids(child, path)
+    def merge_lists(self, parent: list, child: list, path, keyed_by=None):
+        keyed_by = path if keyed_by is None else keyed_by
+        parent_ids, child_ids = _ids(parent, keyed_by), _ids(child, keyed_by)
         if not child or not all(i is not None for i in child_ids) or not any(i is not None for i in parent_ids):
             return child
+        key = KEYS.get(tuple(keyed_by))
+        if key is not None:
+            # A level is edited, never added by name: a misspelt name would quietly make a new level.
+            known = [i for i in parent_ids if i is not None]
+            for n, item_id in enumerate(child_ids):
+                if item_id not in known:
+                    guess = get_close_matches(str(item_id), [str(k) for k in known], n=1)
+                    hint = f" (did you mean {guess[0]!r}?)" if guess else ""
+                    self.problem(f"{self.parent_file} has no loop level named {item_id!r}{hint}; its levels: "
+                                 f"{', '.join(map(str, known))} (to write a new loop, use $replace)",
+                                 child[n], path + (n, key))
+            if any(item_id not in known for item_id in child_ids):
+                return parent
         out = LList()
         out.pos = getattr(child, "pos", None)
         index = {item_id: n for n, item_id in enumerate(parent_ids) if item_id is not None}
@@ -127,14 +143,14 @@ class Merger:
         for item_id in removed if isinstance(removed, list) else [removed]:
             ids = _ids(items, path)
             if item_id not in ids:
-                self.problem(f"$remove names the id {item_id!r}, which this list in {self.parent_file} does not have",
+                self.problem(f"$remove names {item_id!r}, which this list in {self.parent_file} does not have",
                              child, path + ("$remove",))
                 continue
             k = ids.index(item_id)
             del items[k]
             del positions[k]
         if "$merge" in child:
-            merged = self.merge_lists(items, child["$merge"], path + ("$merge",))
+            merged = self.merge_lists(items, child["$merge"], path + ("$merge",), keyed_by=path)
             positions = list(getattr(merged, "item_pos", positions))
             items = list(merged)
         inserts = child.get("$insert", [])
@@ -147,8 +163,8 @@ class Merger:
             anchor = insert.get("before", insert.get("after"))
             ids = _ids(items, path)
             if anchor not in ids:
-                self.problem(f"$insert is placed by the id {anchor!r}, which this list in {self.parent_file} "
-                             f"does not have (ids: {[i for i in ids if i is not None]})", insert,
+                self.problem(f"$insert is placed by {anchor!r}, which this list in {self.parent_file} "
+                             f"does not have (it has: {[i for i in ids if i is not None]})", insert,
                              path + ("$insert",))
                 continue
             k = ids.index(anchor) + (1 if "after" in insert else 0)

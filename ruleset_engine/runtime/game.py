@@ -173,7 +173,7 @@ class Game:
         answers = answers or []
         # A game that keeps no log and answers itself (a statistics loop) has nothing to roll
         # back to: it skips the copy, and an error leaves it as the error found it.
-        keeps = self.record or not self.run.auto
+        keeps = self.record or not self.run.auto or self.manual is not None   # real dice wait for faces
         if not answers:
             self._before = self._save() if keeps else None
         elif self._before is not None:

@@ -30,7 +30,8 @@ from ruleset_engine.dice.expression import env_name
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.model import Formula
-from ruleset_engine.ruleset.steps import KINDS, CallStep, LetStep, ReturnStep, RollStep, StepFailed, new_track
+from ruleset_engine.ruleset.steps import (KINDS, CallStep, LetStep, ReturnStep, RollStep, SetStep, StepFailed,
+                                          new_track)
 from ruleset_engine.ruleset.templates import NO_DICE, LocalText, Template
 
 from . import machine, support
@@ -114,7 +115,8 @@ class ProgramWriter:
         self.aside = any(isinstance(n, dice_ast.Call) and n.function == "aside"
                          for f in everything for n in dice_ast.walk(f.tree)) or any("aside" in t for t in rolled)
         # Only these formulas' untraced pools carry what they set aside; the rest stay plain tuples.
-        self.tracked, self.carriers = _tracking_aside(ruleset, everything) if self.aside else (set(), set())
+        self.tracked, self.carriers, self.holders = _tracking_aside(ruleset, everything) if self.aside \
+            else (set(), set(), set())
         self.read_parts = _needed_texts(ruleset)
         self.recursive = _on_call_cycles(ruleset)
         self.call_sites = _call_sites(ruleset)
@@ -164,13 +166,13 @@ class ProgramWriter:
         name = rest[0]
         if name in self.dice_params:
             text = f"G['params'][{name!r}]" if self.traced else f"q_{name}"
-            src = Src(text, self.dice_params[name], simple=True)
+            src = Src(text, self.dice_params[name], simple=True, safe=True)
         else:
             value = self.params[name]
             kind = BOOL if type(value) is bool else NUM if type(value) is int else STR if isinstance(value, str) \
                 else ANY
             bounds = (value, value) if kind == NUM else None
-            src = Src(repr(value), kind, value, bounds, simple=True)
+            src = Src(repr(value), kind, value, bounds, simple=True, safe=True)
         if len(rest) > 1:
             convert = "_t_env" if self.traced else "_u_env"
             return Src(f"_env_name({src.text}, {tuple(rest[1:])!r}, {span!r}, {convert})", ANY)
@@ -183,7 +185,7 @@ class ProgramWriter:
                 return Src("G['loop']", ANY, simple=True)
             return Src("{" + ", ".join(f"{n!r}: l_{i}" for i, n in enumerate(names)) + "}", ANY)
         i = names.index(rest[0])
-        return Src(f"G['loop'][{rest[0]!r}]" if self.traced else f"l_{i}", NUM, simple=True)
+        return Src(f"G['loop'][{rest[0]!r}]" if self.traced else f"l_{i}", NUM, simple=True, safe=True)
 
     def counter(self, i: int) -> str:
         return f"G['loop'][{self.ruleset.loop[i].name!r}]" if self.traced else f"l_{i}"
@@ -291,6 +293,8 @@ class ProgramWriter:
                 # game's values, not the action's other parameters.
                 text = str(self.loop_args.get(pname, spec.default))
                 formula = Formula(text, dice.compile(text), None, ("actions", name, "params", pname))
+                if pname in self.carriers:          # aside(pname) reads what the roll set aside
+                    self.tracked.add(id(formula.expr))
                 outer = w.local(pname)
                 with w.scope(f"a_{name}__{pname}", f"{name}__{pname}__"):
                     w.value(formula, into=outer)
@@ -502,12 +506,13 @@ def _formulas(ruleset: model.Ruleset, texts: bool):
 NESTED = {kind.node: kind.nested for kind in KINDS.values()}
 
 
-def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set]:
-    """The ids of the expressions whose untraced pools must carry what they set aside: those that
-    call aside(..), and those whose value reaches a name that aside(..) reads, through locals,
-    procedure parameters and results (`let: {b: a}` passes a's pool on as it is); and those names,
-    the carriers. Names are matched without their scopes, which only ever tracks more than
-    needed. The state keeps no aside."""
+def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set, set]:
+    """(tracked, carriers, holders). Tracked: the ids of the expressions whose untraced pools must
+    carry what they set aside: those that call aside(..), and those whose value reaches a name that
+    aside(..) reads (the carriers), through locals, procedure parameters and results (`let: {b: a}`
+    passes a's pool on as it is). Holders: every name that may hold such a pool, so that the state,
+    which keeps no aside, is given a plain pool. Names are matched without their scopes, which
+    only ever counts more than needed."""
     def names_in(expr) -> set:
         return {n.path[0] for n in dice_ast.walk(expr.tree) if isinstance(n, dice_ast.Name)}
 
@@ -525,6 +530,8 @@ def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set]:
     for step in steps:
         if isinstance(step, (LetStep, RollStep)):
             bindings += step.assignments
+        elif isinstance(step, SetStep):     # a set: into a local binds it anew
+            bindings += [(target[0], formula) for target, formula in step.assignments if len(target) == 1]
         elif isinstance(step, CallStep):
             bindings += step.args
             if step.result is not None:
@@ -539,7 +546,19 @@ def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set]:
             tracked.add(id(formula.expr))
             read |= names_in(formula.expr)
         if len(read) == before:
-            return tracked, read
+            break
+    # An action's dice parameter that aside(..) reads is rolled tracked (see _action_body).
+    holders = {name for a in ruleset.actions.values() for name, spec in a.params.items()
+               if spec.type == "dice" and name in read}
+    while True:                        # forward: every name a tracked pool may reach
+        before = len(holders)
+        for name, formula in bindings:
+            if id(formula.expr) in tracked or names_in(formula.expr) & holders:
+                holders.add(name)
+        if any(id(f.expr) in tracked or names_in(f.expr) & holders for f in returns):
+            holders |= set(results)
+        if len(holders) == before:
+            return tracked, read, holders
 
 
 def _all_steps(steps):

@@ -16,9 +16,19 @@ from .errors import RuleError
 NOTHING = object()     # no answer given yet
 
 
+class AutoAnswer:
+    """An answer the auto: formula gave, kept among the action's answers so that a replay (which a
+    later question, or real dice, can cause) reads it back, still marked as auto's."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
 class Run(Tally):
     __slots__ = ("events", "answers", "answered", "auto", "over", "result", "turn", "base_seq", "max_steps",
-                 "max_depth", "purpose")
+                 "max_depth", "purpose", "given_by")
 
     def __init__(self, *, traced: bool, auto: bool, max_steps: int, max_depth: int,
                  dice_limit: int = DEFAULT_LIMITS.max_dice_rolled):
@@ -34,6 +44,7 @@ class Run(Tally):
         self.max_steps = max_steps
         self.max_depth = max_depth
         self.purpose = None     # what the formula being traced is for (asked about with real dice)
+        self.given_by = "person"  # who gave the answer given() returned last
 
     def attempt(self, answers: list, turn: int, base_seq: int) -> None:
         """Get ready for one attempt at an action: its answers so far, a fresh list of events."""
@@ -93,7 +104,7 @@ class Run(Tally):
 
         self.purpose = name       # real dice are asked for under the parameter's name
         try:
-            result = dice.roll(text, rng=_Draw(randint), env=values)
+            result = dice.compile(text).evaluate(rng=_Draw(randint), env=values, expect=self.expect)
         except dice.DiceError as err:
             err.located(text, err.span)
             raise RuleError(err.message, None, path, err.caret_lines()) from None
@@ -103,12 +114,22 @@ class Run(Tally):
 
     # ---- decisions
     def given(self):
-        """The next answer given for this attempt, or NOTHING."""
+        """The next answer given for this attempt, or NOTHING; given_by says whose it is."""
         if self.answered < len(self.answers):
             value = self.answers[self.answered]
             self.answered += 1
+            if type(value) is AutoAnswer:
+                self.given_by = "auto"
+                return value.value
+            self.given_by = "person"
             return value
         return NOTHING
+
+    def took_auto(self, value):
+        """Keep an answer of the auto: formula as the next answer of this attempt, and return it."""
+        self.answers.append(AutoAnswer(value))
+        self.answered += 1
+        return value
 
     # ---- limits and the end
     def too_many(self, site, in_loop: bool) -> None:

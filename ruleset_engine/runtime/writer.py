@@ -128,8 +128,11 @@ class FunctionWriter:
             base = self.local(head)
             if not rest:
                 kind = self.local_kind(head)
-                return Src(base, kind, simple=True)
-            return self.member(base, self.entity_locals.get(head), rest, span)
+                # A parameter of the function being written is bound for sure; another local may
+                # have been left unbound by a branch not taken.
+                sure = not self.prefix and head in {name for name, _ in self.params} and kind != ANY
+                return Src(base, kind, simple=True, safe=sure)
+            return self.member(base, self.entity_locals.get(head), rest, span, sure=False)
         if head == "params":
             return p.param_source(rest, span)
         if head == "loop":
@@ -141,7 +144,7 @@ class FunctionWriter:
                 return self.dynamic(base, rest, span)
             if self.traced and kind in (POOL, ANY):
                 return Src(f"_t_env({base})", kind)
-            return Src(base, kind, simple=True)
+            return Src(base, kind, simple=True, safe=kind != ANY)
         if head in p.ruleset.entities:
             base = f"G[{head!r}]" if self.traced else f"e_{head}"
             if p.ruleset.entities[head].is_group or not rest:
@@ -149,8 +152,9 @@ class FunctionWriter:
             return self.member(base, head, rest, span)
         return self.dynamic("G" if self.traced else "{}", path, span)
 
-    def member(self, base: str, entity: str | None, rest: tuple, span) -> Src:
-        """A field of an entity instance (its kind known), a track's numbers, or a row's column."""
+    def member(self, base: str, entity: str | None, rest: tuple, span, sure: bool = True) -> Src:
+        """A field of an entity instance (its kind known), a track's numbers, or a row's column.
+        `sure`: the instance is there for certain (not a local a branch may have left unbound)."""
         p = self.program
         spec = p.ruleset.entities.get(entity) if entity else None
         if spec is None:
@@ -162,14 +166,14 @@ class FunctionWriter:
             counts = ("marked", "free", "size")
             if len(rest) == 2 and (rest[1] in counts or rest[1] in TRACK_NUMBERS and
                                    all(type(label) is int for label in labels)):
-                return Src(f"{text}[{rest[1]!r}]", NUM, simple=True)
+                return Src(f"{text}[{rest[1]!r}]", NUM, simple=True, safe=sure)
             return self.dynamic(text, rest[1:], span) if len(rest) > 1 else Src(text, ANY, simple=True)
         if len(rest) > 1:
             return self.dynamic(text, rest[1:], span)
         kind = p.field_kind(entity, field)
         if self.traced and kind in (POOL, ANY):
             return Src(f"_t_env({text})", kind)
-        return Src(text, kind, simple=True)
+        return Src(text, kind, simple=True, safe=sure and kind != ANY)
 
     def dynamic(self, base: str, rest: tuple, span) -> Src:
         """A path into a value whose shape is known only when it runs (a row, a dictionary)."""
@@ -181,13 +185,13 @@ class FunctionWriter:
     # ---- formulas
     def may_keep_aside(self, formula) -> bool:
         """Whether a formula's untraced value may be a pool carrying what it set aside (it is tracked,
-        or reads a name that carries one): only then is it made plain when the state keeps it."""
+        or reads a name that may hold one): only then is it made plain when the state keeps it."""
         p = self.program
         if not p.aside:
             return False
         expr = formula.expr
         return self.tracks_aside(expr) or any(
-            isinstance(n, dice_ast.Name) and n.path[0] in p.carriers for n in dice_ast.walk(expr.tree))
+            isinstance(n, dice_ast.Name) and n.path[0] in p.holders for n in dice_ast.walk(expr.tree))
 
     def tracks_aside(self, expr) -> bool:
         """Whether this expression's untraced pools carry what they set aside (program.tracked; a

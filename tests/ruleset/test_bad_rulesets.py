@@ -233,11 +233,34 @@ def test_every_problem_of_a_file_in_one_pass(tmp_path):
 def test_a_local_may_not_hide_a_state_variable(tmp_path):
     message = one(tmp_path, GOOD_HEAD + "state:\n  horde: 0\nactions:\n  a:\n    steps:\n"
                   "      - roll: {horde: \"horde + 1d2\"}\n")
-    assert message.startswith("r.yaml:8:16: roll: 'horde' is a state variable; roll: binds a local name")
+    assert message.startswith("r.yaml:8:16: roll: 'horde' is a state variable; a local of that name would hide it")
     assert "set: {horde: ...}" in message
     message = one(tmp_path, GOOD_HEAD + "entities:\n  hero:\n    fields: {life: 3}\nactions:\n  a:\n"
                   "    steps:\n      - let: {hero: 2}\n")
     assert "let: 'hero' is an entity" in message
+    # Every binder: call as:, for_each, repeat as:, ask as:, lookup as:, a procedure's parameter.
+    found = problems_of(tmp_path, GOOD_HEAD + """\
+state: {score: 0, i: 0, hp: 0}
+procedures:
+  p:
+    params: [score]
+    steps:
+      - return: 1
+actions:
+  a:
+    steps:
+      - call: p
+        with: {score: 1}
+        as: score
+      - for_each: hp
+        in: "[1, 2]"
+        do: []
+      - repeat: {times: 2}
+        as: i
+        do: []
+""")
+    assert [p.split(": ", 2)[1] for p in found] == ["a procedure's parameter", "call", "for_each", "repeat"]
+    assert all("is a state variable; a local of that name would hide it" in p for p in found)
 
 
 def test_yaml_that_cut_a_text_says_to_quote_it(tmp_path):

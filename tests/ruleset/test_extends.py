@@ -142,3 +142,32 @@ def test_loop_levels_merge_by_name(tmp_path):
     for _ in range(3):
         game.perform("hour")
     assert game.values["n"] == 33
+
+
+LOOPED = """\
+ruleset: looped
+title: Looped
+state: {n: 0}
+loop:
+  - name: hour
+    times: 3
+    steps:
+      - {id: tick, set: {n: n + 1}}
+"""
+
+
+def test_loop_levels_merge_by_name_in_merge_and_a_misspelt_level_is_refused(tmp_path):
+    (tmp_path / "looped.yaml").write_text(LOOPED)
+    (tmp_path / "child.yaml").write_text("extends: looped.yaml\nruleset: c\ntitle: C\n"
+                                         "loop:\n  $merge: [{name: hour, times: 5}]\n")
+    data, _ = read_merged("child.yaml")
+    (level,) = data["loop"]
+    assert level["times"] == 5 and [s["id"] for s in level["steps"]] == ["tick"]
+
+    (tmp_path / "child.yaml").write_text("extends: looped.yaml\nruleset: c\ntitle: C\n"
+                                         "loop:\n  - name: houre\n    times: 5\n")
+    with pytest.raises(RulesetError) as info:
+        load("child.yaml")
+    (problem,) = info.value.problems
+    assert str(problem).startswith("child.yaml:5:5: looped.yaml has no loop level named 'houre' "
+                                   "(did you mean 'hour'?); its levels: hour")

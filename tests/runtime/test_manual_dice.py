@@ -89,3 +89,57 @@ def test_switching_back_to_the_game_s_dice_continues_its_own_stream():
     mixed.use_manual_dice(False)
     mixed.perform("round")
     assert rolls(mixed)[-1][1] == rolls(plain)[-1][1] == [2, 3, 4]
+
+
+ASKS_BETWEEN = """\
+ruleset: between
+title: Between
+state: {total: 0, kept: 0}
+actions:
+  go:
+    params:
+      dmg: {type: dice, default: 2d6}
+    steps:
+      - roll: {first: 1d6}
+        label: First
+      - ask: How many to keep?
+        as: k
+        number: {min: 0, max: 3}
+        auto: 2
+      - roll: {second: 2d6}
+        label: Second
+      - set: {total: "sum(first) + sum(second) + dmg", kept: k}
+"""
+
+
+def between(tmp_path, **kw):
+    path = tmp_path / "between.yaml"
+    path.write_text(ASKS_BETWEEN)
+    return Game.start(load(str(path)), seed=1, manual_dice=True, **kw)
+
+
+def test_an_auto_answer_before_real_dice_is_kept_for_the_replay(tmp_path):
+    game = between(tmp_path)
+    outcome = game.perform("go", dmg="2d6")
+    asked = [outcome.decision.prompt]
+    outcome = game.answer(outcome.decision, "3 4")          # dmg, the whole pool at once
+    asked.append(outcome.decision.prompt)
+    outcome = game.answer(outcome.decision, "5")            # First
+    assert outcome.decision.kind == "number"
+    outcome = game.auto_answer(outcome.decision)            # auto: 2, then the faces of Second
+    assert outcome.decision.prompt == "Second: 2d6"
+    assert game.answer(outcome.decision, "6 1").decision is None
+    assert asked == ["dmg: 2d6", "First: 1d6"]
+    assert game.values["kept"] == 2 and game.values["total"] == 5 + 7 + 7
+    (ask,) = [e for e in game.log if e["kind"] == "ask"]
+    assert ask["answer"] == 2 and ask["by"] == "auto"
+
+
+def test_a_game_that_answers_itself_still_asks_for_real_dice(tmp_path):
+    for record in (True, False):
+        game = between(tmp_path, auto=True, record=record)
+        outcome = game.perform("go", dmg="2d6")
+        for faces in ("3 4", "5", "6 1"):
+            outcome = game.answer(outcome.decision, faces)
+        assert outcome.decision is None
+        assert (game.values["kept"], game.values["total"]) == (2, 19), record

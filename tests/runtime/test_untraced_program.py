@@ -35,3 +35,20 @@ def test_a_placeholder_that_can_fail_is_still_evaluated(tmp_path):
         """))
     source = untraced_source(load(str(path)))
     assert source.count("may fail") == 1 and "_div(" in source
+
+
+def test_a_local_a_branch_may_have_left_unbound_is_not_taken_as_safe(tmp_path):
+    # x is bound only when n > 0: {x + 1} can fail at the table, so a simulation evaluates it too.
+    path = tmp_path / "t.yaml"
+    path.write_text(textwrap.dedent("""\
+        ruleset: t
+        title: T
+        state: {n: 0}
+        actions:
+          go:
+            steps:
+              - if: n > 0
+                then: [{let: {x: 1}}]
+              - say: "{x + 1}"
+        """))
+    assert untraced_source(load(str(path))).count("may fail") == 1

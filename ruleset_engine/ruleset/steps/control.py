@@ -80,7 +80,7 @@ def check_repeat(c, item, path, scope):
     if present[0] != "times" and "max" not in spec:
         c.problem(f"repeat with {present[0]}: needs max: (every loop in a ruleset is bounded)", p)
     if item.get("as"):
-        scope.define(item["as"])
+        c.bind(scope, item["as"], tuple(path) + ("as",), "repeat")
     body = c.steps(item["do"], tuple(path) + ("do",), scope)
     return RepeatStep(
         position_of(c.data, path), path, body,
@@ -98,10 +98,10 @@ def check_for_each(c, item, path, scope):
     formula = None
     if isinstance(source, str) and source in c.entities and c.entities[source]["group"]:
         group = source
-        scope.define(var, ("entity", source))
+        c.bind(scope, var, tuple(path) + ("for_each",), "for_each", ("entity", source))
     else:
         formula = c.formula(source, tuple(path) + ("in",), scope)
-        scope.define(var)
+        c.bind(scope, var, tuple(path) + ("for_each",), "for_each")
     body = c.steps(item["do"], tuple(path) + ("do",), scope)
     return ForEachStep(position_of(c.data, path), path, var, formula, group, body)
 
@@ -122,7 +122,7 @@ def check_call(c, item, path, scope):
             c.problem(f"procedure {name!r} needs {arg!r} in with:", tuple(path) + ("call",))
     args = [(arg, c.formula(v, tuple(path) + ("with", arg), scope)) for arg, v in given.items()]
     if item.get("as"):
-        scope.define(item["as"])
+        c.bind(scope, item["as"], tuple(path) + ("as",), "call")
     return CallStep(position_of(c.data, path), path, name, [(a, f) for a, f in args if f is not None],
                     item.get("as"))
 

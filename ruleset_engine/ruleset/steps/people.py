@@ -56,7 +56,7 @@ def check_ask(c, item, path, scope):
         step.source = c.formula(spec["from"], p + ("pick", "from"), scope)
         step.min = c.formula(spec.get("min"), p + ("pick", "min"), scope)
         step.max = c.formula(spec.get("max"), p + ("pick", "max"), scope)
-    scope.define(item["as"])
+    c.bind(scope, item["as"], tuple(path) + ("as",), "ask")
     return step if step.auto is not None else None
 
 
@@ -86,11 +86,11 @@ def lower_ask(w, step: AskStep) -> None:
     if w.traced:
         w.line(f"{answer} = C.given()")
         w.line(f"if {answer} is not _NOTHING:")
-        w.line(f"    {by} = 'person'")
+        w.line(f"    {by} = C.given_by")
         w.line("elif C.auto:")
         with w.indent():
             auto, _ = w.value(step.auto)
-            w.line(f"{answer} = _auto_answer({decision}, {auto})", step)
+            w.line(f"{answer} = C.took_auto(_auto_answer({decision}, {auto}))", step)
             w.line(f"{by} = 'auto'")
         w.line("else:")
         w.line(f"    raise _NeedDecision({decision})")

@@ -70,7 +70,7 @@ def check_lookup(c, item, path, scope):
     else:
         c.problem("lookup takes key: (one key column) or keys: (a value for each key column)", p)
         return None
-    scope.define(item["as"], ("row", name))
+    c.bind(scope, item["as"], tuple(path) + ("as",), "lookup", ("row", name))
     if any(f is None for f in formulas):
         return None
     return LookupStep(position_of(c.data, path), path, name, formulas, item["as"])

@@ -47,15 +47,11 @@ def _assignments(c, item, path, scope, key: str, targets: bool):
                 c.problem(f"{key}: a local name is one word, not {name!r}", p, at_key=True)
                 continue
             if name in c.state_names or name in c.entities:
-                # A local of the same name would hide the global for the rest of the block, and
-                # the global would silently keep its old value.
-                what = "a state variable" if name in c.state_names else "an entity"
-                c.problem(f"{key}: {name!r} is {what}; {key}: binds a local name, which would hide it. "
-                          f"Bind another name, then write it with set: {{{name}: ...}}", p, at_key=True)
+                c.bind(scope, name, p, key)          # refused: it would hide the global
                 continue
             if formula is not None:
                 pairs.append((name, formula))
-            scope.define(name)
+            c.bind(scope, name, p, key)
     return pairs
 
 
