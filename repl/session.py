@@ -206,32 +206,14 @@ class Session:
         """The ruleset's auto: answer (and auto's answers to the questions after it in the action, up
         to the faces of real dice, which only a person gives)."""
         def auto():
-            pending = self.game.pending
-            given, action, args = list(pending.answers), pending.action, dict(pending.args)
+            # The engine keeps auto's answers among the action's answers, so faces typed next for
+            # real dice go to the dice.
             outcome = self.game.auto_answer(decision)
             autos = [e for e in outcome.events if e["kind"] == "ask" and e.get("by") == "auto"]
             self._given += [{"answer": e["answer"], "by": "auto", "kind": e["decision"]["kind"]} for e in autos]
-            if outcome.decision is not None and autos and len(self.game.pending.answers) == len(given):
-                self._ask_again(action, args, given + [e["answer"] for e in autos])
             return outcome
 
         return self._answered(auto, command)
-
-    def _ask_again(self, action: str, args: dict, answers: list) -> None:
-        """Stand where an auto: answer left the action, waiting on real dice, with auto's answers among
-        the answers given. An engine that keeps auto's answers out of the answers an action replays with
-        would take the faces typed next for them: the action is asked again from its start, given them
-        all as answers (its dice are answers too, so it asks the same questions again). Not needed, and
-        not done, when the engine keeps them itself (the waiting action's answers then include them)."""
-        if action == "setup":
-            game = self.game
-            self.game = dusk.Game.start(game.ruleset, game.params, game.seed, manual_dice=True)
-            outcome = self.game.last_outcome
-        else:
-            self.game.undo()            # drops the waiting question; the action begins again
-            outcome = self.game.perform(action, **args)
-        for value in answers:
-            outcome = self.game.answer(outcome.decision, value)
 
     def _answered(self, answer, command: str) -> Reply:
         # The setup of a game may ask too; its entry is the session's start, which is not undone.

@@ -43,6 +43,8 @@ class Form:
     mark: str | None = None                  # the fate of the dice judged or removed
     params: dict = field(default_factory=dict)     # fixed extra arguments of the primitive
     result: str = "number"                   # the kind of the value: number, pool or string
+    total: bool = False                      # a plain primitive that never raises on arguments of
+                                             # the checked kinds (so a text a simulation skips may skip it)
     signature: str = ""                      # as the docs write it: "count(pool, cond)"
 
 

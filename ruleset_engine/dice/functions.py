@@ -147,7 +147,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("reroll", (Form((EXPR_ARG, CONDITION_ARG), "repeat", signature="reroll(expr, cond)"),),
              "the whole expression evaluated again while its total meets the condition",
              "reroll(2d10, < 10)", check=_check_reroll),
-    Function("plural", (Form((NUMBER_ARG, WORD_ARG, WORD_ARG), "plain", plural, result="string",
+    Function("plural", (Form((NUMBER_ARG, WORD_ARG, WORD_ARG), "plain", plural, result="string", total=True,
                              signature="plural(n, 'one', 'many')"),),
              "the first word for exactly 1, the second for any other number (for texts)",
              "plural(ones, 'one', 'ones')"),

@@ -73,7 +73,7 @@ def _safe(*parts: Src) -> bool:
     return all(p.safe for p in parts)
 
 
-SHARED_HELPERS = ("div", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll")   # of both modes
+SHARED_HELPERS = ("div", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll", "word")   # both modes
 
 
 class Namespace:
@@ -428,6 +428,8 @@ def _argument(lo: Lowering, kind: str, node, what: str):
         if raw.kind not in (STR, ANY):
             raise lo.fail(DiceTypeError, f"{what} needs a word here (in quotes, such as 'ones'), not {raw.kind}",
                           node.span)
+        if raw.kind == ANY:     # known only when it runs: checked then
+            return Src(f"_word({raw.text}, {what!r}, {node.span!r})", STR, dice=raw.dice)
         return raw
     if kind == EXPR_ARG:
         lo.number(node, raw)   # checks the kind; the value stays as it is (a pool stays a pool)
@@ -578,9 +580,8 @@ def shape_repeat(lo: Lowering, node, form, args, keywords) -> Src:
 
 def shape_plain(lo: Lowering, node, form, args, keywords) -> Src:
     kind = {"string": STR, "number": NUM, "pool": POOL}.get(form.result, ANY)
-    # A plain primitive is total over the kinds its arguments were checked to have.
     src = Src(f"{_prim(lo, form)}({', '.join(a.text for a in args)})", kind, dice=sum(a.dice for a in args),
-              safe=_safe(*args))
+              safe=form.total and _safe(*args))
     return lo.fold(src, node.span) if all(a.is_const for a in args) else src
 
 

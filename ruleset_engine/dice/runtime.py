@@ -41,6 +41,13 @@ class Tally:
 # ---- shared -------------------------------------------------------------------------------
 
 
+def word(value, what: str, span) -> str:
+    """A word argument (plural's) whose kind was known only when it ran."""
+    if type(value) is not str:
+        raise DiceTypeError(f"{what} needs a word here (in quotes, such as 'ones'), not {describe(value)}", span=span)
+    return value
+
+
 def count_arg(n, what: str, span) -> int:
     """A number of dice given to a function (highest(p, n)): 0 or more."""
     if n < 0:

@@ -95,3 +95,9 @@ def test_set_aside_keeps_the_rest_and_marks_what_went_aside():
     assert result.pool.faces == [5, 3] and result.value == 8
     assert result.steps[-1].marks == ("kept", "aside", "kept", "aside", "aside")
     assert roll("size(aside(set_aside(5d6, == 1)))", faces=[5, 1, 3, 1, 1]).value == 3
+
+
+def test_plural_of_a_name_holding_a_number_is_refused_when_it_runs():
+    err = error_of("plural(1, y, 'many')", env={"y": 3})
+    assert isinstance(err, dice.DiceTypeError) and "needs a word here" in err.message
+    assert roll("plural(1, y, 'many')", faces=[], env={"y": "one"}).value == "one"
