@@ -94,7 +94,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
 
 def _counted(n: int, word: str) -> str:
-    """'1 action', '0 tables': English counts, as plural() gives them in a ruleset's texts."""
+    """'1 action', '0 tables': English counts, by the dice language's own plural() (imported here,
+    not at the top: `dusk roll` loads nothing it does not need)."""
     from ruleset_engine.dice.functions import plural
 
     return f"{n} {plural(n, word, word + 's')}"

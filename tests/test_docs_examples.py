@@ -131,3 +131,23 @@ def test_a_command_line_in_the_docs_parses(example, capsys):
         cli.build_parser().parse_args(argv)
     except SystemExit as stop:
         pytest.fail(f"{example}: {capsys.readouterr().err.strip()} (exit {stop.code})")
+
+
+def test_the_generated_code_shown_in_engine_md_is_what_dusk_writes():
+    # docs/engine.md shows the procedure `attack` of the bundled game and the code written for it
+    # in both modes; the page and the program must not drift apart.
+    from ruleset_engine.ruleset import load
+    from ruleset_engine.runtime import RunLimits, resolve_params
+    from ruleset_engine.runtime.program import build
+
+    page = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
+    ruleset = load("attack-of-the-vampires")
+    shown = 0
+    for mode in ("untraced", "traced"):
+        marker = f"<!-- generated: {mode} attack -->\n```python\n"
+        start = page.index(marker) + len(marker)
+        block = page[start:page.index("```", start)]
+        source = build(ruleset, resolve_params(ruleset, {}), traced=mode == "traced", run_limits=RunLimits()).source
+        assert block in source, f"docs/engine.md: the {mode} code shown is not what dusk writes now"
+        shown += 1
+    assert shown == 2

@@ -71,8 +71,11 @@ def _message(err) -> tuple[str, bool]:
         guess = get_close_matches(str(extra[0]), allowed, n=1) if extra else []
         hint = f" (did you mean {guess[0]!r}?)" if guess else f" (allowed: {', '.join(allowed)})"
         if extra and " " in str(extra[0]) and err.instance.get(extra[0]) is None:
-            # `{doc: Once a night, or never.}`: YAML cut the text at its comma.
-            hint += "; a text with a comma inside { } must be quoted: doc: \"..., ...\""
+            # `{doc: Once a night, or never.}`: YAML cut the text of the key before at its comma.
+            keys = list(err.instance)
+            cut = keys[keys.index(extra[0]) - 1] if keys.index(extra[0]) > 0 else None
+            hint += ("; a text with a comma inside { } must be quoted"
+                     + (f": {cut}: \"..., ...\"" if cut is not None else ""))
         return f"unknown key {extra[0]!r}{hint}" if extra else err.message, True
     if v == "type":
         return f"expected {_types(err.validator_value)}, not {_kind(err.instance)}", False

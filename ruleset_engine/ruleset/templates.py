@@ -133,7 +133,8 @@ class Template:
         return all(isinstance(part, str) for parts in self.parts.values() for part in parts)
 
     def constant(self):
-        """A constant text as the state keeps texts: a string, or a mapping of languages."""
+        """A constant text: a string when written with one language and not as a plain string (whose
+        placeholders would have kept their languages), else a mapping of languages to strings."""
         texts = {lang: "".join(parts) for lang, parts in self.parts.items()}
         return next(iter(texts.values())) if len(texts) == 1 and not self.plain else texts
 
