@@ -513,15 +513,20 @@ def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set, set]:
     passes a's pool on as it is). Holders: every name that may hold such a pool, so that the state,
     which keeps no aside, is given a plain pool. Names are matched without their scopes, which
     only ever counts more than needed."""
+    # The state and the entities keep pools plain, and no local shares their names: only locals
+    # (and parameters, and results) carry what a pool set aside.
+    globals_ = set(ruleset.state) | set(ruleset.entities) | {"params", "loop"}
+
     def names_in(expr) -> set:
-        return {n.path[0] for n in dice_ast.walk(expr.tree) if isinstance(n, dice_ast.Name)}
+        return {n.path[0] for n in dice_ast.walk(expr.tree) if isinstance(n, dice_ast.Name)} - globals_
 
     tracked, read = set(), set()
     for expr in everything:
         for node in dice_ast.walk(expr.tree):
             if isinstance(node, dice_ast.Call) and node.function == "aside":
                 tracked.add(id(expr))
-                read |= {n.path[0] for a in node.args for n in dice_ast.walk(a) if isinstance(n, dice_ast.Name)}
+                read |= {n.path[0] for a in node.args for n in dice_ast.walk(a)
+                         if isinstance(n, dice_ast.Name)} - globals_
     blocks = [ruleset.setup or []] + [a.steps for a in ruleset.actions.values()] + \
         [p.steps for p in ruleset.procedures.values()] + [t.do for t in ruleset.triggers] + \
         [getattr(level, part) for level in ruleset.loop for part in ("begin", "finish", "then", "steps")]
@@ -531,7 +536,8 @@ def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set, set]:
         if isinstance(step, (LetStep, RollStep)):
             bindings += step.assignments
         elif isinstance(step, SetStep):     # a set: into a local binds it anew
-            bindings += [(target[0], formula) for target, formula in step.assignments if len(target) == 1]
+            bindings += [(target[0], formula) for target, formula in step.assignments
+                         if len(target) == 1 and target[0] not in globals_]
         elif isinstance(step, CallStep):
             bindings += step.args
             if step.result is not None:
