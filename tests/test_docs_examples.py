@@ -10,7 +10,9 @@ Two kinds of example are found in the fenced blocks of the Markdown:
   arguments must parse as the command line says (an option that does not exist, or a value
   of the wrong type, fails), without running it.
 
-A synopsis with [optional] parts is not an example: it is written in a `text` block.
+A synopsis with [optional] parts is not an example: it is written in a `text` block. The
+tutorial's examples are run by tests/test_tutorial.py (which can also rewrite them), with the
+`pattern` and `run_dusk` of this module.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import pytest
 from ruleset_engine import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").glob("*.md") if p.name != "tutorial.md")]
 PROGRAM = ("dusk", ".venv/bin/dusk")
 
 
@@ -86,7 +88,9 @@ def examples() -> list[Example]:
 EXAMPLES = examples()
 
 
-def _pattern(expected: list[str]) -> re.Pattern:
+def pattern(expected: list[str]) -> re.Pattern:
+    """The output shown as a pattern, as doctest reads it: a line `...` stands for any lines, and
+    `...` inside a line for any text."""
     parts = []
     for line in expected:
         if line.strip() == "...":
@@ -105,21 +109,27 @@ def test_the_pages_have_examples_of_both_kinds():
 
 
 def test_the_pattern_matches_as_doctest_does():
-    assert _pattern(["a ... z", "...", "end"]).fullmatch("a b c z\nx\ny\nend\n")
-    assert not _pattern(["a", "b"]).fullmatch("a\nc\n")
-    assert _pattern(["a", "...", "b"]).fullmatch("a\nb\n")
+    assert pattern(["a ... z", "...", "end"]).fullmatch("a b c z\nx\ny\nend\n")
+    assert not pattern(["a", "b"]).fullmatch("a\nc\n")
+    assert pattern(["a", "...", "b"]).fullmatch("a\nb\n")
+
+
+def run_dusk(command: str, data_dir: Path) -> str:
+    """A `dusk ...` line as a reader runs it: from the top of the checkout, in a data directory of
+    its own, its output on a pipe; what it prints, standard output then standard error."""
+    argv = shlex.split(command)
+    assert argv[0] in PROGRAM, f"{command}: an example runs dusk"
+    env = {**os.environ, "DUSK_DATA_DIR": str(data_dir), "NO_COLOR": "1", "COLUMNS": "80"}
+    done = subprocess.run([sys.executable, "-m", "ruleset_engine", *argv[1:]], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    return done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("example", [e for e in EXAMPLES if e.output is not None], ids=str)
 def test_a_shown_command_prints_what_the_page_shows(example, tmp_path):
-    argv = shlex.split(example.command)
-    assert argv[0] in PROGRAM, f"{example}: an example runs dusk"
-    env = {**os.environ, "DUSK_DATA_DIR": str(tmp_path), "NO_COLOR": "1", "COLUMNS": "80"}
-    done = subprocess.run([sys.executable, "-m", "ruleset_engine", *argv[1:]], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
-    printed = done.stdout + done.stderr
+    printed = run_dusk(example.command, tmp_path)
     assert "Traceback" not in printed
-    expected = _pattern(example.output)
+    expected = pattern(example.output)
     assert expected.fullmatch(printed), (
         f"{example}\n--- the page shows:\n" + "\n".join(example.output) + "\n--- dusk printed:\n" + printed)
 

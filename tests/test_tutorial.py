@@ -14,7 +14,6 @@ After a deliberate change to the engine's output, rewrite the shown outputs and 
 
 import os
 import re
-import shlex
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +26,7 @@ from ruleset_engine.dice import ScriptedDice
 from ruleset_engine.ruleset import load
 from ruleset_engine.runtime import Game
 from ruleset_engine.runtime.decisions import DecisionError
+from tests.test_docs_examples import pattern, run_dusk
 
 REPO = Path(__file__).resolve().parents[1]
 TUTORIAL = REPO / "docs" / "tutorial.md"
@@ -91,28 +91,6 @@ def console_commands():
     return out
 
 
-def pattern(shown):
-    """The output shown as a pattern, as doctest reads it: a line `...` stands for any lines, and
-    `...` inside a line for any text (the same convention as tests/test_docs_examples.py)."""
-    parts = []
-    for line in shown:
-        if line.strip() == "...":
-            parts.append(r"(?:[^\n]*\n)*?")
-        else:
-            parts.append(".*?".join(re.escape(piece) for piece in line.rstrip().split("...")) + r"[ \t]*\n")
-    return re.compile("".join(parts))
-
-
-def run(command, tmp: Path) -> str:
-    """A command as the reader runs it: from the top of the checkout, output on a pipe."""
-    args = shlex.split(command)
-    assert args[0] == "dusk", command
-    env = dict(os.environ, DUSK_DATA_DIR=str(tmp), NO_COLOR="1", COLUMNS="80")
-    done = subprocess.run([sys.executable, "-m", "ruleset_engine", *args[1:]], cwd=REPO, env=env,
-                          check=False, capture_output=True, text=True, timeout=120)
-    return done.stdout + done.stderr
-
-
 def elided(printed: str) -> list[str]:
     """What the tutorial shows of an output: the lines naming a fresh session file, and a run's speed, elided."""
     lines = printed.splitlines()
@@ -125,7 +103,7 @@ def test_every_command_prints_what_the_tutorial_shows(tmp_path):
     found = console_commands()
     assert len(found) >= 20
     with ThreadPoolExecutor(max_workers=4) as pool:
-        printed = list(pool.map(lambda k: run(found[k][1], tmp_path / str(k)), range(len(found))))
+        printed = list(pool.map(lambda k: run_dusk(found[k][1], tmp_path / str(k)), range(len(found))))
     wrong = [(at, command, out) for (at, command, shown), out in zip(found, printed)
              if not pattern(shown).fullmatch(out)]
     if wrong and os.environ.get("DUSK_REGENERATE_TUTORIAL"):

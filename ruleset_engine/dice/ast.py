@@ -37,7 +37,7 @@ class Boolean:
 
 @dataclass(slots=True)
 class Name:
-    """A dotted path into the environment: `hunter.life`, `params.difficulty`."""
+    """A dotted path into the environment: `player.score`, `params.difficulty`."""
 
     path: tuple[str, ...]
     span: Span
@@ -195,6 +195,11 @@ Node = Union[
     Integer, String, Boolean, Name, Unary, Arithmetic, Compare, AllOf, AnyOf, Not,
     Conditional, Condition, Call, Dice, PoolLiteral,
 ]
+
+
+def reads_aside(node) -> bool:
+    """Whether a tree calls aside(..): only then must its pools keep what they set aside."""
+    return any(isinstance(n, Call) and n.function == "aside" for n in walk(node))
 
 
 def walk(node):

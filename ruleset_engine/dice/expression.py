@@ -62,8 +62,7 @@ def _lowered(text: str, node, limits: Limits, traced: bool):
     """The expression lowered (every check made before rolling is made here): (Lowering, Src, Namespace)."""
     ns = Namespace()
     ns.values["_env_name"] = env_name
-    aside = any(isinstance(n, ast.Call) and n.function == "aside" for n in ast.walk(node))
-    lowering = Lowering(text, limits, traced=traced, names=_names(traced), ns=ns, aside=aside)
+    lowering = Lowering(text, limits, traced=traced, names=_names(traced), ns=ns, aside=ast.reads_aside(node))
     return lowering, lowering.lower(node), ns
 
 

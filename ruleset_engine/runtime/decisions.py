@@ -132,42 +132,38 @@ def _yes_no(decision: Decision, answer):
 NO_DICE = ("none", "-", "[]")
 
 
-def _pick(decision: Decision, answer):
+def _face_list(answer, none_words=()):
+    """Faces written as text ("6 2 6", "6,2,6", "[6, 2, 6]"; a word of none_words for none), or
+    given as a list: a list of ints, or _INVALID. Plain digits only, a few of them each (bounded)."""
     if isinstance(answer, str):
         text = answer.strip()
-        if text.casefold() in NO_DICE:
+        if text.casefold() in none_words:
             text = ""
-        if text.startswith("[") and text.endswith("]"):      # [1, 3] as the dice language writes a pool
+        if text.startswith("[") and text.endswith("]"):      # as the dice language writes a pool
             text = text[1:-1]
-        try:
-            answer = [int(x) for x in text.replace(",", " ").split()]
-        except ValueError:
+        words = text.replace(",", " ").split()
+        if not all(w.isascii() and w.isdigit() and len(w) <= 6 for w in words):
             return _INVALID
-    if not isinstance(answer, (list, tuple)) or not all(type(x) is int for x in answer):
-        return _INVALID
-    if Counter(answer) - Counter(decision.pool):
+        return [int(w) for w in words]
+    if isinstance(answer, (list, tuple)) and all(type(x) is int for x in answer):
+        return list(answer)
+    return _INVALID
+
+
+def _pick(decision: Decision, answer):
+    faces = _face_list(answer, NO_DICE)
+    if faces is _INVALID or Counter(faces) - Counter(decision.pool):
         return _INVALID
     lo, hi = decision.pick_range()
-    if not lo <= len(answer) <= hi:
-        return _INVALID
-    return list(answer)
+    return faces if lo <= len(faces) <= hi else _INVALID
 
 
 def _faces(decision: Decision, answer):
     """Real dice: exactly `min` faces, each on the die."""
-    if isinstance(answer, str):
-        text = answer.strip()
-        if text.startswith("[") and text.endswith("]"):
-            text = text[1:-1]
-        words = text.replace(",", " ").split()
-        if not all(w.isascii() and w.isdigit() and len(w) <= 6 for w in words):   # bounded, plain digits
-            return _INVALID
-        answer = [int(w) for w in words]
-    if not isinstance(answer, (list, tuple)) or not all(type(x) is int for x in answer):
+    faces = _face_list(answer)
+    if faces is _INVALID or len(faces) != decision.min or not all(1 <= x <= decision.sides for x in faces):
         return _INVALID
-    if len(answer) != decision.min or not all(1 <= x <= decision.sides for x in answer):
-        return _INVALID
-    return list(answer)
+    return faces
 
 
 _CHECKS = {"number": _number, "choice": _choice, "yes_no": _yes_no, "pick": _pick, "dice": _faces}

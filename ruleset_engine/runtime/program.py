@@ -112,8 +112,8 @@ class ProgramWriter:
         rolled = [str(params[name]) for name, p in ruleset.params.items() if p.type == "dice"] + \
             [str(spec.default) for a in ruleset.actions.values() for spec in a.params.values()
              if spec.type == "dice" and spec.default is not None]
-        self.aside = any(isinstance(n, dice_ast.Call) and n.function == "aside"
-                         for f in everything for n in dice_ast.walk(f.tree)) or any("aside" in t for t in rolled)
+        self.aside = any(dice_ast.reads_aside(f.tree) for f in everything) or \
+            any(dice_ast.reads_aside(dice.compile(t).tree) for t in rolled)
         # Only these formulas' untraced pools carry what they set aside; the rest stay plain tuples.
         self.tracked, self.carriers, self.holders = _tracking_aside(ruleset, everything) if self.aside \
             else (set(), set(), set())
@@ -523,7 +523,7 @@ def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set, set]:
     tracked, read = set(), set()
     for expr in everything:
         for node in dice_ast.walk(expr.tree):
-            if isinstance(node, dice_ast.Call) and node.function == "aside":
+            if isinstance(node, dice_ast.Call) and node.function == "aside":   # the names aside(..) reads
                 tracked.add(id(expr))
                 read |= {n.path[0] for a in node.args for n in dice_ast.walk(a)
                          if isinstance(n, dice_ast.Name)} - globals_

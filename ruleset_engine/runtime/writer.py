@@ -195,9 +195,9 @@ class FunctionWriter:
 
     def tracks_aside(self, expr) -> bool:
         """Whether this expression's untraced pools carry what they set aside (program.tracked; a
-        formula written on the fly, a dice param's, is judged by its text)."""
+        formula written on the fly, a dice param's, by whether it calls aside itself)."""
         p = self.program
-        return p.aside and (id(expr) in p.tracked or "aside" in expr.text)
+        return p.aside and (id(expr) in p.tracked or dice_ast.reads_aside(expr.tree))
 
     def lowering(self, text: str, rng: str = "R", aside: bool = False) -> Lowering:
         p = self.program

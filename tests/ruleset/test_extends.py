@@ -112,17 +112,20 @@ def test_show_resolved_names_the_source_of_each_value(tmp_path):
     assert 'ruleset: "parent"  # parent.yaml:1' in text
 
 
+LOOPED = """\
+ruleset: looped
+title: Looped
+state: {n: 0}
+loop:
+  - name: hour
+    times: 3
+    steps:
+      - {id: tick, set: {n: n + 1}}
+"""
+
+
 def test_loop_levels_merge_by_name(tmp_path):
-    (tmp_path / "looped.yaml").write_text(textwrap.dedent("""\
-        ruleset: looped
-        title: Looped
-        state: {n: 0}
-        loop:
-          - name: hour
-            times: 3
-            steps:
-              - {id: tick, set: {n: n + 1}}
-        """))
+    (tmp_path / "looped.yaml").write_text(LOOPED)
     (tmp_path / "child.yaml").write_text(textwrap.dedent("""\
         extends: looped.yaml
         ruleset: looped-twice
@@ -143,17 +146,6 @@ def test_loop_levels_merge_by_name(tmp_path):
         game.perform("hour")
     assert game.values["n"] == 33
 
-
-LOOPED = """\
-ruleset: looped
-title: Looped
-state: {n: 0}
-loop:
-  - name: hour
-    times: 3
-    steps:
-      - {id: tick, set: {n: n + 1}}
-"""
 
 
 def test_loop_levels_merge_by_name_in_merge_and_a_misspelt_level_is_refused(tmp_path):

@@ -7,7 +7,7 @@ import pytest
 
 from ruleset_engine.ruleset import load
 from ruleset_engine.runtime import Game, GameError, RuleError, RunLimits
-from tests.runtime.helpers import play, ruleset
+from tests.runtime.helpers import play, ruleset, written
 
 
 def run_game(seed, rounds=30, answers=4):
@@ -144,8 +144,7 @@ def test_bad_requests_change_nothing():
 
 
 def test_a_roll_label_is_a_text_that_reads_the_roll(tmp_path):
-    path = tmp_path / "label.yaml"
-    path.write_text(textwrap.dedent("""\
+    labelled = written(tmp_path, """\
         ruleset: label
         title: Label
         state: {n: 0}
@@ -154,10 +153,10 @@ def test_a_roll_label_is_a_text_that_reads_the_roll(tmp_path):
             steps:
               - roll: {ones: "count(3d6, == 1)"}
                 label: "{ones} {plural(ones, 'one', 'ones')}"
-        """))
+        """)
     from ruleset_engine.dice import ScriptedDice
     for faces, shown in (([1, 5, 6], "1 one"), ([1, 1, 3], "2 ones"), ([2, 3, 4], "0 ones")):
-        game = Game.start(load(str(path)), rng=ScriptedDice(faces))
+        game = Game.start(labelled, rng=ScriptedDice(faces))
         (event,) = [e for e in play(game, "throw") if e["kind"] == "roll"]
         assert event["label"] == shown, faces
 

@@ -2,11 +2,10 @@
 skipped unless a placeholder could fail, and pools carry what they set aside only where aside()
 can read it. (tests/test_parity.py holds both modes to the same results; these pin the savings.)"""
 
-import textwrap
-
 from ruleset_engine.ruleset import load
 from ruleset_engine.runtime import RunLimits, resolve_params
 from ruleset_engine.runtime.program import build
+from tests.runtime.helpers import written
 
 
 def untraced_source(ruleset) -> str:
@@ -22,8 +21,7 @@ def test_attack_skips_its_texts_and_tracks_aside_only_for_the_kill_roll():
 
 
 def test_a_placeholder_that_can_fail_is_still_evaluated(tmp_path):
-    path = tmp_path / "t.yaml"
-    path.write_text(textwrap.dedent("""\
+    ruleset = written(tmp_path, """\
         ruleset: t
         title: T
         state: {n: 0}
@@ -32,15 +30,14 @@ def test_a_placeholder_that_can_fail_is_still_evaluated(tmp_path):
             steps:
               - say: "safe {n + 1} {'a' if n > 0 else 'b'} {plural(n, 'x', 'xs')}"
               - say: "risky {10 // n}"
-        """))
-    source = untraced_source(load(str(path)))
+        """)
+    source = untraced_source(ruleset)
     assert source.count("may fail") == 1 and "_div(" in source
 
 
 def test_a_local_a_branch_may_have_left_unbound_is_not_taken_as_safe(tmp_path):
     # x is bound only when n > 0: {x + 1} can fail at the table, so a simulation evaluates it too.
-    path = tmp_path / "t.yaml"
-    path.write_text(textwrap.dedent("""\
+    ruleset = written(tmp_path, """\
         ruleset: t
         title: T
         state: {n: 0}
@@ -50,5 +47,5 @@ def test_a_local_a_branch_may_have_left_unbound_is_not_taken_as_safe(tmp_path):
               - if: n > 0
                 then: [{let: {x: 1}}]
               - say: "{x + 1}"
-        """))
-    assert untraced_source(load(str(path))).count("may fail") == 1
+        """)
+    assert untraced_source(ruleset).count("may fail") == 1
