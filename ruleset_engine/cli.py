@@ -137,10 +137,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from ruleset_engine.textfile import read_text
+
     try:
         if not args.resolved:
-            path, _name = dusk.locate(args.ruleset)
-            sys.stdout.write(path.read_text("utf-8"))
+            path, name = dusk.locate(args.ruleset)
+            sys.stdout.write(read_text(path, name, what="ruleset"))
             return 0
         data, files = dusk.read_merged(args.ruleset)
     except (dusk.DuskError, OSError) as err:

@@ -45,8 +45,8 @@ MISTAKES = {
          ('      - roll: {defence: "(params.dice)d6"}\n        label: Defend\n'
           '      - let: {hits: "defence >= params.hit_on"}\n'))]),
     "mistakes/step4-gap.yaml": ("step4.yaml", [('{through: "7..", loss: 5', '{through: "8..", loss: 5')]),
-    "mistakes/font-comma.yaml": ("font.yaml", [
-        ("extends: step7.yaml", "extends: ../step7.yaml"),
+    # Beside its stage, not in mistakes/: extends: reads only the extending file's folder and below.
+    "font-mistake.yaml": ("font.yaml", [
         ('doc: "Blood the holy water gives back, once a night."',
          "doc: Blood the holy water gives back, once a night.")]),
 }

@@ -35,6 +35,7 @@ from .values import Die, Pool
 NOT_CONST = object()
 INF = float("inf")
 HOIST_EVERY = 25       # levels of the syntax tree between functions cut out of a deep expression
+SMALL_STEP = 2**20    # what a kept number may change by, per formula, without a check (x + 1)
 INLINE_DICE = 8        # a roll of at most this many dice of a written size is written in place (untraced)
 
 COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq,
@@ -55,6 +56,9 @@ class Src:
     safe: bool = False
     iterable: str | None = None      # untraced pools: a cheaper form to iterate once, when there is one
     dice: float = 0                  # the most dice it can roll (INF when unbounded)
+    # A number that differs from one value read (kept within the limit of numbers) by a small known
+    # amount (x + 1, -x): kept again and again, it grows by steps, never past the limit in a game.
+    near_read: bool = False
 
     @property
     def is_const(self) -> bool:
@@ -73,7 +77,7 @@ def _safe(*parts: Src) -> bool:
     return all(p.safe for p in parts)
 
 
-SHARED_HELPERS = ("div", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll", "word")   # both modes
+SHARED_HELPERS = ("div", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll", "word", "joined")   # both modes
 
 
 class Namespace:
@@ -245,6 +249,8 @@ class Lowering:
 
 
 def lower_integer(lo: Lowering, node: ast.Integer) -> Src:
+    if node.value > runtime.MAX_NUMBER:
+        raise lo.fail(DiceLimitError, f"this number is past the limit of numbers ({runtime.MAX_NUMBER:,})", node.span)
     return lo.const(node.value, NUM)
 
 
@@ -266,7 +272,8 @@ def lower_unary(lo: Lowering, node: ast.Unary) -> Src:
         src = Src(operand.text, NUM, bounds=operand.bounds, dice=operand.dice, safe=_safe(operand))
     else:
         bounds = (-operand.bounds[1], -operand.bounds[0]) if operand.bounds else None
-        src = Src(f"(-{operand.text})", NUM, bounds=bounds, dice=operand.dice, safe=_safe(operand))
+        src = Src(f"(-{operand.text})", NUM, bounds=bounds, dice=operand.dice, safe=_safe(operand),
+                  near_read=operand.simple or operand.near_read)
     return lo.fold(src, node.span) if operand.is_const else src
 
 
@@ -291,8 +298,11 @@ def lower_arithmetic(lo: Lowering, node: ast.Arithmetic) -> Src:
         text = f"({text})"
     # Sums and differences of numbers cannot fail; a product is checked, a division may be by zero.
     safe = _safe(*codes) and all(op in "+-" for op in node.ops)
+    unknown = [c for c in codes if c.bounds is None]
+    near = all(op in "+-" for op in node.ops) and len(unknown) == 1 and (unknown[0].simple or unknown[0].near_read) \
+        and all(-SMALL_STEP <= b <= SMALL_STEP for c in codes if c.bounds is not None for b in c.bounds)
     src = Src(text, NUM, bounds=_arith_bounds(node.ops, [c.bounds for c in codes]), dice=sum(c.dice for c in codes),
-              safe=safe)
+              safe=safe, near_read=near)
     return lo.fold(src, node.span) if all(c.is_const for c in codes) else src
 
 
@@ -743,7 +753,10 @@ def lower_pool_literal(lo: Lowering, node: ast.PoolLiteral) -> Src:
         return Src("()", POOL, dice=dice)
     if len(parts) == 1:
         return Src(parts[0] if items[0].kind == NUM or not lo.aside else f"tuple({parts[0]})", POOL, dice=dice)
-    return Src("(" + " + ".join(parts) + ")", POOL, dice=dice)
+    text = "(" + " + ".join(parts) + ")"
+    if any(src.kind != NUM for src in items):
+        text = f"_joined({text}, {node.span!r})"      # pools joined may outgrow a pool
+    return Src(text, POOL, dice=dice)
 
 
 def _flat_items(lo: Lowering, node: ast.PoolLiteral, items: list) -> list:

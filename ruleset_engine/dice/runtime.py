@@ -58,6 +58,18 @@ def count_arg(n, what: str, span) -> int:
 MAX_NUMBER = 2**53    # whole numbers stay within what any JSON reader keeps exactly
 
 
+MAX_POOL_LENGTH = 100_000    # dice in one pool value, however built (as many as one evaluation may roll)
+
+
+def joined(pool, span):
+    """Pools joined in brackets, held to the length of a pool: joining a pool to itself again and
+    again is how a pool could grow without end."""
+    if len(pool) > MAX_POOL_LENGTH:
+        raise DiceLimitError(f"this pool would hold {len(pool):,} dice, past the limit of a pool "
+                             f"({MAX_POOL_LENGTH:,})", span=span)
+    return pool
+
+
 def mul(a: int, b: int, span) -> int:
     product = a * b
     if -MAX_NUMBER <= product <= MAX_NUMBER:
@@ -263,6 +275,7 @@ def t_roll(tally, R, n, s, mods, info) -> Pool:
     if tally.expect is not None and n:
         tally.expect(n, s, info[0])
     dice = [Die(R(1, s), s) for _ in range(n)]
+    joined(dice, info[1])
     if not mods:
         pool = Pool(tuple(dice))
         if tally.steps is not None:
@@ -285,6 +298,7 @@ def t_literal(tally, R, items, mods, info) -> Pool:
             dice.extend(value.dice)
         else:
             raise DiceTypeError(f"a pool holds numbers and dice, not {describe(value)}", span=span)
+    joined(dice, info[1])
     if not mods:
         pool = Pool(tuple(dice))
         if tally.steps is not None:
@@ -454,6 +468,7 @@ def u_literal(tally, R, items, mods, info, with_aside=False) -> tuple:
             value = u_pool(value, span)
             faces.extend(value)
             sides.extend([s] * len(value))
+    joined(faces, info[1])
     state = RollState(faces, sides, False)
     check_modifiers(mods, set(sides))
     _apply(state, mods, R, tally)

@@ -40,7 +40,9 @@ def locate(source: str, relative_to: Path | None = None) -> tuple[Path, str]:
 def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ()) -> tuple[LDict, list[str]]:
     """The data of a ruleset with its parents merged in; the files, child first."""
     path, name = locate(source, relative_to)
-    resolved = path.resolve()
+    if relative_to is not None and path != bundled.bundled_path(source):
+        _may_extend(source, path, relative_to)
+    resolved = Path(os.path.realpath(path))     # realpath, unlike resolve(), never raises on a loop
     if resolved in chain:
         names = " -> ".join([p.name for p in chain] + [path.name])
         raise RulesetError([Problem(f"extends: goes round in a circle: {names}", Position(name, 1, 1))])
@@ -48,8 +50,9 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ())
         raise RulesetError([Problem(f"extends: more than {MAX_EXTENDS} levels deep", Position(name, 1, 1))])
     data = load_yaml_file(path, name)
     if not isinstance(data, LDict):
+        # Named by kind only: the file may be anything, and its contents are not ours to print.
         raise RulesetError([Problem(f"a ruleset is a mapping of keys (ruleset:, title:, ...), not "
-                                    f"{'a list' if isinstance(data, list) else repr(data)}", Position(name, 1, 1))])
+                                    f"{_kind_of(data)}", Position(name, 1, 1))])
     parent_source = data.get("extends")
     if parent_source is None:
         return data, [name]
@@ -68,6 +71,22 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ())
     if problems:
         raise RulesetError(problems)
     return merged, [name] + parent_files
+
+
+def _may_extend(source: str, path: Path, folder: Path) -> None:
+    """What `extends:` may read: a bundled ruleset (found by id, above), or a ruleset file (.yaml or
+    .yml) in the extending file's folder or below it, links followed. So a ruleset from elsewhere
+    cannot make dusk read, and quote in its errors, a file it has no business with."""
+    if not path.name.endswith((".yaml", ".yml")):
+        raise RulesetError([Problem(f"names a bundled ruleset or a .yaml file, not {source!r}")])
+    root = os.path.realpath(folder)
+    if os.path.commonpath([root, os.path.realpath(path)]) != root:
+        raise RulesetError([Problem(f"{source!r} is outside the folder of the ruleset that extends it; "
+                                    f"a ruleset extends a bundled one or a file in its own folder or below")])
+
+
+def _kind_of(data) -> str:
+    return "a list" if isinstance(data, list) else "a text" if isinstance(data, str) else "a single value"
 
 
 def load(source: str):

@@ -40,8 +40,13 @@ KEYS = {("loop",): "name"}
 
 
 def _ids(items, path=()) -> list:
+    """Each item's id (None for an item without one: an id is a name or a number, never a list or map)."""
     key = KEYS.get(tuple(path), "id")
-    return [item.get(key) if isinstance(item, dict) else None for item in items]
+    return [_scalar(item.get(key)) if isinstance(item, dict) else None for item in items]
+
+
+def _scalar(value):
+    return value if isinstance(value, (str, int)) else None
 
 
 class Merger:
@@ -68,12 +73,20 @@ class Merger:
             return self.merge_lists(parent, child, path)
         return child
 
+    def names(self, child: LDict, path) -> list:
+        """What $remove names: keys or ids, one or a list of them."""
+        removed = child.get("$remove", [])
+        removed = removed if isinstance(removed, list) else [removed]
+        names = [name for name in removed if _scalar(name) is not None]
+        if len(names) < len(removed):
+            self.problem("$remove takes names: the keys or ids to drop, as in $remove: [old_param]", child,
+                         path + ("$remove",))
+        return names
+
     def merge_maps(self, parent: LDict, child: LDict, path):
         out = LDict()
         out.pos = getattr(child, "pos", None) or getattr(parent, "pos", None)
-        removed = child.get("$remove", [])
-        if not isinstance(removed, list):
-            removed = [removed]
+        removed = self.names(child, path)
         for key in removed:
             if key not in parent:
                 self.problem(f"$remove names {key!r}, which {self.parent_file} does not have", child,
@@ -139,8 +152,7 @@ class Merger:
                              path + (key,))
         if "$replace" in child:
             return child["$replace"]
-        removed = child.get("$remove", [])
-        for item_id in removed if isinstance(removed, list) else [removed]:
+        for item_id in self.names(child, path):
             ids = _ids(items, path)
             if item_id not in ids:
                 self.problem(f"$remove names {item_id!r}, which this list in {self.parent_file} does not have",
@@ -149,7 +161,9 @@ class Merger:
             k = ids.index(item_id)
             del items[k]
             del positions[k]
-        if "$merge" in child:
+        if "$merge" in child and not isinstance(child["$merge"], list):
+            self.problem("$merge takes a list of items, each with its id", child, path + ("$merge",))
+        elif "$merge" in child:
             merged = self.merge_lists(items, child["$merge"], path + ("$merge",), keyed_by=path)
             positions = list(getattr(merged, "item_pos", positions))
             items = list(merged)

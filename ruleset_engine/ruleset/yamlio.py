@@ -18,9 +18,10 @@ import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from ..dice.runtime import MAX_NUMBER
+from ..textfile import MAX_BYTES, UnreadableFile, read_text
 from .problems import Position, Problem, RulesetError
 
-MAX_BYTES = 5 * 1024 * 1024
 MAX_NODES = 200_000   # nodes built, aliases expanded: far above any real ruleset
 MAX_DEPTH = 200
 
@@ -160,6 +161,12 @@ class _Builder:
         except ConstructorError as err:
             self.problems.append(Problem(f"cannot read this value: {err.problem}", self.at(node.start_mark), path))
             return node.value
+        except ValueError:      # an integer of thousands of digits: Python refuses to convert it
+            value = MAX_NUMBER + 1
+        if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            self.problems.append(Problem(f"this number is past the limit of numbers ({MAX_NUMBER:,})",
+                                         self.at(node.start_mark), path))
+            return 0
         if not node.style:  # plain (unquoted) scalars are where YAML surprises people ('' from libyaml)
             text = node.value
             if isinstance(value, bool) and text.lower() not in ("true", "false"):
@@ -234,24 +241,10 @@ def load_yaml_text(text: str, filename: str):
 
 
 def load_yaml_file(path: str | os.PathLike, display: str | None = None):
-    """Read and parse a YAML file, refusing one over 5 MB before reading it."""
+    """Read and parse a YAML file: a regular UTF-8 file of at most 5 MB, checked before reading."""
     filename = display or os.fspath(path)
     try:
-        size = os.stat(path).st_size
-    except OSError as err:
-        raise RulesetError([Problem(f"cannot read the file: {err.strerror}", Position(filename, 1, 1))]) from None
-    if size > MAX_BYTES:
-        raise RulesetError([Problem(
-            f"the file is {size / 1024 / 1024:.1f} MB; rulesets over {MAX_BYTES // 1024 // 1024} MB are refused",
-            Position(filename, 1, 1))])
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
-    except OSError as err:
-        raise RulesetError([Problem(f"cannot read the file: {err.strerror}", Position(filename, 1, 1))]) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise RulesetError([Problem(f"this is not a UTF-8 text file (byte {err.start})",
-                                    Position(filename, 1, 1))]) from None
+        text = read_text(path, filename, max_bytes=MAX_BYTES, what="ruleset")
+    except UnreadableFile as err:
+        raise RulesetError([Problem(err.reason, Position(filename, err.line, err.column))]) from None
     return load_yaml_text(text, filename)

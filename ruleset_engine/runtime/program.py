@@ -413,7 +413,7 @@ class ProgramWriter:
     def namespace(self) -> dict:
         values = dict(self.ns.values)
         values.update({
-            "_to_state": support.to_state, "_whole": support.whole, "_truth_value": support.truth_value,
+            "_to_state": support.to_state, "_whole": support.whole, "_too_big": support.too_big, "_text_ok": support.text_ok, "_truth_value": support.truth_value,
             "_fmt": support.fmt, "_plain_text": support.plain_text, "_shown": support.shown,
             "_report_value": support.report_value,
             "_initial_value": _initial_value, "_group_size": support.group_size, "_decision": support.decision, "_auto_answer": support.auto_answer,
@@ -609,13 +609,22 @@ def _needed_texts(ruleset: model.Ruleset) -> set:
         [getattr(level, part) for level in ruleset.loop for part in ("begin", "finish", "then")]
     notes = [(target, template) for steps in blocks for step in _all_steps(steps) if isinstance(step, NoteStep)
              for target, template in step.notes]
+    def reads(template) -> set:
+        return {part for parts in template.parts.values() for piece in parts if not isinstance(piece, str)
+                for path, _ in piece.names for part in path}
+
+    # A note that shows what a note wrote is kept, with what it reads: a text that shows texts is how
+    # one grows, and a simulation must meet the limit of texts where the table does.
+    written = {part for target, _ in notes for part in target}
+    for target, template in notes:
+        if reads(template) & written:
+            needed |= reads(template) | {target[-1]}
     changed = True
     while changed:
         changed = False
         for target, template in notes:
             if target[-1] in needed or target[0] in needed:
-                read = {part for parts in template.parts.values() for piece in parts if not isinstance(piece, str)
-                        for path, _ in piece.names for part in path}
+                read = reads(template)
                 if not read <= needed:
                     needed |= read
                     changed = True

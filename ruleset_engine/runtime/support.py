@@ -4,6 +4,7 @@ keeps them, the coercions of step arguments, decisions, and the names shown in t
 from __future__ import annotations
 
 from ruleset_engine.dice import FacesList, Pool
+from ruleset_engine.dice.runtime import MAX_NUMBER
 from ruleset_engine.ruleset.steps import StepFailed
 from ruleset_engine.ruleset.templates import LocalText, format_value, is_language_map
 
@@ -29,6 +30,23 @@ def to_state(value):
     if isinstance(value, LocalText):
         return dict(value.texts)
     return value
+
+
+def too_big(value: int):
+    raise StepFailed(f"{value:,} is past the limit of numbers ({MAX_NUMBER:,})" if abs(value) < 10**60 else
+                     f"a number of {len(str(abs(value))):,} digits is past the limit of numbers ({MAX_NUMBER:,})")
+
+
+MAX_TEXT_LENGTH = 100_000     # characters in one text a ruleset builds
+
+
+def text_ok(text) -> None:
+    """A text just built, held to the limit of texts: a note that shows a text twice, again and
+    again, is how a text could grow without end."""
+    for one in text.texts.values() if isinstance(text, LocalText) else (text,):
+        if len(one) > MAX_TEXT_LENGTH:
+            raise StepFailed(f"this text would be {len(one):,} characters long, past the limit of texts "
+                             f"({MAX_TEXT_LENGTH:,})")
 
 
 def whole(value, what: str) -> int:

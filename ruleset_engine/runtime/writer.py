@@ -16,6 +16,7 @@ from ruleset_engine.dice import DiceError
 from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR, join
 from ruleset_engine.dice.lowering import Lowering, Src
+from ruleset_engine.dice.runtime import MAX_NUMBER
 from ruleset_engine.ruleset.steps import KINDS
 
 LOWER = {kind.node: kind.lower for kind in KINDS.values()}
@@ -223,7 +224,9 @@ class FunctionWriter:
         src, lo = self.lower(formula)
         if src.simple and into is None:
             return src.text, src.kind
-        if inline and into is None and not (self.traced and src.dice) and not (not self.traced and lo.track):
+        grows = _may_grow(src)
+        if inline and into is None and not grows and not (self.traced and src.dice) \
+                and not (not self.traced and lo.track):
             self.pending = formula
             return src.text, src.kind
         target = into or self.fresh("_v")
@@ -235,7 +238,15 @@ class FunctionWriter:
             if not self.traced and lo.track:
                 self.line("C.budget = C.limit")
             self.line(f"{target} = {src.text}", formula)
+        if grows:
+            self.number_checked(target, formula)
         return target, src.kind
+
+    def number_checked(self, target: str, formula) -> None:
+        """A number about to be kept, held to the limit of numbers: kept values are what a loop can
+        grow without end (x + x, again and again), and a formula is finite, so one check here bounds
+        every number a game builds."""
+        self.line(f"if not {-MAX_NUMBER} <= {target} <= {MAX_NUMBER}: _too_big({target})", formula)
 
     def roll(self, formula, name: str, label) -> None:
         """A roll: step's formula, bound to the local `name`: at the table its roll is always logged,
@@ -288,6 +299,7 @@ class FunctionWriter:
         """A text rendered now: a string, or a LocalText carrying every language it has. A text
         written as a plain string takes the languages of the texts its placeholders show."""
         rendered = {}
+        unbounded = False
         for lang, parts in template.parts.items():
             pieces = []
             for part in parts:
@@ -295,6 +307,8 @@ class FunctionWriter:
                     pieces.append(repr(part))
                     continue
                 src, hoisted = self.placeholder(part)
+                # A number or a truth shows in a few characters; a text or a pool may be long.
+                unbounded = unbounded or (src.kind not in (NUM, BOOL) and not src.is_const)
                 for definition in hoisted:
                     self.line(definition)
                 value = self.fresh("_x")
@@ -309,6 +323,8 @@ class FunctionWriter:
             self.line(f"{target} = {next(iter(rendered.values()))}")
         else:
             self.line(f"{target} = _LocalText({{{', '.join(f'{k!r}: {v}' for k, v in rendered.items())}}})")
+        if unbounded:
+            self.line(f"_text_ok({target})")
         return target
 
     def placeholder(self, expr) -> tuple[Src, list]:
@@ -412,11 +428,13 @@ class FunctionWriter:
         """A block of steps: its steps count against the action's limit as it starts. The count is
         compared with the limit where steps can pile up without end: as each iteration of a loop
         and each procedure begins (`checked`); between those, an action's steps are finite."""
-        if not steps:
+        if not steps and not self.loops:
             self.line("pass")
             return
         self.cells.add("_st")
-        self.line(f"_st += {len(steps)}")
+        # Every iteration of a loop counts, an empty one as one step: a loop that does nothing a
+        # billion times is stopped like one that does something.
+        self.line(f"_st += {max(1, len(steps))}")
         if checked or self.loops:
             site = self.loops[-1] if self.loops else steps[0]
             self.line(f"if _st > {self.program.run_limits.max_steps}: "
@@ -424,6 +442,13 @@ class FunctionWriter:
         for step in steps:
             self.current = step
             LOWER[type(step)](self, step)
+
+    def iterations_checked(self, n: str, steps: list, site) -> None:
+        """A loop whose number of iterations is known as it starts: refused before its first one if
+        they alone would pass the limit of steps."""
+        self.cells.add("_st")
+        self.line(f"if _st + {n} * {max(1, len(steps))} > {self.program.run_limits.max_steps}: "
+                  f"C.too_many({self.const(site, 's')}, True)")
 
     def call(self, step, args: list, result: str | None) -> None:
         if self.program.inlined(step.procedure):
@@ -470,3 +495,10 @@ class FunctionWriter:
             out.append(("    " * (depth + 1) + text, origin))
         return out
 
+
+def _may_grow(src: Src) -> bool:
+    """Whether a number a formula computes may be past the limit of numbers (a read or a constant
+    is within it already; a result whose range is known within it needs no check)."""
+    if src.kind != NUM or src.simple or src.is_const or src.near_read:
+        return False
+    return src.bounds is None or src.bounds[0] < -MAX_NUMBER or src.bounds[1] > MAX_NUMBER

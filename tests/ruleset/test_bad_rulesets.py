@@ -130,7 +130,7 @@ def test_extends_cycle_and_missing_parent(tmp_path):
 
 def test_files_that_are_not_rulesets(tmp_path):
     (tmp_path / "bin.yaml").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
-    with pytest.raises(RulesetError, match="not a YAML text file|not a UTF-8 text file"):
+    with pytest.raises(RulesetError, match="this is not UTF-8 text"):
         load(str(tmp_path / "bin.yaml"))
     assert "the file is empty" in one(tmp_path, "")
     assert "a ruleset is a mapping of keys" in one(tmp_path, "- 1\n- 2\n")
@@ -147,7 +147,7 @@ def test_a_50_mb_file_is_refused_before_reading(tmp_path):
     path = tmp_path / "big.yaml"
     with open(path, "wb") as handle:
         handle.truncate(50 * 1024 * 1024)
-    with pytest.raises(RulesetError, match=r"the file is 50.0 MB; rulesets over 5 MB are refused"):
+    with pytest.raises(RulesetError, match=r"the file is 50.0 MB; a ruleset over 5 MB is refused"):
         load(str(path))
 
 

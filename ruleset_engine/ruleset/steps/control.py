@@ -174,6 +174,7 @@ def lower_repeat(w, step: RepeatStep) -> None:
         if step.times is not None:
             n = w.number(step.times, "repeat times:")
             bound = f"min({n}, {step.max})" if step.max is not None else n
+            w.iterations_checked(bound, step.body, step)
             w.line(f"for {counter} in range({bound}):")
             with w.indent():
                 if index:
