@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test bench clean
+.PHONY: play test fuzz bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ play: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
+
+# The fuzz tests of every input kind, with twenty times the examples `make test` runs (minutes).
+fuzz: $(VENV)/.installed-test
+	DUSK_FUZZ_SCALE=20 $(BIN)/python -m pytest -m fuzz -p no:cacheprovider
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/dice_throughput.py

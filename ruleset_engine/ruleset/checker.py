@@ -26,6 +26,9 @@ from .tables import build_table
 from .templates import LocalText, Template, split_template
 from .yamlio import LDict, key_position_of, position_of
 
+MAX_NESTING = 16     # blocks of steps, one inside another
+
+
 class RulesetChecker:
     def __init__(self, data: LDict, file: str, files=(), broken=(), refused: bool = False):
         self.data = data
@@ -38,6 +41,7 @@ class RulesetChecker:
         self.results: set[str] = set()
         self.languages: set[str] = set()       # every language a text of the ruleset has
         self.level_end_refused: str | None = None   # where the steps being checked run, if no iteration does
+        self.nesting = 0                       # blocks of steps around the one being checked
 
     # The global names, as the step checks read them.
     params = property(lambda self: self.names.params)
@@ -177,6 +181,7 @@ class RulesetChecker:
         tables = self.each("tables", build_table)
         entities = self.each("entities", entity)
         state = self.each("state", lambda c, name, value: initial(c, value, ("state", name), Scope(c.names)))
+        self.state_order(state)
         loop = list(self.each("loop", level).values())
         procedures = self.each("procedures", procedure)
         with self.no_level_end("setup: (no loop runs yet)"):
@@ -262,8 +267,35 @@ class RulesetChecker:
 
 
 
+    def state_order(self, state: dict) -> None:
+        """State variables start in the order written: a starting value reads only those above it."""
+        order = list(state)
+        for n, (name, start) in enumerate(state.items()):
+            parts = ([start.formula.expr] if start.formula else []) + \
+                [piece for parts in (start.text.parts.values() if start.text else ()) for piece in parts
+                 if not isinstance(piece, str)]
+            later = [path[0] for part in parts for path, _ in part.names
+                     if path[0] in order[n:] and path[0] not in self.names.params]
+            if later:
+                self.problem(f"the starting value of {name!r} reads itself" if later[0] == name else
+                             f"the starting value of {name!r} reads {later[0]!r}, which starts after it (state "
+                             f"variables start in the order written: move {later[0]!r} above {name!r})",
+                             ("state", name))
+
     # ---- steps
     def steps(self, items, path, scope: Scope) -> list:
+        if self.nesting >= MAX_NESTING:
+            # Far past any game's need, and within what the program written from the steps can nest.
+            self.problem(f"blocks of steps nested more than {MAX_NESTING} deep; move the inner steps into a "
+                         f"procedure", path)
+            return []
+        self.nesting += 1
+        try:
+            return self.block(items, path, scope)
+        finally:
+            self.nesting -= 1
+
+    def block(self, items, path, scope: Scope) -> list:
         out = []
         ended_by = None
         for i, item in enumerate(items):

@@ -35,7 +35,8 @@ def initial(c, value, path, scope: Scope) -> model.Initial:
 def entity(c, name: str, spec) -> model.EntitySpec:
     spec = spec or {}
     path = ("entities", name)
-    scope = Scope(c.names, {"index": None, "name": None})
+    # index and name are given to each instance of a group; a single entity has neither.
+    scope = Scope(c.names, {"index": None, "name": None} if "count" in spec else {"name": None})
     fields = {}
     for field_name, value in (spec.get("fields") or {}).items():
         if field_name in INSTANCE_FIELDS:

@@ -98,6 +98,8 @@ def _message(err) -> tuple[str, bool]:
             best = min(err.context, key=lambda e: len(list(e.absolute_path)))
             return _message(best)[0], False
         return f"{_kind(err.instance)} is not allowed here", False
+    if v == "anyOf" and err.schema.get("description", "").startswith("A table cell"):
+        return f"a table cell holds a number, true/false or a text, not {_kind(err.instance)}", False
     if v in ("minItems", "minProperties"):
         return "this must not be empty", False
     if v in ("minimum", "maximum"):

@@ -23,7 +23,7 @@ from ..textfile import MAX_BYTES, UnreadableFile, read_text
 from .problems import Position, Problem, RulesetError
 
 MAX_NODES = 200_000   # nodes built, aliases expanded: far above any real ruleset
-MAX_DEPTH = 200
+MAX_DEPTH = 64      # levels of YAML nesting: steps nested as deep as allowed take about 40
 
 try:  # libyaml's composer is faster; the pure-Python one gives the same nodes
     _Loader = yaml.CSafeLoader

@@ -24,6 +24,7 @@ from ruleset_engine import dice
 from ruleset_engine.dice import DEFAULT_LIMITS, DiceError
 from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR, join
+from ruleset_engine.dice.errors import DiceTypeError
 from ruleset_engine.dice.lowering import Namespace, Src
 from ruleset_engine.dice.runtime import u_env, u_plain
 from ruleset_engine.dice.expression import env_name
@@ -120,6 +121,7 @@ class ProgramWriter:
         self.read_parts = _needed_texts(ruleset)
         self.recursive = _on_call_cycles(ruleset)
         self.call_sites = _call_sites(ruleset)
+        self.nesting = {name: _nesting(p.steps) for name, p in ruleset.procedures.items()}
         self.dice_params = {name: _dice_param_kind(str(params[name])) for name, p in ruleset.params.items()
                             if p.type == "dice"}
         # Kinds assumed for this pass, and those observed while writing it.
@@ -386,7 +388,9 @@ class ProgramWriter:
         w = FunctionWriter(self, "report")
         w.line("_r = {}")
         for name, formula in self.ruleset.report.items():
-            value, _ = w.value(formula)
+            value, kind = w.value(formula)
+            if kind == STR:
+                self.problem(DiceTypeError(support.REPORTED, span=(0, len(formula.text))), formula)
             w.line(f"_r[{name!r}] = _report_value({value})", formula)
         w.line("return _r")
         return w
@@ -575,6 +579,11 @@ def _all_steps(steps):
         yield step
         for attr in NESTED[type(step)]:
             stack.extend(getattr(step, attr))
+
+
+def _nesting(steps) -> int:
+    """How deep blocks of steps nest inside these (0: no step holds a block)."""
+    return max((1 + _nesting(getattr(step, attr)) for step in steps for attr in NESTED[type(step)]), default=0)
 
 
 def _calls(steps) -> set:

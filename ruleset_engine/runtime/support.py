@@ -100,12 +100,17 @@ def shown(held, target: tuple) -> str:
     return ".".join(target)
 
 
+REPORTED = "a report gives a number (a pool gives its total) or true/false, not a text"
+
+
 def report_value(value):
     """A report's value: a number (a pool's total) or true/false."""
     if isinstance(value, Pool):
         return value.total
     if isinstance(value, tuple):
         return sum(value)
+    if type(value) is not int and type(value) is not bool:
+        raise StepFailed(f"{REPORTED[:-len('a text')]}{format_value(value)!r}")
     return value
 
 

@@ -451,7 +451,8 @@ class FunctionWriter:
                   f"C.too_many({self.const(site, 's')}, True)")
 
     def call(self, step, args: list, result: str | None) -> None:
-        if self.program.inlined(step.procedure):
+        # Written in place only where Python can nest its blocks (it allows 20 loops, one in another).
+        if self.program.inlined(step.procedure) and len(self.loops) + self.program.nesting[step.procedure] <= 16:
             # Called from this one place, never itself, never returning a value: written in place.
             procedure = self.program.ruleset.procedures[step.procedure]
             with self.scope(f"p_{step.procedure}", f"{step.procedure}__"):

@@ -1,5 +1,6 @@
 """Property tests: random text and random valid expressions never let anything but a DiceError out."""
 
+import os
 import random
 
 import pytest
@@ -9,8 +10,10 @@ from hypothesis import strategies as st
 
 from ruleset_engine import dice
 
+SCALE = int(os.environ.get("DUSK_FUZZ_SCALE", "1"))   # make fuzz: many times more examples
+
 # The recursive strategies below have long reprs; hypothesis warns about building them.
-pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
+pytestmark = [pytest.mark.fuzz, pytest.mark.filterwarnings("ignore:Generating overly large repr")]
 
 ENV = {"x": 3, "y": 0, "p": [1, 6, 6, 2], "params": {"difficulty": 6, "rule": "classic"}, "flag": True}
 
@@ -31,13 +34,13 @@ def _safe_evaluate(text):
     return result
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(PIECES), max_size=14).map("".join))
 def test_random_token_soup_gives_a_result_or_a_dice_error(text):
     _safe_evaluate(text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200 * SCALE, deadline=None)
 @given(st.text(max_size=40))
 def test_random_text_gives_a_result_or_a_dice_error(text):
     _safe_evaluate(text)
@@ -81,7 +84,7 @@ expressions = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expressions)
 def test_random_valid_expressions_evaluate_to_numbers(text):
     try:

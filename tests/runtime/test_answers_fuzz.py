@@ -1,10 +1,16 @@
 """Answers are hostile input: any text typed at a question is a valid answer in its normal form or a
 DecisionError naming the valid answers, never another exception."""
 
+import os
+
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ruleset_engine.runtime import Decision, DecisionError
+
+pytestmark = pytest.mark.fuzz
+SCALE = int(os.environ.get("DUSK_FUZZ_SCALE", "1"))   # make fuzz: many times more examples
 
 DECISIONS = [
     Decision(id="n", var="n", kind="number", min=0, max=5),
@@ -22,7 +28,7 @@ ANSWERS = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400 * SCALE, deadline=None)
 @given(answer=ANSWERS)
 @example(answer="² 3 4")          # a digit to str.isdigit, not to int()
 @example(answer="1 2 " + "9" * 5000)
