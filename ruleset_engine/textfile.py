@@ -60,7 +60,7 @@ def read_text(path: str | os.PathLike, display: str | None = None, *, max_bytes:
                                        f"{what} as UTF-8", line, column) from None
     if "\x00" in text:
         line, column = _place(raw, raw.index(b"\x00"))
-        raise UnreadableFile(filename, f"this is not a text file (it holds NUL bytes)", line, column)
+        raise UnreadableFile(filename, "this is not a text file (it holds NUL bytes)", line, column)
     return text
 
 
