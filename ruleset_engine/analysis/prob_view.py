@@ -159,7 +159,7 @@ def chart_title(chart: Chart) -> str:
 
 def _chart_cells(chart: Chart) -> tuple[list[str], list[list[str]]]:
     header = [f"{chart.rows[0]}\\{chart.columns[0]}" if chart.columns else chart.rows[0]]
-    header += [str(c) for c in chart.columns[1]] if chart.columns else [""]
+    header += [str(c) for c in chart.columns[1]] if chart.columns else ["chance" if chart.shows_chance else "mean"]
     rows = []
     for r, line in zip(chart.rows[1], chart.cells):
         cells = [percent(chart.reading(o)) if chart.shows_chance else f"{float(chart.reading(o)):.2f}" for o in line]
