@@ -122,7 +122,6 @@ class ExactRoll:
         self.die = die
         self.count = count
         self.expr = None
-        self.exploded = False
         self.label = label
         self.span = span
 
@@ -147,7 +146,6 @@ class ExactRoll:
         which = (lambda face: face == sides) if test is None else test
         depth = self.x.explode_depth(self.die, which, self.count, self.span)
         self.expr = self.die.explode_to_pool(self.count, which, depth=depth)
-        self.exploded = True
 
 
 class Exact:
@@ -205,11 +203,13 @@ class Exact:
         return PoolValue(sources, lambda m: change(*(b(m) for b in builds)), max(p.most for p in pools),
                          max(p.sides for p in pools))
 
-    def extreme(self, pool: PoolValue, evaluation, default):
-        """The highest (or lowest) face: `evaluation` gives the kept face as a tuple, empty for an
-        emptied pool, which reads the default. (Not icepool's highest_outcome_and_count: for an
-        emptied pool it names the lowest outcome, with a count of 0 that is easy to miss.)"""
+    def extreme(self, pool: PoolValue, evaluation, default, kept: bool = False):
+        """The highest (or lowest) face. `evaluation` gives (face, count) (icepool's
+        highest_outcome_and_count: an emptied pool names its lowest outcome with a count of 0) or,
+        with kept=True, the kept faces as a tuple (empty for an emptied pool). Empty reads the default."""
         found = self.evaluate(pool, evaluation)
+        if not kept:
+            found = self.combine(lambda face_count: (face_count[0],) if face_count[1] else (), found)
         if default is None:
             call = self.call
             message = (f"{self.label(call.args[0].span)} can be empty, and {call.function}(..) of an empty pool is "

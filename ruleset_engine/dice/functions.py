@@ -122,11 +122,11 @@ def _exact_size(x, pool):
 
 
 def _exact_highest(x, pool, default=None):
-    return x.extreme(pool, lambda e: e.highest(1).expand(), default)
+    return x.extreme(pool, lambda e: e.highest_outcome_and_count(), default)
 
 
 def _exact_lowest(x, pool, default=None):
-    return x.extreme(pool, lambda e: e.lowest(1).expand(), default)
+    return x.extreme(pool, lambda e: e.lowest(1).expand(), default, kept=True)
 
 
 def _exact_top(x, pool, n, highest):
