@@ -11,6 +11,7 @@ help of the dice language and of the steps is written from the engine's registri
 
 from __future__ import annotations
 
+import copy
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -447,6 +448,17 @@ def cmd_roll(repl: Repl, rest: str) -> None:
     repl.show(render_rich(result, repl.style.ascii_only))
 
 
+def cmd_prob(repl: Repl, rest: str) -> None:
+    """The odds of an expression, its names read from the game as `roll` reads them (nothing rolled,
+    nothing saved). Exact where the language's parts have an exact form, else a seeded estimate."""
+    if not rest:
+        raise ValueError("the odds of what? for example: prob count(5d10, >= 6)")
+    from ruleset_engine.analysis import prob, prob_view
+
+    answer = prob.ask([rest.strip()], env=copy.deepcopy(repl.session.game.values))
+    repl.show(prob_view.render_rich(answer, repl.style.ascii_only))
+
+
 def _plain_value(value, style: render.Style) -> str:
     """A value read from the game, in words: an entity as its fields, a group as its names."""
     if isinstance(value, dict):
@@ -632,6 +644,8 @@ def cmd_quit(repl: Repl, rest: str) -> None:
 BUILTINS: dict[str, Builtin] = {
     "help": Builtin(cmd_help, "help [topic]", "the actions and commands; help ACTION for its parameters"),
     "roll": Builtin(cmd_roll, "roll EXPR", "roll any dice expression, every die shown (saved, apart from the game)"),
+    "prob": Builtin(cmd_prob, "prob EXPR", "the exact odds of a dice expression, names read from the game "
+                                           "(nothing rolled)"),
     "state": Builtin(cmd_state, "state", "the whole state, entities as tables"),
     "status": Builtin(cmd_status, "status", "the status line (the toolbar at the prompt)"),
     "log": Builtin(cmd_log, "log [N]", "the last N lines of the chronicle (20)"),
@@ -648,4 +662,4 @@ BUILTINS: dict[str, Builtin] = {
 }
 
 # The commands that run while a question waits (any other line is its answer).
-ESCAPES = ("help", "state", "status", "log", "rules", "table", "quit", "exit", "undo", "auto", "dice")
+ESCAPES = ("help", "state", "status", "log", "rules", "table", "quit", "exit", "undo", "auto", "dice", "prob")

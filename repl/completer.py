@@ -1,6 +1,6 @@
 """Completion at the prompt, driven entirely by the ruleset: commands, actions, their parameters
 and values (choices, entity names), table names, help topics, the answers of a waiting
-decision, `dice manual` and `dice auto`, and for `roll` the functions of the dice language (from
+decision, `dice manual` and `dice auto`, and for `roll` and `prob` the functions of the dice language (from
 the engine's registry) and the names of the state."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class TableCompleter(Completer):
             return list(game.ruleset.tables)
         if command == "dice":
             return ["manual", "auto"] if len(words) == 1 else []
-        if command == "roll":
+        if command in ("roll", "prob"):
             return list(dusk.FUNCTIONS) + self.state_names()
         action = game.ruleset.actions.get(command)
         if action is None:

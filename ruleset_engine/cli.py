@@ -54,6 +54,44 @@ def cmd_roll(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_prob(args: argparse.Namespace) -> int:
+    """Exact odds (icepool, imported here only), or a seeded estimate said to be one."""
+    from ruleset_engine.analysis import prob, prob_view
+
+    try:
+        env = prob.ruleset_env(args.ruleset, args.set) if args.ruleset else {}
+        if args.set and not args.ruleset:
+            raise prob.ProbError("--set changes a ruleset's params: name the ruleset with --ruleset")
+        lets = [prob.parse_let(text) for text in args.let or []]
+        options = dict(lets=lets, env=env, depth=args.depth, estimate=args.estimate, samples=args.samples,
+                       seed=args.seed)
+        if args.grid:
+            if len(args.expressions) != 1:
+                raise prob.ProbError("a chart (--grid) asks one expression")
+            axes = [prob.parse_axis(text) for text in args.grid]
+            result = prob.grid(args.expressions[0].strip(), axes, at_least=args.at_least, at_most=args.at_most,
+                               **options)
+        else:
+            if args.at_least is not None or args.at_most is not None:
+                raise prob.ProbError("--at-least and --at-most read a chart: give --grid NAME=a..b too")
+            result = prob.ask([text.strip() for text in args.expressions], **options)
+    except (dusk.DuskError, OSError, ValueError) as err:
+        print(f"dusk prob: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False, sort_keys=True))
+        return 0
+    chart = args.grid is not None
+    if _stdout_is_terminal() and not os.environ.get("NO_COLOR"):
+        from rich.console import Console
+
+        view = prob_view.render_chart_rich(result) if chart else prob_view.render_rich(result, args.ascii)
+        Console(highlight=False).print(view)
+    else:
+        print(prob_view.render_chart_text(result) if chart else prob_view.render_text(result, args.ascii))
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """The table: `dusk play` and `dusk resume` (the REPL lives in ruleset_engine.repl)."""
     from ruleset_engine.repl.app import run
@@ -264,6 +302,33 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
     roll.add_argument("--ascii", action="store_true", help="ASCII symbols only")
     roll.set_defaults(handler=cmd_roll)
+
+    prob_ = sub.add_parser(
+        "prob", help="the exact odds of dice expressions (or a seeded estimate, said to be one)",
+        description="Every value of each expression with its chance, P(>=x) and P(<=x), a bar, the mean and "
+                    "standard deviation: exact where every part of the language has an exact form, else a "
+                    "seeded estimate, said on the first line. Examples: 'count(7d10, >= 8)', "
+                    "'highest(cancel(unpair(5d6), 3d6), default=0)'. See docs/prob.md.",
+    )
+    prob_.add_argument("expressions", nargs="+", metavar="EXPR",
+                       help="one or more dice expressions (asked together: a let's roll is shared by all)")
+    prob_.add_argument("--let", action="append", metavar="NAME=EXPR",
+                       help="bind NAME to one evaluation of EXPR that later lets and every EXPR read (repeatable)")
+    prob_.add_argument("--ruleset", metavar="RULESET", help="read params.NAME from this ruleset (id or file)")
+    prob_.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param of --ruleset")
+    prob_.add_argument("--grid", action="append", metavar="NAME=a..b",
+                       help="a chart over one or two names (rows, then columns)")
+    prob_.add_argument("--at-least", type=int, metavar="K", help="a chart shows P(value >= K)")
+    prob_.add_argument("--at-most", type=int, metavar="K", help="a chart shows P(value <= K)")
+    prob_.add_argument("--depth", type=int, metavar="N",
+                       help="follow explosions N deep (default: until a die's chance to explode again is "
+                            "below one in a million)")
+    prob_.add_argument("--estimate", action="store_true", help="simulate even when an exact answer exists")
+    prob_.add_argument("--samples", type=int, default=10_000, metavar="N", help="rolls of an estimate (10000)")
+    prob_.add_argument("--seed", type=int, default=0, help="the seed of an estimate (0)")
+    prob_.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
+    prob_.add_argument("--ascii", action="store_true", help="ASCII bars only")
+    prob_.set_defaults(handler=cmd_prob)
 
     listing = sub.add_parser("list", help="the bundled rulesets")
     listing.set_defaults(handler=cmd_list)

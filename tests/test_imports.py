@@ -299,3 +299,38 @@ def test_the_runtime_does_not_import_the_load_time_checker():
             "print(sorted(m for m in sys.modules if m.startswith('ruleset_engine') and m.endswith(('.checker', '.loader', '.schema', '.merge'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_only_the_odds_import_icepool():
+    """icepool is imported by `dusk prob` alone: `dusk roll`, the dice language with its registry (whose
+    exact forms are plain functions), the rulesets, simulations and the table start without it."""
+    import subprocess
+    import sys
+
+    code = ("import sys, ruleset_engine.cli, ruleset_engine.dice.functions, ruleset_engine.dice.modifiers, "
+            "ruleset_engine.ruleset, ruleset_engine.runtime.game, ruleset_engine.analysis.simulate, "
+            "ruleset_engine.repl.app, ruleset_engine.repl.commands; "
+            "ruleset_engine.cli.main(['roll', '4d6kh3', '--seed', '1']); "
+            "print('icepool' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "False", out.stdout
+    code = "import sys, ruleset_engine.cli; ruleset_engine.cli.main(['prob', '2d6']); print('icepool' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "True", out.stdout
+
+
+def test_icepool_is_imported_by_the_exact_translation_only():
+    importers = sorted({edge.file for edge in _icepool_imports()})
+    assert importers == ["ruleset_engine/analysis/exact.py"], importers
+
+
+def _icepool_imports() -> list[Import]:
+    found = []
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if any(n == "icepool" or n.startswith("icepool.") for n in names):
+                found.append(Import(module, "icepool", path.relative_to(ROOT).as_posix(), node.lineno))
+    return found

@@ -19,6 +19,14 @@ Shapes of a function form:
     aside     pool -> what the operation that made the pool set aside
     repeat    expression, condition -> the expression evaluated again while its total meets it
     plain     numbers and words -> a value: the primitive applied to the arguments' values
+
+The exact form (optional, read only by `dusk prob`): the same rule over icepool. It is called as
+exact(x, *arguments, **params, **keywords) with each argument already translated by the exact
+translator `x` (ruleset_engine/analysis/exact.py): a number is an int or a distribution, a pool a
+multiset of distributions, a condition a test of one face. It returns the translated value, using
+`x`'s few helpers (combine, evaluate, transform, ...). An entry without one makes an expression
+that uses it fall back to a seeded estimate. A modifier's exact form is exact(x, roll, operand),
+with `roll` the dice being built (ExactRoll: each die changed, the pool changed, or exploded).
 """
 
 from __future__ import annotations
@@ -46,6 +54,7 @@ class Form:
     total: bool = False                      # a plain primitive that never raises on arguments of
                                              # the checked kinds (so a text a simulation skips may skip it)
     signature: str = ""                      # as the docs write it: "count(pool, cond)"
+    exact: Callable | None = None            # the same rule over icepool (see above), or None
 
 
 @dataclass(frozen=True)
@@ -82,3 +91,4 @@ class Modifier:
     draws: bool = False          # it may roll more dice (re-rolls, explosions)
     never_ends: Callable | None = None   # (sides, operand) -> a message when it could never end
     mark: str | None = None      # the fate of the dice it leaves out
+    exact: Callable | None = None   # (x, roll, operand) -> None: the same rule over icepool (see above)

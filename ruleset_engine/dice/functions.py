@@ -91,67 +91,147 @@ def _check_reroll(lo, call, form, args) -> None:
         )
 
 
+# ---- exact forms: the same rules over icepool (`dusk prob`) -------------------------------
+# `x` is the exact translator (ruleset_engine/analysis/exact.py); these call only methods of the
+# values they are given, so nothing here imports icepool. A pool is a multiset: which die of equal
+# faces goes aside changes no number, so the multiset operations below are the whole rule.
+
+
+def _exact_min(x, *values):
+    return x.combine(lambda *v: min(v), *values)
+
+
+def _exact_max(x, *values):
+    return x.combine(lambda *v: max(v), *values)
+
+
+def _exact_abs(x, value):
+    return x.combine(abs, value)
+
+
+def _exact_count(x, pool, test):
+    return x.evaluate(pool, lambda e: e.keep_outcomes(test).size())
+
+
+def _exact_sum(x, pool):
+    return x.evaluate(pool, lambda e: e.sum())
+
+
+def _exact_size(x, pool):
+    return x.evaluate(pool, lambda e: e.size())
+
+
+def _exact_highest(x, pool, default=None):
+    return x.extreme(pool, lambda e: e.highest_outcome_and_count(), default)
+
+
+def _exact_lowest(x, pool, default=None):
+    return x.extreme(pool, lambda e: e.lowest(1).expand(), default, kept=True)
+
+
+def _exact_top(x, pool, n, highest):
+    n = x.constant(n, "how many dice")
+    return x.transform(lambda e: e.highest(n) if highest else e.lowest(n), pool)
+
+
+def _exact_largest_set(x, pool, ignore=None):
+    skip = x.faces(ignore, "ignore=") if ignore is not None else ()
+    kept = x.transform(lambda e: e.drop_outcomes(skip), pool) if skip else pool
+    best = x.evaluate(kept, lambda e: e.largest_count_and_outcome())
+    return x.pool_of(best, lambda count_face: (count_face[1],) * count_face[0])
+
+
+def _exact_unpair(x, pool):
+    return x.transform(lambda e: e.map_counts(function=lambda face, c: c - c // 2), pool)
+
+
+def _exact_cancel(x, pool, against):
+    return x.transform(lambda a, b: a.difference(b), pool, against)
+
+
+def _exact_filter(x, pool, test, matching):
+    return x.transform(lambda e: e.keep_outcomes(test) if matching else e.drop_outcomes(test), pool)
+
+
+def _exact_reroll(x, value, test):
+    return x.reroll(value, test)
+
+
+def _exact_plural(x, n, one, many):
+    return x.combine(plural, n, one, many)
+
+
+def _exact_sort(x, pool, descending=None):
+    return pool     # the same multiset
+
+
 # ---- the registry ----------------------------------------------------------------------
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in (
-    Function("min", (Form((NUMBER_ARG,), "numbers", min, variadic=True, signature="min(a, b, ...)"),),
+    Function("min", (Form((NUMBER_ARG,), "numbers", min, variadic=True, signature="min(a, b, ...)",
+                         exact=_exact_min),),
              "the smallest of its arguments (one or more numbers)", "min(5, 3)"),
-    Function("max", (Form((NUMBER_ARG,), "numbers", max, variadic=True, signature="max(a, b, ...)"),),
+    Function("max", (Form((NUMBER_ARG,), "numbers", max, variadic=True, signature="max(a, b, ...)",
+                         exact=_exact_max),),
              "the largest of its arguments (one or more numbers)", "max(1, 2d6)"),
-    Function("abs", (Form((NUMBER_ARG,), "number", abs, signature="abs(x)"),),
+    Function("abs", (Form((NUMBER_ARG,), "number", abs, signature="abs(x)", exact=_exact_abs),),
              "the number without its sign", "abs(-3)"),
-    Function("count", (Form((POOL_ARG, CONDITION_ARG), "count", mark="counted", signature="count(pool, cond)"),),
+    Function("count", (Form((POOL_ARG, CONDITION_ARG), "count", mark="counted", signature="count(pool, cond)",
+                            exact=_exact_count),),
              "how many dice meet the condition (marked ✓)", "count(5d10, >= 6)"),
-    Function("sum", (Form((POOL_ARG,), "reduce", sum, signature="sum(pool)"),),
+    Function("sum", (Form((POOL_ARG,), "reduce", sum, signature="sum(pool)", exact=_exact_sum),),
              "the total of the dice", "sum(3d6)"),
-    Function("size", (Form((POOL_ARG,), "reduce", len, signature="size(pool)"),),
+    Function("size", (Form((POOL_ARG,), "reduce", len, signature="size(pool)", exact=_exact_size),),
              "how many dice the pool holds", "size(largest_set(5d6))"),
     Function("highest", (
         Form((POOL_ARG,), "extreme", max, keywords={"default": NUMBER_ARG},
-             signature="highest(pool, default=N)"),
+             signature="highest(pool, default=N)", exact=_exact_highest),
         Form((POOL_ARG, NUMBER_ARG), "select", top_aside, mark="aside", params={"highest": True},
-             result="pool", signature="highest(pool, n)"),
+             result="pool", signature="highest(pool, n)", exact=_exact_top),
     ), "the highest face (an empty pool needs default=); with n, a pool of the n highest dice",
         "highest(5d6, 2)", check=_check_extreme),
     Function("lowest", (
         Form((POOL_ARG,), "extreme", min, keywords={"default": NUMBER_ARG},
-             signature="lowest(pool, default=N)"),
+             signature="lowest(pool, default=N)", exact=_exact_lowest),
         Form((POOL_ARG, NUMBER_ARG), "select", top_aside, mark="aside", params={"highest": False},
-             result="pool", signature="lowest(pool, n)"),
+             result="pool", signature="lowest(pool, n)", exact=_exact_top),
     ), "the lowest face (an empty pool needs default=); with n, a pool of the n lowest dice",
         "lowest(3d6, default=0)", check=_check_extreme),
     Function("largest_set", (Form((POOL_ARG,), "select", largest_set_aside, keywords={"ignore": POOL_ARG},
-                                  mark="aside", result="pool", signature="largest_set(pool, ignore=[..])"),),
+                                  mark="aside", result="pool", signature="largest_set(pool, ignore=[..])",
+                                  exact=_exact_largest_set),),
              "the dice of the biggest group of equal faces (ties: the higher face), never an ignored face",
              "largest_set([2, 5, 2, 5, 1], ignore=[1])"),
     Function("unpair", (Form((POOL_ARG,), "select", unpair_aside, mark="aside", result="pool",
-                             signature="unpair(pool)"),),
+                             signature="unpair(pool)", exact=_exact_unpair),),
              "for each face rolled c times, floor(c/2) of those dice (the later ones) are set aside",
              "unpair([1, 2, 2, 2, 4, 5, 5, 6])"),
     Function("cancel", (Form((POOL_ARG, POOL_ARG), "select", cancel_aside, mark="cancelled", result="pool",
-                             signature="cancel(a, b)"),),
+                             signature="cancel(a, b)", exact=_exact_cancel),),
              "each die of b cancels one equal die of a (marked ⊘)", "cancel([1, 2, 3, 3], [3, 4])"),
     Function("keep", (Form((POOL_ARG, CONDITION_ARG), "filter", mark="dropped", params={"matching": True},
-                           result="pool", signature="keep(pool, cond)"),),
+                           result="pool", signature="keep(pool, cond)", exact=_exact_filter),),
              "the dice that meet the condition", "keep([1, 6, 3, 6], == 6)"),
     Function("drop", (Form((POOL_ARG, CONDITION_ARG), "filter", mark="dropped", params={"matching": False},
-                           result="pool", signature="drop(pool, cond)"),),
+                           result="pool", signature="drop(pool, cond)", exact=_exact_filter),),
              "the dice that fail the condition", "drop([1, 6, 3, 6], == 6)"),
     Function("set_aside", (Form((POOL_ARG, CONDITION_ARG), "filter", mark="aside", params={"matching": False},
-                                result="pool", signature="set_aside(pool, cond)"),),
+                                result="pool", signature="set_aside(pool, cond)",
+                                exact=_exact_filter),),
              "the dice that fail the condition; those that meet it are set aside (aside() gives them)",
              "set_aside([1, 6, 1, 4], == 1)"),
     Function("aside", (Form((POOL_ARG,), "aside", result="pool", signature="aside(pool)"),),
              "the dice that the operation which made the pool set aside, cancelled or left out",
              "aside(unpair(8d6))"),
-    Function("reroll", (Form((EXPR_ARG, CONDITION_ARG), "repeat", signature="reroll(expr, cond)"),),
+    Function("reroll", (Form((EXPR_ARG, CONDITION_ARG), "repeat", signature="reroll(expr, cond)",
+                             exact=_exact_reroll),),
              "the whole expression evaluated again while its total meets the condition",
              "reroll(2d10, < 10)", check=_check_reroll),
     Function("plural", (Form((NUMBER_ARG, WORD_ARG, WORD_ARG), "plain", plural, result="string", total=True,
-                             signature="plural(n, 'one', 'many')"),),
+                             signature="plural(n, 'one', 'many')", exact=_exact_plural),),
              "the first word for exactly 1, the second for any other number (for texts)",
              "plural(ones, 'one', 'ones')"),
     Function("sort", (Form((POOL_ARG,), "order", keywords={"descending": TRUTH_ARG}, result="pool",
-                           signature="sort(pool, descending=true)"),),
+                           signature="sort(pool, descending=true)", exact=_exact_sort),),
              "the same dice from the lowest face up (descending=true: from the highest)", "sort(4d6)"),
 )}

@@ -154,20 +154,59 @@ def _never_ending_explosion(sides: int, operand) -> str | None:
     return None
 
 
+# ---- exact forms: the same rules over icepool (`dusk prob`) --------------------------------
+# `roll` is the exact translator's ExactRoll (ruleset_engine/analysis/exact.py): these call only its
+# methods and the methods of the distributions it hands them, so nothing here imports icepool.
+
+
+def _exact_keep_highest(x, roll, n):
+    roll.pool(lambda e: e.highest(n))
+
+
+def _exact_keep_lowest(x, roll, n):
+    roll.pool(lambda e: e.lowest(n))
+
+
+def _exact_drop_highest(x, roll, n):
+    roll.pool(lambda e: e.highest(drop=n))
+
+
+def _exact_drop_lowest(x, roll, n):
+    roll.pool(lambda e: e.lowest(drop=n))
+
+
+def _exact_reroll_once(x, roll, test):
+    roll.each(lambda die: die.reroll(test, depth=1))
+
+
+def _exact_reroll_while(x, roll, test):
+    # Re-rolled until a face fails the test: the die's chances among those faces, with no depth.
+    roll.each(lambda die: die.reroll(test, depth="inf"))
+
+
+def _exact_explode(x, roll, test):
+    roll.explode(test)
+
+
 MODIFIERS: dict[str, Modifier] = {m.token: m for m in (
     Modifier("kh", "khN", "count", keep_highest, "keep the N highest dice (kh alone keeps 1)", "4d6kh3",
-             mark="dropped"),
-    Modifier("kl", "klN", "count", keep_lowest, "keep the N lowest dice", "2d20kl1", mark="dropped"),
-    Modifier("dh", "dhN", "count", drop_highest, "drop the N highest dice", "4d6dh1", mark="dropped"),
-    Modifier("dl", "dlN", "count", drop_lowest, "drop the N lowest dice", "4d6dl1", mark="dropped"),
+             mark="dropped", exact=_exact_keep_highest),
+    Modifier("kl", "klN", "count", keep_lowest, "keep the N lowest dice", "2d20kl1", mark="dropped",
+             exact=_exact_keep_lowest),
+    Modifier("dh", "dhN", "count", drop_highest, "drop the N highest dice", "4d6dh1", mark="dropped",
+             exact=_exact_drop_highest),
+    Modifier("dl", "dlN", "count", drop_lowest, "drop the N lowest dice", "4d6dl1", mark="dropped",
+             exact=_exact_drop_lowest),
     Modifier("r", "r<cond>", "condition", reroll_once,
              "re-roll once each die meeting the condition; the new face stands (a bare value means ==)",
-             "3d6r<3", draws=True),
+             "3d6r<3", draws=True, exact=_exact_reroll_once),
     Modifier("rr", "rr<cond>", "condition", reroll_while, "re-roll each die while it meets the condition",
-             "1d20rr<10", draws=True, never_ends=_never_ending_reroll),
+             "1d20rr<10", draws=True, never_ends=_never_ending_reroll,
+             exact=_exact_reroll_while),
     Modifier("!", "!  !<cond>", "optional condition", explode,
              "explode: each die on its highest face (or meeting the condition) adds a die, which may explode",
-             "5d10!>=9", draws=True, never_ends=_never_ending_explosion),
+             "5d10!>=9", draws=True, never_ends=_never_ending_explosion,
+             exact=_exact_explode),
 )}
 
 

@@ -26,20 +26,28 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _table(header: str, rows: list[tuple[str, str, str]]) -> str:
-    lines = [f"| {header} |", "|---|---|---|"] + [f"| {a} | {b} | {c} |" for a, b, c in rows]
+def _table(header: str, rows: list[tuple[str, ...]]) -> str:
+    columns = header.count("|") + 1
+    lines = [f"| {header} |", "|" + "---|" * columns] + [f"| {' | '.join(row)} |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
+def _exact(*forms) -> str:
+    """Whether `dusk prob` has an exact form for the entry (docs/prob.md)."""
+    return "yes" if all(form.exact is not None for form in forms) else "estimated"
+
+
 def functions_table() -> str:
-    return _table("Function | Example | Result", [
-        (", ".join(f"`{form.signature}`" for form in entry.forms), f"`{_cell(entry.example)}`", _cell(entry.doc))
+    return _table("Function | Example | Result | Exact odds", [
+        (", ".join(f"`{form.signature}`" for form in entry.forms), f"`{_cell(entry.example)}`", _cell(entry.doc),
+         _exact(*entry.forms))
         for entry in FUNCTIONS.values()])
 
 
 def modifiers_table() -> str:
-    return _table("Modifier | Example | Meaning", [
-        (" ".join(f"`{part}`" for part in entry.syntax.split()), f"`{_cell(entry.example)}`", _cell(entry.doc))
+    return _table("Modifier | Example | Meaning | Exact odds", [
+        (" ".join(f"`{part}`" for part in entry.syntax.split()), f"`{_cell(entry.example)}`", _cell(entry.doc),
+         _exact(entry))
         for entry in MODIFIERS.values()])
 
 

@@ -248,3 +248,19 @@ def test_a_file_that_cannot_be_written_is_named_in_plain_words(tmp_path):
     repl, out = make_repl(GAMES["attack"])
     assert run(repl, out, f"export {tmp_path}") == f"{tmp_path}: is a directory\n"
     assert run(repl, out, f"export {tmp_path}/no/such/dir.md") == f"{tmp_path}/no/such/dir.md: no such file or directory\n"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_prob_gives_exact_odds_reading_the_game_and_changes_nothing(game):
+    repl, out = make_repl(GAMES[game], seed=5)
+    game_ = repl.session.game
+    before, dice = game_.state, game_.rng.getstate()
+    text = run(repl, out, "prob count(3d6, >= 5)")
+    assert text.startswith("Exact odds.") and "P(>=x)" in text and "mean 1, standard deviation" in text
+    name, value = next((k, v) for k, v in game_.values["params"].items() if type(v) is int and 0 <= v <= 20)
+    text = run(repl, out, f"prob params.{name} + 1d4")
+    assert f"{value + 4}" in text and "25.00%" in text
+    assert game_.state == before and game_.rng.getstate() == dice
+    assert "the odds of what" in run(repl, out, "prob")
+    assert "^" in run(repl, out, "prob count(3d6 >= 5)")
+    assert "prob EXPR" in run(repl, out, "help")

@@ -1,0 +1,591 @@
+"""Exact distributions: a dice expression translated to icepool, through the registry's exact forms.
+
+Each function and modifier of the language says how it translates in its own entry (the `exact`
+field, see dice/entries.py); this module walks the syntax tree, translates the nodes that are
+not calls (numbers, names, arithmetic, comparisons, `and`/`or`/`not`, `if ... else`, dice and
+pool literals) and hands each call's translated arguments to its entry. It imports icepool, so
+only `dusk prob` (and `prob` at the table) loads it.
+
+A translated value is one of:
+    an int, bool or str      known before anything is rolled;
+    an icepool Die           a random number (or truth) independent of every other part;
+    a PoolValue              a multiset of dice, built from Sources (each one rolled pool);
+    a Formula                a number that depends on a shared roll (a name bound by a `let`):
+                             kept as a function of the joint outcome of every evaluation over
+                             shared pools and of the shared dice, and evaluated once at the end.
+
+Every NdS of an expression is its own roll, so its parts are independent and combine exactly
+(icepool's map over independent dice). A roll read twice, through a let, is a Source marked
+shared: everything built from it waits, and one joint multiset evaluation reads it once. What
+the translation cannot follow raises NoExact with the reason, and the caller estimates instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import operator
+from dataclasses import dataclass
+from fractions import Fraction
+
+import icepool
+
+from ruleset_engine.dice import ast
+from ruleset_engine.dice.entries import CONDITION_ARG, EXPR_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG
+from ruleset_engine.dice.errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
+from ruleset_engine.dice.expression import env_name
+from ruleset_engine.dice.functions import FUNCTIONS
+from ruleset_engine.dice.kinds import describe
+from ruleset_engine.dice.lowering import COMPARE
+from ruleset_engine.dice.modifiers import MODIFIERS
+from ruleset_engine.dice.runtime import u_env
+
+
+class NoExact(Exception):
+    """The expression has a part without an exact form, or a dependence the translation cannot follow."""
+
+
+@dataclass(frozen=True)
+class ExactLimits:
+    """What an exact evaluation takes, refused before any work when passed."""
+
+    max_pool_dice: int = 100          # dice in one pool
+    max_exploding: int = 200          # exploding dice x (depth + 1), summed over a pool
+    max_depth: int = 20               # explosions followed at most this deep (--depth)
+    cut_chance: Fraction = Fraction(1, 1_000_000)   # the automatic depth: a die's chance to explode again is at most this
+    max_arrangements: int = 20_000    # a whole pool re-rolled as one (reroll(pool, ..)): its possible multisets
+
+
+EXACT_LIMITS = ExactLimits()
+
+
+class Source:
+    """One rolled pool (a leaf of the translation): its icepool multiset. Shared once a let binds it."""
+
+    __slots__ = ("expr", "shared")
+
+    def __init__(self, expr):
+        self.expr = expr
+        self.shared = False
+
+
+class PoolValue:
+    """A pool: a multiset built by `build` from its sources' multisets (by id), at most `most` dice."""
+
+    __slots__ = ("sources", "build", "most", "sides")
+
+    def __init__(self, sources: tuple, build, most: int, sides: int):
+        self.sources = sources
+        self.build = build
+        self.most = most        # the most dice it can hold
+        self.sides = sides      # the most distinct faces (for the size of re-rolling it whole)
+
+    @property
+    def shared(self) -> bool:
+        return any(s.shared for s in self.sources)
+
+    def concrete(self):
+        return self.build({id(s): s.expr for s in self.sources})
+
+
+class Formula:
+    """A value that depends on shared rolls: fn(joint outcome, outcomes of the atoms). `pending` are
+    (PoolValue, evaluation) pairs evaluated jointly at the end; `atoms` shared (or other) dice."""
+
+    __slots__ = ("pending", "atoms", "fn")
+
+    def __init__(self, pending: tuple, atoms: tuple, fn):
+        self.pending = pending
+        self.atoms = atoms
+        self.fn = fn
+
+
+def _unique(items) -> list:
+    seen, out = set(), []
+    for item in items:
+        if id(item) not in seen:
+            seen.add(id(item))
+            out.append(item)
+    return out
+
+
+def is_random(value) -> bool:
+    return isinstance(value, (icepool.Die, Formula))
+
+
+class ExactRoll:
+    """The dice of one NdS while its modifiers translate: one kind of die, how many, and once a
+    modifier works on the pool as a whole, the multiset."""
+
+    def __init__(self, x: "Exact", die, count: int, label: str, span):
+        self.x = x
+        self.die = die
+        self.count = count
+        self.expr = None
+        self.label = label
+        self.span = span
+
+    def current(self):
+        return self.expr if self.expr is not None else self.die.pool(self.count)
+
+    def each(self, change) -> None:
+        """Each die changed on its own (re-rolls): only while the dice are still alike and fresh."""
+        if self.expr is not None:
+            raise NoExact(f"{self.label} re-rolls dice after they were kept, dropped or exploded")
+        self.die = change(self.die)
+        if not self.die.outcomes():
+            raise DiceLimitError("every face would be re-rolled, so re-rolling would never end", span=self.span)
+
+    def pool(self, change) -> None:
+        self.expr = change(self.current())
+
+    def explode(self, test) -> None:
+        if self.expr is not None:
+            raise NoExact(f"{self.label} explodes dice after they were kept or dropped")
+        sides = self.die.max_outcome()
+        which = (lambda face: face == sides) if test is None else test
+        depth = self.x.explode_depth(self.die, which, self.count, self.span)
+        self.expr = self.die.explode_to_pool(self.count, which, depth=depth)
+
+
+class Exact:
+    """Translates one expression (its text, for carets) to icepool; `names(path, span)` reads a name."""
+
+    def __init__(self, text: str, names, *, depth: int | None = None, limits: ExactLimits = EXACT_LIMITS):
+        self.text = text
+        self.names = names
+        self.depth = depth
+        self.limits = limits
+        self.depths: list[tuple[int, float]] = []    # (depth, the chance a die's chain is cut) per explosion
+        self.call = None                              # the call whose exact form runs (for its messages)
+
+    def fail(self, cls, message: str, span) -> DiceError:
+        return cls(message, self.text, span)
+
+    def label(self, span) -> str:
+        return self.text[span[0]:span[1]]
+
+    # ---- the helpers the registry's exact forms call ----------------------------------------
+    def combine(self, fn, *values):
+        """fn applied to the outcomes of independent values (constants, dice, formulas)."""
+        if not any(is_random(v) for v in values):
+            return fn(*values)
+        if not any(isinstance(v, Formula) for v in values):
+            return icepool.map(fn, *values, star=False)
+        pending = _unique(p for v in values if isinstance(v, Formula) for p in v.pending)
+        atoms = _unique([a for v in values if isinstance(v, Formula) for a in v.atoms]
+                        + [v for v in values if isinstance(v, icepool.Die)])
+        where_p = {id(p): i for i, p in enumerate(pending)}
+        where_a = {id(a): i for i, a in enumerate(atoms)}
+        getters = []
+        for v in values:
+            if isinstance(v, Formula):
+                pi = tuple(where_p[id(p)] for p in v.pending)
+                ai = tuple(where_a[id(a)] for a in v.atoms)
+                getters.append(lambda p, a, v=v, pi=pi, ai=ai: v.fn(tuple(p[i] for i in pi), tuple(a[j] for j in ai)))
+            elif isinstance(v, icepool.Die):
+                k = where_a[id(v)]
+                getters.append(lambda p, a, k=k: a[k])
+            else:
+                getters.append(lambda p, a, v=v: v)
+        return Formula(tuple(pending), tuple(atoms), lambda p, a: fn(*(g(p, a) for g in getters)))
+
+    def evaluate(self, pool: PoolValue, evaluation):
+        """An evaluation of a pool (its size, sum, ...): now, or with the other readers of a shared roll."""
+        if not pool.shared:
+            return evaluation(pool.concrete())
+        return Formula(((pool, evaluation),), (), lambda p, a: p[0])
+
+    def transform(self, change, *pools: PoolValue) -> PoolValue:
+        """A pool made from pools by a multiset operation (it never holds more dice than they do)."""
+        sources = tuple(_unique(s for p in pools for s in p.sources))
+        builds = [p.build for p in pools]
+        return PoolValue(sources, lambda m: change(*(b(m) for b in builds)), max(p.most for p in pools),
+                         max(p.sides for p in pools))
+
+    def extreme(self, pool: PoolValue, evaluation, default, kept: bool = False):
+        """The highest (or lowest) face. `evaluation` gives (face, count) (icepool's
+        highest_outcome_and_count: an emptied pool names its lowest outcome with a count of 0) or,
+        with kept=True, the kept faces as a tuple (empty for an emptied pool). Empty reads the default."""
+        found = self.evaluate(pool, evaluation)
+        if not kept:
+            found = self.combine(lambda face_count: (face_count[0],) if face_count[1] else (), found)
+        if default is None:
+            call = self.call
+            message = (f"{self.label(call.args[0].span)} can be empty, and {call.function}(..) of an empty pool is "
+                       f"an error: give {call.function}(pool, default=N)")
+
+            def face(kept: tuple):
+                if not kept:
+                    raise DiceValueError(message, self.text, call.span)
+                return kept[0]
+
+            return self.combine(face, found)
+        return self.combine(lambda kept, otherwise: kept[0] if kept else otherwise, found, default)
+
+    def constant(self, value, what: str) -> int:
+        if is_random(value) or isinstance(value, PoolValue):
+            raise NoExact(f"{what} is known only when rolled")
+        return value
+
+    def faces(self, pool, what: str) -> tuple:
+        """The faces of a pool known before anything is rolled (ignore=[1])."""
+        if isinstance(pool, PoolValue) and not pool.sources:
+            return pool.build({})
+        raise NoExact(f"{what} needs faces known before rolling")
+
+    def pool_of(self, value, faces_of) -> PoolValue:
+        """A pool whose faces come from a random value: `faces_of(outcome)` gives them."""
+        if isinstance(value, Formula):
+            raise NoExact("a pool made from a shared roll's evaluation")
+        if not isinstance(value, icepool.Die):
+            return _fixed_pool(faces_of(value))
+        most = max(len(faces_of(o)) for o in value.outcomes())
+        sides = len({f for o in value.outcomes() for f in faces_of(o)})
+        return _source_pool(value.map_to_pool(lambda o: list(faces_of(o)) or _empty(), star=False), most, sides)
+
+    def reroll(self, value, test):
+        """A whole value re-evaluated while its total meets the test: its chances among the totals that fail it."""
+        if isinstance(value, Formula):
+            raise NoExact("re-rolling a value that depends on a shared roll")
+        if isinstance(value, PoolValue):
+            if value.shared:
+                raise NoExact("re-rolling a shared roll")
+            arrangements = math.comb(value.most + value.sides - 1, value.most) if value.sides else 1
+            if arrangements > self.limits.max_arrangements:
+                raise DiceLimitError(f"re-rolling a whole pool of up to {value.most} dice exactly means following "
+                                     f"{arrangements:,} arrangements of its faces (the limit is "
+                                     f"{self.limits.max_arrangements:,}); --estimate simulates it")
+            kept = value.concrete().expand().reroll(lambda faces: test(sum(faces)), depth="inf", star=False)
+            if not kept.outcomes():
+                raise DiceLimitError("every total meets the condition, so re-rolling would never end")
+            return self.pool_of(kept, lambda faces: faces)
+        if not isinstance(value, icepool.Die):
+            return value      # a number that fails the test (one that meets it is refused before rolling)
+        kept = value.reroll(test, depth="inf", star=False)
+        if not kept.outcomes():
+            raise DiceLimitError("every value meets the condition, so re-rolling would never end")
+        return kept
+
+    def explode_depth(self, die, which, count: int, span) -> int:
+        """How deep explosions are followed: --depth, or the least depth at which a die's chance to
+        explode once more is below the cut chance. Recorded for the report."""
+        p = Fraction(sum(q for o, q in die.items() if which(o)), die.denominator())
+        if self.depth is not None:
+            depth = self.depth
+        else:
+            depth = 1
+            while p ** (depth + 1) > self.limits.cut_chance and depth < self.limits.max_depth:
+                depth += 1
+        if count * (depth + 1) > self.limits.max_exploding:
+            raise self.fail(DiceLimitError, f"exact odds follow at most {self.limits.max_exploding} exploding dice "
+                                            f"(dice x (depth + 1)); {count} dice {depth} deep are "
+                                            f"{count * (depth + 1)}: use --depth or --estimate", span)
+        self.depths.append((depth, float(p ** (depth + 1))))
+        return depth
+
+    # ---- the tree ------------------------------------------------------------------------------
+    def node(self, node):
+        return _NODES[type(node)](self, node)
+
+    def number(self, node):
+        value = self.node(node)
+        if isinstance(value, PoolValue):
+            return self.evaluate(value, lambda e: e.sum())
+        return value
+
+    def pool(self, node, what: str) -> PoolValue:
+        value = self.node(node)
+        if isinstance(value, PoolValue):
+            return value
+        if isinstance(value, tuple):
+            return _fixed_pool(value)
+        raise self.fail(DiceTypeError, f"{what} needs a pool of dice, not {describe(value)}", node.span)
+
+    def truth(self, node):
+        return self.combine(bool, self.number(node))
+
+    def test(self, node: ast.Condition):
+        """A condition as a test of one face; its value must be known before rolling."""
+        value = self.constant(self.number(node.operand), f"the value of '{self.label(node.span)}'")
+        return getattr(value, {">=": "__le__", ">": "__lt__", "<=": "__ge__", "<": "__gt__", "==": "__eq__",
+                               "!=": "__ne__"}[node.op])
+
+    def finish(self, value):
+        """The translated value as one icepool Die: shared rolls evaluated jointly, once."""
+        if isinstance(value, PoolValue):
+            value = self.evaluate(value, lambda e: e.sum())
+        if isinstance(value, Formula):
+            atoms = value.atoms
+            if value.pending:
+                joint = _joint(value.pending)
+                return icepool.map(lambda j, *a: value.fn(j, a), joint, *atoms, star=False)
+            return icepool.map(lambda *a: value.fn((), a), *atoms, star=False)
+        if isinstance(value, icepool.Die):
+            return value
+        return icepool.Die([value])
+
+
+def _joint(pending):
+    """One multiset evaluation of every reader of the shared rolls: a Die of tuples."""
+    sources = _unique(s for pool, _ in pending for s in pool.sources)
+
+    def body(*params):
+        m = {id(s): p for s, p in zip(sources, params)}
+        return tuple(evaluation(pool.build(m)) for pool, evaluation in pending)
+
+    return icepool.multiset_function(body)(*(s.expr for s in sources))
+
+
+def _empty():
+    # A pool with no dice that still has an outcome, so icepool can evaluate it (a count of 0 throughout).
+    return icepool.Pool([icepool.Die([0])]).drop_outcomes([0])
+
+
+def _fixed_pool(faces) -> PoolValue:
+    faces = tuple(faces)
+    return PoolValue((), lambda m: icepool.Pool(list(faces)) if faces else _empty(), len(faces), len(set(faces)))
+
+
+def _source_pool(expr, most: int, sides: int) -> PoolValue:
+    source = Source(expr)
+    return PoolValue((source,), lambda m: m[id(source)], most, sides)
+
+
+def share(value):
+    """A value bound by a let: every reader reads the same roll."""
+    if isinstance(value, PoolValue):
+        for s in value.sources:
+            s.shared = True
+        return value
+    if isinstance(value, icepool.Die):
+        return Formula((), (value,), lambda p, a: a[0])
+    return value
+
+
+# ---- one function per node type -----------------------------------------------------------------
+
+
+def _integer(x: Exact, node):
+    return node.value
+
+
+def _name(x: Exact, node: ast.Name):
+    value = x.names(node.path, node.span)
+    if isinstance(value, (PoolValue, Formula, icepool.Die)):
+        return value
+    if isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, tuple) and all(type(v) is int for v in value):
+        return _fixed_pool(value)
+    raise x.fail(DiceTypeError, f"{node.dotted} is {describe(value)}, not a number, a pool or true/false", node.span)
+
+
+def _unary(x: Exact, node: ast.Unary):
+    value = x.number(node.operand)
+    return value if node.op == "+" else x.combine(operator.neg, value)
+
+
+def _arithmetic(x: Exact, node: ast.Arithmetic):
+    value = x.number(node.operands[0])
+    for op, operand in zip(node.ops, node.operands[1:]):
+        right = x.number(operand)
+        if op == "//":
+            message = f"{x.label(operand.span)} can be 0, and a division by zero is an error"
+
+            def divide(a, b, message=message, span=operand.span):
+                if b == 0:
+                    raise DiceValueError(message, x.text, span)
+                return a // b
+
+            value = x.combine(divide, value, right)
+        else:
+            value = x.combine({"+": operator.add, "-": operator.sub, "*": operator.mul}[op], value, right)
+    return value
+
+
+def _compare(x: Exact, node: ast.Compare):
+    left, right = x.node(node.left), x.node(node.right)
+    for value, side in ((left, node.left), (right, node.right)):
+        if isinstance(value, PoolValue):
+            raise x.fail(DiceTypeError, "a pool compared with a value: count(..) or sum(..) says which", side.span)
+    return x.combine(COMPARE[node.op], left, right)
+
+
+def _all_of(x: Exact, node: ast.AllOf):
+    return x.combine(lambda *v: all(v), *(x.truth(item) for item in node.items))
+
+
+def _any_of(x: Exact, node: ast.AnyOf):
+    return x.combine(lambda *v: any(v), *(x.truth(item) for item in node.items))
+
+
+def _not(x: Exact, node: ast.Not):
+    return x.combine(operator.not_, x.truth(node.operand))
+
+
+def _conditional(x: Exact, node: ast.Conditional):
+    test = x.truth(node.test)
+    if not is_random(test):
+        return x.node(node.then if test else node.otherwise)
+    then, otherwise = x.node(node.then), x.node(node.otherwise)
+    if isinstance(then, PoolValue) or isinstance(otherwise, PoolValue):
+        raise NoExact("a pool chosen by a condition known only when rolled")
+    return x.combine(lambda t, a, b: a if t else b, test, then, otherwise)
+
+
+def _condition(x: Exact, node):
+    raise x.fail(DiceTypeError, "a condition only goes inside count(..), keep(..), drop(..) or reroll(..)", node.span)
+
+
+def _call(x: Exact, node: ast.Call):
+    entry = FUNCTIONS[node.function]
+    form = entry.form_for(len(node.args))
+    if form.exact is None:
+        raise NoExact(f"{node.function}(..) has no exact form")
+    kinds = form.args + (form.args[-1],) * (len(node.args) - len(form.args)) if form.variadic else form.args
+    what = f"{node.function}(..)"
+    args = [_argument(x, kind, arg, what) for kind, arg in zip(kinds, node.args)]
+    keywords = {}
+    for keyword in node.keywords:
+        kind = form.keywords.get(keyword.name)
+        keywords[keyword.name] = _argument(x, kind, keyword.value, f"{keyword.name}=")
+    x.call = node
+    return form.exact(x, *args, **form.params, **keywords)
+
+
+def _argument(x: Exact, kind, node, what: str):
+    if kind == POOL_ARG:
+        return x.pool(node, what)
+    if kind == CONDITION_ARG:
+        return x.test(node)
+    if kind == TRUTH_ARG:
+        return x.truth(node)
+    if kind in (WORD_ARG, EXPR_ARG):
+        return x.node(node)
+    assert kind == NUMBER_ARG, kind
+    return x.number(node)
+
+
+def _dice(x: Exact, node: ast.Dice):
+    count = x.number(node.count) if node.count is not None else 1
+    sides = x.number(node.sides)
+    label = x.label(node.span)
+    count_span = node.count.span if node.count is not None else node.span
+    if isinstance(count, Formula) or isinstance(sides, Formula):
+        raise NoExact(f"the dice of {label} depend on a shared roll")
+    counts = count.outcomes() if isinstance(count, icepool.Die) else (count,)
+    for n in counts:
+        if n < 0:
+            raise x.fail(DiceValueError, f"{x.label(count_span)} can be {n}, and a negative number of dice "
+                                         f"cannot be rolled", count_span)
+        if n > x.limits.max_pool_dice:
+            raise x.fail(DiceLimitError, f"exact odds take pools of at most {x.limits.max_pool_dice} dice, and "
+                                         f"{label} can hold {n}: --estimate simulates it", count_span)
+    all_sides = sides.outcomes() if isinstance(sides, icepool.Die) else (sides,)
+    for s in all_sides:
+        if s < 1:
+            raise x.fail(DiceValueError, f"{x.label(node.sides.span)} can be {s}, and a die needs at least 1 side",
+                         node.sides.span)
+    mods = [_modifier(x, mod) for mod in node.modifiers]
+
+    def roll(n, s):
+        built = ExactRoll(x, icepool.d(s), n, label, node.span)
+        for entry, operand in mods:
+            entry.exact(x, built, operand)
+        return built.current()
+
+    if isinstance(count, icepool.Die) or isinstance(sides, icepool.Die):
+        expr = icepool.map_to_pool(roll, count, sides, star=False)
+    else:
+        expr = roll(count, sides)
+    explodes = any(entry.token == "!" for entry, _ in mods)
+    deepest = max((d for d, _ in x.depths), default=0) if explodes else 0
+    return _source_pool(expr, max(counts) * (deepest + 1), max(all_sides))
+
+
+def _modifier(x: Exact, mod):
+    if isinstance(mod, ast.Select):
+        entry = MODIFIERS[mod.kind]
+        n = x.constant(x.number(mod.count), f"the number of dice of {mod.kind}") if mod.count is not None else 1
+        if n < 0:
+            raise x.fail(DiceValueError, f"{mod.kind} needs a number of dice of 0 or more, not {n}", mod.span)
+        operand = n
+    else:
+        entry = MODIFIERS["!" if isinstance(mod, ast.Explode) else "rr" if mod.repeat else "r"]
+        operand = None if mod.condition is None else x.test(mod.condition)
+    if entry.exact is None:
+        raise NoExact(f"the modifier {entry.token} has no exact form")
+    return entry, operand
+
+
+def _pool_literal(x: Exact, node: ast.PoolLiteral):
+    fixed, dice, pools = [], [], []
+    for item in node.items:
+        value = x.node(item)
+        if isinstance(value, PoolValue):
+            pools.append(value)
+        elif isinstance(value, tuple):
+            fixed.extend(value)
+        elif isinstance(value, icepool.Die):
+            dice.append(value)
+        elif isinstance(value, Formula):
+            raise NoExact("a pool holding a value that depends on a shared roll")
+        elif isinstance(value, (bool, str)):
+            raise x.fail(DiceTypeError, f"a pool holds numbers and dice, not {describe(value)}", item.span)
+        else:
+            fixed.append(value)
+    parts = list(pools)
+    if dice:
+        most = len(dice) + len(fixed)
+        parts.append(_source_pool(icepool.Pool(dice + [icepool.Die([f]) for f in fixed]), most,
+                                  len({o for d in dice for o in d.outcomes()} | set(fixed))))
+    elif fixed or not parts:
+        parts.append(_fixed_pool(fixed))
+    # Joined two at a time (icepool's union of more than two at once fails on some shapes).
+    value = parts[0] if len(parts) == 1 else x.transform(lambda *e: functools.reduce(_union, e), *parts)
+    if len(parts) > 1:
+        value.most = sum(p.most for p in parts)
+    for mod in node.modifiers:
+        entry, operand = _modifier(x, mod)
+        if entry.draws:
+            raise NoExact(f"'{entry.token}' on the dice of [..] (written as NdS{entry.token} it is exact)")
+        value = x.transform(lambda e, entry=entry, operand=operand: _select(x, entry, operand, e), value)
+    return value
+
+
+def _union(a, b):
+    return a.additive_union(b)
+
+
+def _select(x: Exact, entry, operand, expr):
+    """A modifier that keeps or drops dice, on the multiset of a pool literal."""
+    roll = ExactRoll(x, None, 0, "", None)
+    roll.expr = expr
+    entry.exact(x, roll, operand)
+    return roll.expr
+
+
+_NODES = {
+    ast.Integer: _integer, ast.String: _integer, ast.Boolean: _integer, ast.Name: _name, ast.Unary: _unary,
+    ast.Arithmetic: _arithmetic, ast.Compare: _compare, ast.AllOf: _all_of, ast.AnyOf: _any_of, ast.Not: _not,
+    ast.Conditional: _conditional, ast.Condition: _condition, ast.Call: _call, ast.Dice: _dice,
+    ast.PoolLiteral: _pool_literal,
+}
+
+
+def env_names(env, lets: dict):
+    """A name reader: a let's translated value, or a value of the environment (params, a grid, the state)."""
+
+    def read(path: tuple, span):
+        if len(path) == 1 and path[0] in lets:
+            return lets[path[0]]
+        return env_name(env, path, span, u_env)
+
+    return read
+
+
+def distribution(die) -> list[tuple[object, Fraction]]:
+    """A Die's outcomes with their exact chances, in order."""
+    total = die.denominator()
+    return [(outcome, Fraction(quantity, total)) for outcome, quantity in die.items() if quantity]

@@ -1,0 +1,197 @@
+"""The odds as a person reads them: plain text (a pipe, NO_COLOR) or rich (a terminal, the table).
+
+The first line always says how the numbers were found: exact, exact with explosions followed so
+deep, or estimated (and why, from how many seeded rolls).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ruleset_engine.analysis.prob import Answer, Chart, Odds
+from ruleset_engine.dice.kinds import BOOL
+
+BAR = 30          # characters of the longest bar
+
+
+def percent(p) -> str:
+    """A chance as a person reads it: 8.24%, 0.0012%, <0.0001%, 100%."""
+    p = float(p)
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    v = p * 100
+    if v < 0.0001:
+        return "<0.0001%"
+    if v < 0.01:
+        return f"{v:.2g}%"
+    text = f"{v:.2f}%"
+    return ">99.99%" if text == "100.00%" else text
+
+
+def method_line(answer: Answer) -> str:
+    """How the numbers were found, in plain words (the first line of the output)."""
+    if not answer.exact:
+        return (f"Estimated, not exact ({answer.why}): {answer.samples:,} seeded rolls (seed {answer.seed}); "
+                f"each chance with its 95% interval.")
+    if answer.depth is None:
+        return "Exact odds."
+    return (f"Exact odds, with explosions followed {answer.depth} deep (a die that would explode again past "
+            f"that stands as rolled; the chance of that is {percent(answer.cut)} per die).")
+
+
+def _value(value) -> str:
+    if type(value) is bool:
+        return "true" if value else "false"
+    return str(value)
+
+
+TAIL = Fraction(1, 10 ** 5)   # a long table hides the values of its tails beyond this chance
+LONG = 30                     # rows past which a table hides its tails
+
+
+def shown(odds: Odds) -> tuple[list, str]:
+    """The values a table shows, and a note for those it hides: a long table stops where the chance
+    of a value that far out falls below one in 100,000 (--json has them all)."""
+    chances = odds.chances
+    if len(chances) <= LONG or odds.kind == BOOL:
+        return chances, ""
+    kept = [(v, p) for v, p in chances if odds.at_most(v) >= TAIL and odds.at_least(v) >= TAIL]
+    hidden = len(chances) - len(kept)
+    if not hidden:
+        return chances, ""
+    mass = 1 - sum(p for _, p in kept)
+    return kept, (f"{hidden} values in the tails, together {percent(mass)}, are not shown "
+                  f"(--json gives every value)")
+
+
+def _rows(odds: Odds, ascii_only: bool) -> tuple[list[str], list[list[str]], list[int]]:
+    """The header, the cells and the bar lengths of one question's table."""
+    estimated = odds.samples is not None
+    header = ["value", "P(=x)"] + (["95% interval"] if estimated else [])
+    if odds.kind != BOOL:
+        header += ["P(>=x)", "P(<=x)"]
+    top = max((p for _, p in odds.chances), default=Fraction(0))
+    rows, bars = [], []
+    for value, p in shown(odds)[0]:
+        row = [_value(value), percent(p)]
+        if estimated:
+            low, high = odds.interval(p)
+            row.append(f"{percent(low)} .. {percent(high)}")
+        if odds.kind != BOOL:
+            row += [percent(odds.at_least(value)), percent(odds.at_most(value))]
+        rows.append(row)
+        bars.append(round(BAR * p / top) if top else 0)
+    return header, rows, bars
+
+
+def _summary(odds: Odds) -> str:
+    note = shown(odds)[1]
+    if odds.kind == BOOL:
+        return note
+    word = "estimated mean" if odds.samples is not None else "mean"
+    line = f"{word} {float(odds.mean):.4g}, standard deviation {odds.sd:.4g}"
+    return f"{line}\n  {note}" if note else line
+
+
+def _lets_line(answer: Answer) -> str:
+    return "with " + ", ".join(f"{name} = {text}" for name, text in answer.lets) if answer.lets else ""
+
+
+def render_text(answer: Answer, ascii_only: bool = False) -> str:
+    mark = "#" if ascii_only else "█"
+    lines = [method_line(answer)]
+    if answer.lets:
+        lines.append(_lets_line(answer))
+    for odds in answer.questions:
+        header, rows, bars = _rows(odds, ascii_only)
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        lines += ["", odds.expression]
+        lines.append("  " + "  ".join(h.rjust(w) for h, w in zip(header, widths)))
+        for row, bar in zip(rows, bars):
+            lines.append("  " + "  ".join(c.rjust(w) for c, w in zip(row, widths)) + "  " + mark * bar)
+        summary = _summary(odds)
+        if summary:
+            lines.append("  " + summary)
+    return "\n".join(lines)
+
+
+def render_rich(answer: Answer, ascii_only: bool = False):
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    mark = "#" if ascii_only else "█"
+    parts = [Text(method_line(answer), style="bold" if answer.exact else "bold yellow")]
+    if answer.lets:
+        parts.append(Text(_lets_line(answer), style="dim"))
+    for odds in answer.questions:
+        header, rows, bars = _rows(odds, ascii_only)
+        table = Table(title=odds.expression, title_justify="left", box=None, padding=(0, 1))
+        for h in header:
+            table.add_column(h, justify="right")
+        table.add_column("")
+        for row, bar in zip(rows, bars):
+            table.add_row(*row, Text(mark * bar, style="magenta"))
+        parts += [Text(""), table]
+        summary = _summary(odds)
+        if summary:
+            parts.append(Text(summary))
+    return Group(*parts)
+
+
+# ---- charts ------------------------------------------------------------------------------------
+
+
+def chart_title(chart: Chart) -> str:
+    if chart.at_least is not None:
+        what = f"P({chart.expression} >= {chart.at_least})"
+    elif chart.at_most is not None:
+        what = f"P({chart.expression} <= {chart.at_most})"
+    elif chart.shows_chance:
+        what = f"P({chart.expression})"
+    else:
+        what = f"the mean of {chart.expression}"
+    by = f"{chart.rows[0]} down" + (f", {chart.columns[0]} across" if chart.columns else "")
+    return f"{what}, {by}"
+
+
+def _chart_cells(chart: Chart) -> tuple[list[str], list[list[str]]]:
+    header = [f"{chart.rows[0]}\\{chart.columns[0]}" if chart.columns else chart.rows[0]]
+    header += [str(c) for c in chart.columns[1]] if chart.columns else ["chance" if chart.shows_chance else "mean"]
+    rows = []
+    for r, line in zip(chart.rows[1], chart.cells):
+        cells = [percent(chart.reading(o)) if chart.shows_chance else f"{float(chart.reading(o)):.2f}" for o in line]
+        rows.append([str(r), *cells])
+    return header, rows
+
+
+def _chart_method(chart: Chart) -> str:
+    line = method_line(chart.first())
+    if not chart.exact and any(a.exact for row in chart.answers for a in row):
+        line += " (Only the cells with no exact answer; the others are exact.)"
+    return line
+
+
+def render_chart_text(chart: Chart) -> str:
+    header, rows = _chart_cells(chart)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = [_chart_method(chart), chart_title(chart), ""]
+    for row in [header, *rows]:
+        lines.append("  ".join(c.rjust(w) for c, w in zip(row, widths)))
+    return "\n".join(lines)
+
+
+def render_chart_rich(chart: Chart):
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    header, rows = _chart_cells(chart)
+    table = Table(title=chart_title(chart), title_justify="left")
+    for i, h in enumerate(header):
+        table.add_column(h, justify="right", style="bold" if i == 0 else None)
+    for row in rows:
+        table.add_row(*row)
+    return Group(Text(_chart_method(chart), style="bold" if chart.exact else "bold yellow"), table)
