@@ -27,7 +27,7 @@ test: $(VENV)/.installed-test
 
 # The fuzz tests of every input kind, with twenty times the examples `make test` runs (minutes).
 fuzz: $(VENV)/.installed-test
-	DUSK_FUZZ_SCALE=20 $(BIN)/python -m pytest -m fuzz -p no:cacheprovider
+	DUSK_FUZZ_SCALE=20 $(BIN)/python -m pytest -m fuzz -p no:cacheprovider --timeout 3600
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/dice_throughput.py
