@@ -115,6 +115,9 @@ class ProgramWriter:
              if spec.type == "dice" and spec.default is not None]
         self.aside = any(dice_ast.reads_aside(f.tree) for f in everything) or \
             any(dice_ast.reads_aside(dice.compile(t).tree) for t in rolled)
+        # The kinds of dice the ruleset gives: the only ones its formulas may read (of(p, wild)).
+        self.kinds = frozenset().union(*(dice_ast.kinds_named(f.tree) for f in everything),
+                                       *(dice_ast.kinds_named(dice.compile(t).tree) for t in rolled))
         # Only these formulas' untraced pools carry what they set aside; the rest stay plain tuples.
         self.tracked, self.carriers, self.holders = _tracking_aside(ruleset, everything) if self.aside \
             else (set(), set(), set())
