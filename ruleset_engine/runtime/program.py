@@ -424,7 +424,7 @@ class ProgramWriter:
             "_fmt": support.fmt, "_plain_text": support.plain_text, "_shown": support.shown,
             "_report_value": support.report_value,
             "_initial_value": _initial_value, "_group_size": support.group_size, "_decision": support.decision, "_auto_answer": support.auto_answer,
-            "_picked": support.picked, "_in_level": support.in_level, "_instance_named": support.instance_named,
+            "_picked": support.picked, "_u_picked": support.u_picked, "_in_level": support.in_level, "_instance_named": support.instance_named,
             "_new_track": new_track, "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
             "_LocalText": LocalText, "_NO_DICE": NO_DICE, "_NOTHING": NOTHING, "_EndGame": EndGame,
             "_EndLevel": EndLevel, "_NeedDecision": NeedDecision, "_RoundLimit": RoundLimit,
