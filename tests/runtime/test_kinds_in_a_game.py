@@ -4,8 +4,6 @@ a pick, a re-roll and the game state, at the table and in a simulation; misuse i
 import json
 from pathlib import Path
 
-import pytest
-
 from ruleset_engine import dice
 from ruleset_engine.analysis.check import check
 from ruleset_engine.ruleset import load
