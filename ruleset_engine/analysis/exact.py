@@ -31,7 +31,7 @@ from fractions import Fraction
 import icepool
 
 from ruleset_engine.dice import ast
-from ruleset_engine.dice.entries import CONDITION_ARG, EXPR_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG
+from ruleset_engine.dice.entries import CONDITION_ARG, EXPR_ARG, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG
 from ruleset_engine.dice.errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from ruleset_engine.dice.expression import env_name
 from ruleset_engine.dice.functions import FUNCTIONS
@@ -455,6 +455,9 @@ def _call(x: Exact, node: ast.Call):
 
 
 def _argument(x: Exact, kind, node, what: str):
+    if kind == KIND_ARG:
+        # Kinds of dice have no exact form yet: a multiset of faces forgets which die was which.
+        raise NoExact(f"{what} reads kinds of dice, which are estimated")
     if kind == POOL_ARG:
         return x.pool(node, what)
     if kind == CONDITION_ARG:

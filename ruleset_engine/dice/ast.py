@@ -36,6 +36,16 @@ class Boolean:
 
 
 @dataclass(slots=True)
+class KindName:
+    """The name of a kind of dice where a function takes one (`of(p, wild)`, `kind=wild`): a word of
+    the expression, never a name read from the environment."""
+
+    name: str
+    span: Span
+    depth: int = 1
+
+
+@dataclass(slots=True)
 class Name:
     """A dotted path into the environment: `player.score`, `params.difficulty`."""
 
@@ -193,13 +203,18 @@ class PoolLiteral:
 
 Node = Union[
     Integer, String, Boolean, Name, Unary, Arithmetic, Compare, AllOf, AnyOf, Not,
-    Conditional, Condition, Call, Dice, PoolLiteral,
+    Conditional, Condition, Call, Dice, PoolLiteral, KindName,
 ]
 
 
 def reads_aside(node) -> bool:
     """Whether a tree calls aside(..): only then must its pools keep what they set aside."""
     return any(isinstance(n, Call) and n.function == "aside" for n in walk(node))
+
+
+def kinds_named(node) -> set:
+    """The kinds of dice a tree gives (the keywords of its kinds(..) calls)."""
+    return {k.name for n in walk(node) if isinstance(n, Call) and n.function == "kinds" for k in n.keywords}
 
 
 def walk(node):

@@ -17,6 +17,9 @@ Shapes of a function form:
     select    pool, ... -> the dice but those the primitive sets aside (it gives their indices); those marked
     order     pool -> the same dice sorted by face, stably (descending=true: from the highest)
     aside     pool -> what the operation that made the pool set aside
+    kinds     pool, kind=count... -> the same dice, the first ones marked with kinds
+    of_kind   pool, kind -> the dice of that kind; the rest marked
+    chosen    pool, pool, number -> the chosen dice of the pool re-rolled in place, kinds kept
     repeat    expression, condition -> the expression evaluated again while its total meets it
     plain     numbers and words -> a value: the primitive applied to the arguments' values
 
@@ -35,8 +38,10 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 # Argument kinds a form's signature names.
-POOL_ARG, NUMBER_ARG, CONDITION_ARG, EXPR_ARG, TRUTH_ARG, WORD_ARG = (
-    "pool", "number", "condition", "expression", "truth", "word")
+POOL_ARG, NUMBER_ARG, CONDITION_ARG, EXPR_ARG, TRUTH_ARG, WORD_ARG, KIND_ARG = (
+    "pool", "number", "condition", "expression", "truth", "word", "kind")
+# KIND_ARG is the name of a kind of dice, written bare (`of(p, wild)`, `kind=wild`): a name that some
+# kinds(..) of the expression (or of the ruleset) gives, never a value read from the game.
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ class Form:
     shape: str
     primitive: Callable | None = None
     keywords: dict = field(default_factory=dict)   # keyword -> argument kind
+    any_keyword: str | None = None           # keywords of any name, each of this argument kind (kinds(..))
     variadic: bool = False                   # the last argument may repeat (min, max)
     mark: str | None = None                  # the fate of the dice judged or removed
     params: dict = field(default_factory=dict)     # fixed extra arguments of the primitive

@@ -8,7 +8,7 @@ shape (see entries.py), so each rule of the language is written here once.
 
 from __future__ import annotations
 
-from .entries import CONDITION_ARG, EXPR_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG, Form, Function
+from .entries import CONDITION_ARG, EXPR_ARG, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG, Form, Function
 from .errors import DiceLimitError, DiceTypeError
 
 # ---- primitives: which dice go aside, decided over faces ---------------------------------------
@@ -80,7 +80,19 @@ def _check_extreme(lo, call, form, args) -> None:
         raise lo.fail(DiceTypeError, f"default= only applies to {call.function}(pool) without a count", call.span)
 
 
+def _check_kinds(lo, call, form, args) -> None:
+    if not call.keywords:
+        raise lo.fail(DiceTypeError, "kinds(..) names at least one kind and how many dice are of it, as in "
+                                     "kinds(5d10, wild=2)", call.span)
+    if args[0].is_const:
+        raise lo.fail(DiceTypeError, f"kinds(..) marks dice that are rolled, and {lo.label(call.args[0].span)} is a "
+                                     f"constant pool: give its kinds where it is rolled, as in kinds(5d10, wild=2)",
+                      call.args[0].span)
+
+
 def _check_reroll(lo, call, form, args) -> None:
+    if form.shape == "chosen":
+        return
     expr, cond = args
     if expr.bounds is not None and cond.every_value_meets(*expr.bounds):
         raise lo.fail(
@@ -176,9 +188,10 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
              "the largest of its arguments (one or more numbers)", "max(1, 2d6)"),
     Function("abs", (Form((NUMBER_ARG,), "number", abs, signature="abs(x)", exact=_exact_abs),),
              "the number without its sign", "abs(-3)"),
-    Function("count", (Form((POOL_ARG, CONDITION_ARG), "count", mark="counted", signature="count(pool, cond)",
-                            exact=_exact_count),),
-             "how many dice meet the condition (marked ✓)", "count(5d10, >= 6)"),
+    Function("count", (Form((POOL_ARG, CONDITION_ARG), "count", mark="counted", keywords={"kind": KIND_ARG},
+                            signature="count(pool, cond, kind=K)", exact=_exact_count),),
+             "how many dice meet the condition (marked ✓); with kind=, only dice of that kind count",
+             "count(5d10, >= 6)"),
     Function("sum", (Form((POOL_ARG,), "reduce", sum, signature="sum(pool)", exact=_exact_sum),),
              "the total of the dice", "sum(3d6)"),
     Function("size", (Form((POOL_ARG,), "reduce", len, signature="size(pool)", exact=_exact_size),),
@@ -223,10 +236,19 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("aside", (Form((POOL_ARG,), "aside", result="pool", signature="aside(pool)"),),
              "the dice that the operation which made the pool set aside, cancelled or left out",
              "aside(unpair(8d6))"),
-    Function("reroll", (Form((EXPR_ARG, CONDITION_ARG), "repeat", signature="reroll(expr, cond)",
-                             exact=_exact_reroll),),
-             "the whole expression evaluated again while its total meets the condition",
-             "reroll(2d10, < 10)", check=_check_reroll),
+    Function("reroll", (
+        Form((EXPR_ARG, CONDITION_ARG), "repeat", signature="reroll(expr, cond)", exact=_exact_reroll),
+        Form((POOL_ARG, POOL_ARG, NUMBER_ARG), "chosen", result="pool", signature="reroll(pool, chosen, sides)"),
+    ), "the whole expression evaluated again while its total meets the condition; with a pool, chosen dice "
+       "(a pick) and sides, those dice of the pool re-rolled once in place as dice of that many sides (→), "
+       "kinds kept", "reroll(2d10, < 10)", check=_check_reroll),
+    Function("kinds", (Form((POOL_ARG,), "kinds", any_keyword=NUMBER_ARG, result="pool",
+                            signature="kinds(pool, KIND=N, ...)"),),
+             "the same dice, the first N of them (in roll order) of the kind named, then the next of the next "
+             "kind; a kind is shown by a letter and a colour", "kinds(5d10, wild=2)", check=_check_kinds),
+    Function("of", (Form((POOL_ARG, KIND_ARG), "of_kind", mark="dropped", result="pool",
+                         signature="of(pool, kind)"),),
+             "the dice of that kind (given by kinds(..)); the others are left out", "of(kinds(5d10, wild=2), wild)"),
     Function("plural", (Form((NUMBER_ARG, WORD_ARG, WORD_ARG), "plain", plural, result="string", total=True,
                              signature="plural(n, 'one', 'many')", exact=_exact_plural),),
              "the first word for exactly 1, the second for any other number (for texts)",

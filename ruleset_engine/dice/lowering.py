@@ -24,7 +24,7 @@ from difflib import get_close_matches
 from typing import Callable
 
 from . import ast, runtime
-from .entries import CONDITION_ARG, EXPR_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG
+from .entries import CONDITION_ARG, EXPR_ARG, KIND_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError, UnknownName
 from .functions import FUNCTIONS
 from .kinds import ANY, BOOL, NUM, POOL, STR
@@ -136,7 +136,7 @@ class Lowering:
     """Lowers one expression (its text, for labels and carets) in one mode."""
 
     def __init__(self, text: str, limits: Limits, *, traced: bool, names: Callable, ns: Namespace,
-                 aside: bool = False, tally: str = "C", rng: str = "R"):
+                 aside: bool = False, tally: str = "C", rng: str = "R", kinds: frozenset | None = None):
         self.text = text
         self.limits = limits
         self.traced = traced
@@ -149,12 +149,18 @@ class Lowering:
         self.num_helper = "_t_num" if traced else "_u_num"
         self.hoisted: list[str] = []       # definitions the expression calls, written before it
         self.most_dice: float = 0          # the most dice the nodes lowered so far can roll
+        # The kinds of dice that may be read (`of(p, wild)`): a ruleset's, all its kinds(..) give; for a
+        # lone expression (None here), those its own kinds(..) give, and any when it gives none (its
+        # pools may come from its environment).
+        self.kinds = kinds
 
     # ---- entry points
     def lower(self, node) -> Src:
         """The whole expression; untraced, dice are counted only if the limit could be reached.
         The Src's `dice` is then the most dice the whole expression can roll."""
         self.most_dice = 0
+        if self.kinds is None:
+            self.kinds = frozenset(ast.kinds_named(node)) or None
         src = self.node(node)
         if not self.track and self.most_dice > self.limits.max_dice_rolled:
             self.track = True
@@ -238,6 +244,20 @@ class Lowering:
             return Src(f"({src.text} != 0)", BOOL, dice=src.dice)
         helper = "_t_truth" if self.traced else "_u_truth"
         return Src(f"{helper}({src.text}, {node.span!r})", BOOL, dice=src.dice)
+
+    def kind_name(self, node, what: str) -> str:
+        """A kind of dice, written as a bare name (`wild`), checked against the kinds given."""
+        if not isinstance(node, ast.KindName):
+            raise self.fail(DiceTypeError, f"{what} needs the name of a kind of dice here, as kinds(..) gives it "
+                                           f"(such as wild)", node.span)
+        name = node.name
+        if self.kinds is not None and name not in self.kinds:
+            guess = get_close_matches(name, list(self.kinds), n=1)
+            hint = f" (did you mean {guess[0]}?)" if guess else ""
+            known = f"the kinds given by kinds(..) are {', '.join(sorted(self.kinds))}" if self.kinds else \
+                "no kinds(..) gives any kind of dice (as in kinds(5d10, wild=2))"
+            raise self.fail(UnknownName, f"unknown kind of dice {name!r}{hint}: {known}", node.span)
+        return name
 
     def condition(self, node, what: str) -> Cond:
         if not isinstance(node, ast.Condition):
@@ -386,6 +406,11 @@ def lower_conditional(lo: Lowering, node: ast.Conditional) -> Src:
                dice=test.dice + max(then.dice, otherwise.dice), safe=_safe(test, then, otherwise))
 
 
+def lower_kind_name(lo: Lowering, node: ast.KindName) -> Src:   # pragma: no cover - the parser places them
+    raise lo.fail(DiceTypeError, f"the kind {node.name!r} only goes where a function takes one, as in of(p, wild)",
+                  node.span)
+
+
 def lower_condition(lo: Lowering, node: ast.Condition) -> Src:
     raise lo.fail(DiceTypeError, f"a condition such as '{lo.label(node.span)}' only goes inside count(..), "
                                  f"keep(..), drop(..) or reroll(..)", node.span)
@@ -410,7 +435,7 @@ def lower_call(lo: Lowering, node: ast.Call) -> Src:
     allowed = {k for f in entry.forms for k in f.keywords}
     given = {}
     for kw in node.keywords:
-        if kw.name not in allowed:
+        if kw.name not in allowed and form.any_keyword is None:
             names = ", ".join(f"{k}=" for k in sorted(allowed)) or "none"
             raise lo.fail(DiceTypeError, f"{node.function}(..) has no keyword {kw.name!r} (keywords: {names})",
                           kw.span)
@@ -422,7 +447,7 @@ def lower_call(lo: Lowering, node: ast.Call) -> Src:
     args = [_argument(lo, kind, arg, what) for kind, arg in zip(kinds, node.args)]
     if entry.check is not None:
         entry.check(lo, node, form, args)
-    keywords = {name: (form.keywords.get(name), value) for name, value in given.items()}
+    keywords = {name: (form.keywords.get(name, form.any_keyword), value) for name, value in given.items()}
     return SHAPES[form.shape](lo, node, form, args, keywords)
 
 
@@ -433,6 +458,8 @@ def _argument(lo: Lowering, kind: str, node, what: str):
         return lo.condition(node, what)
     if kind == TRUTH_ARG:
         return lo.truth(node)
+    if kind == KIND_ARG:
+        return lo.const(lo.kind_name(node, what), STR)
     raw = lo.node(node)
     if kind == WORD_ARG:
         if raw.kind not in (STR, ANY):
@@ -482,6 +509,8 @@ def shape_extreme(lo: Lowering, node, form, args, keywords) -> Src:
     default = keywords.get("default")
     dice = pool.dice
     faces = _faces(lo, pool)
+    if lo.kinds and not lo.traced:
+        prim = lo.ns.const(_plain_face(form.primitive), "p")   # a face of a kind leaves as a plain number
     if default is None:
         return Src(f"_extreme({faces}, {prim}, None, {info})", NUM, dice=dice)
     d = lo.number(default[1])
@@ -494,9 +523,22 @@ def shape_extreme(lo: Lowering, node, form, args, keywords) -> Src:
     return Src(f"_extreme({faces}, {prim}, {thunk}, {info})", NUM, dice=dice)
 
 
+def _plain_face(pick):
+    def plain(faces):
+        return int(pick(faces))
+    return plain
+
+
 def shape_count(lo: Lowering, node, form, args, keywords) -> Src:
     pool, cond = args
     dice = pool.dice + cond.operand.dice
+    if "kind" in keywords:
+        kind = lo.kind_name(keywords["kind"][1], "kind=")
+        if lo.traced:
+            info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+            return Src(f"_t_count({lo.tally}, {pool.text}, {cond.test()}, {form.mark!r}, {info}, {kind!r})", NUM,
+                       dice=dice)
+        return Src(f"_u_count_kind({pool.items}, {cond.test()}, {kind!r})", NUM, dice=dice)
     if lo.traced:
         info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
         return Src(f"_t_count({lo.tally}, {pool.text}, {cond.test()}, {form.mark!r}, {info})", NUM, dice=dice)
@@ -580,6 +622,47 @@ def shape_aside(lo: Lowering, node, form, args, keywords) -> Src:
     return Src(f"{helper}({args[0].text})", POOL, dice=args[0].dice)
 
 
+def shape_kinds(lo: Lowering, node, form, args, keywords) -> Src:
+    pool = args[0]
+    spec, dice, const = [], pool.dice, True
+    for kw in node.keywords:
+        count = lo.number(kw.value)
+        if count.is_const and count.const < 0:
+            raise lo.fail(DiceValueError, f"kinds(..) needs a number of dice of 0 or more, not {count.const}",
+                          kw.value.span)
+        spec.append((kw.name, count, kw.value.span))
+        dice += count.dice
+        const = const and count.is_const
+    if const:
+        spec_text = lo.ns.const(tuple((k, c.const, span) for k, c, span in spec), "i")
+    else:
+        spec_text = "(" + "".join(f"({k!r}, {c.text}, {span!r}), " for k, c, span in spec) + ")"
+    if lo.traced:
+        info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+        return Src(f"_t_kinds({lo.tally}, {pool.text}, {spec_text}, {info})", POOL, dice=dice)
+    return Src(f"_u_kinds({pool.text}, {spec_text}, {node.args[0].span!r})", POOL, dice=dice)
+
+
+def shape_of_kind(lo: Lowering, node, form, args, keywords) -> Src:
+    pool, kind = args
+    if lo.traced:
+        info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+        return Src(f"_t_of({lo.tally}, {pool.text}, {kind.text}, {form.mark!r}, {info})", POOL, dice=pool.dice)
+    return Src(f"_u_of({pool.items}, {kind.text}, {lo.aside})", POOL, dice=pool.dice)
+
+
+def shape_chosen(lo: Lowering, node, form, args, keywords) -> Src:
+    pool, chosen, sides = args
+    if sides.is_const and sides.const < 1:
+        raise lo.fail(DiceValueError, f"a die needs at least 1 side, not {sides.const}", node.args[2].span)
+    lo.most_dice += INF     # as many dice as are chosen: counted against the limit as they are rolled
+    info = _info(lo, lo.label(node.span), node.span, node.args[0].span, node.args[1].span,
+                 lo.label(node.args[0].span), node.args[2].span)
+    helper = "_t_reroll_chosen" if lo.traced else "_u_reroll_chosen"
+    return Src(f"{helper}({lo.tally_src if not lo.traced else lo.tally}, {lo.rng}, {pool.text}, {chosen.text}, "
+               f"{sides.text}, {info})", POOL, dice=INF)
+
+
 def shape_repeat(lo: Lowering, node, form, args, keywords) -> Src:
     expr, cond = args
     info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
@@ -598,7 +681,8 @@ def shape_plain(lo: Lowering, node, form, args, keywords) -> Src:
 SHAPES = {
     "numbers": shape_numbers, "number": shape_number, "reduce": shape_reduce, "extreme": shape_extreme,
     "count": shape_count, "filter": shape_filter, "select": shape_select, "order": shape_order,
-    "aside": shape_aside, "repeat": shape_repeat, "plain": shape_plain,
+    "aside": shape_aside, "repeat": shape_repeat, "plain": shape_plain, "kinds": shape_kinds,
+    "of_kind": shape_of_kind, "chosen": shape_chosen,
 }
 
 
@@ -776,5 +860,5 @@ NODES: dict[type, Callable[[Lowering, object], Src]] = {
     ast.Integer: lower_integer, ast.String: lower_string, ast.Boolean: lower_boolean, ast.Name: lower_name,
     ast.Unary: lower_unary, ast.Arithmetic: lower_arithmetic, ast.Compare: lower_compare,
     ast.AllOf: lower_all_of, ast.AnyOf: lower_any_of, ast.Not: lower_not, ast.Conditional: lower_conditional,
-    ast.Condition: lower_condition, ast.Call: lower_call, ast.Dice: lower_dice, ast.PoolLiteral: lower_pool_literal,
+    ast.Condition: lower_condition, ast.Call: lower_call, ast.KindName: lower_kind_name, ast.Dice: lower_dice, ast.PoolLiteral: lower_pool_literal,
 }

@@ -18,6 +18,8 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast
+from .entries import KIND_ARG
+from .functions import FUNCTIONS
 from .errors import DiceLimitError, DiceSyntaxError
 from .limits import DEFAULT_LIMITS, Limits
 
@@ -34,6 +36,25 @@ def _span(item) -> tuple[int, int]:
 def _cover(*items) -> tuple[int, int]:
     spans = [_span(i) for i in items if i is not None]
     return (min(s[0] for s in spans), max(s[1] for s in spans))
+
+
+def _kind_names(function: str, args: tuple, keywords: tuple) -> tuple:
+    """A bare name where the registry's form takes a kind of dice is that kind's name (a KindName),
+    not a name to read: `of(p, wild)` reads no variable `wild`."""
+    entry = FUNCTIONS.get(function)
+    form = entry.form_for(len(args)) if entry is not None else None
+    if form is None:
+        return args, keywords
+
+    def kind(node):
+        if isinstance(node, ast.Name) and len(node.path) == 1:
+            return ast.KindName(node.path[0], node.span, node.depth)
+        return node
+
+    args = tuple(kind(a) if i < len(form.args) and form.args[i] == KIND_ARG else a for i, a in enumerate(args))
+    keywords = tuple(replace(k, value=kind(k.value)) if form.keywords.get(k.name) == KIND_ARG else k
+                     for k in keywords)
+    return args, keywords
 
 
 class _TooDeep(Exception):
@@ -131,6 +152,7 @@ class _Builder(Transformer):
         args = tuple(x for x in items if not isinstance(x, ast.Keyword))
         keywords = tuple(x for x in items if isinstance(x, ast.Keyword))
         span = _cover(name, c[-1])
+        args, keywords = _kind_names(str(name), args, keywords)
         return ast.Call(str(name), args, keywords, span, _span(name), self._depth(span, *items))
 
     # ---- dice and pools

@@ -21,8 +21,28 @@ REROLLED = ("→", "->", "dim", "re-rolled")
 
 Segment = tuple[str, str]
 
+# The colours of kinds of dice: a kind keeps its colour from roll to roll (chosen by its name), and
+# its letter after the face says the same for those who cannot see colour.
+KIND_COLOURS = ("red", "blue", "yellow", "magenta", "cyan", "green")
 
-def _die(die: dict, ascii_only: bool, used: set[str]) -> list[Segment]:
+
+def kind_letters(kinds) -> dict[str, str]:
+    """Each kind's letters: the shortest start of its name that no other kind shown starts with."""
+    names = sorted(set(kinds))
+    out = {}
+    for name in names:
+        for n in range(1, len(name) + 1):
+            if not any(other != name and other.startswith(name[:n]) for other in names):
+                break
+        out[name] = name[:n]
+    return out
+
+
+def kind_colour(kind: str) -> str:
+    return KIND_COLOURS[sum(map(ord, kind)) % len(KIND_COLOURS)]
+
+
+def _die(die: dict, ascii_only: bool, used: set[str], letters: dict | None = None) -> list[Segment]:
     out: list[Segment] = []
     if die.get("rerolled_from"):
         arrow = REROLLED[1] if ascii_only else REROLLED[0]
@@ -37,16 +57,20 @@ def _die(die: dict, ascii_only: bool, used: set[str]) -> list[Segment]:
     mark = ascii_symbol if ascii_only else symbol
     if mark:
         used.add(fate)
+    kind = die.get("kind")
+    if kind is not None and letters:
+        text += letters[kind]
+        style = f"{style} {kind_colour(kind)}".strip()
     out.append((text + mark, style))
     return out
 
 
-def _step_dice(step: dict, ascii_only: bool, used: set[str]) -> list[Segment]:
+def _step_dice(step: dict, ascii_only: bool, used: set[str], letters: dict | None = None) -> list[Segment]:
     out: list[Segment] = []
     for i, die in enumerate(step["dice"]):
         if i:
             out.append((" ", ""))
-        out.extend(_die(die, ascii_only, used))
+        out.extend(_die(die, ascii_only, used, letters))
     if not step["dice"] and not step.get("note"):
         out.append(("no dice", "dim"))
     return out
@@ -69,17 +93,18 @@ def segments(roll: dict, ascii_only: bool = False, label: str | None = None) -> 
     expression = roll["expression"]
     arrow = "->" if ascii_only else "→"
     single = len(steps) == 1 and steps[0]["label"] == expression
+    letters = kind_letters(d["kind"] for s in steps for d in s["dice"] if d.get("kind") is not None)
     if label:
         out.append((label + "  ", "bold cyan"))
     if single:
         out.append((expression + "  ", "cyan"))
-        out.extend(_step_dice(steps[0], ascii_only, used))
+        out.extend(_step_dice(steps[0], ascii_only, used, letters))
     else:
         out.append((expression, "cyan"))
         width = max((len(s["label"]) for s in steps), default=0)
         for step in steps:
             out.append(("\n  " + step["label"].ljust(width) + "  ", "cyan"))
-            out.extend(_step_dice(step, ascii_only, used))
+            out.extend(_step_dice(step, ascii_only, used, letters))
             if step.get("note"):
                 out.append((("  " if step["dice"] else "") + step["note"], "dim"))
             value = step.get("value")
@@ -94,8 +119,8 @@ def segments(roll: dict, ascii_only: bool = False, label: str | None = None) -> 
         if not plain:
             faces = " ".join(str(f) for f in pool) or "none"
             out.append((f"  (dice left: {faces})", ""))
-    if used:
-        legend = []
+    if used or letters:
+        legend = [f"{letter} {kind}" for kind, letter in letters.items()]
         for key in ("counted", "dropped", "aside", "cancelled", "exploded", "rerolled"):
             if key in used:
                 sym = {"exploded": EXPLODED, "rerolled": REROLLED}.get(key) or FATES[key]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from .errors import DiceLimitError, DiceTypeError, DiceValueError
 from .kinds import describe
 from .modifiers import FLIPPED, RollState, limit_message
-from .values import Die, FacesList, Kept, Pool, TraceStep
+from .values import Die, FacesList, Kept, KFace, Pool, TraceStep, as_face, kind_of
 
 
 class Tally:
@@ -227,8 +227,10 @@ def t_env(value):
         return value
     if kind is FacesList:
         return value.pool
-    if isinstance(value, (list, tuple)) and all(type(v) is int for v in value):
+    if isinstance(value, (list, tuple)) and all(type(v) is int or type(v) is KFace for v in value):
         return Pool.of(value)
+    if kind is KFace:     # one face of a kind, read as a number
+        return int(value)
     return value
 
 
@@ -262,7 +264,7 @@ def _traced_dice(state: RollState, originals: list) -> list:
         # re-roll ends an explosion, as a die exploded here is marked.
         earlier = die.history + tuple(history.get(i, ()))
         blew = i in exploded or (die.exploded and i not in history)
-        shown.append(Die(state.faces[i], state.sides[i], earlier, blew, die.extra or i in extra))
+        shown.append(Die(state.faces[i], state.sides[i], earlier, blew, die.extra or i in extra, die.kind))
     return shown
 
 
@@ -317,10 +319,13 @@ def _judged(tally, pool: Pool, marks, value, info):
     return value
 
 
-def t_count(tally, pool, test, mark, info) -> int:
+def t_count(tally, pool, test, mark, info, kind=None) -> int:
     if type(pool) is not Pool:
         pool = t_pool(pool, info[2])
-    hits = [test(d.face) for d in pool.dice]
+    if kind is None:
+        hits = [test(d.face) for d in pool.dice]
+    else:   # count(p, cond, kind=K): only the dice of that kind are judged
+        hits = [d.kind == kind and test(d.face) for d in pool.dice]
     marks = tuple([mark if h else "kept" for h in hits]) if tally.steps is not None else None
     return _judged(tally, pool, marks, sum(hits), info)
 
@@ -359,10 +364,12 @@ def t_aside(pool: Pool) -> Pool:
 
 def u_env(value):
     """A value of the environment, untraced: lists of faces become tuples."""
-    if isinstance(value, list) and all(type(v) is int for v in value):
+    if isinstance(value, list) and all(type(v) is int or type(v) is KFace for v in value):
         return tuple(value)
     if isinstance(value, Pool):
-        return tuple(value.faces)
+        return tuple([as_face(d.face, d.kind) for d in value.dice])
+    if type(value) is KFace:     # one face of a kind, read as a number
+        return int(value)
     return value
 
 
@@ -379,6 +386,8 @@ def coercions(pool_type: type, env, total):
         value = env(value)
         if isinstance(value, pool_type):
             return total(value)
+        if type(value) is int:     # a face of a kind, read as the number it shows
+            return value
         raise DiceTypeError(f"expected a number here, not {describe(value)}", span=span)
 
     def pool(value, span):
@@ -482,6 +491,8 @@ def u_item(value, span) -> tuple:
     if isinstance(value, tuple):
         return value
     value = u_env(value)
+    if type(value) is int:
+        return (value,)
     if isinstance(value, tuple):
         return value
     raise DiceTypeError(f"a pool holds numbers and dice, not {describe(value)}", span=span)
@@ -536,3 +547,108 @@ def u_plain(value):
     if type(value) is Kept:
         return tuple(value)
     return value
+
+
+# ---- kinds of dice, and the re-roll of chosen dice (both modes) --------------------------------
+
+
+def kinds_marked(n: int, spec) -> list:
+    """The kind of each of n dice, in roll order, for kinds(pool, k1=a, k2=b): the first a dice
+    are k1, the next b are k2, the rest keep the kind they had (None). spec: ((kind, count, span), ...)."""
+    out: list = []
+    for kind, count, span in spec:
+        if type(count) is not int:
+            count = u_num(count, span)
+        if count < 0:
+            raise DiceValueError(f"kinds(..) needs a number of dice of 0 or more, not {count}", span=span)
+        out.extend([kind] * count)
+    return out[:n]
+
+
+def t_kinds(tally, pool, spec, info) -> Pool:
+    if type(pool) is not Pool:
+        pool = t_pool(pool, info[2])
+    marked = kinds_marked(len(pool.dice), spec)
+    dice = tuple([d.of_kind(marked[i]) if i < len(marked) else d for i, d in enumerate(pool.dice)])
+    out = Pool(dice)
+    if tally.steps is not None:
+        tally.steps.append(TraceStep(info[0], info[1], dice, None, out.total))
+    return out
+
+
+def u_kinds(pool, spec, span) -> tuple:
+    if not isinstance(pool, tuple):
+        pool = u_pool(pool, span)
+    marked = kinds_marked(len(pool), spec)
+    return tuple([KFace(f, marked[i]) if i < len(marked) else f for i, f in enumerate(pool)])
+
+
+def t_of(tally, pool, kind, mark, info) -> Pool:
+    """The dice of one kind; the others are marked."""
+    if type(pool) is not Pool:
+        pool = t_pool(pool, info[2])
+    return t_select(tally, pool, [i for i, d in enumerate(pool.dice) if d.kind != kind], mark, info)
+
+
+def u_of(pool, kind, with_aside=False) -> tuple:
+    kept = tuple([f for f in pool if type(f) is KFace and f.kind == kind])
+    if with_aside:
+        return Kept(kept, tuple([f for f in pool if type(f) is not KFace or f.kind != kind]))
+    return kept
+
+
+def u_count_kind(pool, test, kind) -> int:
+    return len([f for f in pool if type(f) is KFace and f.kind == kind and test(f)])
+
+
+def chosen_indices(faces, kinds, chosen, chosen_kinds, label, span) -> list:
+    """Which dice of a pool the chosen dice are, in roll order: each chosen die is the earliest die
+    not yet taken that shows its face (and, when it has a kind, is of that kind)."""
+    taken: set = set()
+    for face, kind in zip(chosen, chosen_kinds):
+        for i, f in enumerate(faces):
+            if f == face and i not in taken and (kind is None or kinds[i] == kind):
+                taken.add(i)
+                break
+        else:
+            raise DiceValueError(f"reroll(..): a chosen die shows {face}{' (' + kind + ')' if kind else ''}, and "
+                                 f"{label} has no such die left to re-roll", span=span)
+    return sorted(taken)
+
+
+def t_reroll_chosen(tally, R, pool, chosen, sides, info) -> Pool:
+    """The chosen dice of the pool re-rolled in place as dice of `sides` (kinds kept, shown with →).
+    info: (label, span, pool span, chosen span, pool text, sides span)."""
+    if type(pool) is not Pool:
+        pool = t_pool(pool, info[2])
+    if type(chosen) is not Pool:
+        chosen = t_pool(chosen, info[3])
+    sides = t_num(sides, info[5]) if type(sides) is not int else sides
+    check_sides(sides, (info[0], info[1], info[1], info[5], 0))
+    dice = list(pool.dice)
+    which = chosen_indices([d.face for d in dice], [d.kind for d in dice], [d.face for d in chosen.dice],
+                           [d.kind for d in chosen.dice], info[4], info[3])
+    tally.spend(len(which), info[1])
+    for i in which:
+        dice[i] = dice[i].rerolled(R(1, sides), sides)
+    out = Pool(tuple(dice))
+    if tally.steps is not None:
+        tally.steps.append(TraceStep(info[0], info[1], out.dice, None, out.total))
+    return out
+
+
+def u_reroll_chosen(tally, R, pool, chosen, sides, info) -> tuple:
+    if not isinstance(pool, tuple):
+        pool = u_pool(pool, info[2])
+    if not isinstance(chosen, tuple):
+        chosen = u_pool(chosen, info[3])
+    sides = u_num(sides, info[5]) if type(sides) is not int else sides
+    check_sides(sides, (info[0], info[1], info[1], info[5], 0))
+    faces = list(pool)
+    kinds = [kind_of(f) for f in faces]
+    which = chosen_indices(faces, kinds, chosen, [kind_of(f) for f in chosen], info[4], info[3])
+    if tally is not None:
+        tally.spend(len(which), info[1])
+    for i in which:
+        faces[i] = as_face(R(1, sides), kinds[i])
+    return tuple(faces)

@@ -10,22 +10,61 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+class KFace(int):
+    """A face of a die of a kind (`kinds(5d10, wild=2)`), as untraced pools and the game state hold
+    it: it is the number it shows in every sum and comparison, and remembers its kind. Only
+    expressions that mark kinds make them, so pools of plain ints stay as fast as they were."""
+
+    def __new__(cls, face: int, kind: str):
+        obj = super().__new__(cls, face)
+        obj.kind = kind
+        return obj
+
+    def __repr__(self) -> str:
+        return int.__repr__(self)
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (KFace, (int(self), self.kind))
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def kind_of(face) -> str | None:
+    """The kind of an untraced face: None for a plain int."""
+    return face.kind if type(face) is KFace else None
+
+
+def as_face(face: int, kind: str | None):
+    """A face as untraced pools hold it: a plain int, or a KFace when it has a kind."""
+    return face if kind is None else KFace(face, kind)
+
+
 class Die:
     """One die: its face, its number of sides (None for a fixed number from a pool literal),
-    the faces it showed before being re-rolled, and whether it exploded or came from an explosion."""
+    the faces it showed before being re-rolled, whether it exploded or came from an explosion,
+    and its kind (None for a plain die; a name such as 'wild' given by kinds(..))."""
 
-    __slots__ = ("face", "sides", "history", "exploded", "extra")
+    __slots__ = ("face", "sides", "history", "exploded", "extra", "kind")
 
     def __init__(self, face: int, sides: int | None, history: tuple[int, ...] = (),
-                 exploded: bool = False, extra: bool = False):
+                 exploded: bool = False, extra: bool = False, kind: str | None = None):
         self.face = face
         self.sides = sides
         self.history = history
         self.exploded = exploded
         self.extra = extra
+        self.kind = kind
 
-    def rerolled(self, face: int) -> "Die":
-        return Die(face, self.sides, self.history + (self.face,), False, self.extra)
+    def rerolled(self, face: int, sides: int | None = None) -> "Die":
+        """The die re-rolled to `face` (its kind kept); `sides` for a fixed die that is rolled now."""
+        return Die(face, self.sides if sides is None else sides, self.history + (self.face,), False, self.extra,
+                   self.kind)
+
+    def of_kind(self, kind: str | None) -> "Die":
+        return Die(self.face, self.sides, self.history, self.exploded, self.extra, kind)
 
     def __repr__(self) -> str:
         return f"Die({self.face}, d{self.sides})" if self.sides else f"Die({self.face})"
@@ -38,6 +77,8 @@ class Die:
             data["exploded"] = True
         if self.extra:
             data["from_explosion"] = True
+        if self.kind is not None:
+            data["kind"] = self.kind
         return data
 
 
@@ -66,8 +107,8 @@ class Pool:
 
     @classmethod
     def of(cls, faces, sides: int | None = None) -> "Pool":
-        """A pool of fixed faces (what `[1, 2, 2, 5]` makes)."""
-        return cls(tuple(Die(f, sides) for f in faces))
+        """A pool of fixed faces (what `[1, 2, 2, 5]` makes); a face of a kind keeps it."""
+        return cls(tuple(Die(f, sides) if type(f) is int else Die(int(f), sides, kind=kind_of(f)) for f in faces))
 
 
 class Kept(tuple):
@@ -87,7 +128,7 @@ class FacesList(list):
     __slots__ = ("pool",)
 
     def __init__(self, pool: Pool):
-        super().__init__(d.face for d in pool.dice)
+        super().__init__(d.face if d.kind is None else KFace(d.face, d.kind) for d in pool.dice)
         # Fixed faces, exactly what reading the plain list back would give (so a restored
         # game, whose state is plain lists, plays on identically).
         self.pool = Pool.of(self)

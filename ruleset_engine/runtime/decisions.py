@@ -25,6 +25,7 @@ class Decision:
     default: object = None
     texts: dict = field(default_factory=dict)   # prompt in other languages
     sides: int | None = None                    # dice: the sides of each die
+    kinds: tuple | None = None                  # pick: the kind of each die of the pool (None: all plain)
 
     def describe_valid(self) -> str:
         if self.kind == "number":

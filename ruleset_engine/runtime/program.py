@@ -115,6 +115,9 @@ class ProgramWriter:
              if spec.type == "dice" and spec.default is not None]
         self.aside = any(dice_ast.reads_aside(f.tree) for f in everything) or \
             any(dice_ast.reads_aside(dice.compile(t).tree) for t in rolled)
+        # The kinds of dice the ruleset gives: the only ones its formulas may read (of(p, wild)).
+        self.kinds = frozenset().union(*(dice_ast.kinds_named(f.tree) for f in everything),
+                                       *(dice_ast.kinds_named(dice.compile(t).tree) for t in rolled))
         # Only these formulas' untraced pools carry what they set aside; the rest stay plain tuples.
         self.tracked, self.carriers, self.holders = _tracking_aside(ruleset, everything) if self.aside \
             else (set(), set(), set())
@@ -421,7 +424,7 @@ class ProgramWriter:
             "_fmt": support.fmt, "_plain_text": support.plain_text, "_shown": support.shown,
             "_report_value": support.report_value,
             "_initial_value": _initial_value, "_group_size": support.group_size, "_decision": support.decision, "_auto_answer": support.auto_answer,
-            "_picked": support.picked, "_in_level": support.in_level, "_instance_named": support.instance_named,
+            "_picked": support.picked, "_u_picked": support.u_picked, "_in_level": support.in_level, "_instance_named": support.instance_named,
             "_new_track": new_track, "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
             "_LocalText": LocalText, "_NO_DICE": NO_DICE, "_NOTHING": NOTHING, "_EndGame": EndGame,
             "_EndLevel": EndLevel, "_NeedDecision": NeedDecision, "_RoundLimit": RoundLimit,

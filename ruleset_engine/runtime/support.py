@@ -3,7 +3,8 @@ keeps them, the coercions of step arguments, decisions, and the names shown in t
 
 from __future__ import annotations
 
-from ruleset_engine.dice import FacesList, Pool
+from ruleset_engine.dice import Die, FacesList, Pool
+from ruleset_engine.dice.values import as_face, kind_of
 from ruleset_engine.dice.runtime import MAX_NUMBER
 from ruleset_engine.ruleset.steps import StepFailed
 from ruleset_engine.ruleset.templates import LocalText, format_value, is_language_map
@@ -121,7 +122,14 @@ def decision(identity, var, kind, prompt, who, low, high, choices, pool, default
     if isinstance(prompt, LocalText):
         made.texts = dict(prompt.texts)
     if kind == "pick":
-        made.pool = tuple(pool.faces if isinstance(pool, Pool) else pool)
+        if isinstance(pool, Pool):
+            made.pool = tuple(pool.faces)
+            kinds = tuple(d.kind for d in pool.dice)
+        else:
+            made.pool = tuple(int(f) for f in pool)
+            kinds = tuple(kind_of(f) for f in pool)
+        # The dice picked are dice of this pool: they keep its kinds (see picked_kinds).
+        made.kinds = kinds if any(k is not None for k in kinds) else None
     if default is not None:
         made.default = default.faces if isinstance(default, Pool) else list(default) if isinstance(default, tuple) \
             else default
@@ -135,15 +143,37 @@ def auto_answer(asked: Decision, value):
     if isinstance(value, Pool):
         value = value.faces
     elif isinstance(value, tuple):
-        value = list(value)
+        value = [int(f) for f in value]     # faces of kinds are answered as the numbers they show
     try:
         return asked.check(value)
     except DecisionError as err:
         raise StepFailed(f"the auto: answer is not valid: {err}") from None
 
 
-def picked(faces) -> Pool:
-    return Pool.of(faces)
+def picked_kinds(asked: Decision, faces) -> list:
+    """The kind of each die picked: a face answered is the earliest die of the pool not yet picked
+    that shows it (so a pick from of(hand, wild) gives wild dice)."""
+    if asked.kinds is None:
+        return [None] * len(faces)
+    taken: set = set()
+    out = []
+    for face in faces:
+        i = next(i for i, f in enumerate(asked.pool) if f == face and i not in taken)
+        taken.add(i)
+        out.append(asked.kinds[i])
+    return out
+
+
+def picked(asked: Decision, faces) -> Pool:
+    """A pick's answer at the table: dice of the pool picked from, with their kinds."""
+    return Pool(tuple(Die(f, None, kind=k) for f, k in zip(faces, picked_kinds(asked, faces))))
+
+
+def u_picked(asked: Decision, faces) -> tuple:
+    """A pick's answer in a simulation: faces, a face of a kind keeping it."""
+    if asked.kinds is None:
+        return tuple(faces)
+    return tuple(as_face(f, k) for f, k in zip(faces, picked_kinds(asked, faces)))
 
 
 def in_level(block, level: str, where: str) -> None:

@@ -203,7 +203,7 @@ class FunctionWriter:
     def lowering(self, text: str, rng: str = "R", aside: bool = False) -> Lowering:
         p = self.program
         return Lowering(text, p.dice_limits, traced=self.traced, names=self.resolve, ns=p.ns, aside=aside,
-                        tally="C", rng=rng)
+                        tally="C", rng=rng, kinds=p.kinds)
 
     def lower(self, formula, rng: str = "R") -> tuple[Src, Lowering]:
         lo = self.lowering(formula.text, rng, aside=self.tracks_aside(formula.expr))

@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruleset_engine import dice
-from ruleset_engine.dice.entries import CONDITION_ARG, EXPR_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG
+from ruleset_engine.dice.entries import CONDITION_ARG, EXPR_ARG, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG
 from ruleset_engine.dice.functions import FUNCTIONS
 from ruleset_engine.dice.modifiers import MODIFIERS
+from ruleset_engine.dice.values import kind_of
 
 ENV = {"x": 3, "y": 0, "p": [1, 6, 6, 2], "q": [], "flag": True, "params": {"difficulty": 6, "rule": "classic"}}
 OPS = [">=", ">", "<=", "<", "==", "!="]
@@ -86,7 +87,9 @@ class Builder:
         r = self.rng.random()
         if depth <= 0 or r < 0.35:
             return self.pick([self.dice(0), "p", "q", "[1, 2, 2, 5]", "[]", f"[{self.dice(0)}, 3]", "[p, 1d6]"])
-        if r < 0.45:
+        if r < 0.42:     # dice of kinds, which every function given them must keep
+            return f"kinds({self.pool(depth - 1)}, wild={self.pick(['1', '2', '(x)'])}, hunger=1)"
+        if r < 0.5:
             mods = self.modifier(self.pick(m for m in MODIFIERS.values() if m.operand == "count"))
             return f"[{self.pool(depth - 1)}, 2]{mods}"
         return self.call(depth - 1, "pool")
@@ -105,6 +108,9 @@ class Builder:
         for name, kind in form.keywords.items():
             if self.rng.random() < 0.5:
                 args.append(f"{name}={self.argument(kind, depth)}")
+        if form.any_keyword is not None:     # kinds(..): one or two kinds, some count of each
+            for name in self.pick([["wild"], ["hunger"], ["wild", "hunger"]]):
+                args.append(f"{name}={self.argument(form.any_keyword, depth)}")
         return f"{entry.name}({', '.join(args)})"
 
     def argument(self, kind: str, depth: int) -> str:
@@ -118,6 +124,8 @@ class Builder:
             return f"({self.number(depth)} + {self.dice(0)})"
         if kind == WORD_ARG:
             return self.word(depth)
+        if kind == KIND_ARG:
+            return self.pick(["wild", "hunger"])
         assert kind == NUMBER_ARG, kind
         return self.number(depth)
 
@@ -127,10 +135,11 @@ def outcome(text: str, seed: int, traced: bool):
     try:
         if traced:
             value = dice.roll(text, rng=rng, env=ENV, limits=LIMITS).raw
-            value = tuple(value.faces) if isinstance(value, dice.Pool) else value
+            # A pool is compared with the kind of each die, which both modes must keep alike.
+            value = tuple((d.face, d.kind) for d in value.dice) if isinstance(value, dice.Pool) else value
         else:
             value = dice.compile(text, LIMITS).plain(rng, ENV)
-            value = tuple(value) if isinstance(value, tuple) else value
+            value = tuple((int(f), kind_of(f)) for f in value) if isinstance(value, tuple) else value
         return ("value", value, rng.getstate())
     except dice.DiceError as err:
         return ("error", err.message, str(err))

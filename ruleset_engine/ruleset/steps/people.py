@@ -100,7 +100,7 @@ def lower_ask(w, step: AskStep) -> None:
     kind = {"number": NUM, "yes_no": BOOL, "choice": STR, "pick": POOL}[step.kind]
     var = w.local(step.var)
     if step.kind == "pick":
-        w.line(f"{var} = _picked({answer})" if w.traced else f"{var} = tuple({answer})")
+        w.line(f"{var} = _{'' if w.traced else 'u_'}picked({decision}, {answer})")
     else:
         w.line(f"{var} = {answer}")
     w.bound(step.var, kind)

@@ -1,0 +1,40 @@
+"""Dice of kinds and chosen re-rolls in a ruleset (tests/rulesets/wild-die.yaml): the kinds survive
+a pick, a re-roll and the game state, at the table and in a simulation; misuse is refused at load."""
+
+import json
+from pathlib import Path
+
+from ruleset_engine import dice
+from ruleset_engine.analysis.check import check
+from ruleset_engine.ruleset import load
+from ruleset_engine.runtime import Game
+
+WILD = Path(__file__).parents[1] / "rulesets" / "wild-die.yaml"
+
+
+def test_a_chosen_wild_one_is_rerolled_in_place_and_the_kinds_survive_the_state():
+    ruleset = load(str(WILD))
+    # Round 1: 1 (wild), 1, 7, 10, 10; the player re-rolls one 1, the earliest (the wild die): 10.
+    # Round 2: 2 3 4 5 6, no ones, nothing asked.
+    game = Game.start(ruleset, rng=dice.ScriptedDice([1, 1, 7, 10, 10, 10, 2, 3, 4, 5, 6]))
+    outcome = game.perform("round")
+    assert outcome.decision is not None and list(outcome.decision.pool) == [1, 1]
+    game.answer(outcome.decision, [1])
+    values = game.values
+    assert list(values["hand"]) == [10, 1, 7, 10, 10]
+    assert values["successes"] == 4 and values["wild_ones"] == 0 and values["wild_tens"] == 1
+    assert values["criticals"] == 1             # a wild 10 and another 10
+    rolls = [e for e in game.log if e["kind"] == "roll"]
+    shown = json.dumps(rolls)
+    assert '"rerolled_from": [1]' in shown and '"kind": "wild"' in shown
+    game.perform("round")
+    assert game.values["wild_left"] == 1       # size(of(hand, wild)), read back from the state
+    assert game.values["successes"] == 5
+
+
+def test_misuse_of_kinds_in_a_ruleset_is_refused_with_its_place(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(WILD.read_text(encoding="utf-8").replace("kind=wild)", "kind=wlid)"), encoding="utf-8")
+    _, problems = check(str(bad))
+    text = "\n".join(str(p) for p in problems)
+    assert "bad.yaml:" in text and "unknown kind of dice 'wlid' (did you mean wild?)" in text and "^" in text
