@@ -6,7 +6,6 @@ named pipe or /dev/zero read as a file would hang or fill the memory)."""
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
