@@ -158,6 +158,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     """Each ruleset loaded and its program written (which finds what only the params reveal): a one-line
     summary, or every problem and how many."""
+    if args.playouts is not None and not 1 <= args.playouts <= 1_000_000:
+        print(f"dusk check: --playouts takes 1 to 1,000,000 games, not {args.playouts:,}", file=sys.stderr)
+        return 2
     failed = 0
     for source in args.files:
         try:
@@ -171,7 +174,22 @@ def cmd_check(args: argparse.Namespace) -> int:
         parts = [_counted(len(ruleset.params), "param"), _counted(len(ruleset.actions), "action"),
                  _counted(len(ruleset.tables), "table"), _counted(len(ruleset.procedures), "procedure")]
         print(f"{source}: ok: {ruleset.id} ({dusk.as_text(ruleset.title)}), {', '.join(parts)}")
+        if args.playouts is not None:
+            failed += _playouts(source, args.playouts, args.seed)
     return 1 if failed else 0
+
+
+def _playouts(source: str, games: int, seed: int) -> int:
+    """`dusk check --playouts`: 1 when the games found a problem (a safety bound, a run-time error)."""
+    from ruleset_engine.analysis.playouts import playouts
+
+    try:
+        found = playouts(source, games, seed)
+    except (dusk.DuskError, OSError) as err:
+        print(f"{source}: playouts: {err}")
+        return 1
+    print(found.to_text())
+    return 1 if found.failed else 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -409,6 +427,10 @@ def build_parser() -> argparse.ArgumentParser:
                            description="Check ruleset files (or bundled ids): a one-line summary each, or every "
                                        "problem as file:line:col: message (at path.to.key).")
     check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("--playouts", type=int, metavar="N",
+                       help="then play N games with random answers and report bounds hit, run-time errors "
+                            "(both: exit 1), and what no game reached")
+    check.add_argument("--seed", type=int, default=0, help="the seed of the playouts (0)")
     check.set_defaults(handler=cmd_check)
 
     show = sub.add_parser("show", help="print a ruleset as written, or --resolved after extends:")
