@@ -158,6 +158,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     """Each ruleset loaded and its program written (which finds what only the params reveal): a one-line
     summary, or every problem and how many."""
+    if args.playouts is not None and not 1 <= args.playouts <= 1_000_000:
+        print(f"dusk check: --playouts takes 1 to 1,000,000 games, not {args.playouts:,}", file=sys.stderr)
+        return 2
     failed = 0
     for source in args.files:
         try:
@@ -171,7 +174,22 @@ def cmd_check(args: argparse.Namespace) -> int:
         parts = [_counted(len(ruleset.params), "param"), _counted(len(ruleset.actions), "action"),
                  _counted(len(ruleset.tables), "table"), _counted(len(ruleset.procedures), "procedure")]
         print(f"{source}: ok: {ruleset.id} ({dusk.as_text(ruleset.title)}), {', '.join(parts)}")
+        if args.playouts is not None:
+            failed += _playouts(source, args.playouts, args.seed)
     return 1 if failed else 0
+
+
+def _playouts(source: str, games: int, seed: int) -> int:
+    """`dusk check --playouts`: 1 when the games found a problem (a safety bound, a run-time error)."""
+    from ruleset_engine.analysis.playouts import playouts
+
+    try:
+        found = playouts(source, games, seed)
+    except (dusk.DuskError, OSError) as err:
+        print(f"{source}: playouts: {err}")
+        return 1
+    print(found.to_text())
+    return 1 if found.failed else 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -222,10 +240,20 @@ class _Progress:
         if self.bar is not None:
             self.bar.stop()
 
+    def of(self, done: int, total: int) -> None:
+        """Progress whose total is known only once the run is planned (a sweep's cells × games)."""
+        self.total = total
+        self(done)
+
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     if args.n < 1 or args.workers < 1:
         print("dusk simulate: -n and --workers take whole numbers of 1 or more", file=sys.stderr)
+        return 2
+    if args.sweep:
+        return cmd_sweep(args)
+    if args.plot:
+        print("dusk simulate: --plot draws a sweep: give --sweep PARAM=a..b too", file=sys.stderr)
         return 2
     progress = _Progress(args.n)
     try:
@@ -260,6 +288,68 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             else:
                 print(f"  {name.ljust(width)}  mean {r['mean']:.2f}, median {r['median']}, 90th percentile "
                       f"{r['p90']}, min {r['min']}, max {r['max']}")
+    return 0
+
+
+def _analysis_failed(command: str, err: Exception, progress: _Progress) -> int:
+    """A run that could not be done: bad arguments (2), or a ruleset that cannot be played (1)."""
+    progress.close()
+    print(f"dusk {command}: {err}", file=sys.stderr)
+    bad_input = isinstance(err, (dusk.GameError, ValueError)) or type(err).__name__ == "PlotError"
+    return 2 if bad_input else 1
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    """`dusk simulate --sweep`: a table of every value, a chart under it, and --plot's figure."""
+    from ruleset_engine.analysis import plot, sweep, sweep_view
+
+    progress = _Progress(args.n)
+    try:
+        if args.plot:
+            plot.check_target(args.plot)          # before any game: a file type and matplotlib
+        result = sweep.sweep(args.ruleset, args.n, args.sweep, args.seed, dusk.parse_sets(args.set), args.workers,
+                             progress.of)
+        data = result.to_json()
+        if args.plot:
+            plot.write(data, args.plot)
+    except (dusk.DuskError, OSError, ValueError) as err:
+        return _analysis_failed("simulate", err, progress)
+    progress.close()
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, sort_keys=True))
+        return 0
+    print("\n".join(sweep_view.render_table(data, result.axes, result.seconds, args.workers)))
+    print()
+    if _stdout_is_terminal() and not os.environ.get("NO_COLOR"):
+        from rich.console import Console
+
+        Console(highlight=False).print(sweep_view.render_chart_rich(data, result.axes))
+    else:
+        print("\n".join(sweep_view.render_chart_text(data, result.axes)))
+    if args.plot:
+        print(f"figure written to {args.plot}")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """`dusk compare A B`: both rulesets on the same per-game seeds, the paired differences."""
+    from ruleset_engine.analysis import compare, compare_view
+
+    if args.n < 1 or args.workers < 1:
+        print("dusk compare: -n and --workers take whole numbers of 1 or more", file=sys.stderr)
+        return 2
+    progress = _Progress(2 * args.n)
+    try:
+        result = compare.compare(args.a, args.b, args.n, args.seed, dusk.parse_sets(args.set), args.workers,
+                                 lambda done: progress(2 * done))
+    except (dusk.DuskError, OSError, ValueError) as err:
+        return _analysis_failed("compare", err, progress)
+    progress.close()
+    data = result.to_json()
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, sort_keys=True))
+    else:
+        print(compare_view.render_text(data, result.seconds, args.workers))
     return 0
 
 
@@ -337,6 +427,10 @@ def build_parser() -> argparse.ArgumentParser:
                            description="Check ruleset files (or bundled ids): a one-line summary each, or every "
                                        "problem as file:line:col: message (at path.to.key).")
     check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("--playouts", type=int, metavar="N",
+                       help="then play N games with random answers and report bounds hit, run-time errors "
+                            "(both: exit 1), and what no game reached")
+    check.add_argument("--seed", type=int, default=0, help="the seed of the playouts (0)")
     check.set_defaults(handler=cmd_check)
 
     show = sub.add_parser("show", help="print a ruleset as written, or --resolved after extends:")
@@ -354,8 +448,27 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="the run's seed (game i uses a seed derived from it)")
     sim.add_argument("--workers", type=int, default=1, help="processes to share the games (same report)")
     sim.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param (repeatable)")
+    sim.add_argument("--sweep", action="append", metavar="PARAM=a..b",
+                     help="play N games for every value (PARAM=a..b or PARAM=a,b,c; twice: every combination), "
+                          "on the same seeds")
+    sim.add_argument("--plot", metavar="FILE", help="with --sweep: draw the main result to FILE (.png or .svg; "
+                                                    "needs matplotlib: pip install 'dusk[plot]')")
     sim.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
     sim.set_defaults(handler=cmd_simulate)
+
+    comp = sub.add_parser("compare", help="two rulesets on the same per-game seeds: the differences and their odds",
+                          description="Play N games of each ruleset on the same per-game seeds (a game and its "
+                                      "house rule, say) and show each result's rate in both, the difference B - A "
+                                      "with its 95% interval from the paired games, and whether it is "
+                                      "significant; the mean length and report values the same way.")
+    comp.add_argument("a", metavar="RULESET_A", help="a bundled id or a file")
+    comp.add_argument("b", metavar="RULESET_B", help="a bundled id or a file")
+    comp.add_argument("-n", type=int, required=True, help="how many games of each")
+    comp.add_argument("--seed", type=int, default=0, help="the run's seed (game i of both uses a seed derived from it)")
+    comp.add_argument("--workers", type=int, default=1, help="processes to share the games (same report)")
+    comp.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param of both (repeatable)")
+    comp.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
+    comp.set_defaults(handler=cmd_compare)
 
     play = sub.add_parser("play", help="play a game at the table (the REPL)",
                           description="Open the table on a ruleset: its actions, decisions and status, "

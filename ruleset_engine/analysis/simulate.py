@@ -13,6 +13,7 @@ import hashlib
 import random
 import time
 from collections import deque
+from dataclasses import dataclass
 
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import load
@@ -22,6 +23,7 @@ from ruleset_engine.runtime.program import Program, build
 from ruleset_engine.runtime.run import Run
 from ruleset_engine.runtime.signals import RoundLimit
 
+from .paired import Paired
 from .summary import Totals, wilson  # noqa: F401 - wilson is part of this module's API
 
 MAX_ROUNDS = 1_000_000
@@ -72,28 +74,72 @@ def play_game(program: Program, seed: int, max_rounds: int = MAX_ROUNDS) -> tupl
     return run.result, rounds, report, rng
 
 
-_WORKER: dict = {}
+# What a process keeps between ranges: each ruleset loaded once, and the programs of the last few
+# param sets (a sweep writes one program per value, from the one ruleset loaded).
+_RULESETS: dict = {}
+_PROGRAMS: dict = {}
+KEPT_PROGRAMS = 8
 
 
-def _prepare(source: str, params: dict) -> None:
-    """Load the ruleset and write its program, once per process."""
-    if _WORKER.get("key") != (source, repr(params)):
-        ruleset = load(source)
-        _WORKER.update(key=(source, repr(params)), program=simulation_program(ruleset, params))
+def _ruleset(source: str) -> Ruleset:
+    if source not in _RULESETS:
+        _RULESETS[source] = load(source)
+    return _RULESETS[source]
+
+
+def cell_program(source: str, params: dict) -> Program:
+    """The ruleset's simulation program for these params, written once per process."""
+    key = (source, repr(sorted(params.items())))
+    if key not in _PROGRAMS:
+        if len(_PROGRAMS) >= KEPT_PROGRAMS:
+            _PROGRAMS.pop(next(iter(_PROGRAMS)))
+        _PROGRAMS[key] = simulation_program(_ruleset(source), params)
+    return _PROGRAMS[key]
+
+
+def _played(program: Program, seed: int, i: int):
+    try:
+        return play_game(program, game_seed(seed, i))
+    except (RuleError, GameError, SimulationError) as err:
+        raise SimulationError(f"game {i} (seed {game_seed(seed, i)}) stopped: {err}") from None
 
 
 def play_range(source: str, params: dict, seed: int, start: int, stop: int) -> Totals:
     """Games start..stop-1 (what one worker does), summarised."""
-    _prepare(source, params)
-    program = _WORKER["program"]
+    program = cell_program(source, params)
     tally = Totals()
     for i in range(start, stop):
-        try:
-            result, rounds, report, _ = play_game(program, game_seed(seed, i))
-        except (RuleError, GameError, SimulationError) as err:
-            raise SimulationError(f"game {i} (seed {game_seed(seed, i)}) stopped: {err}") from None
+        result, rounds, report, _ = _played(program, seed, i)
         tally.add(result, rounds, report)
     return tally
+
+
+def play_pair_range(a: tuple, b: tuple, seed: int, start: int, stop: int) -> Paired:
+    """Games start..stop-1 of two (source, params), each game on the same seed in both: their
+    summaries, and the per-game differences that make a paired comparison."""
+    first, second = cell_program(*a), cell_program(*b)
+    paired = Paired()
+    for i in range(start, stop):
+        one, two = _played(first, seed, i), _played(second, seed, i)
+        paired.add((one[0], one[1], one[2]), (two[0], two[1], two[2]))
+    return paired
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One cell of a run: a ruleset and its params (`one`), or two played on the same seeds (`pair`)."""
+
+    kind: str
+    cells: tuple      # ((source, params),) or ((source, params), (source, params))
+
+
+def play_task(task: Task, seed: int, start: int, stop: int):
+    return PLAYERS[task.kind](*task.cells, seed, start, stop)
+
+
+PLAYERS = {"one": lambda cell, seed, start, stop: play_range(*cell, seed, start, stop),
+           "pair": play_pair_range}
+EMPTY = {"one": Totals, "pair": Paired}
 
 
 class Summary:
@@ -118,37 +164,66 @@ def _ranges(games: int):
         yield start, min(games, start + CHUNK)
 
 
+def check_games(games: int, cells: int = 1) -> None:
+    """-n, and the games of every cell together, before any work."""
+    if not 1 <= games <= MAX_GAMES:
+        raise GameError(f"-n takes 1 to {MAX_GAMES:,} games, not {games:,}")
+    if games * cells > MAX_GAMES:
+        raise GameError(f"{cells:,} cells of {games:,} games each is more than {MAX_GAMES:,} games in all")
+
+
+def prepared(source: str, params: dict | None) -> tuple[Ruleset, dict]:
+    """The ruleset (loaded once in this process), its full params, and its program written here
+    so that its problems come before any game."""
+    # Read afresh here (the file may have changed since this process last read it); workers read once.
+    _RULESETS[source] = ruleset = load(source)
+    for key in [key for key in _PROGRAMS if key[0] == source]:
+        del _PROGRAMS[key]
+    loop_action(ruleset)
+    full_params = resolve_params(ruleset, params or {})
+    cell_program(source, full_params)
+    return ruleset, full_params
+
+
+def run_tasks(tasks: list[Task], games: int, seed: int = 0, workers: int = 1, progress=None) -> list:
+    """Play games 0..games-1 of every task, on the same per-game seeds, sharing one set of workers;
+    a merged summary per task. Ranges are handed out task by task, a few ahead of the results."""
+    tallies = [EMPTY[task.kind]() for task in tasks]
+    done = 0
+    work = ((k, start, stop) for k in range(len(tasks)) for start, stop in _ranges(games))
+
+    def finished(k: int, part) -> None:
+        nonlocal done
+        tallies[k].merge(part)
+        done += part.games
+        if progress:
+            progress(done)
+
+    if workers <= 1:
+        for k, start, stop in work:
+            finished(k, play_task(tasks[k], seed, start, stop))
+        return tallies
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers) as pool:
+        pending: deque = deque()
+        for k, start, stop in work:
+            pending.append((k, pool.apply_async(play_task, (tasks[k], seed, start, stop))))
+            if len(pending) >= 2 * workers:   # a few ranges ahead, never the whole run at once
+                k, result = pending.popleft()
+                finished(k, result.get())
+        while pending:
+            k, result = pending.popleft()
+            finished(k, result.get())
+    return tallies
+
+
 def simulate(source: str, games: int, seed: int = 0, params: dict | None = None, workers: int = 1,
              progress=None) -> Summary:
     """Play `games` games of the ruleset at `source`; `progress(done)` is called as games finish."""
-    if not 1 <= games <= MAX_GAMES:
-        raise GameError(f"-n takes 1 to {MAX_GAMES:,} games, not {games:,}")
-    ruleset = load(source)
-    loop_action(ruleset)
-    full_params = resolve_params(ruleset, params or {})
-    # Written here, so its problems (if any) come before any game; kept for the games played here.
-    _WORKER.update(key=(source, repr(full_params)), program=simulation_program(ruleset, full_params))
+    check_games(games)
+    ruleset, full_params = prepared(source, params)
     started = time.perf_counter()
-    tally = Totals()
-    if workers <= 1:
-        for start, stop in _ranges(games):
-            tally.merge(play_range(source, full_params, seed, start, stop))
-            if progress:
-                progress(tally.games)
-    else:
-        import multiprocessing
-
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(workers) as pool:
-            pending: deque = deque()
-            for start, stop in _ranges(games):
-                pending.append(pool.apply_async(play_range, (source, full_params, seed, start, stop)))
-                if len(pending) >= 2 * workers:   # a few ranges ahead, never the whole run at once
-                    tally.merge(pending.popleft().get())
-                    if progress:
-                        progress(tally.games)
-            while pending:
-                tally.merge(pending.popleft().get())
-                if progress:
-                    progress(tally.games)
+    tally, = run_tasks([Task("one", ((source, full_params),))], games, seed, workers, progress)
     return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from . import model
 from .names import Scope
+from .yamlio import position_of
 
 
 def level(c, i: int, spec) -> model.Level:
@@ -32,7 +33,7 @@ def level(c, i: int, spec) -> model.Level:
         max=spec.get("max"),
         begin=blocks["begin"], finish=blocks["finish"], then=blocks["then"],
         steps=c.steps(spec.get("steps") or [], path + ("steps",), scope),
-        params=params, doc=spec.get("doc"), label=spec.get("label"),
+        params=params, doc=spec.get("doc"), label=spec.get("label"), where=position_of(c.data, path),
     )
 
 
@@ -72,7 +73,7 @@ def procedure(c, name: str, spec) -> model.Procedure:
     for i, p in enumerate(params):
         c.bind(scope, p, ("procedures", name, "params", i), "a procedure's parameter")
     return model.Procedure(name, params, c.steps(spec["steps"], ("procedures", name, "steps"), scope),
-                           spec.get("doc"))
+                           spec.get("doc"), position_of(c.data, ("procedures", name)))
 
 
 def trigger(c, i: int, spec) -> model.Trigger:
@@ -85,4 +86,5 @@ def ending(c, i: int, spec) -> model.Ending:
     path = ("end", i)
     c.results.add(spec["result"])
     return model.Ending(spec.get("id"), c.formula(spec["when"], path + ("when",), Scope(c.names)),
-                        spec["result"], c.text(spec.get("say"), path + ("say",), Scope(c.names)))
+                        spec["result"], c.text(spec.get("say"), path + ("say",), Scope(c.names)),
+                        position_of(c.data, path))

@@ -145,6 +145,7 @@ class Level:
     params: dict[str, ActionParam] = field(default_factory=dict)
     doc: Any = None
     label: Any = None
+    where: Position | None = None
 
 
 @dataclass(slots=True)
@@ -164,6 +165,7 @@ class Procedure:
     params: tuple[str, ...]
     steps: list
     doc: Any = None
+    where: Position | None = None
 
 
 @dataclass(slots=True)
@@ -179,6 +181,7 @@ class Ending:
     when: Formula
     result: str
     say: Template | None = None
+    where: Position | None = None
 
 
 @dataclass(slots=True)

@@ -27,6 +27,11 @@ class RuleError(DuskError):
         return "\n".join([f"{head}{self.message}{at}", *self.detail])
 
 
+class BoundReached(RuleError):
+    """A safety limit of the run stopped the game (steps in one action, nested calls): a rule that
+    may not end, rather than a formula that failed."""
+
+
 class GameError(DuskError):
     """A request the game cannot take now; nothing was changed."""
 

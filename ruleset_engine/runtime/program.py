@@ -69,6 +69,9 @@ class Program:
         code = builtins.compile(source, self.filename, "exec")
         exec(code, namespace)  # noqa: S102 - our own generated source
         self.make = namespace["make"]
+        self.namespace = namespace     # the helpers the program calls, looked up as it runs
+        self.sites: list = []          # coverage mode: the steps, by the number _reached(..) is given
+        self.reached: set = set()      # coverage mode: the numbers of the steps reached so far
 
     def bind(self, randint, run, values: dict | None = None) -> dict:
         """The entry points (start, perform, report, play) of one game, drawing from `randint`."""
@@ -102,8 +105,12 @@ class ProgramWriter:
     """Writes the program of one ruleset for one set of params, in one mode."""
 
     def __init__(self, ruleset: model.Ruleset, params: dict, *, traced: bool, run_limits,
-                 dice_limits=DEFAULT_LIMITS, loop_args: dict | None = None):
+                 dice_limits=DEFAULT_LIMITS, loop_args: dict | None = None, coverage: bool = False):
         self.ruleset = ruleset
+        # Coverage (untraced only, for `dusk check --playouts`): each step first notes that it was
+        # reached, as a line of the same program; the two normal modes never write that line.
+        self.coverage = coverage and not traced
+        self.sites: dict = {}     # id(step) -> (its number, the step)
         self.params = params
         self.traced = traced
         self.run_limits = run_limits
@@ -166,6 +173,13 @@ class ProgramWriter:
         """Whether a formula could read this place (a note nobody reads is not written in a simulation)."""
         return target[-1] in self.read_parts or target[0] in self.read_parts and len(target) == 1
 
+    def site_number(self, step) -> int:
+        """The number a step is known by in coverage mode (the same in every pass of the writer)."""
+        found = self.sites.get(id(step))
+        if found is None:
+            found = self.sites[id(step)] = (len(self.sites), step)
+        return found[0]
+
     # ---- names the writers resolve here
     def param_source(self, rest: tuple, span) -> Src:
         name = rest[0]
@@ -226,7 +240,15 @@ class ProgramWriter:
         else:  # pragma: no cover - kinds only widen after the third pass, so they settle
             raise RuntimeError("the kinds of a ruleset's values did not settle")
         source, origins = self.assemble(functions)
-        return Program(self.ruleset, source, origins, self.namespace(), self.traced)
+        namespace = self.namespace()
+        reached: set = set()
+        if self.coverage:
+            namespace["_reached"] = reached.add
+        program = Program(self.ruleset, source, origins, namespace, self.traced)
+        if self.coverage:
+            program.sites = [step for _, step in sorted(self.sites.values(), key=lambda found: found[0])]
+            program.reached = reached
+        return program
 
     def write(self) -> list:
         """Every function of the program, under the kinds assumed so far."""
@@ -435,8 +457,10 @@ class ProgramWriter:
         return values
 
 
-def build(ruleset: model.Ruleset, params: dict, *, traced: bool, run_limits, loop_args=None) -> Program:
-    return ProgramWriter(ruleset, params, traced=traced, run_limits=run_limits, loop_args=loop_args).build()
+def build(ruleset: model.Ruleset, params: dict, *, traced: bool, run_limits, loop_args=None,
+          coverage: bool = False) -> Program:
+    return ProgramWriter(ruleset, params, traced=traced, run_limits=run_limits, loop_args=loop_args,
+                         coverage=coverage).build()
 
 
 _CACHE: dict = {}

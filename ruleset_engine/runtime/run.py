@@ -11,7 +11,7 @@ from __future__ import annotations
 from ruleset_engine.dice import DEFAULT_LIMITS, Result
 from ruleset_engine.dice.runtime import Tally
 
-from .errors import RuleError
+from .errors import BoundReached, RuleError
 
 NOTHING = object()     # no answer given yet
 
@@ -135,10 +135,10 @@ class Run(Tally):
     def too_many(self, site, in_loop: bool) -> None:
         where = "in the loop here (a loop that never ends?)" if in_loop else \
             "here, in a procedure (one that calls itself without end?)"
-        raise RuleError(f"more than {self.max_steps:,} steps in one action; stopped {where}", site.where, site.path)
+        raise BoundReached(f"more than {self.max_steps:,} steps in one action; stopped {where}", site.where, site.path)
 
     def too_deep(self, site) -> None:
-        raise RuleError(f"calls nested more than {self.max_depth} deep: {site.procedure!r} calls itself "
+        raise BoundReached(f"calls nested more than {self.max_depth} deep: {site.procedure!r} calls itself "
                         f"without end?", site.where, site.path)
 
     def finish(self, result: str) -> None:

@@ -441,6 +441,9 @@ class FunctionWriter:
                       f"C.too_many({self.const(site, 's')}, {bool(self.loops)})")
         for step in steps:
             self.current = step
+            if self.program.coverage:
+                # `dusk check --playouts`: which steps the games reach (the normal modes write nothing here).
+                self.line(f"_reached({self.program.site_number(step)})")
             LOWER[type(step)](self, step)
 
     def iterations_checked(self, n: str, steps: list, site) -> None:

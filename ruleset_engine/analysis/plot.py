@@ -1,0 +1,82 @@
+"""`--plot FILE`: a sweep as a figure (PNG or SVG), drawn with matplotlib, an optional extra.
+
+The main result's rate against the first swept param, its 95% interval as a shaded band, one line
+per value of the second param when there is one. matplotlib is imported here only, through its
+object API (no pyplot, no global state, no window): `pip install 'dusk[plot]'` brings it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruleset_engine.errors import DuskError
+
+FORMATS = (".png", ".svg")
+SIZE = (6.4, 4.8)      # inches, at DPI: 640 × 480 pixels
+DPI = 100
+
+
+class PlotError(DuskError):
+    """A figure that cannot be written: a file type, or matplotlib missing."""
+
+
+def check_target(path: str) -> None:
+    """Before any game: a file type it can write, and matplotlib to write it."""
+    if Path(path).suffix.lower() not in FORMATS:
+        raise PlotError(f"--plot writes {' or '.join(FORMATS)} files, not {path!r}")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise PlotError("--plot needs matplotlib: pip install 'dusk[plot]' (or pip install matplotlib)") from None
+
+
+def series(data: dict) -> list[tuple[str | None, list, list, list, list]]:
+    """(label, x values, rates, lows, highs): one series per value of the second param (or one)."""
+    params = list(data["sweep"])
+    main = data["main"]
+    groups: dict = {}
+    for cell in data["cells"]:
+        values = cell["values"]
+        key = f"{params[1]}={values[params[1]]}" if len(params) > 1 else None
+        found = cell["results"].get(main, {"rate": 0.0, "ci95": [0.0, 0.0]})
+        group = groups.setdefault(key, ([], [], [], []))
+        for column, value in zip(group, (values[params[0]], found["rate"], *found["ci95"])):
+            column.append(value)
+    return [(key, *columns) for key, columns in groups.items()]
+
+
+def figure(data: dict):
+    """The figure (matplotlib's Figure, on its own Agg canvas) and its axes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=SIZE, dpi=DPI)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    first = list(data["sweep"])[0]
+    numeric = all(type(v) is int for v in data["sweep"][first])
+    for label, xs, rates, lows, highs in series(data):
+        place = xs if numeric else list(range(len(xs)))
+        line, = ax.plot(place, [100 * r for r in rates], marker="o", label=label)
+        ax.fill_between(place, [100 * v for v in lows], [100 * v for v in highs], color=line.get_color(),
+                        alpha=0.2, linewidth=0)
+    if not numeric:
+        ax.set_xticks(range(len(data["sweep"][first])), [str(v) for v in data["sweep"][first]])
+    ax.set_xlabel(first)
+    ax.set_ylabel(f"{data['main']} (% of games, 95% interval)")
+    ax.set_title(f"{data['ruleset']}: {data['games']:,} games per value, seed {data['seed']}")
+    ax.grid(True, alpha=0.3)
+    if len(data["sweep"]) > 1:
+        ax.legend()
+    return fig, ax
+
+
+def write(data: dict, path: str):
+    """Write the figure to path (its suffix says PNG or SVG); the figure and axes drawn."""
+    check_target(path)
+    fig, ax = figure(data)
+    try:
+        fig.savefig(path, format=Path(path).suffix.lower()[1:])
+    except OSError as err:
+        raise PlotError(f"cannot write {path}: {err.strerror or err}") from None
+    return fig, ax

@@ -1,0 +1,151 @@
+"""`dusk simulate --sweep`: one ruleset played for every value of one or two params.
+
+Every cell (a value, or a combination of two) plays games 0..N-1 on the same per-game seeds
+(common random numbers), so the differences between cells are the rule's, not the dice's. The
+cells share one set of workers (simulate.run_tasks); each worker loads the ruleset once and writes
+one program per cell it plays. Everything is checked before the first game: the names, the
+values (each cell's params, as --set checks them) and the size of the whole run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+
+from ruleset_engine.runtime import GameError, resolve_params
+
+from .simulate import Task, cell_program, check_games, prepared, run_tasks
+from .summary import Totals
+
+MAX_SWEEPS = 2
+MAX_CELLS = 400       # a table (and a chart) a person can read
+RANGE = ".."
+
+
+@dataclass(frozen=True, slots=True)
+class Axis:
+    """One swept param and its values, in the param's own type."""
+
+    param: str
+    values: tuple
+
+
+def parse_sweep(text: str) -> tuple[str, list[str]]:
+    """PARAM=a..b (whole numbers, both ends in) or PARAM=a,b,c: (name, value texts). The size of a
+    range is worked out before its values are made, so a huge one is refused at once."""
+    name, sep, spec = text.partition("=")
+    name, spec = name.strip(), spec.strip()
+    if not sep or not name or not spec:
+        raise GameError(f"--sweep takes PARAM=a..b or PARAM=a,b,c, not {text!r}")
+    if RANGE in spec and "," not in spec:
+        low, _, high = spec.partition(RANGE)
+        try:
+            low, high = int(low), int(high)
+        except ValueError:
+            raise GameError(f"--sweep {text}: a range a..b takes two whole numbers "
+                            "(list the values of other params: PARAM=a,b,c)") from None
+        if low > high:
+            raise GameError(f"--sweep {text}: the range is empty (a..b with a <= b)")
+        if high - low + 1 > MAX_CELLS:
+            raise GameError(f"--sweep {text}: {high - low + 1:,} values, more than {MAX_CELLS}")
+        return name, [str(v) for v in range(low, high + 1)]
+    values = [v.strip() for v in spec.split(",")]
+    if any(not v for v in values):
+        raise GameError(f"--sweep {text}: an empty value in the list")
+    if len(values) > MAX_CELLS:
+        raise GameError(f"--sweep {text}: {len(values):,} values, more than {MAX_CELLS}")
+    return name, values
+
+
+def axes_of(ruleset, specs: list[str], fixed: dict) -> list[Axis]:
+    """The sweeps, each value checked as --set checks it (over the fixed params)."""
+    if not 1 <= len(specs) <= MAX_SWEEPS:
+        raise GameError(f"--sweep takes one or two params, not {len(specs)}")
+    axes = []
+    for text in specs:
+        name, texts = parse_sweep(text)
+        if any(axis.param == name for axis in axes):
+            raise GameError(f"--sweep names {name} twice")
+        if name in fixed:
+            raise GameError(f"{name} is both swept and --set: keep one")
+        param = ruleset.params.get(name)
+        if param is None:
+            known = ", ".join(sorted(ruleset.params)) or "none"
+            raise GameError(f"{ruleset.id} has no param {name!r} (its params: {known})")
+        if RANGE in text.partition("=")[2] and "," not in text and param.type != "integer":
+            raise GameError(f"--sweep {text}: {name} is a {param.type} param; a range a..b is for whole "
+                            f"numbers (list its values: {name}=a,b)")
+        values = tuple(resolve_params(ruleset, {**fixed, name: v})[name] for v in texts)
+        if len(set(map(repr, values))) != len(values):
+            raise GameError(f"--sweep {text}: a value is listed twice")
+        axes.append(Axis(name, values))
+    cells = 1
+    for axis in axes:
+        cells *= len(axis.values)
+    if cells > MAX_CELLS:
+        raise GameError(f"the sweeps make {cells:,} cells, more than {MAX_CELLS}")
+    return axes
+
+
+@dataclass(slots=True)
+class Cell:
+    values: tuple            # one per axis
+    tally: Totals
+
+
+@dataclass(slots=True)
+class Sweep:
+    ruleset: str
+    seed: int
+    games: int
+    params: dict             # the params every cell shares (the swept ones at their defaults)
+    axes: list[Axis]
+    cells: list[Cell]
+    main: str | None         # the result the chart shows
+    seconds: float
+
+    def to_json(self) -> dict:
+        cells = []
+        for cell in self.cells:
+            data = {"values": dict(zip((a.param for a in self.axes), cell.values))}
+            data.update(cell.tally.to_json())
+            cells.append(data)
+        return {"ruleset": self.ruleset, "seed": self.seed, "games": self.games, "params": self.params,
+                "sweep": {a.param: list(a.values) for a in self.axes}, "main": self.main, "cells": cells}
+
+
+def main_result(ruleset, tallies: list[Totals]) -> str | None:
+    """The result a chart shows: the first the ruleset's end: conditions name that any game gave,
+    else the one games gave most."""
+    seen: dict = {}
+    for tally in tallies:
+        for name, count in tally.results.items():
+            seen[name] = seen.get(name, 0) + count
+    for ending in ruleset.end:
+        if ending.result in seen:
+            return ending.result
+    return max(sorted(seen), key=seen.get) if seen else None
+
+
+def sweep(source: str, games: int, specs: list[str], seed: int = 0, params: dict | None = None,
+          workers: int = 1, progress=None) -> Sweep:
+    """Play `games` games of every cell; `progress(done, total)` is called as games finish."""
+    ruleset, fixed = prepared(source, params)
+    axes = axes_of(ruleset, specs, params or {})
+    combos = list(itertools.product(*(axis.values for axis in axes)))
+    check_games(games, len(combos))
+    tasks = []
+    for combo in combos:
+        cell_params = {**fixed, **dict(zip((a.param for a in axes), combo))}
+        tasks.append(Task("one", ((source, cell_params),)))
+    # Each cell's program is written here first: a value that makes a formula impossible is said
+    # before any game is played.
+    for task in tasks:
+        cell_program(*task.cells[0])
+    started = time.perf_counter()
+    total = games * len(tasks)
+    tallies = run_tasks(tasks, games, seed, workers, (lambda done: progress(done, total)) if progress else None)
+    cells = [Cell(combo, tally) for combo, tally in zip(combos, tallies)]
+    return Sweep(ruleset.id, seed, games, fixed, axes, cells, main_result(ruleset, tallies),
+                 time.perf_counter() - started)
