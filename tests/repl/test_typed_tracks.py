@@ -29,3 +29,15 @@ def test_undo_and_resume_keep_the_marks():
     assert resumed.game.values["guard"]["up"]["marks"] == marks
     resumed.perform("round", {}, "round")
     assert resumed.game.values["guard"]["up"]["marks"] == ["cut", "cut", "bruise"]   # the undone blow again
+
+
+def test_roll_completes_the_count_of_each_type_of_mark():
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from ruleset_engine.repl.completer import TableCompleter
+
+    repl, _ = make_repl(GAME, seed=3)
+    completer = TableCompleter(repl)
+    found = [c.text for c in completer.get_completions(Document("roll guard.up."), CompleteEvent(True))]
+    assert {"guard.up.bruise", "guard.up.cut", "guard.up.burn"} <= set(found)
