@@ -1,5 +1,5 @@
-"""Tracks whose boxes remember what marked them: the types of mark a track takes, and the rule
-for what a new mark does.
+"""The values of tracks: a row of boxes marked from the first, and tracks whose boxes remember
+what marked them (the types of mark a track takes, and the rule for what a new mark does).
 
 A typed track keeps, besides the numbers every track has (marked, free, size, next, last), the
 type of each marked box in box order (`marks`) and a count per type (`track[TYPE]`), so formulas
@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-ORDERS = ("strongest", "marked")
-FULL_RULES = ("lost", "upgrade", "replace")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +35,22 @@ class MarkRule:
 
     def symbol(self, name: str) -> str:
         return self.symbols[self.types.index(name)]
+
+
+def set_marked(track: dict, marked: int) -> None:
+    """A track with `marked` boxes marked from the first (within 0..size), and what follows from it."""
+    labels = track["labels"]
+    marked = max(0, min(len(labels), marked))
+    track["marked"] = marked
+    track["free"] = len(labels) - marked
+    track["next"] = labels[marked] if marked < len(labels) else 0
+    track["last"] = labels[marked - 1] if marked > 0 else 0
+
+
+def new_track(labels, marked: int = 0) -> dict:
+    track = {"labels": list(labels), "size": len(labels), "marked": 0}
+    set_marked(track, marked)
+    return track
 
 
 def start_marks(track: dict, rule: MarkRule) -> None:
@@ -84,8 +98,6 @@ def mark_typed(track: dict, n: int, name: str, rule: MarkRule, clear: bool) -> l
     """Mark n boxes with marks of type `name` (or clear n: the last n boxes of that type, or the last
     n boxes whatever marked them when `name` is None); the track's numbers follow. Returns the
     marks. Bounded whatever n is: once a mark can change nothing, the rest change nothing either."""
-    from .steps.places import set_marked
-
     marks = track["marks"]
     size = len(track["labels"])
     for _ in range(max(0, n)):

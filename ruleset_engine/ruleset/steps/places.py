@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ruleset_engine.dice.kinds import ANY, NUM, POOL
 
-from ..marks import MarkRule, mark_typed
+from ..marks import MarkRule, mark_typed, set_marked
 from ..model import Formula, Step
 from ..templates import format_value
 from ..yamlio import position_of
@@ -179,22 +179,6 @@ def move_dice(source, target, floor: int, faces, plain: bool, name: str = "the s
     if plain:
         return tuple(left), tuple(joined), moving
     return left, joined, moving
-
-
-def set_marked(track: dict, marked: int) -> None:
-    """A track with `marked` boxes marked from the first (within 0..size), and what follows from it."""
-    labels = track["labels"]
-    marked = max(0, min(len(labels), marked))
-    track["marked"] = marked
-    track["free"] = len(labels) - marked
-    track["next"] = labels[marked] if marked < len(labels) else 0
-    track["last"] = labels[marked - 1] if marked > 0 else 0
-
-
-def new_track(labels, marked: int = 0) -> dict:
-    track = {"labels": list(labels), "size": len(labels), "marked": 0}
-    set_marked(track, marked)
-    return track
 
 
 def mark(track, n: int, clear: bool) -> int:
