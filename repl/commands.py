@@ -192,6 +192,8 @@ class Repl:
         word = line.split()[0].lower()
         if self.decision.kind == "choice" and line.casefold() in (c.casefold() for c in self.decision.choices):
             return False      # a choice named like a command is an answer
+        if self.decision.kind == "text":
+            return line.strip().lower() in ESCAPES   # words that start like a command ("undo the past") answer
         return word in ESCAPES
 
     def _answer(self, line: str) -> None:
@@ -316,6 +318,8 @@ def longest_answer(decision) -> int:
     if decision.kind == "pick":
         width = max((len(str(face)) for face in decision.pool), default=1)
         return max(LONGEST_ANSWER, len(decision.pool) * (width + 2) + 16)
+    if decision.kind == "text":   # its own bound, and room for spaces around it
+        return max(LONGEST_ANSWER, decision.max + 16)
     return LONGEST_ANSWER
 
 

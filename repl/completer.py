@@ -81,4 +81,7 @@ class TableCompleter(Completer):
         for name, spec in game.ruleset.entities.items():
             if not spec.is_group:
                 names += [f"{name}.{f}" for f in list(spec.fields) + list(spec.tracks)]
+                # a track that remembers what marked it: the count of each type of mark too
+                names += [f"{name}.{t}.{m}" for t, track in spec.tracks.items() if track.rule is not None
+                          for m in track.rule.types]
         return names

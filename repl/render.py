@@ -52,7 +52,8 @@ def event(e: dict, style: Style, innermost: str | None = None):
         return Text(f"{prompt} {format_value(e['answer'], style.lang)}{by}{mark}", style="italic")
     if kind in ("mark", "clear"):
         verb = "marks" if kind == "mark" else "clears"
-        return Text(f"{e['track']}: {verb} {e['count']} (now {e['marked']} marked){mark}", style="yellow")
+        kind_of = f" {e['type']}" if e.get("type") else ""
+        return Text(f"{e['track']}: {verb} {e['count']}{kind_of} (now {e['marked']} marked){mark}", style="yellow")
     if kind == "move":
         if "count" in e:
             what = f"{e['count']} {'die moves' if e['count'] == 1 else 'dice move'}"
@@ -163,14 +164,19 @@ def state_tables(game, style: Style) -> list:
         for column in columns:
             table.add_column(column, style="cyan" if column == "name" else None)
         for instance in instances:
-            table.add_row(*[_cell(instance.get(c), style) for c in columns])
+            table.add_row(*[_cell(instance.get(c), style, spec.tracks.get(c)) for c in columns])
         out.append(table)
     return out
 
 
-def _cell(value, style: Style) -> str:
+def _cell(value, style: Style, track=None) -> str:
     if isinstance(value, dict) and "marked" in value and "labels" in value:
         marks = ("x" if style.ascii_only else "■", "." if style.ascii_only else "□")
+        rule = getattr(track, "rule", None)
+        if rule is not None and "marks" in value:
+            # Each box shows the symbol of the type that marked it, and the counts follow in words.
+            boxes = "".join(rule.symbol(m) for m in value["marks"]) + marks[1] * value["free"]
+            return f"{boxes} {text_of(value, style)}"
         boxes = "".join(marks[0] if i < value["marked"] else marks[1] for i in range(value["size"]))
         return f"{boxes} {value['marked']}/{value['size']}"
     return text_of(value, style)

@@ -5,7 +5,8 @@ checker (its reporting, formulas and texts) and one YAML item."""
 from __future__ import annotations
 
 from . import model
-from .names import INSTANCE_FIELDS, Scope
+from .marks import MarkRule
+from .names import INSTANCE_FIELDS, TRACK_FIELDS, Scope
 from .params import param_value_problem
 
 
@@ -47,7 +48,29 @@ def entity(c, name: str, spec) -> model.EntitySpec:
     for track_name, track in (spec.get("tracks") or {}).items():
         boxes = track["boxes"]
         labels = tuple(range(1, boxes + 1)) if isinstance(boxes, int) else tuple(boxes)
-        tracks[track_name] = model.TrackSpec(track_name, labels)
+        tracks[track_name] = model.TrackSpec(track_name, labels, mark_rule(c, track, path + ("tracks", track_name)))
     count = c.formula(spec.get("count"), path + ("count",), Scope(c.names)) if "count" in spec else None
     names = c.text(spec.get("names"), path + ("names",), scope) if "names" in spec else None
     return model.EntitySpec(name, fields, tracks, count, names, spec.get("label"), spec.get("doc"))
+
+
+def mark_rule(c, track, path) -> MarkRule | None:
+    """The types of mark a track takes (weakest first, each with the symbol the table shows), and its
+    rule; None for a track whose boxes are only marked or not."""
+    if "marks" not in track:
+        for key in ("order", "full"):
+            if key in track:
+                c.problem(f"{key}: is the rule of marks of a type: declare them first with marks:", path + (key,),
+                          at_key=True)
+        return None
+    types, symbols = tuple(track["marks"]), tuple(track["marks"].values())
+    for name in types:
+        if name in TRACK_FIELDS or name == "marks":
+            c.problem(f"{name!r} is what every track has; choose another name for this type of mark",
+                      path + ("marks", name), at_key=True)
+    for i, symbol in enumerate(symbols):
+        if symbol in symbols[:i]:
+            # The symbol is how the table tells two types apart, never colour alone.
+            c.problem(f"types {types[symbols.index(symbol)]!r} and {types[i]!r} have the same symbol {symbol!r}: "
+                      f"give each type its own", path + ("marks", types[i]))
+    return MarkRule(types, symbols, track.get("order", "strongest"), track.get("full", "lost"))

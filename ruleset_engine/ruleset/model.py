@@ -10,6 +10,7 @@ from typing import Any
 
 from ruleset_engine.dice import Expression
 
+from .marks import MarkRule
 from .problems import Position
 from .templates import Template
 
@@ -103,6 +104,7 @@ class Initial:
 class TrackSpec:
     name: str
     labels: tuple
+    rule: MarkRule | None = None     # a track whose boxes remember what marked them (marks.py)
 
 
 @dataclass(slots=True)

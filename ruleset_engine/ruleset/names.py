@@ -56,7 +56,9 @@ class Names:
             fields = spec.get("fields") if isinstance(spec.get("fields"), dict) else {}
             tracks = spec.get("tracks") if isinstance(spec.get("tracks"), dict) else {}
             self.entities[name] = {"fields": list(fields), "tracks": list(tracks),
-                                   "group": spec.get("count") is not None}
+                                   "group": spec.get("count") is not None,
+                                   "marks": {t: list(v["marks"]) for t, v in tracks.items()
+                                             if isinstance(v, dict) and isinstance(v.get("marks"), dict)}}
         self.state_names = list(section("state"))
         for name in self.state_names:
             if name in self.entities or name in ("params", "loop"):
@@ -107,7 +109,7 @@ class Names:
         if kind == "entity":
             spec = self.entities.get(detail, {})
             if rest[0] in spec.get("tracks", ()):
-                return self.member_problem(f"{head}.{rest[0]}", ("track", None), rest[1:])
+                return self.member_problem(f"{head}.{rest[0]}", ("track", spec.get("marks", {}).get(rest[0], [])), rest[1:])
             instance = INSTANCE_FIELDS if spec.get("group") else ("name",)
             known = list(spec.get("fields", ())) + list(spec.get("tracks", ())) + list(instance)
             if rest[0] == "index" and not spec.get("group"):
@@ -115,8 +117,9 @@ class Names:
             if rest[0] not in known:
                 return f"{head!r} has no {rest[0]!r}{suggest(rest[0], known)}"
         elif kind == "track":
-            if rest[0] not in TRACK_FIELDS:
-                return f"a track has {', '.join(TRACK_FIELDS)}, not {rest[0]!r}{suggest(rest[0], TRACK_FIELDS)}"
+            known = TRACK_FIELDS + tuple(detail or ())     # and a count for each type of mark it takes
+            if rest[0] not in known:
+                return f"a track has {', '.join(known)}, not {rest[0]!r}{suggest(rest[0], known)}"
         elif kind == "row":
             columns = self.tables.get(detail, set())
             if columns and rest[0] not in columns:

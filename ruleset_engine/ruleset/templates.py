@@ -116,6 +116,10 @@ def format_value(value, lang: str = "en") -> str:
     if isinstance(value, (list, tuple)) and all(type(v) is int for v in value):
         return " ".join(str(v) for v in value) or "none"
     if isinstance(value, dict) and "labels" in value and "marked" in value:  # a track
+        if value.get("marks"):   # one that remembers what marked it: the count of each type too
+            from .marks import shown_marks
+
+            return f"{value['marked']}/{value['size']} ({shown_marks(value)})"
         return f"{value['marked']}/{value['size']}"
     return as_text(value, lang)
 

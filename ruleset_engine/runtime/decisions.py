@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -10,8 +11,9 @@ from .errors import DecisionError
 
 @dataclass(slots=True)
 class Decision:
-    """One question. `kind` is number, choice, yes_no, pick (choose dice from `pool`) or dice (the
-    faces of `min` real dice of `sides` sides, which a person rolled: see manual.py)."""
+    """One question. `kind` is number, choice, yes_no, pick (choose dice from `pool`), text (words, of
+    `min` to `max` characters) or dice (the faces of `min` real dice of `sides` sides, which a person
+    rolled: see manual.py)."""
 
     id: str                       # the asking step's place in the ruleset (stable across replays)
     var: str
@@ -40,6 +42,8 @@ class Decision:
             return "one of: " + ", ".join(self.choices)
         if self.kind == "yes_no":
             return "yes or no"
+        if self.kind == "text":
+            return f"a text of {self.min} to {self.max} characters, on one line"
         if self.kind == "dice":
             return (f"{self.min} face{'s' if self.min != 1 else ''} from 1 to {self.sides}"
                     + (", separated by spaces or commas" if self.min != 1 else ""))
@@ -82,7 +86,12 @@ _INVALID = object()
 
 
 def _show(answer) -> str:
-    return str(answer).strip() or "an empty answer"
+    """The answer as a refusal quotes it: what cannot print shown as `?`, a long one cut (a typed
+    text may be anything, of any length)."""
+    text = str(answer).strip()
+    if len(text) > 60:
+        text = f"{text[:40]}... ({len(text):,} characters)"
+    return "".join(ch if ch.isprintable() else "?" for ch in text) or "an empty answer"
 
 
 def _number(decision: Decision, answer):
@@ -167,4 +176,15 @@ def _faces(decision: Decision, answer):
     return faces
 
 
-_CHECKS = {"number": _number, "choice": _choice, "yes_no": _yes_no, "pick": _pick, "dice": _faces}
+def _text(decision: Decision, answer):
+    """Words, on one line: spaces at the ends dropped, no control characters (a new line, an escape
+    sequence for the terminal), and a length within the question's bounds."""
+    if not isinstance(answer, str):
+        return _INVALID
+    text = answer.strip()
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text):
+        return _INVALID
+    return text if decision.min <= len(text) <= decision.max else _INVALID
+
+
+_CHECKS = {"number": _number, "choice": _choice, "yes_no": _yes_no, "pick": _pick, "dice": _faces, "text": _text}

@@ -30,6 +30,7 @@ from ruleset_engine.dice.runtime import u_env, u_plain
 from ruleset_engine.dice.expression import env_name
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
+from ruleset_engine.ruleset.marks import start_marks
 from ruleset_engine.ruleset.model import Formula
 from ruleset_engine.ruleset.steps import (KINDS, CallStep, LetStep, ReturnStep, RollStep, SetStep, StepFailed,
                                           new_track)
@@ -355,6 +356,8 @@ class ProgramWriter:
             w.line(f"_i[{field!r}] = {'_to_state(' + w.local(field) + ')' if self.traced else w.local(field)}")
         for track, tspec in spec.tracks.items():
             w.line(f"_i[{track!r}] = _new_track({tspec.labels!r})")
+            if tspec.rule is not None:
+                w.line(f"_start_marks(_i[{track!r}], {w.const(tspec.rule, 'rule')})")
         w.line("return _i")
         return w
 
@@ -442,12 +445,15 @@ class ProgramWriter:
     def namespace(self) -> dict:
         values = dict(self.ns.values)
         values.update({
-            "_to_state": support.to_state, "_whole": support.whole, "_too_big": support.too_big, "_text_ok": support.text_ok, "_truth_value": support.truth_value,
+            "_to_state": support.to_state, "_whole": support.whole, "_too_big": support.too_big,
+            "_text_ok": support.text_ok, "_truth_value": support.truth_value,
             "_fmt": support.fmt, "_plain_text": support.plain_text, "_shown": support.shown,
             "_report_value": support.report_value,
-            "_initial_value": _initial_value, "_group_size": support.group_size, "_decision": support.decision, "_auto_answer": support.auto_answer,
-            "_picked": support.picked, "_u_picked": support.u_picked, "_in_level": support.in_level, "_instance_named": support.instance_named,
-            "_new_track": new_track, "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
+            "_initial_value": _initial_value, "_group_size": support.group_size, "_decision": support.decision,
+            "_auto_answer": support.auto_answer,
+            "_picked": support.picked, "_u_picked": support.u_picked, "_in_level": support.in_level,
+            "_instance_named": support.instance_named, "_new_track": new_track, "_start_marks": start_marks,
+            "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
             "_LocalText": LocalText, "_NO_DICE": NO_DICE, "_NOTHING": NOTHING, "_EndGame": EndGame,
             "_EndLevel": EndLevel, "_NeedDecision": NeedDecision, "_RoundLimit": RoundLimit,
             "_StepFailed": StepFailed,

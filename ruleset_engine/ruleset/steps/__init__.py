@@ -11,7 +11,8 @@ from .control import CALL, END, FOR_EACH, IF, REPEAT, RETURN, CallStep, EndStep,
     ReturnStep
 from .kind import StepFailed, StepKind
 from .people import ASK, SAY, AskStep, SayStep
-from .places import CLEAR, LOOKUP, MARK, MOVE, LookupStep, MarkStep, MoveStep, new_track, set_marked
+from ..marks import new_track, set_marked
+from .places import CLEAR, LOOKUP, MARK, MOVE, LookupStep, MarkStep, MoveStep
 from .values import LET, NOTE, ROLL, SET, LetStep, NoteStep, RollStep, SetStep
 
 KINDS: dict[str, StepKind] = {kind.key: kind for kind in (

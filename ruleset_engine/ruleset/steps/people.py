@@ -11,15 +11,16 @@ from ..templates import Template
 from ..yamlio import position_of
 from .kind import StepKind
 
-ASK_KINDS = ("number", "choice", "yes_no", "pick")
+ASK_KINDS = ("number", "choice", "yes_no", "pick", "text")
+TEXT_LONGEST = 200        # a text answer's length when text: gives no max (the schema allows up to 1,000)
 
 
 @dataclass(slots=True)
 class AskStep(Step):
     var: str
     prompt: Template | None
-    kind: str                   # number, choice, yes_no, pick
-    auto: Formula
+    kind: str                   # number, choice, yes_no, pick, text
+    auto: Formula | Template    # a text question's auto: is a text, with placeholders
     min: Formula | None = None
     max: Formula | None = None
     choices: tuple[str, ...] = ()
@@ -37,10 +38,13 @@ def check_ask(c, item, path, scope):
     p = tuple(path)
     kinds = [k for k in ASK_KINDS if k in item]
     if len(kinds) != 1:
-        c.problem("ask takes exactly one of number:, choice:, yes_no: or pick:", p)
+        c.problem("ask takes exactly one of number:, choice:, yes_no:, pick: or text:", p)
+        c.bind(scope, item["as"], p + ("as",), "ask")     # so no problem follows from it
         return None
     kind = kinds[0]
     prompt = c.text(item.get("ask"), p + ("ask",), scope)
+    if kind == "text":
+        return check_text_ask(c, item, path, scope, prompt)
     step = AskStep(position_of(c.data, path), path, item["as"], prompt, kind,
                    c.formula(item["auto"], p + ("auto",), scope),
                    default=c.formula(item.get("default"), p + ("default",), scope),
@@ -60,6 +64,27 @@ def check_ask(c, item, path, scope):
     return step if step.auto is not None else None
 
 
+def check_text_ask(c, item, path, scope, prompt):
+    """A question answered in words: its bounds of length are fixed numbers (a typed answer is always
+    bounded), and its auto: is a text, with placeholders, that stands in for what a person would write."""
+    p = tuple(path)
+    c.bind(scope, item["as"], p + ("as",), "ask")     # bound even when refused, so no problem follows from it
+    spec = item["text"] if isinstance(item["text"], dict) else {}
+    low, high = spec.get("min", 1), spec.get("max", TEXT_LONGEST)
+    if low > high:
+        c.problem(f"min {low} is above max {high}: no text could answer", p + ("text", "min"))
+        return None
+    if "default" in item:
+        c.problem("a text question takes no default: (its auto: is the text given when nobody answers)",
+                  p + ("default",), at_key=True)
+        return None
+    auto = c.text(item["auto"], p + ("auto",), scope)
+    step = AskStep(position_of(c.data, path), path, item["as"], prompt, "text", auto,
+                   who=c.text(item.get("who"), p + ("who",), scope))
+    step.min, step.max = low, high
+    return step if auto is not None else None
+
+
 def check_say(c, item, path, scope):
     text = c.text(item["say"], tuple(path) + ("say",), scope)
     return SayStep(position_of(c.data, path), path, text) if text else None
@@ -74,8 +99,11 @@ def lower_ask(w, step: AskStep) -> None:
         for text in (step.prompt, step.who):
             if text is not None:
                 w.text_checked(text)
-    low = w.number(step.min, "min") if step.min is not None else "None"
-    high = w.number(step.max, "max") if step.max is not None else "None"
+    if step.kind == "text":          # lengths, fixed at load
+        low, high = repr(step.min), repr(step.max)
+    else:
+        low = w.number(step.min, "min") if step.min is not None else "None"
+        high = w.number(step.max, "max") if step.max is not None else "None"
     pool = w.value(step.source)[0] if step.source is not None else "()"
     default = w.value(step.default)[0] if step.default is not None else "None"
     decision = w.fresh("_d")
@@ -89,15 +117,15 @@ def lower_ask(w, step: AskStep) -> None:
         w.line(f"    {by} = C.given_by")
         w.line("elif C.auto:")
         with w.indent():
-            auto, _ = w.value(step.auto)
+            auto = automatic(w, step)
             w.line(f"{answer} = C.took_auto(_auto_answer({decision}, {auto}))", step)
             w.line(f"{by} = 'auto'")
         w.line("else:")
         w.line(f"    raise _NeedDecision({decision})")
     else:
-        auto, _ = w.value(step.auto)
+        auto = automatic(w, step)
         w.line(f"{answer} = _auto_answer({decision}, {auto})", step)
-    kind = {"number": NUM, "yes_no": BOOL, "choice": STR, "pick": POOL}[step.kind]
+    kind = {"number": NUM, "yes_no": BOOL, "choice": STR, "pick": POOL, "text": STR}[step.kind]
     var = w.local(step.var)
     if step.kind == "pick":
         w.line(f"{var} = _{'' if w.traced else 'u_'}picked({decision}, {answer})")
@@ -106,6 +134,14 @@ def lower_ask(w, step: AskStep) -> None:
     w.bound(step.var, kind)
     if w.traced:
         w.emit("ask", decision=f"{decision}.to_json()", answer=answer, by=by)
+
+
+def automatic(w, step: AskStep) -> str:
+    """The auto: answer's source: a formula's value, or for a text question its text, rendered now
+    (in both modes, so a simulation stores the same words the table would)."""
+    if step.kind == "text":
+        return f"str({w.text(step.auto)})"
+    return w.value(step.auto)[0]
 
 
 def lower_say(w, step: SayStep) -> None:
@@ -117,9 +153,9 @@ def lower_say(w, step: SayStep) -> None:
     w.emit("say", text=f"_to_state({text})")
 
 
-ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no", "pick", "default", "auto"),
-               "a decision for a person: a number, a choice, yes or no, or dice picked from a pool; "
-               "auto: answers it when nobody does (dusk simulate, auto N)",
+ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no", "pick", "text", "default", "auto"),
+               "a decision for a person: a number, a choice, yes or no, dice picked from a pool, or a text "
+               "(text: {max: 80}, its auto: a text); auto: answers it when nobody does (dusk simulate, auto N)",
                'ask: "{p.name}: how many dice?"\nas: risk\nnumber: {min: 1, max: p.dice}\nauto: p.dice',
                check_ask, lower_ask)
 SAY = StepKind("say", SayStep, ("say",), "a line of the chronicle", 'say: "The guard strikes for {white}."',

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ruleset_engine.dice.kinds import ANY, NUM, POOL
 
+from ..marks import MarkRule, mark_typed, set_marked
 from ..model import Formula, Step
 from ..templates import format_value
 from ..yamlio import position_of
@@ -34,6 +35,8 @@ class MarkStep(Step):
     track: tuple[str, ...]
     count: Formula | None
     clear: bool = False
+    type: str | None = None          # the type of mark, on a track that takes marks of types
+    rule: MarkRule | None = None     # that track's types and rule
 
 
 # ---- checks -----------------------------------------------------------------------------
@@ -107,8 +110,31 @@ def check_mark(c, item, path, scope):
         c.problem(f"{key}: {text!r} is not a track (write ENTITY.TRACK, declared under entities: tracks:)"
                   f"{c.suggest(text, tracks)}", tuple(path) + (key,))
         return None
+    kinds = c.entities[info[1]].get("marks", {}).get(parts[1])
+    mark_type, rule = item.get("type"), None
+    if kinds is None and mark_type is not None:
+        c.problem(f"{key}: {text!r} takes plain marks; only a track with marks: takes a type:",
+                  tuple(path) + ("type",), at_key=True)
+        return None
+    if kinds is not None:
+        if mark_type is None and not clear:
+            c.problem(f"mark: {text!r} takes marks of a type: say which with type: (one of {', '.join(kinds)})",
+                      tuple(path) + ("mark",))
+            return None
+        if mark_type is not None and mark_type not in kinds:
+            c.problem(f"{key}: {text!r} takes marks of the types {', '.join(kinds)}, not {mark_type!r}"
+                      f"{c.suggest(mark_type, kinds)}", tuple(path) + ("type",))
+            return None
+        rule = track_rule(c, info[1], parts[1])
     return MarkStep(position_of(c.data, path), path, parts,
-                    c.formula(item.get("count", 1), tuple(path) + ("count",), scope), clear)
+                    c.formula(item.get("count", 1), tuple(path) + ("count",), scope), clear, mark_type, rule)
+
+
+def track_rule(c, entity: str, track: str) -> MarkRule:
+    """The rule of a track whose schema the checker accepted (its problems are reported with the entity)."""
+    spec = c.data["entities"][entity]["tracks"][track]
+    return MarkRule(tuple(spec["marks"]), tuple(spec["marks"].values()), spec.get("order", "strongest"),
+                    spec.get("full", "lost"))
 
 
 # ---- what the lowered steps call ---------------------------------------------------------
@@ -153,22 +179,6 @@ def move_dice(source, target, floor: int, faces, plain: bool, name: str = "the s
     if plain:
         return tuple(left), tuple(joined), moving
     return left, joined, moving
-
-
-def set_marked(track: dict, marked: int) -> None:
-    """A track with `marked` boxes marked from the first (within 0..size), and what follows from it."""
-    labels = track["labels"]
-    marked = max(0, min(len(labels), marked))
-    track["marked"] = marked
-    track["free"] = len(labels) - marked
-    track["next"] = labels[marked] if marked < len(labels) else 0
-    track["last"] = labels[marked - 1] if marked > 0 else 0
-
-
-def new_track(labels, marked: int = 0) -> dict:
-    track = {"labels": list(labels), "size": len(labels), "marked": 0}
-    set_marked(track, marked)
-    return track
 
 
 def mark(track, n: int, clear: bool) -> int:
@@ -220,9 +230,18 @@ def lower_move(w, step: MoveStep) -> None:
 def lower_mark(w, step: MarkStep) -> None:
     n = w.number(step.count, "count") if step.count is not None else "1"
     marked = w.fresh("_m")
-    w.line(f"{marked} = _mark({w.read(step.track)}, {n}, {step.clear})", step)
+    if step.rule is None:
+        w.line(f"{marked} = _mark({w.read(step.track)}, {n}, {step.clear})", step)
+        if w.traced:
+            w.emit("clear" if step.clear else "mark", track=w.shown(step.track), count=n, marked=marked)
+        return
+    # A track that remembers what marked it: the event keeps the type and the marks after it.
+    track, rule = w.fresh("_k"), w.const(step.rule, "rule")
+    w.line(f"{track} = {w.read(step.track)}")
+    w.line(f"_mark_typed({track}, {n}, {step.type!r}, {rule}, {step.clear})", step)
     if w.traced:
-        w.emit("clear" if step.clear else "mark", track=w.shown(step.track), count=n, marked=marked)
+        w.emit("clear" if step.clear else "mark", track=w.shown(step.track), count=n, marked=f"{track}['marked']",
+               type=repr(step.type), marks=f"list({track}['marks'])")
 
 
 LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as"),
@@ -232,7 +251,12 @@ MOVE = StepKind("move", MoveStep, ("move",),
                 "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
                 "from going below that many", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
                 check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice})
-MARK = StepKind("mark", MarkStep, ("mark", "count"), "marks boxes of a track, from the first unmarked",
-                "mark: character.health\ncount: 2", check_mark, lower_mark, helpers={"_mark": mark})
-CLEAR = StepKind("clear", MarkStep, ("clear", "count"), "clears marked boxes of a track, from the last marked",
-                 "clear: character.health\ncount: 1", check_mark, lower_mark, helpers={"_mark": mark})
+MARK = StepKind("mark", MarkStep, ("mark", "count", "type"),
+                "marks boxes of a track, from the first unmarked; type: names the mark on a track with marks: "
+                "(its full: rule says what a mark does to a full track)",
+                "mark: character.health\ncount: 2\ntype: heavy", check_mark, lower_mark,
+                helpers={"_mark": mark, "_mark_typed": mark_typed})
+CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type"),
+                 "clears marked boxes of a track, from the last marked (type: only the marks of that type)",
+                 "clear: character.health\ncount: 1", check_mark, lower_mark,
+                 helpers={"_mark": mark, "_mark_typed": mark_typed})

@@ -1,0 +1,127 @@
+"""The values of tracks: a row of boxes marked from the first, and tracks whose boxes remember
+what marked them (the types of mark a track takes, and the rule for what a new mark does).
+
+A typed track keeps, besides the numbers every track has (marked, free, size, next, last), the
+type of each marked box in box order (`marks`) and a count per type (`track[TYPE]`), so formulas
+read `sheet.health.TYPE`. Types are declared weakest first. Two choices of the ruleset make the
+rule of a new mark:
+
+- `order`: `strongest` keeps the boxes sorted, strongest first, so a new mark goes before every
+  weaker one and moves them along; `marked` keeps them in the order they were made.
+- `full`: what a mark does when every box is marked: `lost` (nothing), `upgrade` (the weakest
+  mark on the track becomes one type stronger) or `replace` (the weakest mark, when weaker than
+  the new one, takes its type).
+
+Nothing here knows a game: the types are names the ruleset gives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+
+@dataclass(frozen=True, slots=True)
+class MarkRule:
+    """The types of mark of one track, weakest first, with their symbols, and its rule."""
+
+    types: tuple[str, ...]
+    symbols: tuple[str, ...]
+    order: str = "strongest"
+    full: str = "lost"
+
+    def rank(self, name: str) -> int:
+        return self.types.index(name)
+
+    def symbol(self, name: str) -> str:
+        return self.symbols[self.types.index(name)]
+
+
+def set_marked(track: dict, marked: int) -> None:
+    """A track with `marked` boxes marked from the first (within 0..size), and what follows from it."""
+    labels = track["labels"]
+    marked = max(0, min(len(labels), marked))
+    track["marked"] = marked
+    track["free"] = len(labels) - marked
+    track["next"] = labels[marked] if marked < len(labels) else 0
+    track["last"] = labels[marked - 1] if marked > 0 else 0
+
+
+def new_track(labels, marked: int = 0) -> dict:
+    track = {"labels": list(labels), "size": len(labels), "marked": 0}
+    set_marked(track, marked)
+    return track
+
+
+def start_marks(track: dict, rule: MarkRule) -> None:
+    """A typed track as it starts: no box marked, each type counted 0."""
+    track["marks"] = []
+    for name in rule.types:
+        track[name] = 0
+
+
+def _weakest(marks: list, rule: MarkRule) -> int:
+    """The box of the weakest mark (the last one of the lowest rank)."""
+    low = min(rule.rank(m) for m in marks)
+    return max(i for i, m in enumerate(marks) if rule.rank(m) == low)
+
+
+def _place(marks: list, name: str, rule: MarkRule) -> None:
+    if rule.order == "marked":
+        marks.append(name)
+        return
+    rank = rule.rank(name)
+    at = next((i for i, m in enumerate(marks) if rule.rank(m) < rank), len(marks))
+    marks.insert(at, name)
+
+
+def _when_full(marks: list, name: str, rule: MarkRule) -> bool:
+    """A mark on a full track, by the rule: whether it changed anything."""
+    if rule.full == "lost" or not marks:
+        return False
+    i = _weakest(marks, rule)
+    rank = rule.rank(marks[i])
+    if rule.full == "upgrade":
+        if rank + 1 >= len(rule.types):
+            return False
+        marks[i] = rule.types[rank + 1]
+    else:   # replace
+        if rank >= rule.rank(name):
+            return False
+        marks[i] = name
+    if rule.order == "strongest":   # a stronger mark moves before the weaker ones (a stable sort)
+        marks.sort(key=rule.rank, reverse=True)
+    return True
+
+
+def mark_typed(track: dict, n: int, name: str, rule: MarkRule, clear: bool) -> list:
+    """Mark n boxes with marks of type `name` (or clear n: the last n boxes of that type, or the last
+    n boxes whatever marked them when `name` is None); the track's numbers follow. Returns the
+    marks. Bounded whatever n is: once a mark can change nothing, the rest change nothing either."""
+    marks = track["marks"]
+    size = len(track["labels"])
+    for _ in range(max(0, n)):
+        if clear:
+            at = len(marks) - 1 if name is None else \
+                next((i for i in range(len(marks) - 1, -1, -1) if marks[i] == name), -1)
+            if at < 0:
+                break
+            del marks[at]
+        elif len(marks) < size:
+            _place(marks, name, rule)
+        elif not _when_full(marks, name, rule):
+            break
+    for t in rule.types:
+        track[t] = 0
+    for m in marks:
+        track[m] += 1
+    set_marked(track, len(marks))
+    return marks
+
+
+def shown_marks(track: dict) -> str:
+    """The counts of a typed track's marks, strongest first by box order: `lethal 2, bashing 1`."""
+    counts: dict = {}
+    for m in track.get("marks", ()):
+        counts[m] = counts.get(m, 0) + 1
+    return ", ".join(f"{m} {c}" for m, c in counts.items())
