@@ -4,11 +4,15 @@ Interactive when stdin is a terminal (and no -c / --script): a prompt_toolkit se
 completion, dice highlighting, history in the data dir, suggestions from history and a
 toolbar from the ruleset's status. Otherwise each line (or each `;`-separated command of
 -c) runs in turn and the output is plain text, so a session can be scripted and tested.
-Ctrl-C clears the line; Ctrl-D leaves (everything done is saved already).
+Ctrl-C clears the line, and stops a command under way (`auto 100` stops after its last finished
+round; a command cut short is not played); Ctrl-D leaves (everything done is saved already).
+In a script, Ctrl-C ends the script (exit 130), the game as after its last finished command.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 
@@ -27,6 +31,50 @@ PROMPT_STYLE = {
     "keyword": "ansiblue", "function": "ansiyellow", "name": "", "operator": "", "bracket": "",
     "error": "bg:ansired ansiwhite", "bottom-toolbar": "reverse",
 }
+
+
+# The longest script read: a script is typed commands, and this is far more than a table types.
+LONGEST_SCRIPT = 4 * 1024 * 1024
+
+
+def read_script(name: str) -> list[str]:
+    """The lines of a --script file; ValueError in words when it is not a readable text file: missing,
+    a folder, a named pipe or a device (refused before it is opened: a pipe would wait forever), too
+    large, not UTF-8 (with the line of the first bad byte), or holding a NUL byte.
+    (A small check of its own: the engine's reader of text files may take its place.)"""
+    try:
+        info = os.stat(name)
+    except OSError as err:
+        raise ValueError(f"--script {name}: {_os_why(err)}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ValueError(f"--script {name}: is a folder, not a file of commands")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"--script {name}: is not a regular file (a named pipe, a device or a socket); "
+                         "commands from a pipe are read from standard input: dusk play < FILE")
+    if info.st_size > LONGEST_SCRIPT:
+        raise ValueError(f"--script {name}: {info.st_size:,} bytes, more than the {LONGEST_SCRIPT:,} a script "
+                         "may have")
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read(LONGEST_SCRIPT + 1)
+    except OSError as err:
+        raise ValueError(f"--script {name}: {_os_why(err)}") from None
+    if len(data) > LONGEST_SCRIPT:
+        raise ValueError(f"--script {name}: more than the {LONGEST_SCRIPT:,} bytes a script may have")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise ValueError(f"--script {name}:{line}: not UTF-8 text (byte {data[err.start]:#04x}); save it as "
+                         "UTF-8") from None
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        raise ValueError(f"--script {name}:{line}: a NUL byte: this is not a text file of commands")
+    return text.splitlines()
+
+
+def _os_why(err: OSError) -> str:
+    return (err.strerror[0].lower() + err.strerror[1:]) if err.strerror else str(err)
 
 
 def split_commands(text: str) -> list[str]:
@@ -53,10 +101,12 @@ def open_session(args, interactive: bool = False) -> tuple[Session, object]:
         if path is None:
             raise JournalError(f"no session played at the prompt in {data_dir() / 'sessions'}; start one with "
                                "dusk play, or continue any session with dusk resume PATH (dusk sessions lists them)")
-        session = Session.resume(path, interactive)
+        session = Session.resume(path, interactive, force=getattr(args, "force", False))
         if dice is not None:
             session.use_dice(dice == "manual", f"dice {dice}")
         return session, None
+    if args.save is not None and not args.save.strip():
+        raise JournalError("--save takes the path of a new session file, not an empty text")
     save = Path(args.save) if args.save else None
     return Session.new(args.ruleset or dusk.default_ruleset(), dusk.parse_sets(args.set), args.seed, save,
                        args.lang, interactive, dice or "auto")
@@ -69,6 +119,8 @@ def intro(repl: Repl, resumed: bool, lang: str | None = None) -> None:
     title = dusk.as_text(game.ruleset.title, repl.style.lang)
     verb = "Resumed" if resumed else "A new game"
     repl.show(Text(f"{title}. {verb}, seed {game.seed}, saved in {repl.session.journal.path}.", style="bold"))
+    if repl.session.notice:
+        repl.show(Text(repl.session.notice + ".", style="yellow"))
     notice = language_notice(game.ruleset, lang)
     if notice:
         repl.show(Text(notice + ".", style="yellow"))
@@ -92,7 +144,7 @@ def run(args, stdin=None, stdout=None) -> int:
     console = make_console(interactive, stdout)
     try:
         if getattr(args, "script", None):
-            script = Path(args.script).read_text(encoding="utf-8").splitlines()
+            script = read_script(args.script)
         session, reply = open_session(args, interactive)
     except PERSON_ERRORS as err:
         console.print(Text(person_message(err), style="bold red"))
@@ -183,6 +235,12 @@ def interactive_loop(repl: Repl, prompt=None) -> None:
             repl.run_line(line)
         except Quit:
             break
+        except KeyboardInterrupt:
+            # Ctrl-C stops the command under way, never the table: what it had not saved is undone.
+            if not repl.interrupt_told:
+                repl.show(Text(f"Interrupted: {line.strip()} stopped; the game is as after the last command "
+                               "saved.", style="yellow"))
+            repl.interrupt_told = False
     lost = repl.unanswered("You left")
     if lost is not None:
         repl.show(Text(lost, style="yellow"))

@@ -4,7 +4,9 @@ A Repl runs one line at a time, the same way with a prompt or from a script: whe
 asks a decision, the next line is its answer (with `auto` taking the ruleset's answer, and
 `undo` dropping the question). With real dice (`dice manual`) every roll is such a question, asking
 for the faces rolled; `auto N` stops at each for a person to answer, and goes on. Errors are one
-line and the session goes on; a bug is one line naming bugs.log, where its traceback went. The
+line and the session goes on; a bug is one line naming bugs.log, where its traceback went. A command
+whose save fails is undone (session.py) and says why; `save PATH` goes on in a new file. Ctrl-C
+stops `auto N` after its last finished round. The
 help of the dice language and of the steps is written from the engine's registries
 (ruleset_engine.FUNCTIONS, MODIFIERS, STEP_KINDS).
 """
@@ -79,6 +81,7 @@ class Repl:
         self.auto_run: AutoRun | None = None
         self.confirm: Callable[[bool], None] | None = None
         self.errors = 0
+        self.interrupt_told = False      # Ctrl-C stopped auto N, which said so already
         self.innermost = session.game.ruleset.loop[-1].name if session.game.ruleset.loop else None
 
     # ---- output
@@ -243,6 +246,8 @@ class Repl:
     def _after(self, reply) -> None:
         self.show_events(reply.events)
         self.decision = reply.decision
+        if self.session.take_interrupt():    # Ctrl-C came while this was saved: it is saved, and shown
+            raise KeyboardInterrupt
 
     # ---- helpers for the built-ins
     def play_rounds(self, n: int, command: str = "auto") -> None:
@@ -281,14 +286,31 @@ class Repl:
                         self._after(self.session.perform(name, {}, run.text))
                     else:
                         break
-        except BaseException:
+        except BaseException as err:
             self.auto_run = None
+            if isinstance(err, (KeyboardInterrupt, DuskError)):
+                self._auto_stopped(run, err)
             raise
         self.auto_run = None
         if run.looped:
             self.show(Text(f"({run.begun} round{'s' if run.begun != 1 else ''} played)", style="dim"))
         else:
             self.show(Text("(answered with the ruleset's auto: answers)", style="dim"))
+
+    def _auto_stopped(self, run: AutoRun, err: BaseException) -> None:
+        """`auto N` stopped by Ctrl-C or an error: the rounds it finished are played and saved, the one
+        under way is not (session.py put the game back as before it). A question it left waiting is
+        dropped at Ctrl-C, so that the prompt is the table's again."""
+        if isinstance(err, KeyboardInterrupt) and self.decision is not None and not self.session.game.starting:
+            self.session.undo()
+            self.decision = None
+        if not run.looped:
+            return
+        done = len(run.command.turns) if run.command is not None else 0
+        why = "at Ctrl-C" if isinstance(err, KeyboardInterrupt) else "at an error"
+        self.interrupt_told = isinstance(err, KeyboardInterrupt)
+        self.show(Text(f"({run.text} stops {why}: {done} round{'s' if done != 1 else ''} played and saved)",
+                       style="dim"))
 
     def stop_auto(self) -> None:
         """The question the `auto N` under way waited on was dropped: it stops, the rounds before it played."""
@@ -641,6 +663,18 @@ def cmd_dice(repl: Repl, rest: str) -> None:
         repl.show("The game rolls its own dice from now on, going on where they left off.")
 
 
+def cmd_save(repl: Repl, rest: str) -> None:
+    """`save` says where the session is saved; `save PATH` copies it to a new file and goes on there."""
+    session = repl.session
+    if not rest:
+        repl.show(f"The session is saved in {session.journal.path} (each command as it is done); save PATH copies "
+                  "it to a new file and goes on there.")
+        return
+    old = session.journal.path
+    session.save_as(Path(rest).expanduser())
+    repl.show(f"The session is now saved in {session.journal.path}, and goes on there ({old} stays as it was).")
+
+
 def cmd_quit(repl: Repl, rest: str) -> None:
     raise Quit()
 
@@ -661,9 +695,12 @@ BUILTINS: dict[str, Builtin] = {
                                                     "game's (auto); dice alone says which"),
     "new": Builtin(cmd_new, "new", "save this game and start a new one (asks first)"),
     "export": Builtin(cmd_export, "export FILE", "write the chronicle as Markdown"),
+    "save": Builtin(cmd_save, "save [PATH]", "where the session is saved; save PATH copies it to a new file "
+                                             "and goes on there (after a failed save, say)"),
     "quit": Builtin(cmd_quit, "quit", "leave (the game is saved; dusk resume continues it)"),
     "exit": Builtin(cmd_quit, "exit", "the same as quit"),
 }
 
 # The commands that run while a question waits (any other line is its answer).
-ESCAPES = ("help", "state", "status", "log", "rules", "table", "quit", "exit", "undo", "auto", "dice", "prob")
+ESCAPES = ("help", "state", "status", "log", "rules", "table", "quit", "exit", "undo", "auto", "dice", "prob",
+           "save")

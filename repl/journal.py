@@ -4,21 +4,34 @@ Each accepted command is one transaction appending one entry: the events it adde
 (every die), the answers its action was given and the game as it stands after it, together.
 WAL and synchronous=FULL make a committed entry survive a kill -9 or a power cut. Undo appends
 a compensating entry; nothing is ever deleted. Switching between the game's dice and real dice
-(`dice manual`, `dice auto`) is an entry too, so a resumed game asks for dice where it did. A file that is not a dusk session (corrupt, truncated, foreign)
-is reported and left as it is: it is opened read-only until it is known to be ours.
+(`dice manual`, `dice auto`) is an entry too, so a resumed game asks for dice where it did.
+
+A path is a path: it is escaped into the SQLite URI (a `#` or `?` in a file name is part of the
+name), a new session is a file created anew (never an existing file, nor through a symlink), and
+only regular files are opened. A file that is not a dusk session (corrupt, truncated, foreign,
+hand-edited into something else) is reported with the place of its first problem and left as it
+is: it is read read-only, and every value checked (validate.py), before anything is written.
+One table per session: a session is locked while a dusk has it open (lock.py). A write that fails
+(a full disk, a read-only file) raises SaveError, and the entry is not in the file.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
+import stat
 import time
 import traceback
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
 from ruleset_engine import DuskError
+
+from . import validate
+from .lock import SessionLock, describe, holder
 
 FORMAT = "dusk-session/1"
 
@@ -55,96 +68,298 @@ class Entry:
     answers: list | None = None       # None in a session saved before answers were kept
 
 
-def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
-    uri = f"file:{path}?mode={'ro' if readonly else 'rwc'}"
-    connection = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5)
-    return connection
+class SaveError(JournalError):
+    """The session file could not be written: what was being saved is not in it, and (the session
+    says) not in the game either. `why` is the reason in words (`disk full`)."""
+
+    def __init__(self, why: str, undone: str = ""):
+        self.why = why
+        self.undone = undone
+        text = f"the session file could not be written: {why}"
+        if undone:
+            text += f"; {undone}. save PATH copies the session to a new file and goes on there"
+        super().__init__(text)
+
+
+# SQLite's primary result codes that a person can do something about, in words.
+_SQLITE_WHY = {13: "disk full", 8: "it is read-only", 10: "a disk error (a full disk, or a file size limit)",
+               14: "it cannot be opened", 5: "another program holds it", 23: "permission denied"}
+_OS_WHY = {errno.ENOSPC: "disk full", errno.EROFS: "the disk is read-only", errno.EACCES: "permission denied",
+           errno.EPERM: "permission denied", errno.EFBIG: "the file is too large", errno.EDQUOT: "disk quota exceeded"}
+
+
+def why(err: BaseException) -> str:
+    """Why a file could not be written or read, in words (`disk full`), without Python's codes."""
+    if isinstance(err, sqlite3.Error):
+        code = getattr(err, "sqlite_errorcode", None)
+        if code is not None and code & 0xFF in _SQLITE_WHY:
+            return _SQLITE_WHY[code & 0xFF]
+        return str(err) or type(err).__name__
+    if isinstance(err, OSError):
+        if err.errno in _OS_WHY:
+            return _OS_WHY[err.errno]
+        if err.strerror:
+            return err.strerror[0].lower() + err.strerror[1:]
+    return str(err) or type(err).__name__
+
+
+def _uri(path: Path, mode: str) -> str:
+    """The SQLite URI of a file: its path escaped, so that no character of a file name (`#`, `?`,
+    `%`) is read as part of the URI (`game#1.dusk` is that file, not `game`)."""
+    return f"file:{urllib.parse.quote(os.path.abspath(path), safe='/')}?mode={mode}"
+
+
+def _connect(path: Path, mode: str) -> sqlite3.Connection:
+    """A connection to the file at `path`: mode "ro" (read only) or "rw" (the file must exist)."""
+    return sqlite3.connect(_uri(path, mode), uri=True, isolation_level=None, timeout=5)
+
+
+def _remove(path: Path) -> None:
+    """A session file this process created and could not finish, with SQLite's files beside it."""
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
+        try:
+            name.unlink()
+        except OSError:
+            pass
+
+
+def regular_file(path: Path) -> None:
+    """JournalError unless `path` names a regular file (a folder, a named pipe or a device is refused
+    before it is opened: a pipe would wait forever for a writer)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise JournalError(f"no session file at {path}") from None
+    except OSError as err:
+        raise JournalError(f"{path} cannot be read: {why(err)}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise JournalError(f"{path} is a folder, not a session file")
+    if not stat.S_ISREG(info.st_mode):
+        raise JournalError(f"{path} is not a session file (not a regular file: a named pipe, a device or a socket)")
+
+
+def _new_file(path: Path) -> SessionLock:
+    """A new, empty file at `path`, locked: created by this call (O_EXCL), so an existing file, or a
+    symlink to one, is never written into. JournalError when it cannot be."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:       # a file where a folder must be, a folder that cannot be made
+        where = f"{err.filename}: " if err.filename and str(err.filename) != str(path.parent) else ""
+        raise JournalError(f"the session file {path} cannot be created: its folder {path.parent} cannot be made "
+                           f"({where}{why(err) if not isinstance(err, FileExistsError) else 'a file, not a folder'})"
+                           ) from None
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+    except FileExistsError:
+        raise JournalError(f"{path} already exists; choose another path, or `dusk resume {path}` "
+                           "if it is a session") from None
+    except OSError as err:
+        raise JournalError(f"the session file {path} cannot be created: {why(err)}") from None
+    lock = SessionLock.take(path, fd)
+    if lock is None:      # someone opened the file in the instant after it was made
+        raise JournalError(f"{path} was opened by another program as it was created; choose another path")
+    return lock
+
+
+def _holder_of(path: Path) -> str:
+    """Who has a locked session open, as far as its meta table says."""
+    try:
+        db = _connect(path, "ro")
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'holder'").fetchone()
+        finally:
+            db.close()
+        return describe(json.loads(row[0]) if row else None)
+    except (sqlite3.Error, ValueError, TypeError, RecursionError):
+        return describe(None)
+
+
+def _probe(path: Path) -> tuple[dict, list]:
+    """The meta and the entries of a session, read read-only and every value checked; JournalError
+    naming the first problem (and the file untouched) if it is not a dusk session as dusk writes one."""
+    try:
+        probe = _connect(path, "ro")
+        try:
+            check = probe.execute("PRAGMA quick_check").fetchone()
+            tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if check is None or check[0] != "ok":
+                raise JournalError(f"{path} is damaged (SQLite says: {check[0] if check else 'nothing'}); "
+                                   "it was left as it is")
+            if tables != {"meta", "entries"}:
+                raise JournalError(f"{path} is not a dusk session (it is another SQLite database); "
+                                   "it was left as it is")
+            meta = {}
+            for key, value in probe.execute("SELECT key, value FROM meta"):
+                meta[key] = validate.parsed(value, f"meta.{key}")
+            if meta.get("format") != FORMAT:
+                raise JournalError(f"{path} is a session of another format ({meta.get('format')!r}); "
+                                   "it was left as it is")
+            validate.meta(meta)
+            columns = {row[1] for row in probe.execute("PRAGMA table_info(entries)")}
+            wanted = ["n", "kind", "command", "events", "game", "free_rng", "command_no", "answers"]
+            # A session saved before commands were numbered, or before answers were kept, lacks their column.
+            chosen = [c if c in columns else "NULL" for c in wanted]
+            missing = [c for c in wanted[:6] if c not in columns]
+            if missing:
+                raise validate.Damaged(f"the entries have no column {missing[0]}")
+            rows = probe.execute(f"SELECT {', '.join(chosen)} FROM entries ORDER BY n").fetchall()
+        finally:
+            probe.close()
+        entries = [Entry(*validate.entry(row)) for row in rows]
+        validate.history(entries)
+    except JournalError:
+        raise
+    except validate.Damaged as err:
+        raise JournalError(f"{path} is damaged: {err}; it was left as it is") from None
+    except sqlite3.DatabaseError as err:
+        raise JournalError(f"{path} is not a dusk session ({err}); it was left as it is") from None
+    except (ValueError, TypeError, RecursionError, OverflowError) as err:
+        raise JournalError(f"{path} is damaged ({err}); it was left as it is") from None
+    return meta, entries
+
+
+def read_session(path: Path) -> tuple[dict, list]:
+    """The meta and the entries of a session file, read-only, without taking it (a table may be
+    playing it): for tools and tests that read what was saved. JournalError as Journal.open."""
+    regular_file(path)
+    return _probe(path)
 
 
 class Journal:
-    def __init__(self, path: Path, connection: sqlite3.Connection, meta: dict):
+    def __init__(self, path: Path, connection: sqlite3.Connection, meta: dict, lock: SessionLock | None = None,
+                 entries: list | None = None):
         self.path = path
         self.db = connection
         self.meta = meta
+        self.lock = lock
+        self._entries = entries      # as read and checked when the session was opened
 
     @classmethod
     def create(cls, path: Path, meta: dict) -> "Journal":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():
-            raise JournalError(f"{path} already exists; choose another --save path or `dusk resume {path}`")
-        db = _connect(path, readonly=False)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.executescript(SCHEMA)
-        meta = dict(meta, format=FORMAT, created=time.time())
-        with db:
-            db.execute("BEGIN")
-            db.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
-        return cls(path, db, meta)
+        """A new session file at `path`, locked; JournalError if the path exists or cannot be written."""
+        lock = _new_file(path)
+        meta = dict(meta, format=FORMAT, created=time.time(), holder=holder())
+        db = None
+        try:
+            db = _connect(path, "rw")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(SCHEMA)
+            with db:
+                db.execute("BEGIN")
+                db.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
+        except (sqlite3.Error, OSError) as err:
+            if db is not None:
+                db.close()
+            lock.release()
+            _remove(path)
+            raise JournalError(f"the session file {path} cannot be written: {why(err)}") from None
+        return cls(path, db, meta, lock, [])
 
     @classmethod
-    def open(cls, path: Path) -> "Journal":
-        """Open an existing session; JournalError (and the file untouched) if it is not one."""
-        if not path.exists():
-            raise JournalError(f"no session file at {path}")
+    def open(cls, path: Path, accept=None) -> "Journal":
+        """Open an existing session and lock it; JournalError (and the file untouched) if it is not one,
+        or if another dusk has it open. `accept(meta, entries)`, when given, is asked before anything
+        is written: what it raises refuses the session, the file as it was."""
+        regular_file(path)
         try:
-            probe = _connect(path, readonly=True)
-            try:
-                check = probe.execute("PRAGMA quick_check").fetchone()
-                tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-                if check is None or check[0] != "ok":
-                    raise JournalError(f"{path} is damaged (SQLite says: {check[0] if check else 'nothing'}); "
-                                       "it was left as it is")
-                if tables != {"meta", "entries"}:
-                    raise JournalError(f"{path} is not a dusk session (it is another SQLite database); "
-                                       "it was left as it is")
-                meta = {k: json.loads(v) for k, v in probe.execute("SELECT key, value FROM meta")}
-                if meta.get("format") != FORMAT:
-                    raise JournalError(f"{path} is a session of another format ({meta.get('format')!r}); "
-                                       "it was left as it is")
-                if probe.execute("SELECT count(*) FROM entries").fetchone()[0] == 0:
-                    raise JournalError(f"{path} holds no game yet; it was left as it is")
-            finally:
-                probe.close()
-        except sqlite3.DatabaseError as err:
-            raise JournalError(f"{path} is not a dusk session ({err}); it was left as it is") from None
-        except (ValueError, TypeError) as err:
-            raise JournalError(f"{path} is damaged ({err}); it was left as it is") from None
-        db = _connect(path, readonly=False)
-        db.execute("PRAGMA synchronous=FULL")
-        columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
-        # A session saved before commands were numbered, or before answers were kept: the column is
-        # added, empty for the entries already there.
-        for column in ("command_no INTEGER", "answers TEXT"):
-            if column.split()[0] in columns:
-                continue
-            try:
-                db.execute(f"ALTER TABLE entries ADD COLUMN {column}")
-            except sqlite3.DatabaseError as err:
-                db.close()
-                raise JournalError(f"{path} cannot be written ({err}); it was left as it is") from None
-        return cls(path, db, meta)
+            lock = SessionLock.take(path)
+        except OSError as err:
+            raise JournalError(f"{path} cannot be read: {why(err)}") from None
+        if lock is None:
+            raise JournalError(f"{path} is open at {_holder_of(path)}: a session is played at one table at a "
+                               "time; leave that table first (quit or Ctrl-D there)")
+        try:
+            meta, entries = _probe(path)
+            if accept is not None:
+                accept(meta, entries)
+            db = _connect(path, "rw")
+            db.execute("PRAGMA synchronous=FULL")
+            columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
+            # A session saved before commands were numbered, or before answers were kept: the column is
+            # added, empty for the entries already there.
+            for column in ("command_no INTEGER", "answers TEXT"):
+                if column.split()[0] in columns:
+                    continue
+                try:
+                    db.execute(f"ALTER TABLE entries ADD COLUMN {column}")
+                except sqlite3.DatabaseError as err:
+                    db.close()
+                    raise JournalError(f"{path} cannot be written ({why(err)}); it was left as it is") from None
+        except BaseException:
+            lock.release()
+            raise
+        journal = cls(path, db, meta, lock, entries)
+        journal.set_meta("holder", holder(), required=False)
+        return journal
+
+    def set_meta(self, key: str, value, required: bool = True) -> None:
+        """Write one meta value; SaveError when it cannot be (unless not `required`: then it is skipped,
+        as the holder of a read-only file is: the lock, not this note, keeps a second table out)."""
+        try:
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+        except (sqlite3.Error, OSError) as err:
+            if required:
+                raise SaveError(why(err)) from None
+            return
+        self.meta[key] = value
 
     def append(self, kind: str, command: str, events: list, game: dict, free_rng: list,
                command_no: int | None = None, answers: list | None = None) -> None:
-        """One entry, in one transaction: its events, its answers and the game after it, together."""
+        """One entry, in one transaction: its events, its answers and the game after it, together.
+        SaveError (and nothing of it in the file) when it cannot be written."""
+        row = (kind, command, json.dumps(events, ensure_ascii=False), json.dumps(game), json.dumps(free_rng),
+               time.time(), command_no, None if answers is None else json.dumps(answers, ensure_ascii=False))
+        try:
+            self._write(row)
+        except (sqlite3.Error, OSError) as err:
+            raise SaveError(why(err)) from None
+        self._entries = None
+
+    def _write(self, row: tuple) -> None:
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
                 "INSERT INTO entries (kind, command, events, game, free_rng, at, command_no, answers) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (kind, command, json.dumps(events, ensure_ascii=False), json.dumps(game), json.dumps(free_rng),
-                 time.time(), command_no, None if answers is None else json.dumps(answers, ensure_ascii=False)))
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
 
     def entries(self) -> list[Entry]:
-        rows = self.db.execute(
-            "SELECT n, kind, command, events, game, free_rng, command_no, answers FROM entries ORDER BY n")
-        return [Entry(n, kind, command, json.loads(events), json.loads(game), json.loads(free_rng), command_no,
-                      None if answers is None else json.loads(answers))
-                for n, kind, command, events, game, free_rng, command_no, answers in rows]
+        """Every entry, the first first (each checked, as when the session was opened)."""
+        if self._entries is not None:
+            return list(self._entries)
+        return _probe(self.path)[1]
+
+    def move_to(self, path: Path) -> None:
+        """Copy the session to a new file at `path` and go on in that one (the old file stays as it is).
+        JournalError when the new file cannot be made or written: the session goes on where it was."""
+        lock = _new_file(path)
+        target = None
+        try:
+            target = _connect(path, "rw")
+            self.db.backup(target)
+            target.execute("PRAGMA journal_mode=WAL")
+            target.execute("PRAGMA synchronous=FULL")
+        except (sqlite3.Error, OSError) as err:
+            if target is not None:
+                target.close()
+            lock.release()
+            _remove(path)
+            raise JournalError(f"{path} could not be written: {why(err)}; the game goes on in {self.path}") from None
+        self.close()
+        self.path, self.db, self.lock = path, target, lock
+        self.set_meta("holder", holder(), required=False)
 
     def close(self) -> None:
         self.db.close()
+        if self.lock is not None:      # after SQLite's connection: see lock.py
+            self.lock.release()
+
+    def discard(self) -> None:
+        """Close a session this process created and remove its file (it holds no game)."""
+        self.close()
+        _remove(self.path)
 
 
 def data_dir() -> Path:
@@ -217,31 +432,46 @@ class Summary:
 def summary(path: Path) -> Summary:
     """What a session file holds, read-only: its ruleset, when it started and was last played, how
     many turns the game has had (the setup not counted) and how it ended; `problem` when it cannot be read."""
-    found = Summary(path, last_played=path.stat().st_mtime)
     try:
-        db = _connect(path, readonly=True)
+        found = Summary(path, last_played=path.stat().st_mtime)
+        regular_file(path)
+    except (OSError, JournalError) as err:
+        found = locals().get("found") or Summary(path)
+        found.problem = str(err) if isinstance(err, JournalError) else why(err)
+        return found
+    try:
+        db = _connect(path, "ro")
         try:
-            meta = {k: json.loads(v) for k, v in db.execute("SELECT key, value FROM meta")}
+            meta = {k: validate.parsed(v, f"meta.{k}") for k, v in db.execute("SELECT key, value FROM meta")}
             last = db.execute("SELECT game, at FROM entries ORDER BY n DESC LIMIT 1").fetchone()
         finally:
             db.close()
-    except (sqlite3.DatabaseError, ValueError, TypeError) as err:
+        if meta.get("format") != FORMAT:
+            found.problem = f"a session of another format ({meta.get('format')!r})"
+            return found
+        found.ruleset = str(meta.get("ruleset", ""))
+        # What a hand-edited file holds is read only where it has the kind it must have.
+        created = meta.get("created")
+        found.started = created if _moment(created) else None
+        found.interactive = meta.get("interactive") if isinstance(meta.get("interactive"), bool) else None
+        if last is None:
+            found.problem = "no game yet"
+            return found
+        game, at = validate.parsed(last[0], "the last entry's game"), last[1]
+        validate.game_core(game, "the last entry's game")
+    except (sqlite3.DatabaseError, validate.Damaged, ValueError, TypeError) as err:
         found.problem = f"not a dusk session ({err})"
         return found
-    if meta.get("format") != FORMAT:
-        found.problem = f"a session of another format ({meta.get('format')!r})"
-        return found
-    found.ruleset = str(meta.get("ruleset", ""))
-    found.started = meta.get("created")
-    found.interactive = meta.get("interactive")
-    if last is None:
-        found.problem = "no game yet"
-        return found
-    game, at = json.loads(last[0]), last[1]
-    found.last_played = at
-    found.turns = max(0, int(game.get("turn", 1)) - 1)
-    found.result = game.get("result") if game.get("over") else None
+    if _moment(at):
+        found.last_played = at
+    found.turns = max(0, game["turn"] - 1)
+    found.result = game["result"] if game["over"] else None
     return found
+
+
+def _moment(value) -> bool:
+    """True for a time that time.localtime can show (a number of seconds since the epoch, before 5138)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 1e11
 
 
 def list_sessions(with_pointer: bool = True) -> list[Summary]:

@@ -3,21 +3,30 @@
 This is the REPL's link to the engine, with no prompt in it: the interactive loop and the
 non-interactive mode both drive a Session, and each command gives back a Reply (what it did).
 Every completed command is journaled before its result is shown, so what a person sees as done
-is on disk, with the answers its action was given (real dice's faces among them). The engine is
-reached through its public face only (`import ruleset_engine as dusk`).
+is on disk, with the answers its action was given (real dice's faces among them). A command and
+its save are one transaction: when the save fails (a full disk), or anything stops the command
+half-way (an error, Ctrl-C), the game is put back as it was before it. Ctrl-C that comes while an
+entry is being written waits until it is written and the session knows it (`interrupted`).
+On resume the session file is checked (journal.py, validate.py) and so is the ruleset: its
+fingerprint (a hash of the ruleset as resolved) must be the one the session was saved with.
+The engine is reached through its public face only (`import ruleset_engine as dusk`).
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import random
+import signal
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import ruleset_engine as dusk
 
-from .journal import Journal, new_session_path, remember_last
+from .journal import Journal, JournalError, SaveError, new_session_path, remember_last
 
 
 @dataclass
@@ -60,6 +69,8 @@ class Session:
         self._open: Command | None = None       # a command of several actions under way (auto N)
         self._waiting: Command | None = None    # the command whose action waits for an answer
         self._given: list = []                  # the answers the action under way was given, in order
+        self.interrupted = False                # Ctrl-C came while an entry was written (it waited)
+        self.notice: str | None = None          # a word for the table on resume (a ruleset resumed by --force)
 
     # ---- starting and resuming
     @classmethod
@@ -75,22 +86,55 @@ class Session:
         path = save or new_session_path(ruleset.id)
         journal = Journal.create(Path(path), {"source": _stable_source(source), "ruleset": ruleset.id,
                                               "params": game.params, "seed": seed, "lang": lang,
-                                              "interactive": interactive, "dice": dice})
+                                              "interactive": interactive, "dice": dice,
+                                              "fingerprint": fingerprint(ruleset)})
         free_rng = random.Random(f"{seed}/free")
         session = cls(game, journal, source, free_rng, interactive)
         session._log_mark = 0          # the first entry holds the setup's events too
         outcome = game.last_outcome
         if outcome.decision is None:
-            session._commit("start", "start")
+            try:
+                with session._shielded():
+                    session._commit("start", "start")
+            except SaveError as err:
+                journal.discard()      # a file with no game in it is no session to resume
+                raise SaveError(err.why, "the game did not start") from None
         if interactive:
             remember_last(journal.path)
         return session, Reply(list(outcome.events), outcome.decision)
 
     @classmethod
-    def resume(cls, path: Path, interactive: bool = False) -> "Session":
-        journal = Journal.open(path)
+    def resume(cls, path: Path, interactive: bool = False, force: bool = False) -> "Session":
+        """The session saved at `path`, its file checked and locked. JournalError when the file is not a
+        session (the place of its first problem), when another dusk has it open, or when its ruleset
+        changed since it was saved (unless `force`: then it plays on under the ruleset as it is now,
+        and `notice` says so)."""
+        found: dict = {}
+
+        def accept(meta: dict, entries: list) -> None:
+            found["ruleset"], found["notice"] = _checked_ruleset(path, meta, entries, force)
+
+        journal = Journal.open(Path(path), accept)
+        try:
+            try:
+                session = cls._rebuild(journal, found["ruleset"], interactive)
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
+                # What validate.py cannot see: values that fit their kinds but not each other.
+                raise JournalError(f"{path} is damaged: the game cannot be rebuilt from it "
+                                   f"({type(err).__name__}: {str(err)[:80]}); it was left as it is") from None
+            if found["notice"]:
+                journal.set_meta("fingerprint", fingerprint(found["ruleset"]))
+        except BaseException:
+            journal.close()
+            raise
+        session.notice = found["notice"]
+        if interactive:
+            remember_last(path)
+        return session
+
+    @classmethod
+    def _rebuild(cls, journal: Journal, ruleset, interactive: bool) -> "Session":
         meta = journal.meta
-        ruleset = dusk.load(meta["source"])
         entries = journal.entries()
         log: list = []
         history: list = []              # the game's: (the game before each action, where its events start)
@@ -99,7 +143,7 @@ class Session:
         previous = None
         for entry in entries:
             if entry.kind == "dice":      # `dice manual` or `dice auto`: from the next action on
-                manual = entry.command.split()[-1] == "manual"
+                manual = entry.command.endswith("manual")
                 continue
             if entry.kind == "roll":      # a free roll: saved, but not part of the game
                 continue
@@ -127,8 +171,6 @@ class Session:
         game.use_manual_dice(manual)
         free_rng = random.Random()
         dusk.restore_dice_source(free_rng, last.free_rng)
-        if interactive:
-            remember_last(path)
         session = cls(game, journal, meta["source"], free_rng, interactive)
         session.commands = commands
         session._numbered = max((e.command_no or 0 for e in entries), default=0)
@@ -150,8 +192,65 @@ class Session:
         if manual == self.manual_dice:
             return False
         self.game.use_manual_dice(manual)
-        self.journal.append("dice", command, [], self.game.core(), dusk.dice_source_state(self.free_rng))
+        try:
+            with self._shielded():
+                self.journal.append("dice", command, [], self.game.core(), dusk.dice_source_state(self.free_rng))
+        except BaseException as err:
+            self.game.use_manual_dice(not manual)
+            if isinstance(err, SaveError):
+                raise SaveError(err.why, "the dice stay as they were") from None
+            raise
         return True
+
+    # ---- all or nothing
+    @contextmanager
+    def _shielded(self):
+        """Ctrl-C waits while an entry is written and the session takes note of it: an entry in the file
+        is an entry in the game. It is not lost: `interrupted` says it came (the REPL acts on it once
+        the command's result is shown)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        came: list = []
+        previous = signal.signal(signal.SIGINT, lambda *_: came.append(True))
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
+            if came:
+                self.interrupted = True
+
+    @contextmanager
+    def _transaction(self, undone: str, reach: int = 0):
+        """A command and its save, all or nothing: if anything in it fails (the save, a rule, Ctrl-C),
+        the game and the session are put back as they were before it, and a failed save says what was
+        undone (`undone`: "round was not played"). `reach`: how many actions an undo inside takes back."""
+        mark = self.game.checkpoint(reach)
+        kept = (self._log_mark, list(self._given), self._waiting, self._numbered,
+                dusk.dice_source_state(self.free_rng))
+        try:
+            yield
+        except BaseException as err:
+            self.game.rollback(mark)
+            self._log_mark, self._given, self._waiting, self._numbered, rng = kept
+            dusk.restore_dice_source(self.free_rng, rng)
+            if isinstance(err, SaveError):
+                raise SaveError(err.why, undone) from None
+            raise
+
+    def take_interrupt(self) -> bool:
+        """True (once) when Ctrl-C came while an entry was being written."""
+        came, self.interrupted = self.interrupted, False
+        return came
+
+    def save_as(self, path: Path) -> None:
+        """Copy the session to a new file at `path` and go on in it (after a failed save, say: the game
+        as the old file has it, which is the game as it stands). JournalError when it cannot be."""
+        if self.game.starting:
+            raise JournalError("the game has not begun (its setup waits for an answer): nothing to save yet")
+        self.journal.move_to(Path(path))
+        if self.interactive:
+            remember_last(self.journal.path)
 
     # ---- playing
     def _commit(self, kind: str, command: str, number: int | None = None) -> None:
@@ -177,21 +276,24 @@ class Session:
             self._open = None
 
     def _done(self, command: Command) -> None:
-        """An action of `command` is done: journaled, and one more turn for undo to take back."""
-        command.turns.append(self.game.turn - 1)
-        if not self.commands or self.commands[-1] is not command:
-            self.commands.append(command)
-        self._commit("action", command.text, command.number)
+        """An action of `command` is done: journaled, then one more turn for undo to take back (in
+        that order, so that a failed save leaves the commands as they were)."""
+        with self._shielded():
+            self._commit("action", command.text, command.number)
+            command.turns.append(self.game.turn - 1)
+            if not self.commands or self.commands[-1] is not command:
+                self.commands.append(command)
 
     def perform(self, action: str, args: dict, command: str) -> Reply:
         """Do an action; `command` is what was typed (a command of its own, unless one is under way)."""
-        typed = self._open or self._number(command)
-        self._given = []
-        outcome = self.game.perform(action, **args)
-        if outcome.decision is None:
-            self._done(typed)
-        else:
-            self._waiting = typed       # the answers belong to the command that began the action
+        with self._transaction(f"{action} was not played: the game is as it was before it"):
+            typed = self._open or self._number(command)
+            self._given = []
+            outcome = self.game.perform(action, **args)
+            if outcome.decision is None:
+                self._done(typed)
+            else:
+                self._waiting = typed       # the answers belong to the command that began the action
         return Reply(list(outcome.events), outcome.decision)
 
     def answer(self, decision, value, command: str) -> Reply:
@@ -218,13 +320,15 @@ class Session:
     def _answered(self, answer, command: str) -> Reply:
         # The setup of a game may ask too; its entry is the session's start, which is not undone.
         starting = self.game.starting
-        outcome = answer()
-        if outcome.decision is None:
-            if starting:
-                self._commit("start", command)
-            else:
-                self._done(self._waiting or self._open or self._number(command))
-            self._waiting = None
+        with self._transaction("the answer was not taken: the question waits again"):
+            outcome = answer()
+            if outcome.decision is None:
+                if starting:
+                    with self._shielded():
+                        self._commit("start", command)
+                else:
+                    self._done(self._waiting or self._open or self._number(command))
+                self._waiting = None
         return Reply(list(outcome.events), outcome.decision)
 
     def undo(self, n: int = 1, command: str = "undo") -> list[Command] | None:
@@ -244,27 +348,33 @@ class Session:
             k = len(self.commands)
             back = f"undo {k} takes them all back" if k != 1 else "undo takes it back"
             raise dusk.GameError(f"only {k} command{'s' if k != 1 else ''} can be undone ({back})")
-        mark = len(self.game.log)
-        undone = []
-        for _ in range(n):
-            taken = self.commands.pop()
-            first, last = taken.span
-            for _turn in reversed(taken.turns):
-                self.game.undo()
-                event = self.game.log[-1]
-                event.update(command=taken.text, turns=[first, last])
-            undone.append(taken)
-        self._log_mark = mark
-        self._commit("undo", command, self._number(command).number)
-        return undone
+        taken = self.commands[-n:][::-1]          # the last first
+        reach = sum(len(c.turns) for c in taken)
+        with self._transaction("the undo did not happen", reach):
+            mark = len(self.game.log)
+            for back in taken:
+                first, last = back.span
+                for _turn in reversed(back.turns):
+                    self.game.undo()
+                    event = self.game.log[-1]
+                    event.update(command=back.text, turns=[first, last])
+            self._log_mark = mark
+            number = self._number(command).number
+            with self._shielded():
+                self._commit("undo", command, number)
+                del self.commands[-n:]
+        return taken
 
     def free_roll(self, text: str) -> "dusk.Result":
         """A roll beside the game, saved: it reads the game's names (state, entities, `params`, `loop`)
         from a copy of its values, and draws from its own dice source, so neither the game's dice nor
         its state change."""
-        result = dusk.roll(text, rng=self.free_rng, env=copy.deepcopy(self.game.values))
-        event = {"seq": None, "turn": self.game.turn, "kind": "free-roll", **result.to_json()}
-        self.journal.append("roll", f"roll {text}", [event], self.game.core(), dusk.dice_source_state(self.free_rng))
+        with self._transaction("the roll was not made"):
+            result = dusk.roll(text, rng=self.free_rng, env=copy.deepcopy(self.game.values))
+            event = {"seq": None, "turn": self.game.turn, "kind": "free-roll", **result.to_json()}
+            with self._shielded():
+                self.journal.append("roll", f"roll {text}", [event], self.game.core(),
+                                    dusk.dice_source_state(self.free_rng))
         return result
 
     def waiting_action(self) -> str | None:
@@ -281,6 +391,55 @@ class Session:
 
     def close(self) -> None:
         self.journal.close()
+
+
+def fingerprint(ruleset) -> str:
+    """A hash of the ruleset as resolved (its parents merged in): a session keeps the one it was played
+    under, and is resumed only under the same rules. Layout and comments of the files do not count."""
+    text = json.dumps(ruleset.data, sort_keys=True, ensure_ascii=False, default=str)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _checked_ruleset(path: Path, meta: dict, entries: list, force: bool):
+    """The ruleset a session is resumed under, checked against what the session holds: its id, its
+    fingerprint, its params and the names of the game's values. (ruleset, notice): the notice says that
+    a changed ruleset was taken because of --force. JournalError names what does not match."""
+    try:
+        ruleset = dusk.load(meta["source"])
+    except (dusk.DuskError, OSError) as err:
+        text = str(err) if isinstance(err, dusk.DuskError) else f"{err.filename or meta['source']}: {err.strerror}"
+        raise JournalError(f"{path}: its ruleset {meta['source']} cannot be loaded:\n{text}") from None
+    notice = None
+    changed = []
+    if ruleset.id != meta["ruleset"]:
+        changed.append(f"it is now {ruleset.id!r}, not {meta['ruleset']!r}")
+    saved = meta.get("fingerprint")
+    if saved is not None and saved != fingerprint(ruleset):
+        changed.append("its rules are not the ones the session was played under")
+    if changed:
+        where = ruleset.file or meta["source"]
+        if not force:
+            raise JournalError(f"{path}: the ruleset {meta['source']} ({where}) changed since the session was "
+                               f"saved: {'; '.join(changed)}. It was not resumed; dusk resume --force plays on "
+                               "under the ruleset as it is now")
+        notice = (f"The ruleset {meta['source']} changed since this session was saved; --force: the game goes "
+                  "on under the ruleset as it is now")
+    try:
+        full = dusk.resolve_params(ruleset, meta["params"])
+    except dusk.DuskError as err:
+        raise JournalError(f"{path} is damaged or its ruleset changed: meta.params: {err}") from None
+    if set(full) != set(meta["params"]):
+        missing = sorted(set(full) - set(meta["params"]))
+        raise JournalError(f"{path} is damaged or its ruleset changed: meta.params has no {missing[0]}")
+    names = {"params", "loop"} | set(ruleset.entities) | set(ruleset.state)
+    for entry in entries:
+        values = entry.game["values"]
+        if set(values) != names:
+            extra, missing = sorted(set(values) - names), sorted(names - set(values))
+            what = f"has no {missing[0]}" if missing else f"holds {extra[0]}, which {ruleset.id} has not"
+            raise JournalError(f"{path} is damaged or its ruleset changed: entry {entry.n} ({entry.command[:40]}): "
+                               f"the game {what}")
+    return ruleset, notice
 
 
 def _mark_undone(events: list) -> None:

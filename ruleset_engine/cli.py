@@ -246,10 +246,29 @@ class _Progress:
         self(done)
 
 
+def _cpus() -> int:
+    """The CPUs this process may run on (fewer than the machine's when it is confined to some)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _cap_workers(args: argparse.Namespace, command: str) -> None:
+    """--workers at most the CPUs, said on stderr: more processes than CPUs only share them (the same
+    games, no sooner, and more memory)."""
+    cpus = _cpus()
+    if args.workers > cpus:
+        print(f"dusk {command}: --workers {args.workers} is more than the {cpus} CPU{'s' if cpus != 1 else ''} "
+              f"here; using {cpus}", file=sys.stderr)
+        args.workers = cpus
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     if args.n < 1 or args.workers < 1:
         print("dusk simulate: -n and --workers take whole numbers of 1 or more", file=sys.stderr)
         return 2
+    _cap_workers(args, "simulate")
     if args.sweep:
         return cmd_sweep(args)
     if args.plot:
@@ -263,6 +282,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"dusk simulate: {err}", file=sys.stderr)
         # a bad param or --set is bad input (2); a ruleset that cannot be played is a problem found (1)
         return 2 if isinstance(err, (dusk.GameError, ValueError)) else 1
+    except KeyboardInterrupt:
+        progress.close()
+        print("dusk simulate: interrupted (Ctrl-C); no summary", file=sys.stderr)
+        return 130
     progress.close()
     data = summary.to_json()
     if args.json:
@@ -338,6 +361,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.n < 1 or args.workers < 1:
         print("dusk compare: -n and --workers take whole numbers of 1 or more", file=sys.stderr)
         return 2
+    _cap_workers(args, "compare")
     progress = _Progress(2 * args.n)
     try:
         result = compare.compare(args.a, args.b, args.n, args.seed, dusk.parse_sets(args.set), args.workers,
@@ -489,6 +513,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     resume = sub.add_parser("resume", help="continue a saved session (default: the last one played at the prompt)")
     resume.add_argument("path", nargs="?", metavar="PATH", help="the session file")
+    resume.add_argument("--force", action="store_true",
+                        help="resume even though the ruleset changed since the session was saved (the game goes "
+                             "on under the ruleset as it is now)")
     _table_options(resume)
     resume.set_defaults(handler=cmd_play)
     return parser
@@ -500,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.handler(args)
     except KeyboardInterrupt:
+        print("dusk: interrupted (Ctrl-C)", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -159,6 +159,39 @@ class Summary:
         return data
 
 
+def _hold_interrupts():
+    """Ctrl-C is the parent's to answer (one line, exit 130; the pool is terminated on the way out).
+    While the workers start, SIGINT is ignored: a new process keeps an ignored signal through exec,
+    and Python then installs no handler of its own, so no worker prints a traceback, not even one
+    interrupted as it starts. It is blocked too, so that a Ctrl-C that comes meanwhile is not lost
+    (Linux keeps a blocked signal pending even while it is ignored), and the pool's threads, started
+    meanwhile, keep it blocked: a signal taken by a thread other than the main one can wait unseen
+    while the main thread waits for a result. What to give _let_interrupts."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask") \
+            or signal.getsignal(signal.SIGINT) is None:
+        return None
+    # The pool's semaphores start multiprocessing's resource tracker, which unblocks SIGINT when it has
+    # started (SIG_UNBLOCK, not the mask as it was): started first, it cannot undo the hold below.
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    return mask, signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _let_interrupts(held) -> None:
+    """SIGINT handled again: a Ctrl-C that came while it was held is raised here."""
+    import signal
+
+    if held is not None:
+        mask, handler = held
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 def _ranges(games: int):
     for start in range(0, games, CHUNK):
         yield start, min(games, start + CHUNK)
@@ -206,7 +239,14 @@ def run_tasks(tasks: list[Task], games: int, seed: int = 0, workers: int = 1, pr
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
-    with context.Pool(workers) as pool:
+    held = _hold_interrupts()       # only while the workers start: the parent answers Ctrl-C
+    try:
+        pool = context.Pool(workers)
+    except BaseException:
+        _let_interrupts(held)
+        raise
+    with pool:                      # terminated on the way out, Ctrl-C included
+        _let_interrupts(held)       # inside: a Ctrl-C held meanwhile still terminates the pool
         pending: deque = deque()
         for k, start, stop in work:
             pending.append((k, pool.apply_async(play_task, (tasks[k], seed, start, stop))))

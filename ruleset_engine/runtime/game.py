@@ -54,6 +54,20 @@ class ActionInfo:
 
 
 @dataclass(slots=True)
+class Checkpoint:
+    """The game at one moment, as rollback() puts it back: its state, its log and undo history, the
+    question waiting, and the undone marks of the log entries an undo may mark."""
+
+    saved: tuple
+    log_length: int
+    actions: list
+    marked_from: int
+    marked: set
+    pending: object
+    before: object
+
+
+@dataclass(slots=True)
 class _Pending:
     action: str
     args: dict
@@ -254,6 +268,31 @@ class Game:
             return self.entry["report"]()
         except Exception as err:
             raise self.program.locate(err) from None
+
+    # ---- all or nothing
+    def checkpoint(self, reach: int = 0) -> Checkpoint:
+        """The game as it is now, for rollback(): a front end that saves each action (and undo) takes
+        one before, and rolls back when the save fails, so the game never runs ahead of its file.
+        `reach`: how many actions an undo to come may take back (their log entries' marks are kept)."""
+        start = self.history.actions[-reach][1] if 0 < reach <= len(self.history.actions) else \
+            (0 if reach else len(self.log))
+        marked = {i for i in range(start, len(self.log)) if self.log[i].get("undone")}
+        return Checkpoint(self._save(), len(self.log), list(self.history.actions), start, marked, self.pending,
+                          self._before)
+
+    def rollback(self, mark: Checkpoint) -> None:
+        """Put the game back as it was at `mark`: whatever was done since (actions, answers, undos) is
+        gone, as if it had never happened (not marked undone: gone)."""
+        self._put_back(mark.saved)
+        del self.log[mark.log_length:]
+        self.history.actions[:] = mark.actions
+        for i in range(mark.marked_from, mark.log_length):
+            if i in mark.marked:
+                self.log[i]["undone"] = True
+            else:
+                self.log[i].pop("undone", None)
+        self.pending = mark.pending
+        self._before = mark.before
 
     # ---- undo, snapshot, restore
     def undo(self) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ruleset_engine import dice
+from ruleset_engine.dice.ast import names_in
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.params import param_value_problem, parse_param
 
@@ -20,8 +22,27 @@ def resolve_params(ruleset: model.Ruleset, given: dict | None) -> dict:
             value = parse_param(param, value)
         except ValueError as err:
             raise GameError(str(err)) from None
-        problem = param_value_problem(param, value)
+        problem = param_value_problem(param, value) or _reads_problem(ruleset, param, value)
         if problem:
             raise GameError(f"param {name}: {problem}")
         params[name] = value
     return params
+
+
+def _reads_problem(ruleset: model.Ruleset, param: model.Param, value) -> str | None:
+    """A `dice` param given at the start is rolled before the game has any values, so it may read only
+    the other params (`params.NAME`, not a dice one): why it reads something else, or None. (Found here,
+    a `--set life_roll=abc` is refused before any game, not by every game as it starts.)"""
+    if param.type != "dice":
+        return None
+    text = str(value)
+    for path, span in names_in(dice.compile(text).tree):
+        plain = len(path) == 2 and path[0] == "params" and path[1] in ruleset.params \
+            and ruleset.params[path[1]].type != "dice"
+        if not plain:
+            name = ".".join(path)
+            start, end = span
+            caret = f"\n  {text}\n  {' ' * start}^{'~' * max(0, end - start - 1)}"
+            return (f"{text!r} reads {name}, which a dice param cannot: it is rolled as the game starts, "
+                    f"before the game has values (it may read params.NAME){caret}")
+    return None

@@ -13,7 +13,7 @@ from ruleset_engine.repl import render
 from ruleset_engine.repl.app import run as run_table
 from ruleset_engine.repl.app import toolbar
 from ruleset_engine.repl.completer import TableCompleter
-from ruleset_engine.repl.journal import Journal
+from ruleset_engine.repl.journal import read_session
 from ruleset_engine.repl.session import Session
 from ruleset_engine.ruleset import load
 from ruleset_engine.runtime import Game
@@ -31,7 +31,7 @@ def manual(**more):
 
 
 def entries(repl):
-    return Journal.open(repl.session.journal.path).entries()
+    return read_session(repl.session.journal.path)[1]
 
 
 def rolls(log):
@@ -249,14 +249,18 @@ def test_a_switch_is_resumed_where_it_was_and_resume_dice_switches(tmp_path):
     save = tmp_path / "game.dusk"
     status, _ = table(["play", "--seed", "5", "--save", str(save), "-c", "round; dice manual; round; 1 1; dice auto"])
     assert status == 0
-    assert not Session.resume(save).manual_dice          # the last switch: the game's own dice
+    resumed = Session.resume(save)
+    assert not resumed.manual_dice          # the last switch: the game's own dice
+    resumed.close()                         # one table per session: closed before the next opens it
     status, lines = table(["resume", str(save), "--dice", "manual", "-c", "round"])
     assert status == 1 and lines[-2].startswith("Search: roll ")      # asked, and the script ended there
     assert lines[-1] == ("The script ended with a question unanswered, so round was not played: the session file "
                          "keeps the game as it was before it (resume it, and round asks for its dice again).")
-    assert [e.command for e in Journal.open(save).entries() if e.kind == "dice"] == ["dice manual", "dice auto",
+    assert [e.command for e in read_session(save)[1] if e.kind == "dice"] == ["dice manual", "dice auto",
                                                                                      "dice manual"]
-    assert Session.resume(save).manual_dice
+    resumed = Session.resume(save)
+    assert resumed.manual_dice
+    resumed.close()
 
 
 def test_the_session_file_replays_a_game_of_real_dice(tmp_path):
@@ -266,8 +270,7 @@ def test_the_session_file_replays_a_game_of_real_dice(tmp_path):
     run(repl, out, "8", "13", "round", "6 2 6", "dice auto", "auto 3", "undo", "dice manual", "auto 2", "5", "3",
         "round", "4", "undo")
     assert repl.errors == 0 and repl.session.game.turn == 4
-    journal = Journal.open(repl.session.journal.path)
-    meta, saved = journal.meta, journal.entries()
+    meta, saved = read_session(repl.session.journal.path)
     game = Game.start(load(meta["source"]), meta["params"], meta["seed"], manual_dice=meta["dice"] == "manual")
 
     def answered(outcome, answers):
@@ -339,7 +342,7 @@ def test_a_session_saved_before_real_dice_resumes_with_the_game_s_dice(tmp_path)
     assert not resumed.manual_dice and resumed.game.state == state
     assert resumed.perform("round", {}, "round").decision is None        # rolled by the game
     resumed.close()
-    saved = Journal.open(path).entries()                # the column is there now: empty before, kept after
+    saved = read_session(path)[1]                # the column is there now: empty before, kept after
     assert [e.answers for e in saved] == [None, None, None, []]
 
 
