@@ -248,11 +248,13 @@ class Journal:
             with db:
                 db.execute("BEGIN")
                 db.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
-        except (sqlite3.Error, OSError) as err:
+        except BaseException as err:      # Ctrl-C too: a file half made is no session
             if db is not None:
                 db.close()
             lock.release()
             _remove(path)
+            if not isinstance(err, (sqlite3.Error, OSError)):
+                raise
             raise JournalError(f"the session file {path} cannot be written: {why(err)}") from None
         return cls(path, db, meta, lock, [])
 
@@ -341,11 +343,13 @@ class Journal:
             self.db.backup(target)
             target.execute("PRAGMA journal_mode=WAL")
             target.execute("PRAGMA synchronous=FULL")
-        except (sqlite3.Error, OSError) as err:
+        except BaseException as err:      # Ctrl-C too: a copy half made is no session
             if target is not None:
                 target.close()
             lock.release()
             _remove(path)
+            if not isinstance(err, (sqlite3.Error, OSError)):
+                raise
             raise JournalError(f"{path} could not be written: {why(err)}; the game goes on in {self.path}") from None
         self.close()
         self.path, self.db, self.lock = path, target, lock

@@ -208,8 +208,8 @@ class Session:
         """Ctrl-C waits while an entry is written and the session takes note of it: an entry in the file
         is an entry in the game. It is not lost: `interrupted` says it came (the REPL acts on it once
         the command's result is shown)."""
-        if threading.current_thread() is not threading.main_thread():
-            yield
+        if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+            yield             # only the main thread may set a handler; None: one set outside Python
             return
         came: list = []
         previous = signal.signal(signal.SIGINT, lambda *_: came.append(True))
@@ -234,6 +234,7 @@ class Session:
             self.game.rollback(mark)
             self._log_mark, self._given, self._waiting, self._numbered, rng = kept
             dusk.restore_dice_source(self.free_rng, rng)
+            self.interrupted = False      # a Ctrl-C that waited on a failed save: this stops the command already
             if isinstance(err, SaveError):
                 raise SaveError(err.why, undone) from None
             raise
