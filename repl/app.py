@@ -11,8 +11,6 @@ In a script, Ctrl-C ends the script (exit 130), the game as after its last finis
 
 from __future__ import annotations
 
-import os
-import stat
 import sys
 from pathlib import Path
 
@@ -33,48 +31,12 @@ PROMPT_STYLE = {
 }
 
 
-# The longest script read: a script is typed commands, and this is far more than a table types.
-LONGEST_SCRIPT = 4 * 1024 * 1024
-
-
 def read_script(name: str) -> list[str]:
-    """The lines of a --script file; ValueError in words when it is not a readable text file: missing,
-    a folder, a named pipe or a device (refused before it is opened: a pipe would wait forever), too
-    large, not UTF-8 (with the line of the first bad byte), or holding a NUL byte.
-    (A small check of its own: the engine's reader of text files may take its place.)"""
-    try:
-        info = os.stat(name)
-    except OSError as err:
-        raise ValueError(f"--script {name}: {_os_why(err)}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise ValueError(f"--script {name}: is a folder, not a file of commands")
-    if not stat.S_ISREG(info.st_mode):
-        raise ValueError(f"--script {name}: is not a regular file (a named pipe, a device or a socket); "
-                         "commands from a pipe are read from standard input: dusk play < FILE")
-    if info.st_size > LONGEST_SCRIPT:
-        raise ValueError(f"--script {name}: {info.st_size:,} bytes, more than the {LONGEST_SCRIPT:,} a script "
-                         "may have")
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read(LONGEST_SCRIPT + 1)
-    except OSError as err:
-        raise ValueError(f"--script {name}: {_os_why(err)}") from None
-    if len(data) > LONGEST_SCRIPT:
-        raise ValueError(f"--script {name}: more than the {LONGEST_SCRIPT:,} bytes a script may have")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        raise ValueError(f"--script {name}:{line}: not UTF-8 text (byte {data[err.start]:#04x}); save it as "
-                         "UTF-8") from None
-    if "\0" in text:
-        line = text.count("\n", 0, text.index("\0")) + 1
-        raise ValueError(f"--script {name}:{line}: a NUL byte: this is not a text file of commands")
-    return text.splitlines()
+    """The lines of a --script file, read as every text file a person names is (ruleset_engine.textfile:
+    a regular file only, bounded, UTF-8 without NUL); UnreadableFile (a DuskError) in words otherwise."""
+    from ruleset_engine.textfile import read_text
 
-
-def _os_why(err: OSError) -> str:
-    return (err.strerror[0].lower() + err.strerror[1:]) if err.strerror else str(err)
+    return read_text(name, f"--script {name}", what="script").splitlines()
 
 
 def split_commands(text: str) -> list[str]:

@@ -161,6 +161,25 @@ def _new_file(path: Path) -> SessionLock:
     return lock
 
 
+def _made(path: Path, lock: SessionLock, fill) -> sqlite3.Connection:
+    """The new file at `path` (made and locked by _new_file) filled by `fill(connection)` (the schema,
+    or a copy of a session), in WAL mode with synchronous=FULL. Whatever stops it (an error, Ctrl-C)
+    leaves no file behind, since a file half made is no session; the error goes on as it came."""
+    db = None
+    try:
+        db = _connect(path, "rw")
+        fill(db)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        return db
+    except BaseException:
+        if db is not None:
+            db.close()
+        lock.release()
+        _remove(path)
+        raise
+
+
 def _holder_of(path: Path) -> str:
     """Who has a locked session open, as far as its meta table says."""
     try:
@@ -239,22 +258,16 @@ class Journal:
         """A new session file at `path`, locked; JournalError if the path exists or cannot be written."""
         lock = _new_file(path)
         meta = dict(meta, format=FORMAT, created=time.time(), holder=holder())
-        db = None
-        try:
-            db = _connect(path, "rw")
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
+
+        def fill(db: sqlite3.Connection) -> None:
             db.executescript(SCHEMA)
             with db:
                 db.execute("BEGIN")
                 db.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
-        except BaseException as err:      # Ctrl-C too: a file half made is no session
-            if db is not None:
-                db.close()
-            lock.release()
-            _remove(path)
-            if not isinstance(err, (sqlite3.Error, OSError)):
-                raise
+
+        try:
+            db = _made(path, lock, fill)
+        except (sqlite3.Error, OSError) as err:
             raise JournalError(f"the session file {path} cannot be written: {why(err)}") from None
         return cls(path, db, meta, lock, [])
 
@@ -337,19 +350,9 @@ class Journal:
         """Copy the session to a new file at `path` and go on in that one (the old file stays as it is).
         JournalError when the new file cannot be made or written: the session goes on where it was."""
         lock = _new_file(path)
-        target = None
         try:
-            target = _connect(path, "rw")
-            self.db.backup(target)
-            target.execute("PRAGMA journal_mode=WAL")
-            target.execute("PRAGMA synchronous=FULL")
-        except BaseException as err:      # Ctrl-C too: a copy half made is no session
-            if target is not None:
-                target.close()
-            lock.release()
-            _remove(path)
-            if not isinstance(err, (sqlite3.Error, OSError)):
-                raise
+            target = _made(path, lock, self.db.backup)
+        except (sqlite3.Error, OSError) as err:
             raise JournalError(f"{path} could not be written: {why(err)}; the game goes on in {self.path}") from None
         self.close()
         self.path, self.db, self.lock = path, target, lock

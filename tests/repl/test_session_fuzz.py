@@ -1,7 +1,8 @@
 """Fuzzing the session files (issue 9): real saved sessions, mutated as a hand, a crash or a bad disk
 would (keys deleted, values of other kinds, rows gone, bytes cut or flipped, tables dropped), are
 resumed. Each either resumes (and plays on) or is refused with a DuskError; nothing else escapes, and
-nothing is logged as a bug. About ten seconds in `make test`; DUSK_FUZZ_EXAMPLES=5000 runs longer."""
+nothing is logged as a bug. About ten seconds in `make test`; `make fuzz` (DUSK_FUZZ_SCALE=20) runs
+twenty times more examples."""
 
 import json
 import os
@@ -18,7 +19,9 @@ from ruleset_engine import DuskError
 from ruleset_engine.repl.session import Session
 from tests.repl.conftest import GAMES, make_repl, run
 
-EXAMPLES = int(os.environ.get("DUSK_FUZZ_EXAMPLES", "100"))
+pytestmark = pytest.mark.fuzz
+SCALE = int(os.environ.get("DUSK_FUZZ_SCALE", "1"))   # make fuzz: many times more examples
+EXAMPLES = 100 * SCALE
 COLUMNS = ["kind", "command", "events", "game", "free_rng", "command_no", "answers"]
 
 json_values = st.recursive(
