@@ -48,6 +48,13 @@ def test_workers_are_capped_at_the_cpus_and_it_is_said(data_dir):
     capped = dusk("simulate", "attack-of-the-vampires", "-n", "40", "--workers", str(cpus), "--json",
                   data_dir=data_dir)
     assert capped.stderr == ""
+    # the siblings that share the workers: a sweep, and dusk compare
+    sweep = dusk("simulate", "attack-of-the-vampires", "-n", "20", "--sweep", "vampires=2..3", "--workers", "64",
+                 data_dir=data_dir)
+    assert sweep.returncode == 0 and sweep.stderr.startswith("dusk simulate: --workers 64 is more than the ")
+    compare = dusk("compare", "attack-of-the-vampires", "attack-of-the-vampires", "-n", "20", "--workers", "64",
+                   data_dir=data_dir)
+    assert compare.returncode == 0 and compare.stderr.startswith("dusk compare: --workers 64 is more than the ")
 
 
 def test_a_number_of_games_past_the_limit_is_refused(data_dir):
