@@ -448,11 +448,15 @@ def dice_help() -> list:
     modifiers = [(m.syntax, m.doc, f"e.g. {m.example}") for m in dusk.MODIFIERS.values()]
     functions = [("\n".join(form.signature for form in f.forms if form.signature) or f"{f.name}(..)", f.doc,
                   f"e.g. {f.example}") for f in dusk.FUNCTIONS.values()]
+    notations = [(a.syntax, f"{a.tool}: {a.doc}", f"e.g. {a.example}, read as {a.explicit}")
+                 for a in dusk.ALIASES.values()]
     return [Text("The dice language (docs/dice-language.md)\n"
                  "  3d6  d20  (n + 2)d10  [1, 2, 2, 5]   dice, and a pool of exact faces\n"
                  "  + - * //  == != < <= > >=  and or not  x if cond else y"),
             Text("Modifiers, written after the dice (they chain: 4d6r<2kh3)"), _entries(modifiers),
-            Text("Functions"), _entries(functions)]
+            Text("Functions"), _entries(functions),
+            Text("Notations from Foundry VTT and Roll20, read as dusk's own (the roll shows what it read)"),
+            _entries(notations)]
 
 
 def steps_help() -> list:

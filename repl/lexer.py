@@ -3,7 +3,8 @@
 A lexer for the prompt must cope with half-typed input (`count(5d1`), so it does not parse:
 it splits the line with one regular expression and styles each piece, marking only
 characters that can never be part of an expression. The modifiers it knows are the engine's
-(ruleset_engine.MODIFIERS), so a new modifier is highlighted as soon as it exists.
+(ruleset_engine.MODIFIERS, and the other tools' notations of ruleset_engine.ALIASES written as
+modifiers are), so a new modifier is highlighted as soon as it exists.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from prompt_toolkit.lexers import Lexer
 import ruleset_engine as dusk
 
 # A modifier as typed: its token (the longest first: rr before r), an optional comparison, a number.
-MODIFIER = "(?:{})(?:>=|<=|==|!=|>|<)?\\d*".format(
-    "|".join(re.escape(token) for token in sorted(dusk.MODIFIERS, key=len, reverse=True)))
+_TOKENS = set(dusk.MODIFIERS) | {token for token in dusk.ALIASES if token.isalpha()}
+MODIFIER = "(?:{})(?:>=|<=|==|!=|>|<|=)?\\d*".format(
+    "|".join(re.escape(token) for token in sorted(_TOKENS, key=len, reverse=True)))
 
 TOKEN = re.compile(r"""
     (?P<space>\s+)
-  | (?P<dice>\d*d(?:\d+|%|(?=\())(?:MODIFIER)*)
+  | (?P<dice>\d*d(?:\d+|%|(?=\())(?:MODIFIER|[<>]\d+)*)     # [<>]\d+: Roll20's target number, 10d10>6
   | (?P<modifier>MODIFIER)
   | (?P<number>\d+)
   | (?P<string>'[^']*'?|"[^"]*"?)

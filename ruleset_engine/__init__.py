@@ -66,6 +66,7 @@ _API = {
     # the registries: what the language and the rulesets are made of
     "FUNCTIONS": ("ruleset_engine.dice.functions", "FUNCTIONS"),
     "MODIFIERS": ("ruleset_engine.dice.modifiers", "MODIFIERS"),
+    "ALIASES": ("ruleset_engine.dice.aliases", "ALIASES"),
     "STEP_KINDS": ("ruleset_engine.ruleset.steps", "KINDS"),
 }
 

@@ -409,9 +409,13 @@ def build_parser() -> argparse.ArgumentParser:
         "roll", help="roll one dice expression, every die shown",
         description="Roll one expression of the dice language and show every die. "
                     "Examples: 4d6kh3, 1d20rr<10, count(5d10, >= 6), unpair(8d6). "
-                    "See docs/dice-language.md.",
+                    "See docs/dice-language.md. The notations of Foundry VTT and Roll20 (10d10cs>=6df=1, "
+                    "10d10>6f1, 1d20x, 2d6ro<2, 4d6min2, 3d6sd, ...) are read as dusk's own, and the roll says "
+                    "what it read: the table is in docs/dice-language.md, 'Notations from other tools'.",
     )
-    roll.add_argument("expression", metavar="EXPR", help="the dice expression (quote it for the shell)")
+    roll.add_argument("expression", metavar="EXPR",
+                      help="the dice expression (quote it for the shell; one that starts with - is an expression "
+                           "too: dusk roll \"-1d6\")")
     roll.add_argument("--seed", type=int, help="seed the dice, so the same seed gives the same roll")
     roll.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
     roll.add_argument("--ascii", action="store_true", help="ASCII symbols only")
@@ -521,9 +525,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def expressions_are_not_options(argv: list[str]) -> list[str]:
+    """`dusk roll "-1d6"`: an expression may start with '-', which argparse would take for an option.
+    Any such word given to `roll` that is not one of its options is put after '--', where every word
+    is an argument (unless the line already has a '--': then it says what it means)."""
+    if not argv or argv[0] != "roll" or "--" in argv:
+        return argv
+    kept, moved = ["roll"], []
+    words = iter(argv[1:])
+    for word in words:
+        if word == "--seed":                 # its value may be negative: -3 is a seed, not an expression
+            kept += [word, next(words, "")]
+        elif word.startswith("-") and not word.startswith("--") and word != "-h" and len(word) > 1:
+            moved.append(word)
+        else:
+            kept.append(word)
+    return kept + (["--", *moved] if moved else [])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(expressions_are_not_options(list(sys.argv[1:] if argv is None else argv)))
     try:
         return args.handler(args)
     except KeyboardInterrupt:

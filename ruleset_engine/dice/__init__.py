@@ -6,7 +6,8 @@
     >>> result.value, result.steps            # the value and how it was made
 
 Layers: parser (text -> AST, grammar/dice.lark), the registry (functions.py, modifiers.py: one
-entry per construct, its primitive over faces), lowering (AST -> Python source, traced or
+entry per construct, its primitive over faces; aliases.py: other tools' notations, rewritten by the
+parser onto those entries), lowering (AST -> Python source, traced or
 untraced), runtime (the helpers that source calls), values (dice, pools, the trace), render
 (the trace as text or rich). See docs/dice-language.md.
 """

@@ -149,6 +149,7 @@ class Call:
     span: Span
     name_span: Span
     depth: int
+    label: str | None = None  # what the trace calls it, when it is not its text (a notation rewritten)
 
 
 @dataclass(slots=True)
@@ -171,13 +172,23 @@ class RerollDice:
 
 @dataclass(slots=True)
 class Explode:
-    """`!` explodes on the highest face; `!>=10` on faces meeting the condition."""
+    """`!` explodes on the highest face; `!>=10` on faces meeting the condition; `!o`, `!o>=10` once."""
 
     condition: Condition | None
     span: Span
+    once: bool = False
 
 
-Modifier = Union[Select, RerollDice, Explode]
+@dataclass(slots=True)
+class SetFaces:
+    """`min2` raises each die's face to at least 2; `max5` lowers it to at most 5."""
+
+    kind: str  # "min" or "max"
+    value: "Node"
+    span: Span
+
+
+Modifier = Union[Select, RerollDice, Explode, SetFaces]
 
 
 @dataclass(slots=True)
@@ -189,6 +200,7 @@ class Dice:
     modifiers: tuple[Modifier, ...]
     span: Span
     depth: int
+    label: str | None = None  # what the trace calls it, when it is not its text (a notation rewritten)
 
 
 @dataclass(slots=True)
@@ -199,11 +211,34 @@ class PoolLiteral:
     modifiers: tuple[Modifier, ...]
     span: Span
     depth: int
+    label: str | None = None
+
+
+@dataclass(slots=True)
+class Aliased:
+    """Another tool's notation (`10d10cs>=6df=1`), rewritten by its registry entries (aliases.py)
+    onto dusk's explicit form over one roll: `pool` is rolled once and `body` reads it wherever it
+    holds a Rolled (None: the value is the pool itself). `meaning` is that form as text, for the trace:
+    `count(10d10, >= 6) - count(10d10, == 1)`."""
+
+    pool: "Dice | PoolLiteral"
+    body: "Node | None"
+    meaning: str
+    span: Span
+    depth: int
+
+
+@dataclass(slots=True)
+class Rolled:
+    """The pool of the Aliased node around it, as rolled once (the explicit form reads it, maybe twice)."""
+
+    span: Span
+    depth: int = 1
 
 
 Node = Union[
     Integer, String, Boolean, Name, Unary, Arithmetic, Compare, AllOf, AnyOf, Not,
-    Conditional, Condition, Call, Dice, PoolLiteral, KindName,
+    Conditional, Condition, Call, Dice, PoolLiteral, KindName, Aliased, Rolled,
 ]
 
 
@@ -233,5 +268,6 @@ def walk(node):
 
 def names_in(node) -> list[tuple[tuple[str, ...], Span]]:
     """Every name the expression reads, with its span, in source order."""
-    found = [(n.path, n.span) for n in walk(node) if isinstance(n, Name)]
+    # A set: a notation's explicit form may read one written name twice (`cs>=xdf` counts >= x and < x).
+    found = {(n.path, n.span) for n in walk(node) if isinstance(n, Name)}
     return sorted(found, key=lambda item: item[1])

@@ -1,4 +1,5 @@
-"""What a registry entry of the dice language is: a function (with its forms) or a pool modifier.
+"""What a registry entry of the dice language is: a function (with its forms), a pool modifier, or
+another tool's notation (an alias, rewritten onto the other two).
 
 An entry carries everything about its construct: its signature, its semantics as one primitive
 over plain faces, the mark it leaves on the dice it judges or removes, its load-time check and
@@ -90,7 +91,7 @@ class Modifier:
 
     token: str                   # as written after the dice: kh, r, !, ...
     syntax: str                  # as the docs write it: khN, r<cond>
-    operand: str                 # "count", "condition" or "optional condition"
+    operand: str                 # "count" (0 or more), "face" (any number), "condition" or "optional condition"
     apply: Callable              # (state, operand, draw, spend) -> None, over the faces of a RollState
     doc: str
     example: str
@@ -98,3 +99,30 @@ class Modifier:
     never_ends: Callable | None = None   # (sides, operand) -> a message when it could never end
     mark: str | None = None      # the fate of the dice it leaves out
     exact: Callable | None = None   # (x, roll, operand) -> None: the same rule over icepool (see above)
+
+
+@dataclass(frozen=True)
+class Alias:
+    """A notation of another tool, written after dice as a modifier is, that dusk reads as its own
+    explicit form: `10d10cs>=6` is count(10d10, >= 6). Never a second language: the parser hands it
+    to its entry, whose role says what it becomes (aliases.py does the rewriting), and everything
+    after the parser sees only dusk's constructs.
+
+    Roles:
+        modifier   a dusk modifier: x is !, xo is !o, ro is r
+        count      count(pool, cond) over the dice so far: Foundry's cs, Roll20's target number >6
+        deduct     after a count, minus count(pool, cond) over the same dice: df, f
+        order      sort(pool), sort(pool, descending=true): s, sa, sd
+        native     the same spelling as dusk's own modifier, the same meaning (min, max): no rewrite
+    """
+
+    token: str               # as written: cs, df, x, >, ...
+    tool: str                # the tool that owns the spelling: Foundry VTT or Roll20
+    syntax: str              # as the docs write it: cs<cond>
+    role: str
+    doc: str                 # what it means in dusk, for the docs table and help
+    example: str             # a roll written in the tool's notation
+    explicit: str            # the same roll in dusk's explicit form (the tests hold the two equal)
+    roll20: bool = False     # its comparisons read as Roll20's: > is "at least", < "at most"
+    operand: str = "condition"   # "condition", "optional condition" or "none"
+    becomes: str | None = None   # modifier role: the token of the dusk modifier it becomes

@@ -153,6 +153,7 @@ class Lowering:
         # lone expression (None here), those its own kinds(..) give, and any when it gives none (its
         # pools may come from its environment).
         self.kinds = kinds
+        self.rolled: list[str] = []        # the Python names of the notations' pools, innermost last
 
     # ---- entry points
     def lower(self, node) -> Src:
@@ -182,6 +183,10 @@ class Lowering:
     # ---- helpers
     def label(self, span) -> str:
         return self.text[span[0]:span[1]]
+
+    def label_of(self, node) -> str:
+        """What the trace calls a node: its text, or the explicit form a notation was rewritten to."""
+        return getattr(node, "label", None) or self.label(node.span)
 
     def fail(self, cls: type[DiceError], message: str, span) -> DiceError:
         return cls(message, self.text, span)
@@ -347,8 +352,9 @@ def lower_compare(lo: Lowering, node: ast.Compare) -> Src:
     left, right = lo.node(node.left), lo.node(node.right)
     for src, side, other in ((left, node.left, node.right), (right, node.right, node.left)):
         if src.kind == POOL:
-            raise lo.fail(DiceTypeError, runtime.pool_comparison(lo.label(side.span), node.op, lo.label(other.span)),
-                          side.span)
+            written = isinstance(side, (ast.Dice, ast.PoolLiteral)) and side is node.left
+            raise lo.fail(DiceTypeError, runtime.pool_comparison(lo.label(side.span), node.op, lo.label(other.span),
+                                                                 written), side.span)
     kinds = {left.kind, right.kind} - {ANY}
     if len(kinds) > 1:
         raise lo.fail(DiceTypeError, f"cannot compare {left.kind} with {right.kind}", node.span)
@@ -535,12 +541,12 @@ def shape_count(lo: Lowering, node, form, args, keywords) -> Src:
     if "kind" in keywords:
         kind = lo.kind_name(keywords["kind"][1], "kind=")
         if lo.traced:
-            info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+            info = _info(lo, lo.label_of(node), node.span, node.args[0].span)
             return Src(f"_t_count({lo.tally}, {pool.text}, {cond.test()}, {form.mark!r}, {info}, {kind!r})", NUM,
                        dice=dice)
         return Src(f"_u_count_kind({pool.items}, {cond.test()}, {kind!r})", NUM, dice=dice)
     if lo.traced:
-        info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+        info = _info(lo, lo.label_of(node), node.span, node.args[0].span)
         return Src(f"_t_count({lo.tally}, {pool.text}, {cond.test()}, {form.mark!r}, {info})", NUM, dice=dice)
     if cond.op == "==" and cond.operand.is_const:
         return Src(f"{pool.items}.count({cond.operand.text})", NUM, dice=dice)
@@ -555,7 +561,7 @@ def shape_filter(lo: Lowering, node, form, args, keywords) -> Src:
     matching = form.params["matching"]
     dice = pool.dice + cond.operand.dice
     if lo.traced:
-        info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+        info = _info(lo, lo.label_of(node), node.span, node.args[0].span)
         return Src(f"_t_filter({lo.tally}, {pool.text}, {cond.test()}, {matching}, {form.mark!r}, {info})", POOL,
                    dice=dice)
     inline = cond.inline("_f")
@@ -591,7 +597,7 @@ def shape_select(lo: Lowering, node, form, args, keywords) -> Src:
     mark = form.mark
     if lo.traced:
         pool_text = args[0].text
-        info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+        info = _info(lo, lo.label_of(node), node.span, node.args[0].span)
         # The pool is evaluated once, then the primitive decides on its faces.
         rest = "".join(", " + p for p in parts[1:])
         return Src(f"(lambda _p: _t_select({lo.tally}, _p, {prim}(_p.faces{rest}), {mark!r}, {info}))"
@@ -638,7 +644,7 @@ def shape_kinds(lo: Lowering, node, form, args, keywords) -> Src:
     else:
         spec_text = "(" + "".join(f"({k!r}, {c.text}, {span!r}), " for k, c, span in spec) + ")"
     if lo.traced:
-        info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+        info = _info(lo, lo.label_of(node), node.span, node.args[0].span)
         return Src(f"_t_kinds({lo.tally}, {pool.text}, {spec_text}, {info})", POOL, dice=dice)
     return Src(f"_u_kinds({pool.text}, {spec_text}, {node.args[0].span!r})", POOL, dice=dice)
 
@@ -646,7 +652,7 @@ def shape_kinds(lo: Lowering, node, form, args, keywords) -> Src:
 def shape_of_kind(lo: Lowering, node, form, args, keywords) -> Src:
     pool, kind = args
     if lo.traced:
-        info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+        info = _info(lo, lo.label_of(node), node.span, node.args[0].span)
         return Src(f"_t_of({lo.tally}, {pool.text}, {kind.text}, {form.mark!r}, {info})", POOL, dice=pool.dice)
     return Src(f"_u_of({pool.items}, {kind.text}, {lo.aside})", POOL, dice=pool.dice)
 
@@ -656,7 +662,7 @@ def shape_chosen(lo: Lowering, node, form, args, keywords) -> Src:
     if sides.is_const and sides.const < 1:
         raise lo.fail(DiceValueError, f"a die needs at least 1 side, not {sides.const}", node.args[2].span)
     lo.most_dice += INF     # as many dice as are chosen: counted against the limit as they are rolled
-    info = _info(lo, lo.label(node.span), node.span, node.args[0].span, node.args[1].span,
+    info = _info(lo, lo.label_of(node), node.span, node.args[0].span, node.args[1].span,
                  lo.label(node.args[0].span), node.args[2].span)
     helper = "_t_reroll_chosen" if lo.traced else "_u_reroll_chosen"
     return Src(f"{helper}({lo.tally_src if not lo.traced else lo.tally}, {lo.rng}, {pool.text}, {chosen.text}, "
@@ -665,7 +671,7 @@ def shape_chosen(lo: Lowering, node, form, args, keywords) -> Src:
 
 def shape_repeat(lo: Lowering, node, form, args, keywords) -> Src:
     expr, cond = args
-    info = _info(lo, lo.label(node.span), node.span, node.args[0].span)
+    info = _info(lo, lo.label_of(node), node.span, node.args[0].span)
     lo.most_dice += INF   # the dice limit is what stops a total re-rolled without end
     return Src(f"_reroll({lo.tally}, (lambda: {expr.text}), {cond.test()}, {info}, {lo.num_helper})", expr.kind,
                dice=INF)
@@ -701,8 +707,13 @@ def _modifiers(lo: Lowering, mods) -> tuple[str, list, bool]:
                 raise lo.fail(DiceValueError, f"{mod.kind} needs a number of dice of 0 or more, not {count.const}",
                               mod.span)
             lowered.append((entry, None, count, None, mod.span))
+        elif isinstance(mod, ast.SetFaces):
+            lowered.append((MODIFIERS[mod.kind], None, lo.number(mod.value), None, mod.span))
         else:
-            entry = MODIFIERS["!" if isinstance(mod, ast.Explode) else "rr" if mod.repeat else "r"]
+            if isinstance(mod, ast.Explode):
+                entry = MODIFIERS["!o" if mod.once else "!"]
+            else:
+                entry = MODIFIERS["rr" if mod.repeat else "r"]
             cond = mod.condition
             if cond is None:
                 lowered.append((entry, None, None, None, mod.span))
@@ -744,7 +755,7 @@ def lower_dice(lo: Lowering, node: ast.Dice) -> Src:
     count = lo.number(node.count) if node.count is not None else lo.const(1, NUM)
     sides = lo.number(node.sides)
     count_span = node.count.span if node.count is not None else node.span
-    info_tuple = (lo.label(node.span), node.span, count_span, node.sides.span, limits.max_pool_dice)
+    info_tuple = (lo.label_of(node), node.span, count_span, node.sides.span, limits.max_pool_dice)
     if count.is_const:
         try:
             runtime.check_count(count.const, info_tuple)
@@ -807,7 +818,7 @@ def lower_pool_literal(lo: Lowering, node: ast.PoolLiteral) -> Src:
         faces = tuple(src.const for src in items)
         value = Pool(tuple(Die(f, None) for f in faces)) if lo.traced else faces
         return lo.const(value, POOL)
-    info = _info(lo, lo.label(node.span), node.span)
+    info = _info(lo, lo.label_of(node), node.span)
     if node.modifiers:
         mods, lowered, draws = _modifiers(lo, node.modifiers)
         drawing = next((entry.token for entry, *_ in lowered if entry.draws), None)
@@ -856,9 +867,35 @@ def _flat_items(lo: Lowering, node: ast.PoolLiteral, items: list) -> list:
     return out
 
 
+# ---- other tools' notations, as their entries rewrote them (aliases.py) -------------------------
+
+
+def lower_aliased(lo: Lowering, node: ast.Aliased) -> Src:
+    """The pool rolled once, then the explicit form that reads it (a Python lambda's argument), and
+    at the table a step saying what the notation meant, before the pool's dice."""
+    pool = lo.pool(node.pool, "a notation")
+    roll = pool.text
+    if lo.traced:
+        roll = f"_t_alias({lo.tally}, {_info(lo, lo.label(node.span), node.span, node.meaning)}, lambda: {roll})"
+    if node.body is None:
+        return Src(roll, POOL, dice=pool.dice) if lo.traced else pool
+    name = f"_a{lo.ns.fresh()}_"
+    lo.rolled.append(name)
+    try:
+        body = lo.node(node.body)
+    finally:
+        lo.rolled.pop()
+    return Src(f"(lambda {name}: {body.text})({roll})", body.kind, dice=pool.dice + body.dice)
+
+
+def lower_rolled(lo: Lowering, node: ast.Rolled) -> Src:
+    return Src(lo.rolled[-1], POOL, simple=True)
+
+
 NODES: dict[type, Callable[[Lowering, object], Src]] = {
     ast.Integer: lower_integer, ast.String: lower_string, ast.Boolean: lower_boolean, ast.Name: lower_name,
     ast.Unary: lower_unary, ast.Arithmetic: lower_arithmetic, ast.Compare: lower_compare,
     ast.AllOf: lower_all_of, ast.AnyOf: lower_any_of, ast.Not: lower_not, ast.Conditional: lower_conditional,
     ast.Condition: lower_condition, ast.Call: lower_call, ast.KindName: lower_kind_name, ast.Dice: lower_dice, ast.PoolLiteral: lower_pool_literal,
+    ast.Aliased: lower_aliased, ast.Rolled: lower_rolled,
 }

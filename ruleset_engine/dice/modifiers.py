@@ -1,4 +1,5 @@
-"""The pool modifiers (kh, kl, dh, dl, r, rr, !): one registry entry each, its primitive beside it.
+"""The pool modifiers (kh, kl, dh, dl, r, rr, !, !o, min, max): one registry entry each, its
+primitive beside it.
 
 As in d20, a modifier is *which dice* (a rank, or a condition) and *what happens to them*
 (kept, dropped, re-rolled, exploded). Each primitive works on a RollState: the faces shown in
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from .entries import Modifier
 from .errors import DiceLimitError, DiceValueError
+from .values import as_face, kind_of
 
 # face OP value as a bound method of the value (C speed): face >= 6 is (6).__le__(face).
 FLIPPED = {">=": "__le__", ">": "__lt__", "<=": "__ge__", "<": "__gt__", "==": "__eq__", "!=": "__ne__"}
@@ -36,9 +38,10 @@ def covers(op: str, value: int, low: int, high: int) -> bool:
 class RollState:
     """The dice of one pool while its modifiers run: faces in roll order, their sides (None for
     a fixed number), the indices still in the pool and those left out; with a history in the
-    traced mode (earlier faces by index, the indices that exploded and those an explosion added)."""
+    traced mode (earlier faces by index, the indices that exploded and those an explosion added, the
+    face each die showed before min or max set it)."""
 
-    __slots__ = ("faces", "sides", "active", "dropped", "history", "exploded", "extra", "fates")
+    __slots__ = ("faces", "sides", "active", "dropped", "history", "exploded", "extra", "fates", "changed")
 
     def __init__(self, faces: list, sides: list, traced: bool):
         self.faces = faces
@@ -49,6 +52,7 @@ class RollState:
         self.exploded = set() if traced else None
         self.extra = set() if traced else None
         self.fates = {} if traced else None     # index -> the mark of the modifier that left it out
+        self.changed = {} if traced else None   # index -> the face it showed before min/max set it
 
 
 # ---- primitives --------------------------------------------------------------------------
@@ -100,6 +104,7 @@ def _reroll(state: RollState, test, draw, span, once: bool) -> None:
             if history is not None:
                 history.setdefault(i, []).append(face)
                 state.exploded.discard(i)
+                state.changed.pop(i, None)     # rolled anew: the face min/max set is an earlier face now
             face = new
             if once or not test(face):
                 break
@@ -131,6 +136,41 @@ def explode(state, test, draw, span):
                 state.extra.add(j)
             queue.append(j)
             state.active.append(j)
+
+
+def explode_once(state, test, draw, span):
+    """Each die meeting the test (None: showing its highest face) adds one die, which does not explode."""
+    _rollable(state, "explode", span)
+    faces, sides = state.faces, state.sides
+    for i in list(state.active):     # the dice before this modifier only
+        s = sides[i]
+        if (faces[i] == s) if test is None else test(faces[i]):
+            faces.append(draw(s))
+            sides.append(s)
+            j = len(faces) - 1
+            if state.exploded is not None:
+                state.exploded.add(i)
+                state.extra.add(j)
+            state.active.append(j)
+
+
+def _set_faces(state: RollState, value: int, raising: bool) -> None:
+    faces, changed = state.faces, state.changed
+    for i in state.active:
+        face = faces[i]
+        if (face < value) if raising else (face > value):
+            if changed is not None:
+                changed.setdefault(i, int(face))
+            # A die of a kind stays of its kind (untraced faces carry it: values.KFace).
+            faces[i] = value if type(face) is int else as_face(value, kind_of(face))
+
+
+def raise_faces(state, value, draw, span):
+    _set_faces(state, value, True)
+
+
+def lower_faces(state, value, draw, span):
+    _set_faces(state, value, False)
 
 
 # ---- checks once the sides are known, before any die is rolled ------------------------------
@@ -207,6 +247,11 @@ MODIFIERS: dict[str, Modifier] = {m.token: m for m in (
              "explode: each die on its highest face (or meeting the condition) adds a die, which may explode",
              "5d10!>=9", draws=True, never_ends=_never_ending_explosion,
              exact=_exact_explode),
+    Modifier("!o", "!o  !o<cond>", "optional condition", explode_once,
+             "explode once: each die on its highest face (or meeting the condition) adds one die, which does "
+             "not explode", "5d10!o>=9", draws=True),
+    Modifier("min", "minN", "face", raise_faces, "each die showing less than N shows N instead", "4d6min2"),
+    Modifier("max", "maxN", "face", lower_faces, "each die showing more than N shows N instead", "4d6max5"),
 )}
 
 

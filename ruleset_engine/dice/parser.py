@@ -17,7 +17,7 @@ from importlib import resources
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from . import ast
+from . import aliases, ast
 from .entries import KIND_ARG
 from .functions import FUNCTIONS
 from .errors import DiceLimitError, DiceSyntaxError
@@ -68,6 +68,7 @@ class _Builder(Transformer):
     """One method per grammar rule (or alias), each returning an ast node."""
 
     max_depth = DEFAULT_LIMITS.max_depth  # set for each parse, under _PARSE_LOCK
+    text = ""                             # the text parsed, likewise (a notation's rewrite reads it)
 
     def _depth(self, span, *children) -> int:
         depth = 1 + max((c.depth for c in children if c is not None and hasattr(c, "depth")), default=0)
@@ -159,14 +160,20 @@ class _Builder(Transformer):
     def dice(self, c):
         count, die_op, sides, *mods = c
         span = _cover(count if count is not None else die_op, *(mods or [sides]))
-        return ast.Dice(count, sides, tuple(mods), span, self._depth(span, count, sides))
+        node = ast.Dice(count, sides, tuple(mods), span, self._depth(span, count, sides))
+        if aliases.has_notation(mods):      # another tool's notation: dusk's explicit form
+            return aliases.rewrite(self.text, node, _span(sides)[1])
+        return node
 
     def pool_literal(self, c):
         close = next(i for i, x in enumerate(c) if isinstance(x, Token) and x.type == "RSQB")
         items = tuple(x for x in c[1:close] if x is not None and not isinstance(x, Token))
         mods = tuple(c[close + 1:])
         span = _cover(c[0], *(mods or [c[close]]))
-        return ast.PoolLiteral(items, mods, span, self._depth(span, *items))
+        node = ast.PoolLiteral(items, mods, span, self._depth(span, *items))
+        if aliases.has_notation(mods):
+            return aliases.rewrite(self.text, node, c[close].end_pos)
+        return node
 
     def select(self, c):
         op, count = c
@@ -184,12 +191,20 @@ class _Builder(Transformer):
         return ast.RerollDice(str(op) == "rr", cond, _cover(op, cond))
 
     def explode(self, c):
-        return ast.Explode(None, _span(c[0]))
+        return ast.Explode(None, _span(c[0]), once=str(c[0]) == "!o")
 
     def explode_if(self, c):
         op, value = c
-        cond = ast.Condition(str(op)[1:], value, _cover(op, value), value.depth + 1)
-        return ast.Explode(cond, _cover(op, value))
+        once = str(op).startswith("!o")
+        cond = ast.Condition(str(op)[2 if once else 1:], value, _cover(op, value), value.depth + 1)
+        return ast.Explode(cond, _cover(op, value), once)
+
+    def set_faces(self, c):
+        op, value = c
+        return ast.SetFaces(str(op), value, _cover(op, value))
+
+    def notation(self, c):
+        return aliases.written(c[0], c[1])
 
 
 _BUILDER = _Builder()
@@ -320,6 +335,7 @@ def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> ast.Node:
         # recursive walk, so deep unary chains cannot exhaust Python's stack.
         with _PARSE_LOCK:
             _BUILDER.max_depth = limits.max_depth
+            _BUILDER.text = text
             tree = parser.parse(text)
     except _TooDeep as deep:
         raise DiceLimitError(

@@ -18,6 +18,7 @@ FATES = {
 }
 EXPLODED = ("!", "!", "bold magenta", "exploded")
 REROLLED = ("→", "->", "dim", "re-rolled")
+CHANGED = ("⇒", "=>", "dim", "set by min/max")
 
 Segment = tuple[str, str]
 
@@ -48,6 +49,9 @@ def _die(die: dict, ascii_only: bool, used: set[str], letters: dict | None = Non
         arrow = REROLLED[1] if ascii_only else REROLLED[0]
         out.append(("".join(f"{h}{arrow}" for h in die["rerolled_from"]), REROLLED[2]))
         used.add("rerolled")
+    if die.get("changed_from") is not None:
+        out.append((f"{die['changed_from']}{CHANGED[1] if ascii_only else CHANGED[0]}", CHANGED[2]))
+        used.add("changed")
     fate = die.get("fate", "kept")
     symbol, ascii_symbol, style, _ = FATES.get(fate, FATES["kept"])
     text = str(die["face"])
@@ -86,24 +90,33 @@ def _value(value) -> str:
 
 def segments(roll: dict, ascii_only: bool = False, label: str | None = None) -> list[Segment]:
     """A roll in its JSON form (Result.to_json(), or a roll event of the log): the expression,
-    one line per step, the value, and a legend of the symbols used."""
+    one line per step, the value, and a legend of the symbols used. Another tool's notation is
+    shown with what dusk read it as: `10d10cs>=6 → count(10d10, >= 6)`, on the first line when it is
+    the whole expression."""
     used: set[str] = set()
     out: list[Segment] = []
     steps = roll.get("steps", [])
     expression = roll["expression"]
     arrow = "->" if ascii_only else "→"
-    single = len(steps) == 1 and steps[0]["label"] == expression
+    heading = expression
+    if steps and steps[0].get("means") and steps[0]["label"] == expression:
+        heading = f"{expression} {arrow} {steps[0]['means']}"
+        steps = steps[1:]
+    single = len(steps) == 1 and steps[0]["label"] in (expression, heading.rsplit(f" {arrow} ", 1)[-1])
     letters = kind_letters(d["kind"] for s in steps for d in s["dice"] if d.get("kind") is not None)
     if label:
         out.append((label + "  ", "bold cyan"))
     if single:
-        out.append((expression + "  ", "cyan"))
+        out.append((heading + "  ", "cyan"))
         out.extend(_step_dice(steps[0], ascii_only, used, letters))
     else:
-        out.append((expression, "cyan"))
+        out.append((heading, "cyan"))
         width = max((len(s["label"]) for s in steps), default=0)
         for step in steps:
             out.append(("\n  " + step["label"].ljust(width) + "  ", "cyan"))
+            if step.get("means"):
+                out.append((f"{arrow} {step['means']}", "cyan"))
+                continue
             out.extend(_step_dice(step, ascii_only, used, letters))
             if step.get("note"):
                 out.append((("  " if step["dice"] else "") + step["note"], "dim"))
@@ -121,9 +134,9 @@ def segments(roll: dict, ascii_only: bool = False, label: str | None = None) -> 
             out.append((f"  (dice left: {faces})", ""))
     if used or letters:
         legend = [f"{letter} {kind}" for kind, letter in letters.items()]
-        for key in ("counted", "dropped", "aside", "cancelled", "exploded", "rerolled"):
+        for key in ("counted", "dropped", "aside", "cancelled", "exploded", "rerolled", "changed"):
             if key in used:
-                sym = {"exploded": EXPLODED, "rerolled": REROLLED}.get(key) or FATES[key]
+                sym = {"exploded": EXPLODED, "rerolled": REROLLED, "changed": CHANGED}.get(key) or FATES[key]
                 symbol, ascii_symbol, _, word = sym
                 legend.append(f"{ascii_symbol if ascii_only else symbol} {word}")
         out.append(("\n  (" + ", ".join(legend) + ")", "dim"))

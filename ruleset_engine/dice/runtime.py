@@ -98,9 +98,15 @@ def chain(values, ops) -> int:
     return acc
 
 
-def pool_comparison(pool_text: str, op: str, other: str) -> str:
-    return (f"a pool of dice compared with a number is ambiguous: write count({pool_text}, {op} {other}) "
-            f"for how many dice meet it, or sum({pool_text}) {op} {other} for the total")
+def pool_comparison(pool_text: str, op: str, other: str, written: bool = False) -> str:
+    """The refusal of a pool compared with a number. `written`: the pool is dice written there (not a
+    name), so Roll20's reading of `>` and `<` is named too."""
+    message = (f"a pool of dice compared with a number is ambiguous: write count({pool_text}, {op} {other}) "
+               f"for how many dice meet it, or sum({pool_text}) {op} {other} for the total")
+    if written and op in (">", "<"):
+        message += (f" (Roll20's {pool_text}{op}{other}, written without spaces, counts the dice of {other} or "
+                    f"{'more' if op == '>' else 'less'})")
+    return message
 
 
 def empty_extreme(name: str, label: str, span):
@@ -174,10 +180,10 @@ def condition(op: str, value, span, number):
 
 def modifier(entry, op, value, text, span, number):
     """A modifier's (entry, operand, test, span) once its value is known."""
-    if entry.operand == "count":
+    if entry.operand in ("count", "face"):
         if type(value) is not int:
             value = number(value, span)
-        if value < 0:
+        if value < 0 and entry.operand == "count":
             raise DiceValueError(f"{entry.token} needs a number of dice of 0 or more, not {value}", span=span)
         return (entry, value, value, span)
     if op is None:
@@ -236,7 +242,7 @@ def t_env(value):
 
 def _finish(tally, state: RollState, originals: list, label, span) -> Pool:
     """The pool a modified roll leaves, and its step of the trace."""
-    if state.history or state.exploded:
+    if state.history or state.exploded or state.changed:
         shown = _traced_dice(state, originals)
     else:   # only kept and dropped: the dice are the ones rolled
         shown = originals
@@ -249,22 +255,27 @@ def _finish(tally, state: RollState, originals: list, label, span) -> Pool:
 
 def _traced_dice(state: RollState, originals: list) -> list:
     """The dice as the modifiers left them: re-rolled ones with their earlier faces, exploded ones
-    marked, and the dice the explosions added; the others as they were rolled."""
-    history, exploded, extra = state.history, state.exploded, state.extra
+    marked, the dice the explosions added, and the faces min or max set; the others as they were rolled."""
+    history, exploded, extra, changed = state.history, state.exploded, state.extra, state.changed
     shown = []
     for i in range(len(state.faces)):
         if i >= len(originals):      # added by an explosion
-            shown.append(Die(state.faces[i], state.sides[i], tuple(history.get(i, ())), i in exploded, True))
+            shown.append(Die(state.faces[i], state.sides[i], tuple(history.get(i, ())), i in exploded, True,
+                             changed_from=changed.get(i)))
             continue
         die = originals[i]
-        if i not in history and i not in exploded:
+        if i not in history and i not in exploded and i not in changed:
             shown.append(die)
             continue
         # A die re-rolled here keeps the faces it showed before (in an earlier roll, then here); a
-        # re-roll ends an explosion, as a die exploded here is marked.
+        # re-roll ends an explosion, as a die exploded here is marked, and ends a face set by min/max.
         earlier = die.history + tuple(history.get(i, ()))
         blew = i in exploded or (die.exploded and i not in history)
-        shown.append(Die(state.faces[i], state.sides[i], earlier, blew, die.extra or i in extra, die.kind))
+        if i in history:     # rolled anew here: only a face set after that counts
+            was = changed.get(i)
+        else:                # set before (in the roll that made the die), or here
+            was = die.changed_from if die.changed_from is not None else changed.get(i)
+        shown.append(Die(state.faces[i], state.sides[i], earlier, blew, die.extra or i in extra, die.kind, was))
     return shown
 
 
@@ -357,6 +368,14 @@ def _face(die: Die) -> int:
 
 def t_aside(pool: Pool) -> Pool:
     return Pool(pool.aside)
+
+
+def t_alias(tally, info, roll):
+    """Another tool's notation: a step saying what dusk read it as, then its pool rolled (once).
+    info: (label, span, the explicit form as text)."""
+    if tally.steps is not None:
+        tally.steps.append(TraceStep(info[0], info[1], (), means=info[2]))
+    return roll()
 
 
 # ---- untraced: tuples of faces, nothing recorded ----------------------------------------------

@@ -45,18 +45,21 @@ def as_face(face: int, kind: str | None):
 class Die:
     """One die: its face, its number of sides (None for a fixed number from a pool literal),
     the faces it showed before being re-rolled, whether it exploded or came from an explosion,
-    and its kind (None for a plain die; a name such as 'wild' given by kinds(..))."""
+    its kind (None for a plain die; a name such as 'wild' given by kinds(..)), and the face it showed
+    before min or max set its face (None when they did not)."""
 
-    __slots__ = ("face", "sides", "history", "exploded", "extra", "kind")
+    __slots__ = ("face", "sides", "history", "exploded", "extra", "kind", "changed_from")
 
     def __init__(self, face: int, sides: int | None, history: tuple[int, ...] = (),
-                 exploded: bool = False, extra: bool = False, kind: str | None = None):
+                 exploded: bool = False, extra: bool = False, kind: str | None = None,
+                 changed_from: int | None = None):
         self.face = face
         self.sides = sides
         self.history = history
         self.exploded = exploded
         self.extra = extra
         self.kind = kind
+        self.changed_from = changed_from
 
     def rerolled(self, face: int, sides: int | None = None) -> "Die":
         """The die re-rolled to `face` (its kind kept); `sides` for a fixed die that is rolled now."""
@@ -64,7 +67,7 @@ class Die:
                    self.kind)
 
     def of_kind(self, kind: str | None) -> "Die":
-        return Die(self.face, self.sides, self.history, self.exploded, self.extra, kind)
+        return Die(self.face, self.sides, self.history, self.exploded, self.extra, kind, self.changed_from)
 
     def __repr__(self) -> str:
         return f"Die({self.face}, d{self.sides})" if self.sides else f"Die({self.face})"
@@ -79,6 +82,8 @@ class Die:
             data["from_explosion"] = True
         if self.kind is not None:
             data["kind"] = self.kind
+        if self.changed_from is not None:
+            data["changed_from"] = self.changed_from
         return data
 
 
@@ -146,7 +151,9 @@ class TraceStep:
 
     `dice` are shown in roll order; `marks` (parallel to dice, or None when all are
     plainly kept) say what this step did to each one; `value` is what the step
-    produced when it is a number; `note` is any extra word for the reader.
+    produced when it is a number; `note` is any extra word for the reader. A notation
+    of another tool is a step of its own, before its dice: `means` is the explicit form
+    dusk read it as (`10d10cs>=6` means `count(10d10, >= 6)`).
     """
 
     label: str
@@ -155,6 +162,7 @@ class TraceStep:
     marks: tuple[str, ...] | None = None
     value: object = None
     note: str | None = None
+    means: str | None = None
 
     def mark(self, index: int) -> str:
         return "kept" if self.marks is None else self.marks[index]
@@ -168,6 +176,8 @@ class TraceStep:
             data["value"] = _json_value(self.value)
         if self.note:
             data["note"] = self.note
+        if self.means:
+            data["means"] = self.means
         return data
 
 

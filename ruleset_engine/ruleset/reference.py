@@ -1,4 +1,5 @@
-"""The reference tables of the docs, written from the registries (functions, modifiers, step kinds).
+"""The reference tables of the docs, written from the registries (functions, modifiers, other tools'
+notations, step kinds).
 
 docs/dice-language.md and docs/rulesets.md carry these tables between marker comments; a test
 compares them with what this module writes, so the docs cannot drift from the registry. After
@@ -13,6 +14,7 @@ import re
 import sys
 from pathlib import Path
 
+from ruleset_engine.dice.aliases import ALIASES
 from ruleset_engine.dice.functions import FUNCTIONS
 from ruleset_engine.dice.modifiers import MODIFIERS
 
@@ -51,13 +53,21 @@ def modifiers_table() -> str:
         for entry in MODIFIERS.values()])
 
 
+def aliases_table() -> str:
+    return _table("Notation | Tool | In dusk | Example | Read as", [
+        (" ".join(f"`{_cell(part)}`" for part in entry.syntax.split()), entry.tool, _cell(entry.doc),
+         f"`{_cell(entry.example)}`", f"`{_cell(entry.explicit)}`")
+        for entry in ALIASES.values()])
+
+
 def steps_table() -> str:
     return _table("Step | Example | What it does", [
         (f"`{kind.key}`", "<br>".join(f"`{_cell(line)}`" for line in kind.example.splitlines()), _cell(kind.doc))
         for kind in KINDS.values()])
 
 
-TABLES = {"functions": functions_table, "modifiers": modifiers_table, "steps": steps_table}
+TABLES = {"functions": functions_table, "modifiers": modifiers_table, "aliases": aliases_table,
+          "steps": steps_table}
 DOCS = ("docs/dice-language.md", "docs/rulesets.md")
 
 

@@ -196,6 +196,18 @@ def test_help_dice_lists_every_function_and_modifier_of_the_registry():
     for modifier in dusk.MODIFIERS.values():
         assert f"\n  {modifier.syntax}  " in text and modifier.doc in text
         assert f"e.g. {modifier.example}" in text
+    assert "Notations from Foundry VTT and Roll20" in text
+    for alias in dusk.ALIASES.values():
+        assert f"\n  {alias.syntax}  " in text and alias.doc in text, alias.token
+        assert f"e.g. {alias.example}, read as {alias.explicit}" in text
+
+
+def test_the_table_rolls_another_tools_notation_as_dusk_roll_does():
+    repl, out = make_repl(GAMES["attack"])
+    repl.console.width = 200
+    text = run(repl, out, "roll 10d10cs>=6df=1")
+    assert text.splitlines()[0] == "10d10cs>=6df=1 → count(10d10, >= 6) - count(10d10, == 1)"
+    assert "count(10d10, == 1)" in text.splitlines()[3]
 
 
 def test_help_steps_lists_every_step_kind_of_the_registry():

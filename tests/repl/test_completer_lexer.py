@@ -74,3 +74,12 @@ def test_the_lexer_knows_every_modifier_of_the_registry():
         styles = {style for style, _ in tokens(f"roll {modifier.example}")[2:]}
         assert styles <= {"class:dice", "class:number", "class:operator", "class:bracket", "class:function", ""}, \
             (modifier.example, tokens(f"roll {modifier.example}"))
+
+
+def test_the_lexer_knows_the_notations_of_other_tools():
+    import ruleset_engine as dusk
+
+    for alias in dusk.ALIASES.values():
+        line = f"roll {alias.example}"
+        assert not any(style == "class:error" for style, _ in tokens(line)), (alias.token, tokens(line))
+        assert ("class:dice", alias.example) in tokens(line) or alias.token in "<>", (alias.token, tokens(line))
