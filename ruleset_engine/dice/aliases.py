@@ -41,7 +41,7 @@ ALIASES: dict[str, Alias] = {a.token: a for a in (
           "did not count", "10d10cs>=6df=1", "count(10d10, >= 6) - count(10d10, == 1)",
           operand="optional condition"),
     Alias(">", ROLL20, ">N", "count",
-          "Roll20's target number, written against the dice (no space): how many dice show N or more, "
+          "the target number, written against the dice (no space): how many dice show N or more, "
           "count(pool, >= N)",
           "10d10>6", "count(10d10, >= 6)", roll20=True),
     Alias("<", ROLL20, "<N", "count",

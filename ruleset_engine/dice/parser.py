@@ -291,6 +291,8 @@ def _syntax_error(text: str, err: UnexpectedInput) -> DiceSyntaxError:
             if prev is None:
                 return DiceSyntaxError("the expression is empty: expected a value such as 2d6 + 1", text, span)
             return DiceSyntaxError(f"expected {what}{after}, but the expression ends there", text, span)
+        if token.type == "EQUAL" and "TARGET" in expected:      # right after dice: `2d6=7`
+            return DiceSyntaxError(_equal_after_dice(text, pos), text, span)
         hint = _CHAR_HINTS.get(str(token))
         if hint:
             return DiceSyntaxError(hint, text, span)
@@ -302,6 +304,20 @@ def _syntax_error(text: str, err: UnexpectedInput) -> DiceSyntaxError:
             return DiceSyntaxError(f"unexpected {found}{after}: expected an operator such as + or *", text, span)
         return DiceSyntaxError(f"unexpected {found}{after}: expected {what}", text, span)
     return DiceSyntaxError(f"cannot read this expression ({err.__class__.__name__})", text, None)
+
+
+_POOL_BEFORE = re.compile(r"(\[.*\]|[0-9A-Za-z_.()%]+)\s*$")
+_VALUE_AFTER = re.compile(r"\s*(\([^()]*\)|[0-9]+|[A-Za-z_][A-Za-z0-9_.]*)")
+
+
+def _equal_after_dice(text: str, pos: int) -> str:
+    """`2d6=7` reads two ways (how many dice show 7, or is the total 7): both are named."""
+    pool = _POOL_BEFORE.search(text[:pos])
+    value = _VALUE_AFTER.match(text, pos + 1)
+    p = pool.group(1) if pool else "pool"
+    n = value.group(1) if value else "N"
+    return (f"'=' alone does not compare, and after dice it reads two ways: write count({p}, == {n}) for how many "
+            f"dice show {n} ({p}cs={n} in Foundry's notation), or sum({p}) == {n} for the total")
 
 
 def _check_nesting(text: str, limit: int) -> None:

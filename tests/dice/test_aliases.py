@@ -324,7 +324,8 @@ def test_the_docs_show_the_refusals_as_dusk_writes_them():
     ("10d10 >6", "or sum(10d10) > 6 for the total", "10d10"),
     ("3d6 < 2", "counts the dice of 2 or less", "3d6"),
     ("5d10>=6", "write count(5d10, >= 6) for how many dice meet it, or sum(5d10) >= 6 for the total", "5d10"),
-    ("2d6=7", "'=' alone does not compare: write == for equal", "="),
+    ("2d6=7", "write count(2d6, == 7) for how many dice show 7 (2d6cs=7 in Foundry's notation), or sum(2d6) == 7", "="),
+    ("x = 7", "'=' alone does not compare: write == for equal", "="),
     # notations out of place
     ("10d10df=1", "as in 10d10cs>=6df=1", "df=1"),
     ("10d10f1", "as in 10d10>6f1", "f1"),
