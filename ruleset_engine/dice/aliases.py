@@ -186,14 +186,15 @@ class _Rewrite:
         return ast.Explode(cond, mod.span, once=entry.becomes == "!o"), spelled
 
     def _count(self, entry: Alias, mod: Written):
+        """(the notation, dusk's comparison, the value node, the value as the explicit form writes it)."""
         read = _condition(entry, mod)
         if read is None:   # Foundry's bare cs: the dice on their highest face
             sides = getattr(self.node, "sides", None)
             if not isinstance(sides, ast.Integer):
                 raise _refuse(f"a bare '{mod.token}' counts the dice on their highest face, and these dice have no "
                               f"written number of sides: write {mod.token}=N", self.text, mod.span)
-            read = ("==", sides)
-        return mod, read[0], read[1]
+            return mod, "==", sides, str(sides.value)      # d% has 100 sides
+        return mod, read[0], read[1], self.label(read[1].span)
 
     def _deduct(self, entry: Alias, mod: Written):
         read = _condition(entry, mod)
@@ -201,17 +202,17 @@ class _Rewrite:
             if entry.roll20:
                 raise _refuse(f"'{mod.token}' needs the faces that fail: {mod.token}1 (== 1) or {mod.token}<2 (2 or "
                               f"less, as Roll20 reads it)", self.text, mod.span)
-            _, op, value = self.count      # Foundry: the dice the count did not count
-            read = (NEGATED[op], value)
-        return mod, read[0], read[1]
+            _, op, value, shown = self.count      # Foundry: the dice the count did not count
+            return mod, NEGATED[op], value, shown
+        return mod, read[0], read[1], self.label(read[1].span)
 
     def _call(self, function: str, rolled, cond, span, label: str) -> ast.Call:
         # Depth 1: the lowering never cuts these out into a function apart from the roll they read.
         return ast.Call(function, (rolled, cond), (), span, span, 1, label)
 
     def _count_call(self, part, rolled) -> tuple[ast.Call, str]:
-        mod, op, value = part
-        label = f"count({self.pool_text}, {op} {self.label(value.span)})"
+        mod, op, value, shown = part
+        label = f"count({self.pool_text}, {op} {shown})"
         cond = ast.Condition(op, value, mod.span, value.depth + 1)
         return self._call("count", rolled, cond, mod.span, label), label
 

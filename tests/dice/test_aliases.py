@@ -199,6 +199,7 @@ def aliased_text(notation: str, node: ast.Aliased) -> str:
     ("5d10cs>6", [6, 1, 10, 5, 7], 2),          # Foundry's > is strictly greater, as dusk's
     ("5d10cs=10", [6, 1, 10, 5, 10], 2),        # Foundry's = is dusk's ==
     ("5d10cs", [6, 1, 10, 5, 10], 2),           # a bare cs: the highest face
+    ("2d%cs", [100, 7], 1),
     ("5d10cs>=6df=1", [6, 1, 10, 1, 7], 1),
     ("5d10cs>=6df", [6, 1, 10, 1, 4], -1),      # a bare df: the dice the count did not count
     ("5d10>6", [6, 1, 10, 5, 7], 3),            # Roll20's > is "at least"
@@ -272,6 +273,8 @@ def test_the_trace_of_a_notation_inside_a_larger_expression():
 
 def test_a_notation_of_dice_alone_is_one_line():
     assert str(roll("1d20x", faces=[20, 4])) == "1d20x → 1d20!  20! 4 = 24\n  (! exploded)"
+    assert roll("d%cs", faces=[100]).steps[0].means == "count(d%, == 100)"
+    assert roll("2d6cs>3df", faces=[5, 2]).steps[0].means == "count(2d6, > 3) - count(2d6, <= 3)"
     assert str(roll("2d6ro<2", faces=[5, 3])) == "2d6ro<2 → 2d6r<=2  5 3 = 8"
     assert str(roll("3d6sd", faces=[2, 6, 4])) == "3d6sd → sort(3d6, descending=true)\n  3d6  2 6 4  → 12\n" \
                                                   "= 12  (dice left: 6 4 2)"
