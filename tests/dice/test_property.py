@@ -20,7 +20,9 @@ ENV = {"x": 3, "y": 0, "p": [1, 6, 6, 2], "params": {"difficulty": 6, "rule": "c
 PIECES = ["1", "2", "6", "10", "0", "d", "d6", "4d6", "kh", "kl", "dh", "dl", "r", "rr", "!", "!>=",
           "<", ">", ">=", "==", "!=", "+", "-", "*", "//", "/", "(", ")", "[", "]", ",", "=", " ",
           "x", "y", "p", "params.difficulty", "and", "or", "not", "if", "else", "true", "'a'",
-          "count", "sum", "highest", "unpair", "cancel", "reroll", "aside", "largest_set", "%", "$", "."]
+          "count", "sum", "highest", "unpair", "cancel", "reroll", "aside", "largest_set", "%", "$", ".",
+          # dusk's !o, min, max and other tools' notations (Foundry's cs, df, x, xo; Roll20's ro, f, s)
+          "!o", "min", "max", "cs", "cs>=", "df", "df=", "x", "xo", "ro", "f", "sa", "sd", "s"]
 
 
 def _safe_evaluate(text):
