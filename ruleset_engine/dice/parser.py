@@ -360,15 +360,24 @@ def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> ast.Node:
         ) from None
     except UnexpectedInput as err:
         raise _syntax_error(text, err) from None
-    _check_counts(text, tree)
+    _check_modifiers(text, tree)
     return tree
 
 
-def _check_counts(text: str, tree) -> None:
-    """`3d6kh-1` reads as (3d6kh) - 1, surely not what was meant: a keep or drop modifier with no
-    count, right before a sign, is refused with both readings."""
+def _check_modifiers(text: str, tree) -> None:
+    """Two spellings that read two ways, refused with both readings. `3d6kh-1` reads as (3d6kh) - 1,
+    surely not what was meant: a keep or drop modifier with no count, right before a sign. `3d6!!` is
+    Roll20's compounding explosion, which dusk does not have; dusk would explode twice."""
     for node in ast.walk(tree):
-        for mod in getattr(node, "modifiers", ()):
+        mods = getattr(node, "modifiers", ())
+        for before, mod in zip(mods, mods[1:]):
+            if isinstance(before, ast.Explode) and isinstance(mod, ast.Explode) and before.condition is None \
+                    and not before.once and mod.span[0] == before.span[1]:
+                raise DiceSyntaxError(
+                    "'!!' is Roll20's compounding explosion (a die's explosions added into one die), which dusk "
+                    "does not have; dusk would explode the dice twice: write ! once (3d6!), or '! !' with a space "
+                    "to explode twice", text, (before.span[0], mod.span[1]))
+        for mod in mods:
             if isinstance(mod, ast.Select) and mod.count is None:
                 end = mod.span[1]
                 if end < len(text) and text[end] in "+-":

@@ -342,6 +342,8 @@ def test_the_docs_show_the_refusals_as_dusk_writes_them():
     ("10d10>6f", "'f' needs the faces that fail: f1 (== 1) or f<2 (2 or less, as Roll20 reads it)", "f"),
     ("2d6ro", "'ro' needs the faces to act on", "ro"),
     ("(n)d(s)cs", "a bare 'cs' counts the dice on their highest face", "cs"),
+    ("3d6!!", "'!!' is Roll20's compounding explosion", "!!"),
+    ("3d6!!>=5", "dusk would explode the dice twice", "!!>=5"),
 ])
 def test_refusals_name_the_readings_and_point_at_the_place(text, message, at):
     err = error_of(text, env={"n": 2, "s": 6})
@@ -356,6 +358,8 @@ def test_dusks_own_readings_stay():
     assert roll("3d6!>5", faces=[5, 6, 1, 2]).pool.faces == [5, 6, 1, 2]  # explodes on 6 only
     assert roll("2d6rr<2", faces=[1, 1, 4, 2]).pool.faces == [4, 2]
     assert roll("4d6kh3", faces=[5, 3, 2, 6]).value == 14
+    assert roll("1d6! !", faces=[6, 6, 1, 2, 3]).pool.faces == [6, 6, 1, 2, 3]     # twice, spelled apart
+    assert roll("1d6!o!", faces=[6, 6, 1, 2]).pool.faces == [6, 6, 1, 2]
 
 
 def test_a_count_read_from_a_name_is_written_in_brackets_after_a_modifier():
