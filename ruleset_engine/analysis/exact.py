@@ -120,10 +120,12 @@ class ExactRoll:
     def __init__(self, x: "Exact", die, count: int, label: str, span):
         self.x = x
         self.die = die
+        self.sides = die.max_outcome() if die is not None else None    # a die's highest face, as rolled
         self.count = count
         self.expr = None
         self.label = label
         self.span = span
+        self.set = False        # min or max set the faces: a die rolled again would not be this die
 
     def current(self):
         return self.expr if self.expr is not None else self.die.pool(self.count)
@@ -132,19 +134,41 @@ class ExactRoll:
         """Each die changed on its own (re-rolls): only while the dice are still alike and fresh."""
         if self.expr is not None:
             raise NoExact(f"{self.label} re-rolls dice after they were kept, dropped or exploded")
+        if self.set:
+            raise NoExact(f"{self.label} re-rolls dice after min or max set their faces")
         self.die = change(self.die)
         if not self.die.outcomes():
             raise DiceLimitError("every face would be re-rolled, so re-rolling would never end", span=self.span)
 
+    def set_faces(self, change) -> None:
+        """Each die's face set on its own (min, max): while the dice are alike and fresh."""
+        if self.die is None:
+            raise NoExact("min or max on the dice of [..] (written as NdSmin2 it is exact)")
+        if self.expr is not None:
+            raise NoExact(f"{self.label} sets the faces of dice after they were kept, dropped or exploded")
+        self.die = self.die.map(change)
+        self.set = True
+
     def pool(self, change) -> None:
         self.expr = change(self.current())
 
-    def explode(self, test) -> None:
+    def explode(self, test, once: bool = False) -> None:
+        """Explosions on the die's highest face (its sides, as the table rolls them: a re-rolled or
+        lowered die never shows it) or on the faces meeting the test; `once`: added dice do not explode."""
         if self.expr is not None:
             raise NoExact(f"{self.label} explodes dice after they were kept or dropped")
-        sides = self.die.max_outcome()
+        if self.set:
+            raise NoExact(f"{self.label} explodes dice after min or max set their faces")
+        sides = self.sides
         which = (lambda face: face == sides) if test is None else test
-        depth = self.x.explode_depth(self.die, which, self.count, self.span)
+        if once:
+            depth = 1
+            if self.count * 2 > self.x.limits.max_exploding:
+                raise self.x.fail(DiceLimitError, f"exact odds follow at most {self.x.limits.max_exploding} "
+                                                  f"exploding dice (dice x 2 for an explosion once); {self.count} "
+                                                  f"dice are {self.count * 2}: use --estimate", self.span)
+        else:
+            depth = self.x.explode_depth(self.die, which, self.count, self.span)
         self.expr = self.die.explode_to_pool(self.count, which, depth=depth)
 
 
@@ -158,6 +182,7 @@ class Exact:
         self.limits = limits
         self.depths: list[tuple[int, float]] = []    # (depth, the chance a die's chain is cut) per explosion
         self.call = None                              # the call whose exact form runs (for its messages)
+        self.rolled: list = []                        # the pools of the notations being translated (ast.Rolled)
 
     def fail(self, cls, message: str, span) -> DiceError:
         return cls(message, self.text, span)
@@ -329,6 +354,11 @@ class Exact:
 def _joint(pending):
     """One multiset evaluation of every reader of the shared rolls: a Die of tuples."""
     sources = _unique(s for pool, _ in pending for s in pool.sources)
+    if any(isinstance(s.expr, icepool.MultisetMixture) for s in sources):
+        # A pool whose number of dice is known only when rolled (explosions, a rolled count) is a
+        # mixture of pools, and icepool's joint evaluation of one gives a wrong answer, not an error.
+        raise NoExact("a roll read more than once whose number of dice is known only when rolled "
+                      "(explosions, a rolled count) cannot be followed exactly")
 
     def body(*params):
         m = {id(s): p for s, p in zip(sources, params)}
@@ -504,6 +534,8 @@ def _dice(x: Exact, node: ast.Dice):
         expr = roll(count, sides)
     explodes = any(entry.token == "!" for entry, _ in mods)
     deepest = max((d for d, _ in x.depths), default=0) if explodes else 0
+    if any(entry.token == "!o" for entry, _ in mods):
+        deepest = max(deepest, 1)
     return _source_pool(expr, max(counts) * (deepest + 1), max(all_sides))
 
 
@@ -514,8 +546,14 @@ def _modifier(x: Exact, mod):
         if n < 0:
             raise x.fail(DiceValueError, f"{mod.kind} needs a number of dice of 0 or more, not {n}", mod.span)
         operand = n
+    elif isinstance(mod, ast.SetFaces):
+        entry = MODIFIERS[mod.kind]
+        operand = x.constant(x.number(mod.value), f"the face of {mod.kind}")
     else:
-        entry = MODIFIERS["!" if isinstance(mod, ast.Explode) else "rr" if mod.repeat else "r"]
+        if isinstance(mod, ast.Explode):
+            entry = MODIFIERS["!o" if mod.once else "!"]
+        else:
+            entry = MODIFIERS["rr" if mod.repeat else "r"]
         operand = None if mod.condition is None else x.test(mod.condition)
     if entry.exact is None:
         raise NoExact(f"the modifier {entry.token} has no exact form")
@@ -569,11 +607,29 @@ def _select(x: Exact, entry, operand, expr):
     return roll.expr
 
 
+def _aliased(x: Exact, node: ast.Aliased):
+    """Another tool's notation, as its entry rewrote it: the pool rolled once, read by the explicit
+    form wherever it holds a Rolled (shared, as a let's roll is, when read more than once)."""
+    pool = x.pool(node.pool, "a notation")
+    if node.body is None:
+        return pool
+    reads = sum(isinstance(n, ast.Rolled) for n in ast.walk(node.body))
+    x.rolled.append(share(pool) if reads > 1 else pool)
+    try:
+        return x.node(node.body)
+    finally:
+        x.rolled.pop()
+
+
+def _rolled(x: Exact, node: ast.Rolled):
+    return x.rolled[-1]
+
+
 _NODES = {
     ast.Integer: _integer, ast.String: _integer, ast.Boolean: _integer, ast.Name: _name, ast.Unary: _unary,
     ast.Arithmetic: _arithmetic, ast.Compare: _compare, ast.AllOf: _all_of, ast.AnyOf: _any_of, ast.Not: _not,
     ast.Conditional: _conditional, ast.Condition: _condition, ast.Call: _call, ast.Dice: _dice,
-    ast.PoolLiteral: _pool_literal,
+    ast.PoolLiteral: _pool_literal, ast.Aliased: _aliased, ast.Rolled: _rolled,
 }
 
 

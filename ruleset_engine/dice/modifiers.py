@@ -228,6 +228,18 @@ def _exact_explode(x, roll, test):
     roll.explode(test)
 
 
+def _exact_explode_once(x, roll, test):
+    roll.explode(test, once=True)
+
+
+def _exact_raise_faces(x, roll, value):
+    roll.set_faces(lambda face: max(face, value))
+
+
+def _exact_lower_faces(x, roll, value):
+    roll.set_faces(lambda face: min(face, value))
+
+
 MODIFIERS: dict[str, Modifier] = {m.token: m for m in (
     Modifier("kh", "khN", "count", keep_highest, "keep the N highest dice (kh alone keeps 1)", "4d6kh3",
              mark="dropped", exact=_exact_keep_highest),
@@ -249,9 +261,11 @@ MODIFIERS: dict[str, Modifier] = {m.token: m for m in (
              exact=_exact_explode),
     Modifier("!o", "!o  !o<cond>", "optional condition", explode_once,
              "explode once: each die on its highest face (or meeting the condition) adds one die, which does "
-             "not explode", "5d10!o>=9", draws=True),
-    Modifier("min", "minN", "face", raise_faces, "each die showing less than N shows N instead", "4d6min2"),
-    Modifier("max", "maxN", "face", lower_faces, "each die showing more than N shows N instead", "4d6max5"),
+             "not explode", "5d10!o>=9", draws=True, exact=_exact_explode_once),
+    Modifier("min", "minN", "face", raise_faces, "each die showing less than N shows N instead", "4d6min2",
+             exact=_exact_raise_faces),
+    Modifier("max", "maxN", "face", lower_faces, "each die showing more than N shows N instead", "4d6max5",
+             exact=_exact_lower_faces),
 )}
 
 

@@ -286,3 +286,23 @@ def test_the_json_holds_exact_fractions_as_strings_and_floats():
     assert rows[0] == {"value": 0, "p": "25/36", "float": 25 / 36, "at_least": "1", "at_least_float": 1.0,
                        "at_most": "25/36", "at_most_float": 25 / 36}
     assert data["questions"][0]["mean"] == "1/3"
+
+
+def test_a_bare_explosion_is_on_the_dies_sides_as_the_table_rolls_it():
+    # rr>5 leaves a d6 that never shows 6: it does not explode on the 5, its highest face left, as at
+    # the table (the explosion is on 6, the die's sides).
+    assert exact("1d6rr>5!") == {face: Fraction(1, 5) for face in range(1, 6)}
+    # After min or max, a die rolled again (an explosion, a re-roll) is a fresh die, not the one they
+    # set: estimated, said so.
+    assert "after min or max set their faces" in ask(["1d6max5!"], samples=100).why
+    assert "after min or max set their faces" in ask(["2d6min2r<3"], samples=100).why
+    assert exact("2d4!o") == {v: p for v, p in _explode_once_2d4().items()}
+    assert exact("3d6min3") == brute([6, 6, 6], lambda f: sum(max(x, 3) for x in f))
+
+
+def _explode_once_2d4() -> dict:
+    counts: Counter = Counter()
+    for first in itertools.product(range(1, 5), repeat=2):
+        for extra in itertools.product(range(1, 5), repeat=2):
+            counts[sum(first) + sum(e for f, e in zip(first, extra) if f == 4)] += 1
+    return {v: Fraction(c, 256) for v, c in counts.items()}

@@ -153,6 +153,58 @@ def _distribution(text: str, sides: int, n: int, env_pool: bool = False) -> dict
     return {v: Fraction(c, sides ** n) for v, c in counts.items()}
 
 
+def _enumerated(text: str, sides: int, length: int) -> dict:
+    """The exact distribution of an expression that draws at most `length` dice of `sides` sides: every
+    sequence of that many faces is equally likely, and decides the value by the faces it draws."""
+    counts: Counter = Counter()
+    for faces in _sequences(sides, length):
+        counts[dice.roll(text, rng=dice.ScriptedDice(faces)).value] += 1
+    return {v: Fraction(c, sides ** length) for v, c in counts.items()}
+
+
+# Drawing a bounded number of dice of one size (no x: explosions have no end, prob cuts them at a depth).
+BOUNDED = [(text, sides, length) for text, sides, length in EXHAUSTIVE
+           if "x" not in text.replace("xo", "") and set(re.findall(r"d\d+", text)) == {f"d{sides}"}]
+
+
+@pytest.mark.parametrize("notation, sides, length", BOUNDED)
+def test_dusk_prob_gives_the_enumerated_distribution_exactly(notation, sides, length):
+    from ruleset_engine.analysis.prob import ask
+
+    answer = ask([notation])
+    assert answer.exact, answer.why
+    assert dict(answer.questions[0].chances) == _enumerated(notation, sides, length)
+
+
+@pytest.mark.parametrize("token", list(ALIASES))
+def test_dusk_prob_of_each_row_is_the_prob_of_its_explicit_form(token):
+    # The explicit form over the same dice: its pool bound once (a let), its body reading it.
+    from ruleset_engine.analysis.prob import ask
+
+    entry = ALIASES[token]
+    got = ask([entry.example])
+    assert got.exact, got.why
+    if entry.explicit.count("(") <= 1:        # the explicit text reads its roll once
+        want = ask([entry.explicit])
+    else:
+        pool, body = explicit_parts(entry.example)
+        want = ask([body], lets=[("P", pool)])
+    assert want.exact and got.questions[0].chances == want.questions[0].chances
+
+
+def test_a_roll_read_twice_whose_size_is_known_only_when_rolled_is_estimated_not_wrong():
+    # icepool's joint evaluation of a pool of a rolled size (explosions, a rolled count) is wrong, so
+    # dusk prob says it estimates, and the estimate is near the enumerated chances.
+    from ruleset_engine.analysis.prob import ask
+
+    for text, lets in (("2d6xcs>=5df=1", []), ("count(P, >= 5) - count(P, == 1)", [("P", "2d6!")]),
+                       ("count(P, >= 5) - count(P, == 1)", [("P", "(1d3)d6")])):
+        answer = ask([text], lets=lets, samples=4000)
+        assert not answer.exact and "known only when rolled" in answer.why
+    estimate = dict(ask(["2d6xcs>=5df=1"], samples=20000).questions[0].chances)
+    assert abs(float(estimate[-2]) - 1 / 36) < 0.01        # both dice 1
+
+
 @pytest.mark.parametrize("notation, body", [
     ("3d10cs>=6df=1", "count(P, >= 6) - count(P, == 1)"),
     ("3d10>6f1", "count(P, >= 6) - count(P, == 1)"),
