@@ -540,12 +540,17 @@ def cmd_log(repl: Repl, rest: str) -> None:
 
 
 def cmd_table(repl: Repl, rest: str) -> None:
-    tables = repl.session.game.ruleset.tables
+    game = repl.session.game
+    tables, pairs = game.ruleset.tables, game.ruleset.pairs
+    known = ", ".join(list(tables) + list(pairs)) or "none"
     if not rest:
-        repl.show("tables: " + (", ".join(tables) or "none"))
+        repl.show("tables: " + known)
+        return
+    if rest in pairs:       # the records between pairs of instances, as they stand
+        repl.show(render.pair_table(game, rest, repl.style))
         return
     if rest not in tables:
-        raise GameError(f"no table {rest!r}; the tables: {', '.join(tables) or 'none'}")
+        raise GameError(f"no table {rest!r}; the tables: {known}")
     repl.show(render.lookup_table(tables[rest], repl.style))
 
 
@@ -621,10 +626,31 @@ def chronicle_markdown(repl: Repl) -> str:
         else:
             lines.append(("~~" + text + "~~") if e.get("undone") else text)
         lines.append("")
+    lines += records_markdown(game, style)
     if game.over:
         lines.append(f"**Result: {game.result}.** " + ", ".join(
             f"{k} {format_value(v)}" for k, v in game.report().items()))
     return "\n".join(lines) + "\n"
+
+
+def records_markdown(game, style: render.Style) -> list[str]:
+    """The records between pairs of instances as they stand, one Markdown table per pair."""
+    def cell(value) -> str:
+        return render.text_of(value, style).replace("|", "\\|").replace("\n", " ")
+
+    lines = []
+    for name, spec in game.ruleset.pairs.items():
+        records = game.pair_records(name)
+        if not records:
+            continue
+        title = render.text_of(spec.label, style) if spec.label is not None else name
+        ends = ["from", "to"] if spec.ordered else ["between", "and"]
+        lines += [f"*{title}*", "", "| " + " | ".join(ends + list(spec.fields)) + " |",
+                  "|" + "---|" * (2 + len(spec.fields))]
+        lines += ["| " + " | ".join([cell(a), cell(b)] + [cell(fields.get(f)) for f in spec.fields]) + " |"
+                  for a, b, fields in records]
+        lines.append("")
+    return lines
 
 
 def lookup_markdown(e: dict, style: render.Style) -> list[str]:
@@ -691,7 +717,7 @@ BUILTINS: dict[str, Builtin] = {
     "state": Builtin(cmd_state, "state", "the whole state, entities as tables"),
     "status": Builtin(cmd_status, "status", "the status line (the toolbar at the prompt)"),
     "log": Builtin(cmd_log, "log [N]", "the last N lines of the chronicle (20)"),
-    "table": Builtin(cmd_table, "table NAME", "show a table of the ruleset"),
+    "table": Builtin(cmd_table, "table NAME", "show a table of the ruleset, or the records of a pair"),
     "rules": Builtin(cmd_rules, "rules", "title, source and the current params"),
     "auto": Builtin(cmd_auto, "auto [N]", "play N rounds with the ruleset's automatic answers"),
     "undo": Builtin(cmd_undo, "undo [N]", "take back the last N commands (1), all the rounds of auto N too"),

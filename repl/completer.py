@@ -49,7 +49,7 @@ class TableCompleter(Completer):
         if command == "help":
             return list(game.ruleset.actions) + list(BUILTINS) + list(HELP_TOPICS)
         if command == "table":
-            return list(game.ruleset.tables)
+            return list(game.ruleset.tables) + list(game.ruleset.pairs)
         if command == "dice":
             return ["manual", "auto"] if len(words) == 1 else []
         if command in ("roll", "prob"):

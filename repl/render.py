@@ -166,7 +166,25 @@ def state_tables(game, style: Style) -> list:
         for instance in instances:
             table.add_row(*[_cell(instance.get(c), style, spec.tracks.get(c)) for c in columns])
         out.append(table)
+    out += [pair_table(game, name, style) for name in ruleset.pairs]
     return out
+
+
+def pair_table(game, name: str, style: Style):
+    """The records of a pair written so far, one row each; a record not listed holds the defaults."""
+    spec = game.ruleset.pairs[name]
+    title = text_of(spec.label, style) if spec.label is not None else name
+    arrow = "->" if style.ascii_only else "→"
+    defaults = ", ".join(f"{field} {text_of(value, style)}" for field, value in spec.fields.items())
+    table = RichTable(title=f"{title} ({'from ' + arrow + ' to' if spec.ordered else 'either way'})",
+                      caption=f"any other pair: {defaults}" if defaults else None, box=style.box)
+    table.add_column("from" if spec.ordered else "between", style="cyan")
+    table.add_column("to" if spec.ordered else "and", style="cyan")
+    for field in spec.fields:
+        table.add_column(field)
+    for first, second, fields in game.pair_records(name):
+        table.add_row(str(first), str(second), *[text_of(fields.get(f), style) for f in spec.fields])
+    return table
 
 
 def _cell(value, style: Style, track=None) -> str:

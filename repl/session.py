@@ -371,7 +371,9 @@ class Session:
         from a copy of its values, and draws from its own dice source, so neither the game's dice nor
         its state change."""
         with self._transaction("the roll was not made"):
-            result = dusk.roll(text, rng=self.free_rng, env=copy.deepcopy(self.game.values))
+            # The ruleset's pairs are functions here too: `roll bond('Ana', 'Beto').strength + 2d6`.
+            expression = dusk.compile(text, functions=frozenset(self.game.ruleset.pairs))
+            result = expression.evaluate(rng=self.free_rng, env=copy.deepcopy(self.game.text_env()))
             event = {"seq": None, "turn": self.game.turn, "kind": "free-roll", **result.to_json()}
             with self._shielded():
                 self.journal.append("roll", f"roll {text}", [event], self.game.core(),

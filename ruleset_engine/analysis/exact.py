@@ -468,6 +468,10 @@ def _condition(x: Exact, node):
     raise x.fail(DiceTypeError, "a condition only goes inside count(..), keep(..), drop(..) or reroll(..)", node.span)
 
 
+def _member(x: Exact, node: ast.Member):
+    raise NoExact(f"{node.value.function}(..) reads a game's records, which have no exact odds")
+
+
 def _call(x: Exact, node: ast.Call):
     entry = FUNCTIONS[node.function]
     form = entry.form_for(len(node.args))
@@ -629,7 +633,7 @@ _NODES = {
     ast.Integer: _integer, ast.String: _integer, ast.Boolean: _integer, ast.Name: _name, ast.Unary: _unary,
     ast.Arithmetic: _arithmetic, ast.Compare: _compare, ast.AllOf: _all_of, ast.AnyOf: _any_of, ast.Not: _not,
     ast.Conditional: _conditional, ast.Condition: _condition, ast.Call: _call, ast.Dice: _dice,
-    ast.PoolLiteral: _pool_literal, ast.Aliased: _aliased, ast.Rolled: _rolled,
+    ast.PoolLiteral: _pool_literal, ast.Aliased: _aliased, ast.Rolled: _rolled, ast.Member: _member,
 }
 
 

@@ -153,6 +153,16 @@ class Call:
 
 
 @dataclass(slots=True)
+class Member:
+    """A field of the record a call gives: `bond(a, b).kind` (path `('kind',)`)."""
+
+    value: Call
+    path: tuple[str, ...]
+    span: Span
+    depth: int
+
+
+@dataclass(slots=True)
 class Select:
     """kh / kl / dh / dl with how many dice (1 when omitted)."""
 

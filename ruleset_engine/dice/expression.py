@@ -49,6 +49,28 @@ def _missing(env, path, depth, span) -> UnknownName:
     return UnknownName(message, span=span)
 
 
+def env_call(env, name: str, args: tuple, path: tuple, span, convert):
+    """A function the environment gives (a ruleset's pairs), called with its arguments, then the
+    fields read from what it gives."""
+    function = env.get(name) if hasattr(env, "get") else None
+    if not callable(function):
+        raise UnknownName(f"{name}(..) reads the records of a game: use it in the game's rules", span=span)
+    return env_name(function(*args), path, span, convert)
+
+
+def _calls(functions: frozenset, traced: bool):
+    """The calls a lone expression leaves to its environment: the names `functions` holds."""
+    convert = "_t_env" if traced else "_u_env"
+
+    def resolve(lo: Lowering, node: ast.Call, path: tuple, span) -> Src | None:
+        if node.function not in functions:
+            return None
+        args = "".join(lo.node(arg).text + ", " for arg in node.args)
+        return Src(f"_env_call(ENV, {node.function!r}, ({args}), {path!r}, {span!r}, {convert})", ANY)
+
+    return resolve
+
+
 def _names(traced: bool):
     convert = "_t_env" if traced else "_u_env"
 
@@ -58,11 +80,13 @@ def _names(traced: bool):
     return resolve
 
 
-def _lowered(text: str, node, limits: Limits, traced: bool):
+def _lowered(text: str, node, limits: Limits, traced: bool, functions: frozenset = frozenset()):
     """The expression lowered (every check made before rolling is made here): (Lowering, Src, Namespace)."""
     ns = Namespace()
     ns.values["_env_name"] = env_name
-    lowering = Lowering(text, limits, traced=traced, names=_names(traced), ns=ns, aside=ast.reads_aside(node))
+    ns.values["_env_call"] = env_call
+    lowering = Lowering(text, limits, traced=traced, names=_names(traced), ns=ns, aside=ast.reads_aside(node),
+                        calls=_calls(functions, traced) if functions else None)
     return lowering, lowering.lower(node), ns
 
 
@@ -78,16 +102,17 @@ def _function(text: str, lowered):
 class Expression:
     """One dice expression, compiled. `evaluate` draws every die from the `rng` it is given."""
 
-    __slots__ = ("text", "kind", "limits", "names", "tree", "_traced", "_plain", "_src", "_lowered")
+    __slots__ = ("text", "kind", "limits", "names", "tree", "functions", "_traced", "_plain", "_src", "_lowered")
 
-    def __init__(self, text: str, tree, limits: Limits):
+    def __init__(self, text: str, tree, limits: Limits, functions: frozenset = frozenset()):
         self.text = text
         self.tree = tree       # the syntax tree, for tools that read expressions
         self.limits = limits
         self.names = tuple(ast.names_in(tree))   # [(dotted path, span)]: what it reads from its environment
+        self.functions = functions               # the functions its environment gives (a ruleset's pairs)
         # Lowered now (so every check made before rolling is made at compile), written as a Python
         # function when first evaluated (a ruleset's formulas run in its program instead).
-        self._lowered = _lowered(text, tree, limits, traced=True)
+        self._lowered = _lowered(text, tree, limits, traced=True, functions=functions)
         self._src = self._lowered[1]
         self._traced = self._plain = None
         self.kind = self._src.kind
@@ -118,7 +143,8 @@ class Expression:
     def plain(self, rng=None, env: Mapping | None = None):
         """Evaluate untraced, as a simulation does: a pool is a tuple of faces, nothing is recorded."""
         if self._plain is None:
-            self._plain = _function(self.text, _lowered(self.text, self.tree, self.limits, traced=False))
+            self._plain = _function(self.text, _lowered(self.text, self.tree, self.limits, traced=False,
+                                                                 functions=self.functions))
         tally = Tally(self.limits.max_dice_rolled, traced=False)
         try:
             return self._plain((rng if rng is not None else random.Random()).randint, tally,
@@ -130,16 +156,18 @@ class Expression:
         return f"Expression({self.text!r})"
 
 
-def compile(text: str, limits: Limits = DEFAULT_LIMITS) -> Expression:  # noqa: A001 - the API's name
-    """Parse and check `text`; raise a DiceError with a caret if it is not a valid expression."""
-    return _compile_cached(text, limits)
+def compile(text: str, limits: Limits = DEFAULT_LIMITS,  # noqa: A001 - the API's name
+            functions: frozenset = frozenset()) -> Expression:
+    """Parse and check `text`; raise a DiceError with a caret if it is not a valid expression.
+    `functions`: names of functions the environment gives (a ruleset's pairs), called as name(..)."""
+    return _compile_cached(text, limits, functions)
 
 
 @lru_cache(maxsize=1024)
-def _compile_cached(text: str, limits: Limits) -> Expression:
+def _compile_cached(text: str, limits: Limits, functions: frozenset = frozenset()) -> Expression:
     tree = parse(text, limits)
     try:
-        return Expression(text, tree, limits)
+        return Expression(text, tree, limits, functions)
     except RecursionError:  # pragma: no cover - the depth limit is far below Python's
         raise DiceLimitError("the expression is too deeply nested", text, None) from None
 

@@ -136,11 +136,15 @@ class Lowering:
     """Lowers one expression (its text, for labels and carets) in one mode."""
 
     def __init__(self, text: str, limits: Limits, *, traced: bool, names: Callable, ns: Namespace,
-                 aside: bool = False, tally: str = "C", rng: str = "R", kinds: frozenset | None = None):
+                 aside: bool = False, tally: str = "C", rng: str = "R", kinds: frozenset | None = None,
+                 calls: Callable | None = None):
         self.text = text
         self.limits = limits
         self.traced = traced
         self.names = names                 # ast.Name -> Src
+        # Functions the caller gives besides the registry's (a ruleset's pairs): (lowering, call, path of
+        # fields read from what it gives, span) -> Src, or None for a name the caller does not give.
+        self.calls = calls
         self.ns = ns
         self.aside = aside                 # untraced pools carry what they set aside (the ruleset reads aside())
         self.tally = tally                 # the source of the evaluation's Tally
@@ -427,6 +431,9 @@ def lower_condition(lo: Lowering, node: ast.Condition) -> Src:
 
 def lower_call(lo: Lowering, node: ast.Call) -> Src:
     entry = FUNCTIONS.get(node.function)
+    given = lo.calls(lo, node, (), node.span) if entry is None and lo.calls is not None else None
+    if given is not None:
+        return given
     if entry is None:
         guess = get_close_matches(node.function, list(FUNCTIONS), n=1)
         hint = f" (did you mean {guess[0]}?)" if guess else f"; the functions are {', '.join(sorted(FUNCTIONS))}"
@@ -455,6 +462,19 @@ def lower_call(lo: Lowering, node: ast.Call) -> Src:
         entry.check(lo, node, form, args)
     keywords = {name: (form.keywords.get(name, form.any_keyword), value) for name, value in given.items()}
     return SHAPES[form.shape](lo, node, form, args, keywords)
+
+
+def lower_member(lo: Lowering, node: ast.Member) -> Src:
+    """A field of what a call gives: only a function the caller gives returns a record."""
+    call = node.value
+    if call.function not in FUNCTIONS and lo.calls is not None:
+        given = lo.calls(lo, call, node.path, node.span)
+        if given is not None:
+            return given
+    value = lo.node(call)      # an unknown function is said here, with its caret
+    gives = {NUM: "a number", BOOL: "true/false", STR: "a text", POOL: "a pool"}.get(value.kind, "a value")
+    raise lo.fail(DiceTypeError, f"{call.function}(..) gives {gives}, which has no field {node.path[0]!r}",
+                  node.span)
 
 
 def _argument(lo: Lowering, kind: str, node, what: str):
@@ -896,6 +916,6 @@ NODES: dict[type, Callable[[Lowering, object], Src]] = {
     ast.Integer: lower_integer, ast.String: lower_string, ast.Boolean: lower_boolean, ast.Name: lower_name,
     ast.Unary: lower_unary, ast.Arithmetic: lower_arithmetic, ast.Compare: lower_compare,
     ast.AllOf: lower_all_of, ast.AnyOf: lower_any_of, ast.Not: lower_not, ast.Conditional: lower_conditional,
-    ast.Condition: lower_condition, ast.Call: lower_call, ast.KindName: lower_kind_name, ast.Dice: lower_dice, ast.PoolLiteral: lower_pool_literal,
-    ast.Aliased: lower_aliased, ast.Rolled: lower_rolled,
+    ast.Condition: lower_condition, ast.Call: lower_call, ast.Member: lower_member, ast.KindName: lower_kind_name,
+    ast.Dice: lower_dice, ast.PoolLiteral: lower_pool_literal, ast.Aliased: lower_aliased, ast.Rolled: lower_rolled,
 }

@@ -156,6 +156,11 @@ class _Builder(Transformer):
         args, keywords = _kind_names(str(name), args, keywords)
         return ast.Call(str(name), args, keywords, span, _span(name), self._depth(span, *items))
 
+    def member(self, c):
+        call, parts = c[0], [t for t in c[1:] if t.type == "NAME"]
+        span = _cover(call, parts[-1])
+        return ast.Member(call, tuple(str(t) for t in parts), span, self._depth(span, call))
+
     # ---- dice and pools
     def dice(self, c):
         count, die_op, sides, *mods = c

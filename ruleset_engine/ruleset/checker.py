@@ -20,6 +20,7 @@ from . import model
 from .entities import entity, initial, param
 from .flow import action, ending, level, procedure, trigger
 from .names import Names, Scope, suggest
+from .pairs import call_problems, pair
 from .problems import Problem
 from .steps import KINDS
 from .tables import build_table
@@ -98,7 +99,7 @@ class RulesetChecker:
             self.problem(f"expected a {what} (a dice-language string), not a {type(value).__name__}", path)
             return None
         try:
-            expr = dice.compile(text)
+            expr = dice.compile(text, functions=self.functions)
         except dice.DiceError as err:
             self.formula_problem(err, text, path)
             return None
@@ -128,6 +129,14 @@ class RulesetChecker:
             message = self.names.name_problem(name_path, scope)
             if message:
                 self.formula_problem(dice.UnknownName(message, text, span), text, path, offset)
+        if self.functions:
+            for message, span in call_problems(self.names.pairs, expr.tree):
+                self.formula_problem(dice.DiceTypeError(message, text, span), text, path, offset)
+
+    @property
+    def functions(self) -> frozenset:
+        """The functions the ruleset gives its formulas besides the dice language's: its pairs."""
+        return frozenset(self.names.pairs)
 
 
 
@@ -156,7 +165,7 @@ class RulesetChecker:
                     compiled.append(piece)
                     continue
                 try:
-                    expr = dice.compile(piece)
+                    expr = dice.compile(piece, functions=self.functions)
                 except dice.DiceError as err:
                     self.formula_problem(err, piece, paths[lang], offset)
                     continue
@@ -181,6 +190,7 @@ class RulesetChecker:
         tables = self.each("tables", build_table)
         entities = self.each("entities", entity)
         state = self.each("state", lambda c, name, value: initial(c, value, ("state", name), Scope(c.names)))
+        pairs = self.each("pairs", pair)
         self.state_order(state)
         loop = list(self.each("loop", level).values())
         procedures = self.each("procedures", procedure)
@@ -210,6 +220,7 @@ class RulesetChecker:
             triggers=triggers, end=endings, status=status, report=report,
             source=self.plain_text(d.get("source")), description=self.plain_text(d.get("description")),
             languages=tuple(d.get("languages") or sorted(self.languages or {"en"})), data=d, files=self.files,
+            pairs=pairs,
         )
 
     def sound(self, path) -> bool:

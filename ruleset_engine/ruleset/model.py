@@ -122,6 +122,19 @@ class EntitySpec:
         return self.count is not None
 
 
+@dataclass(slots=True)
+class PairSpec:
+    """Records between two instances of one group (pairs.py): fields with the values a record has
+    until a step writes it, kept by the two instances' indices (in order when `ordered`)."""
+
+    name: str
+    between: str
+    ordered: bool
+    fields: dict[str, Any]           # field -> its default (a number, true/false or a text)
+    label: Any = None
+    doc: Any = None
+
+
 # ---- steps ------------------------------------------------------------------------
 
 @dataclass(slots=True)
@@ -208,3 +221,4 @@ class Ruleset:
     languages: tuple[str, ...] = ("en",)
     data: Any = None          # the merged YAML data, for `dusk show --resolved`
     files: tuple[str, ...] = ()   # this file and its parents, child first
+    pairs: dict[str, PairSpec] = field(default_factory=dict)   # records between two instances

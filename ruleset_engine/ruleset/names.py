@@ -40,6 +40,7 @@ class Names:
         self.tables: dict = {}            # name -> the columns its rows have
         self.levels: list[str] = []
         self.procedure_params: dict[str, tuple[str, ...]] = {}
+        self.pairs: dict = {}             # name -> {"between": group, "fields": [...]}: read as NAME(a, b)
 
     def collect(self, d, problem) -> None:
         """Every global name first, so formulas may refer to what is declared later in the file.
@@ -59,6 +60,13 @@ class Names:
                                    "group": spec.get("count") is not None,
                                    "marks": {t: list(v["marks"]) for t, v in tracks.items()
                                              if isinstance(v, dict) and isinstance(v.get("marks"), dict)}}
+        for name, spec in section("pairs").items():
+            spec = spec if isinstance(spec, dict) else {}
+            fields = spec.get("fields") if isinstance(spec.get("fields"), dict) else {}
+            self.pairs[name] = {"between": spec.get("between"), "fields": list(fields)}
+            if name in self.entities or name in section("state") or name in ("params", "loop"):
+                problem(f"the pair {name!r} has the name of an entity, a state variable or a built-in name",
+                        ("pairs", name), at_key=True)
         self.state_names = list(section("state"))
         for name in self.state_names:
             if name in self.entities or name in ("params", "loop"):

@@ -23,6 +23,9 @@ from ruleset_engine import dice
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
 
+from ruleset_engine.ruleset.pairs import listed, pair_read
+from ruleset_engine.dice.runtime import t_env
+
 from .arguments import check_args, offered
 from .decisions import Decision
 from .errors import GameError
@@ -258,9 +261,24 @@ class Game:
         if self.ruleset.status is None:
             return ""
         try:
-            return self.ruleset.status.render(self.values, lang=lang)
+            return self.ruleset.status.render(self.text_env(), lang=lang)
         except dice.DiceError as err:
             return f"(status: {err.message})"
+
+    def text_env(self) -> dict:
+        """The values a text read between actions sees: the game's values, and each pair as the
+        function that reads its records (`bond('Ana', 'Beto').kind`)."""
+        if not self.ruleset.pairs:
+            return self.values
+        env = dict(self.values)
+        for name, spec in self.ruleset.pairs.items():
+            env[name] = _pair_reader(self.values, name, spec)
+        return env
+
+    def pair_records(self, name: str) -> list[tuple[str, str, dict]]:
+        """The records of a pair written so far: (first name, second name, fields), by index."""
+        spec = self.ruleset.pairs[name]
+        return listed(self.values.get(name) or {}, self.values.get(spec.between) or [])
 
     def report(self) -> dict:
         """The ruleset's report: values, each a number or true/false."""
@@ -357,3 +375,10 @@ def dice_source_state(rng):
 def restore_dice_source(rng, state) -> None:
     """Put a dice source back in a state that dice_source_state gave."""
     rng.setstate(rng_from_json(state))
+
+
+def _pair_reader(values: dict, name: str, spec):
+    """A pair's records as a function of two instances (or their names), for texts read between actions."""
+    def read(a, b):
+        return pair_read(values[name], values[spec.between], a, b, spec.ordered, name, spec.fields, None, None, t_env)
+    return read

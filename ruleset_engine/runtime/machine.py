@@ -300,5 +300,6 @@ def _values(p) -> FunctionWriter:
              + "}"]
     parts += [f"{name!r}: e_{name}" for name in ruleset.entities]
     parts += [f"{name!r}: s_{name}" for name in ruleset.state]
+    parts += [f"{name!r}: r_{name}" for name in ruleset.pairs]
     w.line("return {" + ", ".join(parts) + "}")
     return w

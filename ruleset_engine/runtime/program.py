@@ -207,6 +207,10 @@ class ProgramWriter:
         i = names.index(rest[0])
         return Src(f"G['loop'][{rest[0]!r}]" if self.traced else f"l_{i}", NUM, simple=True, safe=True)
 
+    def pair_store(self, name: str) -> str:
+        """Where the records of a pair are kept: the game's dictionary, or a cell of the program."""
+        return f"G[{name!r}]" if self.traced else f"r_{name}"
+
     def counter(self, i: int) -> str:
         return f"G['loop'][{self.ruleset.loop[i].name!r}]" if self.traced else f"l_{i}"
 
@@ -403,6 +407,8 @@ class ProgramWriter:
                 w.line(f"{place} = [mk_{entity}(_k + 1) for _k in range(_group_size({n}, {entity!r}))]", spec.count)
             else:
                 w.line(f"{place} = mk_{entity}(None)")
+        for name in ruleset.pairs:     # no record is written yet: each reads its defaults
+            w.line(f"{'G[' + repr(name) + ']' if self.traced else w.cell('r_' + name)} = {{}}")
         for name, initial in ruleset.state.items():
             value, kind = self.initial(w, initial)
             self.observe_state(name, kind)
@@ -429,7 +435,8 @@ class ProgramWriter:
         if self.traced:
             return ["_st", "_dp"]
         return (["_st", "_dp"] + [f"s_{n}" for n in ruleset.state] + [f"e_{n}" for n in ruleset.entities]
-                + [f"l_{i}" for i in range(len(ruleset.loop))] + [f"q_{n}" for n in self.dice_params])
+                + [f"l_{i}" for i in range(len(ruleset.loop))] + [f"q_{n}" for n in self.dice_params]
+                + [f"r_{n}" for n in ruleset.pairs])
 
     def assemble(self, functions) -> tuple[str, dict]:
         lines: list[tuple[str, object]] = [("def make(R, C, G):", None)]

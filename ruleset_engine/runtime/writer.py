@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from ruleset_engine.dice import DiceError
+from ruleset_engine.dice import DiceError, DiceTypeError
 from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR, join
 from ruleset_engine.dice.lowering import Lowering, Src
@@ -205,7 +205,24 @@ class FunctionWriter:
     def lowering(self, text: str, rng: str = "R", aside: bool = False) -> Lowering:
         p = self.program
         return Lowering(text, p.dice_limits, traced=self.traced, names=self.resolve, ns=p.ns, aside=aside,
-                        tally="C", rng=rng, kinds=p.kinds)
+                        tally="C", rng=rng, kinds=p.kinds, calls=self.record_call if p.ruleset.pairs else None)
+
+    def record_call(self, lo: Lowering, node, path: tuple, span) -> Src | None:
+        """A read of a record between two instances, NAME(a, b).FIELD (the checker has checked the
+        call's arguments and field); None for a name that is not one of the ruleset's pairs."""
+        p = self.program
+        spec = p.ruleset.pairs.get(node.function)
+        if spec is None:
+            return None
+        if len(node.args) != 2 or path and (len(path) > 1 or path[0] not in spec.fields):
+            raise lo.fail(DiceTypeError, f"{node.function}(..) takes two instances and gives a record of "
+                                         f"{', '.join(spec.fields) or 'no fields'}", span)
+        a, b = lo.node(node.args[0]), lo.node(node.args[1])
+        field = repr(path[0]) if path else "None"
+        convert = "_t_env" if self.traced else "_u_env"
+        return Src(f"_pair_read({p.pair_store(node.function)}, {self.group(spec.between)}, {a.text}, {b.text}, "
+                   f"{spec.ordered}, {node.function!r}, {self.const(spec.fields, 'pd')}, {field}, {span!r}, "
+                   f"{convert})", ANY)
 
     def lower(self, formula, rng: str = "R") -> tuple[Src, Lowering]:
         lo = self.lowering(formula.text, rng, aside=self.tracks_aside(formula.expr))

@@ -13,14 +13,15 @@ from .kind import StepFailed, StepKind
 from .people import ASK, SAY, AskStep, SayStep
 from ..marks import new_track, set_marked
 from .places import CLEAR, LOOKUP, MARK, MOVE, LookupStep, MarkStep, MoveStep
+from .records import PAIR, PairStep
 from .values import LET, NOTE, ROLL, SET, LetStep, NoteStep, RollStep, SetStep
 
 KINDS: dict[str, StepKind] = {kind.key: kind for kind in (
-    SET, LET, ROLL, NOTE, IF, REPEAT, FOR_EACH, CALL, RETURN, ASK, SAY, LOOKUP, MOVE, MARK, CLEAR, END,
+    SET, LET, ROLL, NOTE, IF, REPEAT, FOR_EACH, CALL, RETURN, ASK, SAY, LOOKUP, MOVE, MARK, CLEAR, PAIR, END,
 )}
 
 __all__ = [
     "KINDS", "StepKind", "StepFailed", "SetStep", "LetStep", "RollStep", "NoteStep", "IfStep", "RepeatStep",
-    "ForEachStep", "CallStep", "ReturnStep", "AskStep", "SayStep", "LookupStep", "MoveStep", "MarkStep", "EndStep",
+    "ForEachStep", "CallStep", "ReturnStep", "AskStep", "SayStep", "LookupStep", "MoveStep", "MarkStep", "EndStep", "PairStep",
     "new_track", "set_marked",
 ]
