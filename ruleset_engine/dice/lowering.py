@@ -14,6 +14,8 @@ order and raise the same errors, because both are written here, side by side.
 
 Names are written by the caller's resolver (a Python local, the game's state, a param's value,
 or a lookup in an environment mapping), so the same lowering serves a ruleset and a lone roll.
+So are calls of functions the registry does not hold (a ruleset's pairs: `bond(a, b).kind`),
+through the caller's `calls` resolver.
 """
 
 from __future__ import annotations
