@@ -69,6 +69,8 @@ def event(e: dict, style: Style, innermost: str | None = None):
             table.add_column(str(column))
         table.add_row(*[text_of(v, style) for v in row.values()])
         return table
+    if kind == "create":
+        return Text(f"New {e['entity']}: {e['name']}.{mark}", style="green")
     if kind == "level" and e["event"] == "begin" and e["level"] != innermost:
         return Text(f"— {e['level']} {e['iteration']} —{mark}", style="bold magenta")
     if kind == "end":

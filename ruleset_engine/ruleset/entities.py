@@ -51,7 +51,10 @@ def entity(c, name: str, spec) -> model.EntitySpec:
         tracks[track_name] = model.TrackSpec(track_name, labels, mark_rule(c, track, path + ("tracks", track_name)))
     count = c.formula(spec.get("count"), path + ("count",), Scope(c.names)) if "count" in spec else None
     names = c.text(spec.get("names"), path + ("names",), scope) if "names" in spec else None
-    return model.EntitySpec(name, fields, tracks, count, names, spec.get("label"), spec.get("doc"))
+    if "max" in spec and "count" not in spec:
+        c.problem("max: bounds a group: give it count: (0 for a group whose instances create: makes)",
+                  path + ("max",), at_key=True)
+    return model.EntitySpec(name, fields, tracks, count, names, spec.get("label"), spec.get("doc"), spec.get("max"))
 
 
 def mark_rule(c, track, path) -> MarkRule | None:

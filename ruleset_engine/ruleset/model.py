@@ -107,6 +107,9 @@ class TrackSpec:
     rule: MarkRule | None = None     # a track whose boxes remember what marked them (marks.py)
 
 
+MAX_GROUP = 10_000    # instances of one entity group, those made during play included
+
+
 @dataclass(slots=True)
 class EntitySpec:
     name: str
@@ -116,6 +119,11 @@ class EntitySpec:
     names: Template | None = None
     label: Any = None
     doc: Any = None
+    max: int | None = None           # the most instances the group may hold (create: makes more)
+
+    @property
+    def most(self) -> int:
+        return self.max if self.max is not None else MAX_GROUP
 
     @property
     def is_group(self) -> bool:

@@ -32,7 +32,7 @@ from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.marks import start_marks
 from ruleset_engine.ruleset.model import Formula
-from ruleset_engine.ruleset.steps import (KINDS, CallStep, LetStep, ReturnStep, RollStep, SetStep, StepFailed,
+from ruleset_engine.ruleset.steps import (KINDS, CallStep, CreateStep, LetStep, ReturnStep, RollStep, SetStep, StepFailed,
                                           new_track)
 from ruleset_engine.ruleset.templates import NO_DICE, LocalText, Template
 
@@ -131,6 +131,7 @@ class ProgramWriter:
             else (set(), set(), set())
         self.read_parts = _needed_texts(ruleset)
         self.recursive = _on_call_cycles(ruleset)
+        self.created = _created(ruleset)
         self.call_sites = _call_sites(ruleset)
         self.nesting = {name: _nesting(p.steps) for name, p in ruleset.procedures.items()}
         self.dice_params = {name: _dice_param_kind(str(params[name])) for name, p in ruleset.params.items()
@@ -270,7 +271,9 @@ class ProgramWriter:
         for name, action in ruleset.actions.items():
             functions.append((self.action(name, action), "args"))
         for entity, spec in ruleset.entities.items():
-            functions.append((self.instance(entity, spec), "v_index"))
+            # A group that create: grows takes the name of a new instance as it is made.
+            made = entity in self.created
+            functions.append((self.instance(entity, spec, made), "v_index, _given=None" if made else "v_index"))
         functions.append((self.init(), ""))
         if ruleset.setup:
             w = FunctionWriter(self, "setup_block")
@@ -336,9 +339,10 @@ class ProgramWriter:
                 w.bound(pname, {"integer": NUM, "boolean": BOOL}.get(spec.type, STR))
         w.block(action.steps)
 
-    def instance(self, entity: str, spec: model.EntitySpec) -> FunctionWriter:
+    def instance(self, entity: str, spec: model.EntitySpec, made: bool = False) -> FunctionWriter:
         """mk_ENTITY(index): one instance, its fields evaluated in order with index, name and the
-        fields before them as locals."""
+        fields before them as locals. `made`: mk_ENTITY(index, _given), where a name given (not None)
+        is the instance's, in place of the names: template (create:)."""
         w = FunctionWriter(self, f"mk_{entity}", [("index", NUM)])
         w.line("_i = {}")
         if spec.is_group:
@@ -347,10 +351,18 @@ class ProgramWriter:
         self.observe_field(entity, "name", ANY)
         w.line(f"v_name = {entity!r}")
         w.bound("name", ANY)
+        if made:
+            w.line("if _given is not None:")
+            with w.indent():
+                w.line("v_name = _given")
+            w.line("else:")
+            w.depth += 1
         if spec.names is not None:
             w.line(f"v_name = str({w.text(spec.names)})", spec)
         elif spec.is_group:
             w.line(f"v_name = {entity + ' '!r} + str(v_index)")
+        if made:
+            w.depth -= 1
         w.line("_i['name'] = v_name")
         for field, initial in spec.fields.items():
             value, kind = self.initial(w, initial)
@@ -404,7 +416,9 @@ class ProgramWriter:
             place = f"G[{entity!r}]" if self.traced else w.cell(f"e_{entity}")
             if spec.is_group:
                 n = w.number(spec.count, "count")
-                w.line(f"{place} = [mk_{entity}(_k + 1) for _k in range(_group_size({n}, {entity!r}))]", spec.count)
+                most = "" if spec.max is None else f", {spec.max}"
+                w.line(f"{place} = [mk_{entity}(_k + 1) for _k in range(_group_size({n}, {entity!r}{most}))]",
+                       spec.count)
             else:
                 w.line(f"{place} = mk_{entity}(None)")
         for name in ruleset.pairs:     # no record is written yet: each reads its defaults
@@ -624,6 +638,14 @@ def _all_steps(steps):
 def _nesting(steps) -> int:
     """How deep blocks of steps nest inside these (0: no step holds a block)."""
     return max((1 + _nesting(getattr(step, attr)) for step in steps for attr in NESTED[type(step)]), default=0)
+
+
+def _created(ruleset: model.Ruleset) -> set:
+    """The groups a create: step makes instances of."""
+    blocks = [ruleset.setup] + [a.steps for a in ruleset.actions.values()] + \
+        [p.steps for p in ruleset.procedures.values()] + [t.do for t in ruleset.triggers] + \
+        [getattr(level, part) for level in ruleset.loop for part in ("begin", "finish", "then", "steps")]
+    return {step.entity for block in blocks for step in _all_steps(block) if isinstance(step, CreateStep)}
 
 
 def _calls(steps) -> set:

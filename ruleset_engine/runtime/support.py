@@ -6,6 +6,7 @@ from __future__ import annotations
 from ruleset_engine.dice import Die, FacesList, Pool
 from ruleset_engine.dice.values import as_face, kind_of
 from ruleset_engine.dice.runtime import MAX_NUMBER
+from ruleset_engine.ruleset.model import MAX_GROUP
 from ruleset_engine.ruleset.steps import StepFailed
 from ruleset_engine.ruleset.templates import LocalText, format_value, is_language_map
 
@@ -13,13 +14,10 @@ from .decisions import Decision
 from .errors import DecisionError
 
 
-MAX_GROUP = 10_000    # instances of one entity group
-
-
-def group_size(n: int, entity: str) -> int:
-    """How many instances a group starts with: 0 or more, within the limit."""
-    if n > MAX_GROUP:
-        raise StepFailed(f"a group of {n:,} {entity} instances is past the limit ({MAX_GROUP:,})")
+def group_size(n: int, entity: str, most: int = MAX_GROUP) -> int:
+    """How many instances a group starts with: 0 or more, within the limit (the group's max:)."""
+    if n > most:
+        raise StepFailed(f"a group of {n:,} {entity} instances is past the limit ({most:,})")
     return max(0, n)
 
 

@@ -13,15 +13,16 @@ from .kind import StepFailed, StepKind
 from .people import ASK, SAY, AskStep, SayStep
 from ..marks import new_track, set_marked
 from .places import CLEAR, LOOKUP, MARK, MOVE, LookupStep, MarkStep, MoveStep
+from .instances import CREATE, CreateStep
 from .records import PAIR, PairStep
 from .values import LET, NOTE, ROLL, SET, LetStep, NoteStep, RollStep, SetStep
 
 KINDS: dict[str, StepKind] = {kind.key: kind for kind in (
-    SET, LET, ROLL, NOTE, IF, REPEAT, FOR_EACH, CALL, RETURN, ASK, SAY, LOOKUP, MOVE, MARK, CLEAR, PAIR, END,
+    SET, LET, ROLL, NOTE, IF, REPEAT, FOR_EACH, CALL, RETURN, ASK, SAY, LOOKUP, MOVE, MARK, CLEAR, PAIR, CREATE, END,
 )}
 
 __all__ = [
     "KINDS", "StepKind", "StepFailed", "SetStep", "LetStep", "RollStep", "NoteStep", "IfStep", "RepeatStep",
-    "ForEachStep", "CallStep", "ReturnStep", "AskStep", "SayStep", "LookupStep", "MoveStep", "MarkStep", "EndStep", "PairStep",
+    "ForEachStep", "CallStep", "ReturnStep", "AskStep", "SayStep", "LookupStep", "MoveStep", "MarkStep", "EndStep", "PairStep", "CreateStep",
     "new_track", "set_marked",
 ]

@@ -1,0 +1,109 @@
+"""The step that makes a new instance of a group during play: create. Its name comes from a text
+(an answer, a formula's placeholder) or from the group's names: template; its fields start as
+the group's fields do, then take the values the step gives. The group's max: bounds it."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from ..model import Formula, Step
+from ..names import INSTANCE_FIELDS
+from ..templates import Template
+from ..yamlio import position_of
+from .kind import StepFailed, StepKind
+
+MAX_NAME = 80      # characters in the name of an instance made at the table
+
+
+@dataclass(slots=True)
+class CreateStep(Step):
+    entity: str
+    name: Template | None
+    fields: list[tuple[str, Formula]]
+    var: str | None = None
+
+
+def check_create(c, item, path, scope):
+    p = tuple(path)
+    entity = item["create"]
+    spec = c.entities.get(entity)
+    if spec is None:
+        c.problem(f"there is no entity {entity!r}{c.suggest(entity, c.entities)}", p + ("create",))
+        return None
+    if not spec["group"]:
+        c.problem(f"{entity!r} is one entity; create: makes instances of a group (an entity with count:)",
+                  p + ("create",))
+        return None
+    name = c.text(item["name"], p + ("name",), scope) if "name" in item else None
+    fields = []
+    for field, value in (item.get("fields") or {}).items():
+        if field not in spec["fields"]:
+            known = ", ".join(spec["fields"]) or "none"
+            c.problem(f"{entity!r} has no field {field!r}{c.suggest(field, spec['fields'])} (fields: {known}"
+                      + ("; name: gives the name" if field in INSTANCE_FIELDS else "") + ")",
+                      p + ("fields", field), at_key=True)
+            continue
+        formula = c.formula(value, p + ("fields", field), scope)
+        if formula is not None:
+            fields.append((field, formula))
+    var = item.get("as")
+    if var is not None:
+        c.bind(scope, var, p + ("as",), "create", ("entity", entity))
+    return CreateStep(position_of(c.data, path), path, entity, name, fields, var)
+
+
+def create_instance(group: list, make, name, most: int, entity: str) -> dict:
+    """A new instance at the end of the group, named `name` (or by the group's names: template when
+    None): refused past the group's most, with a name another instance has, or a name that is not
+    words on one line."""
+    if len(group) >= most:
+        raise StepFailed(f"the group {entity!r} holds {most:,} instances, as many as it may: no more can be made")
+    if name is not None:
+        name = name.strip()
+        if not 1 <= len(name) <= MAX_NAME or \
+                any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+            raise StepFailed(f"the name of a new {entity!r} is 1 to {MAX_NAME} characters on one line, "
+                             f"not {name[:MAX_NAME]!r}")
+    instance = make(len(group) + 1, name)
+    taken = str(instance["name"]).casefold()
+    for other in group:
+        # The table names instances to choose them (an action's entity parameter): two of one name
+        # (in any case) could not be told apart.
+        if str(other.get("name", "")).casefold() == taken:
+            raise StepFailed(f"the group {entity!r} has an instance named {other['name']!r} already")
+    group.append(instance)
+    return instance
+
+
+def lower_create(w, step: CreateStep) -> None:
+    p = w.program
+    spec = p.ruleset.entities[step.entity]
+    name = f"str({w.text(step.name)})" if step.name is not None else "None"
+    given = w.fresh("_nm")
+    w.line(f"{given} = {name}")
+    # The fields' values first: a formula that fails leaves the group as it was.
+    values = [(field, w.value(formula)) for field, formula in step.fields]
+    new = w.local(step.var) if step.var is not None else w.fresh("_new")
+    w.line(f"{new} = _create_instance({w.group(step.entity)}, mk_{step.entity}, {given}, "
+           f"{spec.most}, {step.entity!r})")
+    if step.var is not None:
+        w.bound(step.var, "any", entity=step.entity)
+    for field, (value, kind) in values:
+        p.observe_field(step.entity, field, kind)
+        if w.traced:
+            w.line(f"{new}[{field!r}] = _to_state({value})")
+        else:
+            w.line(f"{new}[{field!r}] = {value}")
+    if w.traced:
+        w.emit("create", entity=repr(step.entity), name=f"{new}['name']")
+
+
+CREATE = StepKind(
+    "create", CreateStep, ("create", "name", "fields", "as"),
+    "makes a new instance of a group during play, named by name: (else the group's names:), its fields "
+    "as the group's, then fields:; as: binds it",
+    'create: character\nname: "{who}"\nfields: {side: "\'night\'"}\nas: c',
+    check_create, lower_create,
+    helpers={"_create_instance": create_instance},
+)
