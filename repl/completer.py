@@ -78,6 +78,7 @@ class TableCompleter(Completer):
     def state_names(self) -> list[str]:
         game = self.repl.session.game
         names = list(game.ruleset.state) + [f"params.{p}" for p in game.ruleset.params]
+        names += list(game.ruleset.pairs)           # read as NAME('a', 'b').FIELD
         for name, spec in game.ruleset.entities.items():
             if not spec.is_group:
                 names += [f"{name}.{f}" for f in list(spec.fields) + list(spec.tracks)]

@@ -44,6 +44,7 @@ def test_unknown_names_after_table_name_the_pairs_too():
     shown = run(repl, out, "table bonds")
     assert "no table 'bonds'; the tables: bond, hold" in shown
     assert TableCompleter(repl).candidates("table ", "") == ["bond", "hold"]
+    assert {"bond", "hold"} <= set(TableCompleter(repl).candidates("roll ", ""))
 
 
 def test_records_are_exported_undone_and_resumed():
