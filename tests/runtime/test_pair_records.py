@@ -109,6 +109,7 @@ def test_the_test_ruleset_plays_its_hand_worked_nights_in_both_modes():
     assert game.values["bond"]["1,3"] == {"kind": "rival", "strength": 1, "words": ""}
     assert game.values["bond"]["1,2"]["words"] == "night 3: ally"
     assert "2,1" not in game.values["bond"]          # unordered: one record, the smaller index first
+    assert game.status() == "P1 and P2 are ally, held 12 times"
     r = ruleset("pair-records")
     program = simulation_program(r, resolve_params(r, {}))
     for seed in range(5):
