@@ -434,15 +434,33 @@ def _checked_ruleset(path: Path, meta: dict, entries: list, force: bool):
     if set(full) != set(meta["params"]):
         missing = sorted(set(full) - set(meta["params"]))
         raise JournalError(f"{path} is damaged or its ruleset changed: meta.params has no {missing[0]}")
-    names = {"params", "loop"} | set(ruleset.entities) | set(ruleset.state)
+    names = {"params", "loop"} | set(ruleset.entities) | set(ruleset.state) | set(ruleset.pairs)
     for entry in entries:
         values = entry.game["values"]
         if set(values) != names:
             extra, missing = sorted(set(values) - names), sorted(names - set(values))
             what = f"has no {missing[0]}" if missing else f"holds {extra[0]}, which {ruleset.id} has not"
+        else:
+            what = _records_problem(ruleset, values)
+        if what:
             raise JournalError(f"{path} is damaged or its ruleset changed: entry {entry.n} ({entry.command[:40]}): "
                                f"the game {what}")
     return ruleset, notice
+
+
+def _records_problem(ruleset, values: dict) -> str | None:
+    """What is wrong with the records between pairs a saved game holds, or None: each is kept at
+    "i,j", two different indices of its group's instances, and holds the pair's fields."""
+    for name, spec in ruleset.pairs.items():
+        store, group = values[name], values.get(spec.between)
+        if not isinstance(store, dict) or not isinstance(group, list):
+            return f"holds {name} in a shape it never has"
+        for key, record in store.items():
+            ends = str(key).split(",")
+            if len(ends) != 2 or not all(e.isdigit() and 1 <= int(e) <= len(group) for e in ends) \
+                    or ends[0] == ends[1] or not isinstance(record, dict) or set(record) != set(spec.fields):
+                return f"holds a record of {name} it could not have made ({str(key)[:20]!r})"
+    return None
 
 
 def _mark_undone(events: list) -> None:

@@ -62,3 +62,22 @@ def test_records_are_exported_undone_and_resumed():
     resumed = Session.resume(path)
     assert resumed.game.values["bond"]["1,2"]["words"] == "a new debt"
     assert resumed.game.pair_records("hold")[0] == ("P1", "P3", {"stage": 1})
+
+
+def test_a_session_with_a_record_it_could_not_have_made_is_refused():
+    import sqlite3
+
+    import pytest
+
+    from ruleset_engine.repl.journal import JournalError
+
+    repl, out = make_repl(GAME, seed=3)
+    run(repl, out, "night", "an old debt")
+    path = repl.session.journal.path
+    repl.session.close()
+    db = sqlite3.connect(path)
+    db.execute("""UPDATE entries SET game = json_set(game, '$.values.hold', json('{"2,2": {"stage": 1}}'))""")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match=r"the game holds a record of hold it could not have made \('2,2'\)"):
+        Session.resume(path)

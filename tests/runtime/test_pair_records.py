@@ -4,11 +4,10 @@ modes alike; misuse refused at load with its place, bad instances refused where 
 
 import pytest
 
-from ruleset_engine.analysis.simulate import play_game, simulation_program
 from ruleset_engine.dice import compile as dice_compile, DiceError
 from ruleset_engine.dice.ast import Member
 from ruleset_engine.ruleset import RulesetError
-from ruleset_engine.runtime import Game, RuleError, resolve_params
+from ruleset_engine.runtime import Game, RuleError
 from ruleset_engine.dice import ScriptedDice
 from tests.runtime.helpers import ruleset, written
 
@@ -99,7 +98,7 @@ def test_a_name_outside_the_group_is_said_in_its_formula_with_a_caret(tmp_path):
     assert "link(who_name, 'W1').n\n  ^~~~" in text
 
 
-def test_the_test_ruleset_plays_its_hand_worked_nights_in_both_modes():
+def test_the_test_ruleset_plays_its_hand_worked_nights():
     # Setup rolls the bonds 1-2, 1-3, 2-3: faces 4, 1, 6. Each night every p holds every q whose
     # bond with p is 3 or more (1-2 and 2-3, both ways): 4 holds a night, stage +1 up to 3.
     game = Game.start(ruleset("pair-records"), rng=ScriptedDice([4, 1, 6]), auto=True)
@@ -110,14 +109,7 @@ def test_the_test_ruleset_plays_its_hand_worked_nights_in_both_modes():
     assert game.values["bond"]["1,2"]["words"] == "night 3: ally"
     assert "2,1" not in game.values["bond"]          # unordered: one record, the smaller index first
     assert game.status() == "P1 and P2 are ally, held 12 times"
-    r = ruleset("pair-records")
-    program = simulation_program(r, resolve_params(r, {}))
-    for seed in range(5):
-        result, _, report, rng = play_game(program, seed)
-        table = Game.start(r, seed=seed, auto=True)
-        while not table.over:
-            table.perform("night")
-        assert (result, report, rng.getstate()) == (table.result, table.report(), table.rng.getstate())
+    # Both modes play this ruleset alike: tests/test_parity.py plays every file of tests/rulesets/.
 
 
 def test_a_field_of_a_call_parses_and_a_builtin_has_no_fields():
