@@ -405,7 +405,7 @@ def cmd_help(repl: Repl, rest: str) -> None:
         repl.show("\n".join(lines))
         return
     if topic in HELP_TOPICS:        # `help dice`: the dice language, then the command of that name
-        repl.show(*HELP_TOPICS[topic]())
+        repl.show(*HELP_TOPICS[topic](ruleset))
         if topic in BUILTINS:
             repl.show(f"The command {BUILTINS[topic].usage}: {BUILTINS[topic].doc}")
         return
@@ -443,7 +443,7 @@ def _entries(rows) -> Padding:
     return Padding(grid, (0, 0, 0, 2))
 
 
-def dice_help() -> list:
+def dice_help(ruleset=None) -> list:
     """The dice language, from the engine's registries: every modifier and function, its doc line and an example."""
     modifiers = [(m.syntax, m.doc, f"e.g. {m.example}") for m in dusk.MODIFIERS.values()]
     functions = [("\n".join(form.signature for form in f.forms if form.signature) or f"{f.name}(..)", f.doc,
@@ -456,16 +456,30 @@ def dice_help() -> list:
             Text("Modifiers, written after the dice (they chain: 4d6r<2kh3)"), _entries(modifiers),
             Text("Functions"), _entries(functions),
             Text("Notations from Foundry VTT and Roll20, read as dusk's own (the roll shows what it read)"),
-            _entries(notations)]
+            _entries(notations)] + (formulas_help(ruleset) if ruleset and ruleset.formulas else [])
 
 
-def steps_help() -> list:
+def formulas_help(ruleset=None) -> list:
+    """The ruleset's named formulas: each call, its doc line and its body."""
+    if ruleset is None or not ruleset.formulas:
+        return [Text("This ruleset names no formulas (formulas: in its file, docs/rulesets.md).")]
+    rows = [(f.signature, as_text(f.doc) if f.doc else "", f"= {f.text}") for f in ruleset.formulas.values()]
+    return [Text("The formulas of this ruleset (roll or prob them: roll " + _example_call(ruleset) + ")"),
+            _entries(rows)]
+
+
+def _example_call(ruleset) -> str:
+    first = next(iter(ruleset.formulas.values()))
+    return f"{first.name}({', '.join('1' for _ in first.params)})"
+
+
+def steps_help(ruleset=None) -> list:
     """The steps a ruleset is written with, from the engine's registry: each kind, its doc line and an example."""
     kinds = [(f"{kind.key}:", kind.doc, kind.example) for kind in dusk.STEP_KINDS.values()]
     return [Text("The steps of a ruleset (docs/rulesets.md)"), _entries(kinds)]
 
 
-HELP_TOPICS: dict[str, Callable[[], list]] = {"dice": dice_help, "steps": steps_help}
+HELP_TOPICS: dict[str, Callable[..., list]] = {"dice": dice_help, "steps": steps_help, "formulas": formulas_help}
 
 
 def cmd_roll(repl: Repl, rest: str) -> None:
@@ -485,7 +499,8 @@ def cmd_prob(repl: Repl, rest: str) -> None:
         raise ValueError("the odds of what? for example: prob count(5d10, >= 6)")
     from ruleset_engine.analysis import prob, prob_view
 
-    answer = prob.ask([rest.strip()], env=copy.deepcopy(repl.session.game.values))
+    answer = prob.ask([rest.strip()], env=copy.deepcopy(repl.session.game.values),
+                      formulas=repl.session.game.ruleset.formulas)
     repl.show(prob_view.render_rich(answer, repl.style.ascii_only))
 
 

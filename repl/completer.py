@@ -53,7 +53,7 @@ class TableCompleter(Completer):
         if command == "dice":
             return ["manual", "auto"] if len(words) == 1 else []
         if command in ("roll", "prob"):
-            return list(dusk.FUNCTIONS) + self.state_names()
+            return list(dusk.FUNCTIONS) + list(game.ruleset.formulas) + self.state_names()
         action = game.ruleset.actions.get(command)
         if action is None:
             return []

@@ -372,7 +372,8 @@ class Session:
         its state change."""
         with self._transaction("the roll was not made"):
             # The ruleset's pairs are functions here too: `roll bond('Ana', 'Beto').strength + 2d6`.
-            expression = dusk.compile(text, functions=frozenset(self.game.ruleset.pairs))
+            expression = dusk.compile(text, functions=frozenset(self.game.ruleset.pairs),
+                                      formulas=self.game.ruleset.formulas)
             result = expression.evaluate(rng=self.free_rng, env=copy.deepcopy(self.game.text_env()))
             event = {"seq": None, "turn": self.game.turn, "kind": "free-roll", **result.to_json()}
             with self._shielded():

@@ -63,8 +63,9 @@ def cmd_prob(args: argparse.Namespace) -> int:
         if args.set and not args.ruleset:
             raise prob.ProbError("--set changes a ruleset's params: name the ruleset with --ruleset")
         lets = [prob.parse_let(text) for text in args.let or []]
+        formulas = prob.ruleset_formulas(args.ruleset) if args.ruleset else prob.NO_FORMULAS
         options = dict(lets=lets, env=env, depth=args.depth, estimate=args.estimate, samples=args.samples,
-                       seed=args.seed)
+                       seed=args.seed, formulas=formulas)
         if args.grid:
             if len(args.expressions) != 1:
                 raise prob.ProbError("a chart (--grid) asks one expression")

@@ -38,6 +38,7 @@ from ruleset_engine.dice.functions import FUNCTIONS
 from ruleset_engine.dice.kinds import describe
 from ruleset_engine.dice.lowering import COMPARE
 from ruleset_engine.dice.modifiers import MODIFIERS
+from ruleset_engine.dice.named import NO_FORMULAS
 from ruleset_engine.dice.runtime import u_env
 
 
@@ -175,8 +176,10 @@ class ExactRoll:
 class Exact:
     """Translates one expression (its text, for carets) to icepool; `names(path, span)` reads a name."""
 
-    def __init__(self, text: str, names, *, depth: int | None = None, limits: ExactLimits = EXACT_LIMITS):
+    def __init__(self, text: str, names, *, depth: int | None = None, limits: ExactLimits = EXACT_LIMITS,
+                 formulas=NO_FORMULAS):
         self.text = text
+        self.formulas = formulas                      # the named formulas calls may name (dice/named.py)
         self.names = names
         self.depth = depth
         self.limits = limits
@@ -473,6 +476,8 @@ def _member(x: Exact, node: ast.Member):
 
 
 def _call(x: Exact, node: ast.Call):
+    if node.function in x.formulas:
+        return _named(x, node, x.formulas[node.function])
     entry = FUNCTIONS[node.function]
     form = entry.form_for(len(node.args))
     if form.exact is None:
@@ -486,6 +491,24 @@ def _call(x: Exact, node: ast.Call):
         keywords[keyword.name] = _argument(x, kind, keyword.value, f"{keyword.name}=")
     x.call = node
     return form.exact(x, *args, **form.params, **keywords)
+
+
+def _named(x: Exact, node: ast.Call, formula):
+    """A named formula: each argument translated once and shared by every read of its parameter
+    (as a let is), then the body with the parameters bound (the lowering has checked the call)."""
+    bound = {name: share(x.node(arg)) for name, arg in zip(formula.params, node.args)}
+    outer_names, outer_text = x.names, x.text
+
+    def names(path: tuple, span):
+        if len(path) == 1 and path[0] in bound:
+            return bound[path[0]]
+        return outer_names(path, span)
+
+    x.names, x.text = names, formula.text
+    try:
+        return x.node(formula.tree)
+    finally:
+        x.names, x.text = outer_names, outer_text
 
 
 def _argument(x: Exact, kind, node, what: str):

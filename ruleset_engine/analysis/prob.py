@@ -23,6 +23,7 @@ from fractions import Fraction
 from ruleset_engine.dice import compile as compile_expression
 from ruleset_engine.dice.errors import DiceTypeError
 from ruleset_engine.dice.kinds import BOOL, STR
+from ruleset_engine.dice.named import NO_FORMULAS
 from ruleset_engine.errors import DuskError
 
 DEFAULT_SAMPLES = 10_000
@@ -154,8 +155,8 @@ class Chart:
                           for row, answers in zip(self.cells, self.answers)]}
 
 
-def _compiled(text: str):
-    expr = compile_expression(text)
+def _compiled(text: str, formulas=NO_FORMULAS):
+    expr = compile_expression(text, formulas=formulas)
     if expr.kind == STR:
         raise DiceTypeError("prob answers for numbers and true/false, and this expression gives words", text,
                             (0, len(text)))
@@ -209,12 +210,13 @@ def _check_options(depth, samples) -> None:
 
 
 def ask(questions: list[str], *, lets=(), env=None, depth: int | None = None, estimate: bool = False,
-        samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Answer:
-    """The odds of each question, every let read once by all (see the module's doc)."""
+        samples: int = DEFAULT_SAMPLES, seed: int = 0, formulas=NO_FORMULAS) -> Answer:
+    """The odds of each question, every let read once by all (see the module's doc). `formulas`:
+    the named formulas the expressions may call (a ruleset's, from ruleset_formulas)."""
     _check_options(depth, samples)
     env = dict(env or {})
-    compiled_lets = [(name, compile_expression(text)) for name, text in lets]
-    compiled = [_compiled(text) for text in questions]
+    compiled_lets = [(name, compile_expression(text, formulas=formulas)) for name, text in lets]
+    compiled = [_compiled(text, formulas) for text in questions]
     why = "--estimate asked for a simulation" if estimate else None
     if not estimate:
         from ruleset_engine.analysis.exact import NoExact
@@ -232,12 +234,12 @@ def _exact(compiled_lets, compiled, env, depth, lets) -> Answer:
     bound: dict = {}
     depths: list = []
     for name, expr in compiled_lets:
-        x = Exact(expr.text, env_names(env, bound), depth=depth)
+        x = Exact(expr.text, env_names(env, bound), depth=depth, formulas=expr.formulas)
         bound[name] = share(x.node(expr.tree))
         depths += x.depths
     answers = []
     for expr in compiled:
-        x = Exact(expr.text, env_names(env, bound), depth=depth)
+        x = Exact(expr.text, env_names(env, bound), depth=depth, formulas=expr.formulas)
         value = x.node(expr.tree)
         depths += x.depths
         chances = distribution(x.finish(value))
@@ -275,7 +277,7 @@ def _estimate(compiled_lets, compiled, env, samples, seed, why, lets) -> Answer:
 
 def grid(expression: str, axes: list[tuple[str, list[int]]], *, at_least: int | None = None,
          at_most: int | None = None, lets=(), env=None, depth: int | None = None, estimate: bool = False,
-         samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Chart:
+         samples: int = DEFAULT_SAMPLES, seed: int = 0, formulas=NO_FORMULAS) -> Chart:
     """One question asked for every value of one or two names (rows, then columns)."""
     if not 1 <= len(axes) <= 2:
         raise ProbError(f"a chart has one or two --grid names, not {len(axes)}")
@@ -288,7 +290,7 @@ def grid(expression: str, axes: list[tuple[str, list[int]]], *, at_least: int | 
     if cells > MAX_GRID_CELLS:
         raise ProbError(f"the chart would have {cells:,} cells, more than {MAX_GRID_CELLS}")
     _check_options(depth, samples)
-    _compiled(expression)        # a bad expression is refused before any cell is worked out
+    _compiled(expression, formulas)        # a bad expression is refused before any cell is worked out
     table, answers = [], []
     for r in rows[1]:
         line, found = [], []
@@ -298,7 +300,7 @@ def grid(expression: str, axes: list[tuple[str, list[int]]], *, at_least: int | 
             if columns:
                 scope[columns[0]] = c
             answer = ask([expression], lets=lets, env=scope, depth=depth, estimate=estimate, samples=samples,
-                         seed=seed)
+                         seed=seed, formulas=formulas)
             line.append(answer.questions[0])
             found.append(answer)
         table.append(line)
@@ -316,4 +318,12 @@ def ruleset_env(ruleset: str, sets: list[str] | None) -> dict:
     return {"params": resolve_params(loaded, parse_sets(sets))}
 
 
-__all__ = ["ask", "grid", "Odds", "Answer", "Chart", "ProbError", "parse_let", "parse_axis", "ruleset_env"]
+def ruleset_formulas(ruleset: str):
+    """The named formulas of a ruleset (its `formulas:`), which questions about it may call."""
+    from ruleset_engine.ruleset import load
+
+    return load(ruleset).formulas
+
+
+__all__ = ["ask", "grid", "Odds", "Answer", "Chart", "ProbError", "parse_let", "parse_axis", "ruleset_env",
+           "ruleset_formulas"]

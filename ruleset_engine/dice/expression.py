@@ -17,6 +17,7 @@ from .errors import DiceError, DiceLimitError, UnknownName
 from .kinds import ANY, describe
 from .limits import DEFAULT_LIMITS, Limits
 from .lowering import Lowering, Namespace, Src
+from .named import NO_FORMULAS
 from .parser import parse
 from .runtime import Tally, t_env, u_env
 from .values import Result
@@ -80,13 +81,14 @@ def _names(traced: bool):
     return resolve
 
 
-def _lowered(text: str, node, limits: Limits, traced: bool, functions: frozenset = frozenset()):
+def _lowered(text: str, node, limits: Limits, traced: bool, functions: frozenset = frozenset(),
+             formulas=NO_FORMULAS):
     """The expression lowered (every check made before rolling is made here): (Lowering, Src, Namespace)."""
     ns = Namespace()
     ns.values["_env_name"] = env_name
     ns.values["_env_call"] = env_call
     lowering = Lowering(text, limits, traced=traced, names=_names(traced), ns=ns, aside=ast.reads_aside(node),
-                        calls=_calls(functions, traced) if functions else None)
+                        calls=_calls(functions, traced) if functions else None, formulas=formulas)
     return lowering, lowering.lower(node), ns
 
 
@@ -102,17 +104,19 @@ def _function(text: str, lowered):
 class Expression:
     """One dice expression, compiled. `evaluate` draws every die from the `rng` it is given."""
 
-    __slots__ = ("text", "kind", "limits", "names", "tree", "functions", "_traced", "_plain", "_src", "_lowered")
+    __slots__ = ("text", "kind", "limits", "names", "tree", "functions", "formulas", "_traced", "_plain", "_src",
+                 "_lowered")
 
-    def __init__(self, text: str, tree, limits: Limits, functions: frozenset = frozenset()):
+    def __init__(self, text: str, tree, limits: Limits, functions: frozenset = frozenset(), formulas=NO_FORMULAS):
         self.text = text
         self.tree = tree       # the syntax tree, for tools that read expressions
         self.limits = limits
         self.names = tuple(ast.names_in(tree))   # [(dotted path, span)]: what it reads from its environment
         self.functions = functions               # the functions its environment gives (a ruleset's pairs)
+        self.formulas = formulas                 # the named formulas it may call (a ruleset's; named.py)
         # Lowered now (so every check made before rolling is made at compile), written as a Python
         # function when first evaluated (a ruleset's formulas run in its program instead).
-        self._lowered = _lowered(text, tree, limits, traced=True, functions=functions)
+        self._lowered = _lowered(text, tree, limits, traced=True, functions=functions, formulas=formulas)
         self._src = self._lowered[1]
         self._traced = self._plain = None
         self.kind = self._src.kind
@@ -144,7 +148,7 @@ class Expression:
         """Evaluate untraced, as a simulation does: a pool is a tuple of faces, nothing is recorded."""
         if self._plain is None:
             self._plain = _function(self.text, _lowered(self.text, self.tree, self.limits, traced=False,
-                                                                 functions=self.functions))
+                                                                 functions=self.functions, formulas=self.formulas))
         tally = Tally(self.limits.max_dice_rolled, traced=False)
         try:
             return self._plain((rng if rng is not None else random.Random()).randint, tally,
@@ -157,24 +161,26 @@ class Expression:
 
 
 def compile(text: str, limits: Limits = DEFAULT_LIMITS,  # noqa: A001 - the API's name
-            functions: frozenset = frozenset()) -> Expression:
+            functions: frozenset = frozenset(), formulas=NO_FORMULAS) -> Expression:
     """Parse and check `text`; raise a DiceError with a caret if it is not a valid expression.
-    `functions`: names of functions the environment gives (a ruleset's pairs), called as name(..)."""
-    return _compile_cached(text, limits, functions)
+    `functions`: names of functions the environment gives (a ruleset's pairs), called as name(..).
+    `formulas`: the named formulas it may call (a ruleset's FormulaBook)."""
+    return _compile_cached(text, limits, functions, formulas)
 
 
 @lru_cache(maxsize=1024)
-def _compile_cached(text: str, limits: Limits, functions: frozenset = frozenset()) -> Expression:
+def _compile_cached(text: str, limits: Limits, functions: frozenset = frozenset(), formulas=NO_FORMULAS) -> Expression:
     tree = parse(text, limits)
     try:
-        return Expression(text, tree, limits, functions)
+        return Expression(text, tree, limits, functions, formulas)
     except RecursionError:  # pragma: no cover - the depth limit is far below Python's
         raise DiceLimitError("the expression is too deeply nested", text, None) from None
 
 
-def roll(text: str, *, rng=None, env: Mapping | None = None, limits: Limits = DEFAULT_LIMITS) -> Result:
-    """Compile (cached) and evaluate `text` once."""
-    return compile(text, limits).evaluate(rng=rng, env=env)
+def roll(text: str, *, rng=None, env: Mapping | None = None, limits: Limits = DEFAULT_LIMITS,
+         formulas=NO_FORMULAS) -> Result:
+    """Compile (cached) and evaluate `text` once; it may call the named `formulas` (a ruleset's)."""
+    return compile(text, limits, formulas=formulas).evaluate(rng=rng, env=env)
 
 
 __all__ = ["Expression", "compile", "roll", "env_name", "u_env"]

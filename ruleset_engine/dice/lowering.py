@@ -32,6 +32,7 @@ from .functions import FUNCTIONS
 from .kinds import ANY, BOOL, NUM, POOL, STR
 from .limits import Limits
 from .modifiers import FLIPPED, MODIFIERS, covers
+from .named import NO_FORMULAS
 from .values import Die, Pool
 
 NOT_CONST = object()
@@ -79,7 +80,8 @@ def _safe(*parts: Src) -> bool:
     return all(p.safe for p in parts)
 
 
-SHARED_HELPERS = ("div", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll", "word", "joined")   # both modes
+SHARED_HELPERS = ("div", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll", "word", "joined",
+                  "formula_call")   # both modes
 
 
 class Namespace:
@@ -139,7 +141,7 @@ class Lowering:
 
     def __init__(self, text: str, limits: Limits, *, traced: bool, names: Callable, ns: Namespace,
                  aside: bool = False, tally: str = "C", rng: str = "R", kinds: frozenset | None = None,
-                 calls: Callable | None = None):
+                 calls: Callable | None = None, formulas=NO_FORMULAS):
         self.text = text
         self.limits = limits
         self.traced = traced
@@ -160,6 +162,8 @@ class Lowering:
         # pools may come from its environment).
         self.kinds = kinds
         self.rolled: list[str] = []        # the Python names of the notations' pools, innermost last
+        self.formulas = formulas           # the ruleset's named formulas (named.py)
+        self.calling: tuple = ()           # the named formulas whose bodies are being lowered
 
     # ---- entry points
     def lower(self, node) -> Src:
@@ -179,7 +183,9 @@ class Lowering:
 
     def node(self, node) -> Src:
         src = NODES[type(node)](self, node)
-        if getattr(node, "depth", 0) % HOIST_EVERY == 0 and not src.simple:
+        # A named formula's body is never cut out: its parameters are a lambda's, unseen outside it
+        # (the body's nesting is bounded when the ruleset loads, named.MAX_NESTING).
+        if getattr(node, "depth", 0) % HOIST_EVERY == 0 and not src.simple and not self.calling:
             # Python's parser allows about 200 nested brackets: a deep tree is cut into functions.
             name = f"_h{self.ns.fresh()}_"
             self.hoisted.append(f"def {name}(): return {src.text}")
@@ -432,12 +438,14 @@ def lower_condition(lo: Lowering, node: ast.Condition) -> Src:
 
 
 def lower_call(lo: Lowering, node: ast.Call) -> Src:
+    if node.function in lo.formulas:
+        return lower_named(lo, node, lo.formulas[node.function])
     entry = FUNCTIONS.get(node.function)
     given = lo.calls(lo, node, (), node.span) if entry is None and lo.calls is not None else None
     if given is not None:
         return given
     if entry is None:
-        guess = get_close_matches(node.function, list(FUNCTIONS), n=1)
+        guess = get_close_matches(node.function, list(FUNCTIONS) + list(lo.formulas), n=1)
         hint = f" (did you mean {guess[0]}?)" if guess else f"; the functions are {', '.join(sorted(FUNCTIONS))}"
         raise lo.fail(UnknownName, f"unknown function {node.function!r}{hint}", node.name_span)
     n = len(node.args)
@@ -477,6 +485,57 @@ def lower_member(lo: Lowering, node: ast.Member) -> Src:
     gives = {NUM: "a number", BOOL: "true/false", STR: "a text", POOL: "a pool"}.get(value.kind, "a value")
     raise lo.fail(DiceTypeError, f"{call.function}(..) gives {gives}, which has no field {node.path[0]!r}",
                   node.span)
+
+
+def lower_named(lo: Lowering, node: ast.Call, formula) -> Src:
+    """A call of a named formula (named.py): each argument evaluated once, in order, then the body
+    lowered in place with the parameters bound to them, at the kinds the arguments have here."""
+    if formula.name in lo.calling:
+        raise lo.fail(DiceValueError, f"the formula {formula.name} calls itself", node.name_span)
+    if node.keywords:
+        raise lo.fail(DiceTypeError, f"{formula.signature} takes no keywords", node.keywords[0].span)
+    if len(node.args) != len(formula.params):
+        n = len(formula.params)
+        raise lo.fail(DiceTypeError, f"{formula.signature} takes {n} argument{'' if n == 1 else 's'}, "
+                                     f"not {len(node.args)}", node.span)
+    args = [lo.node(arg) for arg in node.args]
+    # Constants and plain reads go in place of the parameters (reading them twice changes nothing);
+    # any other argument is evaluated once, as a parameter of a lambda.
+    bound, lambda_params, values = {}, [], []
+    for pname, arg in zip(formula.params, args):
+        if arg.simple:
+            bound[pname] = arg
+        else:
+            name = f"_a{lo.ns.fresh()}_{pname}"
+            lambda_params.append(name)
+            values.append(arg.text)
+            bound[pname] = Src(name, arg.kind, bounds=arg.bounds, simple=True, safe=arg.safe)
+    outer_names, outer_text = lo.names, lo.text
+
+    def names(n: ast.Name) -> Src:
+        if len(n.path) == 1 and n.path[0] in bound:
+            return bound[n.path[0]]
+        return outer_names(n)
+
+    lo.names, lo.text, lo.calling = names, formula.text, lo.calling + (formula.name,)
+    try:
+        body = lo.node(formula.tree)
+    except DiceError as err:
+        lo.names, lo.text, lo.calling = outer_names, outer_text, lo.calling[:-1]
+        # A body that cannot take these arguments: said at the call, with the body's reason.
+        raise lo.fail(type(err), f"{formula.signature}: {err.message} (its formula: {formula.text})",
+                      node.span) from None
+    lo.names, lo.text, lo.calling = outer_names, outer_text, lo.calling[:-1]
+    dice = body.dice + sum(a.dice for a in args)
+    if not values and body.cannot_fail:
+        return Src(body.text, body.kind, body.const, body.bounds, simple=body.simple, safe=body.safe,
+                   iterable=body.iterable, dice=dice, near_read=body.near_read)
+    fn = f"(lambda {', '.join(lambda_params)}: {body.text})"
+    if body.cannot_fail:
+        text = f"{fn}({', '.join(values)})"
+    else:
+        text = f"_formula_call({_info(lo, formula.signature, formula.text)}, {fn}{''.join(', ' + v for v in values)})"
+    return Src(text, body.kind, bounds=body.bounds, safe=body.safe and all(a.safe for a in args), dice=dice)
 
 
 def _argument(lo: Lowering, kind: str, node, what: str):

@@ -12,7 +12,7 @@ its span, and the spans and limits its checks need.
 
 from __future__ import annotations
 
-from .errors import DiceLimitError, DiceTypeError, DiceValueError
+from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from .kinds import describe
 from .modifiers import FLIPPED, RollState, limit_message
 from .values import Die, FacesList, Kept, KFace, Pool, TraceStep, as_face, kind_of
@@ -53,6 +53,18 @@ def count_arg(n, what: str, span) -> int:
     if n < 0:
         raise DiceValueError(f"{what}(..) needs a count of 0 or more, not {n}", span=span)
     return n
+
+
+def formula_call(info, fn, *args):
+    """A named formula's body, run on its arguments; an error in the body is placed in the body's
+    text (its caret under the body) and names the formula (info: its name and text)."""
+    try:
+        return fn(*args)
+    except DiceError as err:
+        if err.text is None:
+            err.text = info[1]
+            err.message = f"{err.message} (in the formula {info[0]})"
+        raise
 
 
 MAX_NUMBER = 2**53    # whole numbers stay within what any JSON reader keeps exactly

@@ -15,10 +15,12 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from ruleset_engine import dice
+from ruleset_engine.dice.named import NO_FORMULAS, first_roll
 
 from . import model
 from .entities import entity, initial, param
 from .flow import action, ending, level, procedure, trigger
+from .formulas import formula_book
 from .names import Names, Scope, suggest
 from .pairs import call_problems, pair
 from .problems import Problem
@@ -43,6 +45,7 @@ class RulesetChecker:
         self.languages: set[str] = set()       # every language a text of the ruleset has
         self.level_end_refused: str | None = None   # where the steps being checked run, if no iteration does
         self.nesting = 0                       # blocks of steps around the one being checked
+        self.formulas = NO_FORMULAS   # the named formulas every formula may call (formulas.py)
 
     # The global names, as the step checks read them.
     params = property(lambda self: self.names.params)
@@ -99,7 +102,7 @@ class RulesetChecker:
             self.problem(f"expected a {what} (a dice-language string), not a {type(value).__name__}", path)
             return None
         try:
-            expr = dice.compile(text, functions=self.functions)
+            expr = dice.compile(text, functions=self.functions, formulas=self.formulas)
         except dice.DiceError as err:
             self.formula_problem(err, text, path)
             return None
@@ -111,10 +114,9 @@ class RulesetChecker:
         return model.Formula(text, expr, position_of(self.data, path), tuple(path))
 
     def no_dice(self, tree, text: str, path, message: str, offset: int = 0) -> None:
-        for node in dice.ast.walk(tree):
-            if isinstance(node, dice.ast.Dice):
-                self.formula_problem(dice.DiceValueError(message, text, node.span), text, path, offset)
-                return
+        node = first_roll(tree, self.formulas)      # a named formula that rolls dice rolls them here
+        if node is not None:
+            self.formula_problem(dice.DiceValueError(message, text, node.span), text, path, offset)
 
     def formula_problem(self, err: dice.DiceError, text: str, path, offset: int = 0) -> None:
         position = position_of(self.data, path)
@@ -165,7 +167,7 @@ class RulesetChecker:
                     compiled.append(piece)
                     continue
                 try:
-                    expr = dice.compile(piece, functions=self.functions)
+                    expr = dice.compile(piece, functions=self.functions, formulas=self.formulas)
                 except dice.DiceError as err:
                     self.formula_problem(err, piece, paths[lang], offset)
                     continue
@@ -186,6 +188,7 @@ class RulesetChecker:
         rest of the file is still checked: every problem comes out in one pass."""
         d = self.data
         self.names.collect(self.data, self.problem)
+        self.formulas = formula_book(self)     # before any other formula: every formula may call them
         params = self.each("params", param)
         tables = self.each("tables", build_table)
         entities = self.each("entities", entity)
@@ -221,6 +224,7 @@ class RulesetChecker:
             source=self.plain_text(d.get("source")), description=self.plain_text(d.get("description")),
             languages=tuple(d.get("languages") or sorted(self.languages or {"en"})), data=d, files=self.files,
             pairs=pairs,
+            formulas=self.formulas,
         )
 
     def sound(self, path) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ruleset_engine.dice import Expression
+from ruleset_engine.dice.named import NO_FORMULAS, FormulaBook
 
 from .marks import MarkRule
 from .problems import Position
@@ -230,3 +231,4 @@ class Ruleset:
     data: Any = None          # the merged YAML data, for `dusk show --resolved`
     files: tuple[str, ...] = ()   # this file and its parents, child first
     pairs: dict[str, PairSpec] = field(default_factory=dict)   # records between two instances
+    formulas: FormulaBook = NO_FORMULAS   # the named formulas, which any formula may call

@@ -205,7 +205,8 @@ class FunctionWriter:
     def lowering(self, text: str, rng: str = "R", aside: bool = False) -> Lowering:
         p = self.program
         return Lowering(text, p.dice_limits, traced=self.traced, names=self.resolve, ns=p.ns, aside=aside,
-                        tally="C", rng=rng, kinds=p.kinds, calls=self.record_call if p.ruleset.pairs else None)
+                        tally="C", rng=rng, kinds=p.kinds, calls=self.record_call if p.ruleset.pairs else None,
+                        formulas=p.ruleset.formulas)
 
     def record_call(self, lo: Lowering, node, path: tuple, span) -> Src | None:
         """A read of a record between two instances, NAME(a, b).FIELD (the checker has checked the

@@ -252,7 +252,7 @@ def test_help_of_an_unknown_name_is_an_error_listing_the_names():
     repl.console.width = 300
     text = run(repl, out, "help rond")
     assert text.startswith("no help for 'rond' (did you mean round?); help takes one of: round, help, roll, ")
-    assert text.rstrip().endswith("dice, steps") and repl.errors == 1
+    assert text.rstrip().endswith("dice, steps, formulas") and repl.errors == 1
     assert run(repl, out, "help nothing-like-it").startswith("no help for 'nothing-like-it'; help takes one of:")
 
 

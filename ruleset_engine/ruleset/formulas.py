@@ -1,0 +1,155 @@
+"""Checking `formulas:`, a ruleset's named formulas, and building its FormulaBook.
+
+Each is read first, before any other formula of the file, because any formula may call them:
+
+    formulas:
+      success:
+        params: [pool, diff]
+        formula: "max(0, count(pool, >= diff) - count(pool, == 1))"
+
+A name may not be a function of the language (it would hide it) nor repeat a parameter; a body
+reads only its parameters and `params.NAME` (a named formula is pure: the same arguments, the same
+chances, so it means the same at the table, in a simulation and in `dusk prob`); a formula that
+calls itself, directly or through others, is refused, and so is a body that nests too deep once the
+formulas it calls are written in place (named.MAX_NESTING). The body is then lowered once with its
+parameters of unknown kind, which finds unknown functions, wrong counts of arguments and kinds
+that no argument could fix; a call whose arguments a body cannot take is refused where it is.
+"""
+
+from __future__ import annotations
+
+from ruleset_engine import dice
+from ruleset_engine.dice import ast as dice_ast
+from ruleset_engine.dice.functions import FUNCTIONS
+from ruleset_engine.dice.kinds import ANY
+from ruleset_engine.dice.lowering import Lowering, Namespace, Src
+from ruleset_engine.dice.named import MAX_NESTING, FormulaBook, NamedFormula, calls_in, nesting
+from ruleset_engine.dice.parser import parse
+
+
+def formula_book(c) -> FormulaBook:
+    """The named formulas of the checker's data; problems go to c.problem / c.formula_problem."""
+    parsed: dict[str, NamedFormula] = {}
+    for name, spec in c.items("formulas"):
+        if not isinstance(spec, dict):
+            continue
+        made = _parse(c, name, spec)
+        if made is not None:
+            parsed[name] = made
+    cyclic = _cycles(c, parsed)
+    book = FormulaBook({k: v for k, v in parsed.items() if k not in cyclic})
+    for name, formula in book.items():
+        path = ("formulas", name, "formula")
+        if nesting(formula.tree, book) > MAX_NESTING:
+            c.problem(f"the formula {name} nests more than {MAX_NESTING} levels deep once the formulas it calls are "
+                      f"written in place; split it", path)
+            continue
+        _lower_alone(c, formula, book, path)
+    return book
+
+
+def _parse(c, name: str, spec: dict) -> NamedFormula | None:
+    path = ("formulas", name)
+    if name in FUNCTIONS:
+        c.problem(f"the formula {name!r} has the name of a function of the dice language; rename it", path,
+                  at_key=True)
+        return None
+    if name in c.names.pairs:
+        c.problem(f"the formula {name!r} has the name of a pair of the ruleset; rename one", path, at_key=True)
+        return None
+    if not _callable(name):
+        c.problem(f"{name}(..) would read as dice, not a call: rename the formula", path, at_key=True)
+        return None
+    params = tuple(spec.get("params") or ())
+    for i, pname in enumerate(params):
+        if pname in params[:i]:
+            c.problem(f"the parameter {pname!r} is named twice", path + ("params", i))
+            return None
+        if pname == "params":
+            c.problem("a parameter cannot be named 'params': formulas read the ruleset's params as params.NAME",
+                      path + ("params", i))
+            return None
+    value = spec.get("formula")
+    text = "true" if value is True else "false" if value is False else str(value)
+    try:
+        tree = parse(text, dice.DEFAULT_LIMITS)
+    except dice.DiceError as err:
+        c.formula_problem(err, text, path + ("formula",))
+        return None
+    problems = 0
+    for node in dice_ast.walk(tree):
+        if isinstance(node, dice_ast.Call) and node.function == "aside":
+            # What a pool set aside travels with it only where it is made; a parameter is a plain pool.
+            c.formula_problem(dice.DiceTypeError("a named formula cannot call aside(..): call it where the pool "
+                                                 "is made and pass what it gives", text, node.span), text,
+                              path + ("formula",))
+            problems += 1
+    for name_path, span in dice_ast.names_in(tree):
+        head = name_path[0]
+        if head in params:
+            continue
+        if head == "params":
+            if len(name_path) == 2 and name_path[1] in c.params:
+                continue
+            message = f"unknown param {'.'.join(name_path[:2])!r}{c.suggest(name_path[1], c.params)}" \
+                if len(name_path) == 2 else "params are read as params.NAME"
+        else:
+            message = (f"a named formula reads only its parameters ({', '.join(params) or 'none'}) and "
+                       f"params.NAME, not {'.'.join(name_path)!r}: pass it as an argument")
+        c.formula_problem(dice.UnknownName(message, text, span), text, path + ("formula",))
+        problems += 1
+    if problems:
+        return None
+    return NamedFormula(name, params, text, tree, spec.get("doc"))
+
+
+def _callable(name: str) -> bool:
+    """Whether NAME(1) reads as a call of NAME (`d(1)` and `d6(1)` read as dice)."""
+    try:
+        tree = parse(f"{name}(1)", dice.DEFAULT_LIMITS)
+    except dice.DiceError:
+        return False
+    return isinstance(tree, dice_ast.Call) and tree.function == name
+
+
+def _cycles(c, parsed: dict) -> set[str]:
+    """The formulas that call themselves, directly or through others (each reported once)."""
+    calls = {name: {callee.name for _, callee in calls_in(f.tree, parsed)} for name, f in parsed.items()}
+    cyclic: set[str] = set()
+    for start in parsed:
+        stack, seen = [(start, (start,))], set()
+        while stack:
+            name, chain = stack.pop()
+            for callee in sorted(calls.get(name, ())):
+                if callee == start:
+                    cyclic.add(start)
+                    through = f" (through {', '.join(chain[1:])})" if len(chain) > 1 else ""
+                    call = next(n for n, f in calls_in(parsed[name].tree, parsed) if f.name == callee)
+                    text = parsed[name].text
+                    c.formula_problem(dice.DiceValueError(f"the formula {start} calls itself{through}; a named formula "
+                                                          f"may not", text, call.name_span), text,
+                                      ("formulas", name, "formula"))
+                    stack = []
+                    break
+                if callee not in seen:
+                    seen.add(callee)
+                    stack.append((callee, chain + (callee,)))
+    return cyclic
+
+
+def _lower_alone(c, formula: NamedFormula, book: FormulaBook, path) -> None:
+    """The body lowered once with parameters of unknown kind: what no argument could make right."""
+    params = set(formula.params)
+
+    def names(node: dice_ast.Name) -> Src:
+        return Src(f"_p_{node.path[0]}" if node.path[0] in params else "_params", ANY)
+
+    lo = Lowering(formula.text, dice.DEFAULT_LIMITS, traced=False, names=names, ns=Namespace(), formulas=book)
+    lo.calling = (formula.name,)
+    try:
+        lo.lower(formula.tree)
+    except dice.DiceError as err:
+        c.formula_problem(err, formula.text, path)
+
+
+__all__ = ["formula_book"]
