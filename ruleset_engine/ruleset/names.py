@@ -41,6 +41,7 @@ class Names:
         self.levels: list[str] = []
         self.procedure_params: dict[str, tuple[str, ...]] = {}
         self.pairs: dict = {}             # name -> {"between": group, "fields": [...]}: read as NAME(a, b)
+        self.procedure_fields: dict[str, tuple[str, ...]] = {}   # the fields of the record a procedure returns
 
     def collect(self, d, problem) -> None:
         """Every global name first, so formulas may refer to what is declared later in the file.
@@ -84,6 +85,8 @@ class Names:
         for name, spec in section("procedures").items():
             params = spec.get("params") if isinstance(spec, dict) else None
             self.procedure_params[name] = tuple(params) if isinstance(params, list) else ()
+            steps = spec.get("steps") if isinstance(spec, dict) else None
+            self.procedure_fields[name] = _record_fields(name, steps, ("procedures", name, "steps"), problem)
 
     def name_problem(self, name_path, scope: Scope) -> str | None:
         head, rest = name_path[0], name_path[1:]
@@ -128,8 +131,45 @@ class Names:
             known = TRACK_FIELDS + tuple(detail or ())     # and a count for each type of mark it takes
             if rest[0] not in known:
                 return f"a track has {', '.join(known)}, not {rest[0]!r}{suggest(rest[0], known)}"
+        elif kind == "record":
+            fields = self.procedure_fields.get(detail, ())
+            if rest[0] not in fields:
+                return (f"{head!r} is the record {detail!r} returns, with {', '.join(fields)}: it has no "
+                        f"{rest[0]!r}{suggest(rest[0], fields)}")
         elif kind == "row":
             columns = self.tables.get(detail, set())
             if columns and rest[0] not in columns:
                 return f"the rows of table {detail!r} have no column {rest[0]!r}{suggest(rest[0], columns)}"
         return None
+
+
+NESTED_STEPS = ("then", "else", "do")     # the keys under which steps hold steps
+
+
+def _returns(steps, path):
+    """(path, value) of every return: step in a block of steps, nested blocks too."""
+    for i, step in enumerate(steps if isinstance(steps, list) else []):
+        if not isinstance(step, dict):
+            continue
+        if "return" in step:
+            yield path + (i,), step["return"]
+        for key in NESTED_STEPS:
+            yield from _returns(step.get(key), path + (i, key))
+
+
+def _record_fields(name, steps, path, problem) -> tuple[str, ...]:
+    """The fields of the record a procedure returns: () unless every return: gives a record, and
+    then they must give the same fields, so that what a caller reads is always there."""
+    found = list(_returns(steps, path))
+    records = [(p, tuple(v)) for p, v in found if isinstance(v, dict)]
+    if not records:
+        return ()
+    first_path, fields = records[0]
+    for p, value in found:
+        if not isinstance(value, dict):
+            problem(f"procedure {name!r} returns a record elsewhere ({', '.join(fields)}): return one here too",
+                    p + ("return",))
+        elif set(value) != set(fields):
+            problem(f"procedure {name!r} returns a record of {', '.join(fields)} elsewhere, and "
+                    f"{', '.join(value)} here: give every return the same fields", p + ("return",))
+    return fields

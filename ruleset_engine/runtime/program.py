@@ -600,7 +600,7 @@ def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set, set]:
             bindings += step.args
             if step.result is not None:
                 results.append(step.result)
-    returns = [step.value for step in steps if isinstance(step, ReturnStep) and step.value is not None]
+    returns = [formula for step in steps if isinstance(step, ReturnStep) for formula in step.formulas]
     while True:                        # until no new name is found to carry a pool to aside(..)
         before = len(read)
         flowing = [formula for name, formula in bindings if name in read]

@@ -46,6 +46,12 @@ class CallStep(Step):
 @dataclass(slots=True)
 class ReturnStep(Step):
     value: Formula | None
+    fields: tuple[tuple[str, Formula], ...] = ()     # return: {name: formula, ..}: a record
+
+    @property
+    def formulas(self) -> list:
+        """Every formula the step returns: its value's, or each field's."""
+        return [formula for _, formula in self.fields] if self.fields else [self.value] if self.value else []
 
 
 @dataclass(slots=True)
@@ -122,13 +128,20 @@ def check_call(c, item, path, scope):
             c.problem(f"procedure {name!r} needs {arg!r} in with:", tuple(path) + ("call",))
     args = [(arg, c.formula(v, tuple(path) + ("with", arg), scope)) for arg, v in given.items()]
     if item.get("as"):
-        c.bind(scope, item["as"], tuple(path) + ("as",), "call")
+        fields = c.names.procedure_fields.get(name)
+        c.bind(scope, item["as"], tuple(path) + ("as",), "call", ("record", name) if fields else None)
     return CallStep(position_of(c.data, path), path, name, [(a, f) for a, f in args if f is not None],
                     item.get("as"))
 
 
 def check_return(c, item, path, scope):
-    return ReturnStep(position_of(c.data, path), path, c.formula(item["return"], tuple(path) + ("return",), scope))
+    value = item["return"]
+    if isinstance(value, dict):      # a record: read field by field after call: ... as: r, as r.NAME
+        fields = tuple((name, c.formula(v, tuple(path) + ("return", name), scope)) for name, v in value.items())
+        if any(f is None for _, f in fields):
+            return None
+        return ReturnStep(position_of(c.data, path), path, None, fields)
+    return ReturnStep(position_of(c.data, path), path, c.formula(value, tuple(path) + ("return",), scope))
 
 
 def check_end(c, item, path, scope):
@@ -234,6 +247,10 @@ def lower_call(w, step: CallStep) -> None:
 
 
 def lower_return(w, step: ReturnStep) -> None:
+    if step.fields:
+        values = [(name, w.value(formula)[0]) for name, formula in step.fields]
+        w.line("return {" + ", ".join(f"{name!r}: {value}" for name, value in values) + "}")
+        return
     if step.value is None:
         w.line("return None")
         return
@@ -258,7 +275,7 @@ FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "do"),
                     check_for_each, lower_for_each, helpers={"_each": each}, nested=("body",))
 CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with arguments; as: binds what it returns",
                 "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call)
-RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value", "return: net",
+RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value, or a record of named values", "return: net",
                   check_return, lower_return, ends_block=True)
 END = StepKind("end", EndStep, ("end", "result"),
                "ends the game with a result, or the current iteration of a loop level",
