@@ -399,7 +399,7 @@ def cmd_help(repl: Repl, rest: str) -> None:
         lines = [f"{topic}: {as_text(action.doc, style.lang) if action.doc else ''}"]
         for pname, param in action.params.items():
             extra = f" ({', '.join(param.choices)})" if param.choices else ""
-            default = f", default {param.default}" if param.default is not None else ""
+            default = f", default {getattr(param.default, 'text', param.default)}" if param.default is not None else ""
             doc = as_text(param.doc, style.lang) if param.doc else ""
             lines.append(f"  {pname}={param.type}{extra}{default}  {doc}")
         repl.show("\n".join(lines))

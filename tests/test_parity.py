@@ -40,8 +40,8 @@ def variants(ruleset):
 
 def script(ruleset):
     """What to play: the loop action until the game ends, or each action with its defaults, in turn."""
-    def defaults(action):
-        return {k: p.default for k, p in action.params.items()}
+    def defaults(action):      # a default that is a formula is left for each mode to read
+        return {k: p.default for k, p in action.params.items() if not hasattr(p.default, "expr")}
 
     loop = [a for a in ruleset.actions.values() if a.plays_level]
     if loop:

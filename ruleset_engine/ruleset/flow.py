@@ -47,8 +47,15 @@ def action_params(c, specs, path) -> dict:
                       p + ("of",))
         if kind == "dice" and spec.get("default") is not None:
             c.formula(str(spec["default"]), p + ("default",), Scope(c.names))   # it is rolled: it must be one
+        default = spec.get("default")
+        if kind == "integer" and isinstance(default, str):
+            # A formula (params.rouses, character.willpower), read as the action starts without it.
+            default = c.formula(default, p + ("default",), Scope(c.names), still=True)
+        elif kind == "integer" and default is not None and (isinstance(default, bool) or not isinstance(default, int)):
+            c.problem(f"the default of an integer parameter is a whole number or a formula, not {default!r}",
+                      p + ("default",))
         params[name] = model.ActionParam(
-            name, kind, spec.get("default"),
+            name, kind, default,
             c.formula(spec.get("min"), p + ("min",), Scope(c.names), still=True),
             c.formula(spec.get("max"), p + ("max",), Scope(c.names), still=True),
             tuple(spec.get("choices") or ()), spec.get("of"), spec.get("doc"),

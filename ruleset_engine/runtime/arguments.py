@@ -35,12 +35,31 @@ def check_args(game, action: model.Action, args: dict) -> dict:
     for key, param in action.params.items():
         if key in args:
             value = args[key]
+        elif isinstance(param.default, model.Formula):
+            out[key] = default_arg(game, action, param)
+            continue
         elif param.default is not None:
             value = param.default
         else:
             raise GameError(f"{action.name} needs {key}")
         out[key] = check_arg(game, action, param, value)
     return out
+
+
+def default_arg(game, action: model.Action, param: model.ActionParam) -> int:
+    """An integer parameter's default that is a formula, read now and held to the bounds: a value
+    out of them is the ruleset's error, at the default (the simulation writes the same check)."""
+    from ruleset_engine.ruleset.steps import StepFailed
+
+    from .support import default_arg as checked
+
+    formula = param.default
+    low = bound(game, param.min) if param.min is not None else None
+    high = bound(game, param.max) if param.max is not None else None
+    try:
+        return checked(read(game, formula), low, high, f"{action.name} {param.name}: the default {formula.text}")
+    except StepFailed as err:
+        raise RuleError(str(err), formula.where, formula.path) from None
 
 
 def check_arg(game, action, param: model.ActionParam, value):

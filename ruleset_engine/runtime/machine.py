@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from ruleset_engine.ruleset.model import Formula
+
 from .writer import FunctionWriter
 
 
@@ -160,6 +162,15 @@ def _triggers(p) -> FunctionWriter:
     return w
 
 
+def default_arg(w: FunctionWriter, action: str, param) -> str:
+    """An integer parameter's default formula, held to its bounds (arguments.check_args at the table)."""
+    value = w.value(param.default)[0]
+    low = w.value(param.min)[0] if param.min is not None else "None"
+    high = w.value(param.max)[0] if param.max is not None else "None"
+    what = w.const(f"{action} {param.name}: the default {param.default.text}", "t")
+    return f"_default_arg({value}, {low}, {high}, {what})"
+
+
 def _turn(w: FunctionWriter, p, call: str, plays: str) -> None:
     """One turn: the action (`call`), the triggers, the end conditions and the loop."""
     innermost = len(p.ruleset.loop) - 1
@@ -217,6 +228,16 @@ def _perform(p) -> FunctionWriter:
     w.cell("_st")
     w.line("_st = 0")
     with _until_the_end(w):
+        # A default that is a formula, for a caller that left the argument out (the table's Game
+        # reads it first, in arguments.py, with the same check).
+        for action in p.ruleset.actions.values():
+            read = [param for param in action.params.values() if isinstance(param.default, Formula)]
+            if read:
+                w.line(f"if name == {action.name!r}:")
+                with w.indent():
+                    for param in read:
+                        w.line(f"if {param.name!r} not in args: args[{param.name!r}] = "
+                               f"{default_arg(w, action.name, param)}", param.default)
         if p.traced:
             w.emit("action", name="name", args="args")
         plays = [name for name, action in p.ruleset.actions.items() if action.plays_level]
@@ -243,6 +264,9 @@ def _play(p) -> FunctionWriter:
     action = p.ruleset.actions[name]
     args = {k: param.default for k, param in action.params.items()}
     args.update(p.loop_args)
+    # Defaults that are formulas are read as each round starts, against the state as it stands.
+    read_each_round = {k: action.params[k] for k, v in args.items() if isinstance(v, Formula)}
+    args = {k: v for k, v in args.items() if k not in read_each_round}
     inner = len(p.ruleset.loop) - 1
     level = p.ruleset.loop[inner]
     reads_loop = any(path[0] == "loop" for ending in p.ruleset.end for path, _ in ending.when.expr.names)
@@ -253,6 +277,8 @@ def _play(p) -> FunctionWriter:
         w.line("    raise _RoundLimit()")
         w.line("_rounds += 1")
         w.line("_st = 0")
+        for key, param in read_each_round.items():
+            w.line(f"_args[{key!r}] = {default_arg(w, name, param)}", param.default)
         with _until_the_end(w):
             w.line("_ended = None")
             w.line("try:")

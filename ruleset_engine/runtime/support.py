@@ -184,6 +184,16 @@ def in_level(block, level: str, where: str) -> None:
         raise StepFailed(f"end: {end.level} inside the {where} is not allowed") from None
 
 
+def default_arg(value, low, high, what: str):
+    """An integer parameter's default read from a formula, held to the parameter's bounds as a
+    value typed at the table is (what: "ACTION PARAM: the default TEXT")."""
+    if type(value) is not int or (low is not None and value < low) or (high is not None and value > high):
+        span = f" from {low} to {high}" if low is not None and high is not None else \
+            f" of at least {low}" if low is not None else f" of at most {high}" if high is not None else ""
+        raise StepFailed(f"{what} gives {format_value(value)}, not a whole number{span}")
+    return value
+
+
 def instance_named(instances, name):
     """The instance of an entity (or group) an action's entity parameter names."""
     items = instances if isinstance(instances, list) else [instances]
