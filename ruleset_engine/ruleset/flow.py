@@ -94,4 +94,4 @@ def ending(c, i: int, spec) -> model.Ending:
     c.results.add(spec["result"])
     return model.Ending(spec.get("id"), c.formula(spec["when"], path + ("when",), Scope(c.names)),
                         spec["result"], c.text(spec.get("say"), path + ("say",), Scope(c.names)),
-                        position_of(c.data, path))
+                        position_of(c.data, path), bool(spec.get("at_once")))

@@ -206,6 +206,7 @@ class Ending:
     result: str
     say: Template | None = None
     where: Position | None = None
+    at_once: bool = False     # also checked after every step that may change it, not only between actions
 
 
 @dataclass(slots=True)

@@ -21,12 +21,14 @@ from contextlib import contextmanager
 
 from ruleset_engine.ruleset.model import Formula
 
+from .at_once import at_once_function
 from .writer import FunctionWriter
 
 
 def write(p) -> list:
     """The machine's functions for the program writer p."""
     out = [(_endings(p), ""), (_triggers(p), "ended")]
+    out += [(at_once_function(p, i, ending), "") for i, ending, _ in p.at_once]
     levels = p.ruleset.loop
     for i in range(len(levels)):
         out += [(_start(p, i), ""), (_next(p, i), ""), (_complete(p, i), ""), (_advance(p, i), "")]

@@ -37,6 +37,7 @@ from ruleset_engine.ruleset.steps import (KINDS, CallStep, CreateStep, LetStep, 
 from ruleset_engine.ruleset.templates import NO_DICE, LocalText, Template
 
 from . import machine, support
+from .at_once import reads as at_once_reads
 from .errors import RuleError
 from .run import NOTHING
 from .signals import EndGame, EndLevel, NeedDecision, RoundLimit
@@ -132,6 +133,8 @@ class ProgramWriter:
         self.read_parts = _needed_texts(ruleset)
         self.recursive = _on_call_cycles(ruleset)
         self.created = _created(ruleset)
+        # The end conditions checked after every step that may change them (at_once.py).
+        self.at_once = [(i, e, at_once_reads(e)) for i, e in enumerate(ruleset.end) if e.at_once]
         self.call_sites = _call_sites(ruleset)
         self.nesting = {name: _nesting(p.steps) for name, p in ruleset.procedures.items()}
         self.dice_params = {name: _dice_param_kind(str(params[name])) for name, p in ruleset.params.items()

@@ -19,6 +19,8 @@ from ruleset_engine.dice.lowering import Lowering, Src
 from ruleset_engine.dice.runtime import MAX_NUMBER
 from ruleset_engine.ruleset.steps import KINDS
 
+from .at_once import write_checks
+
 LOWER = {kind.node: kind.lower for kind in KINDS.values()}
 TRACK_NUMBERS = ("marked", "free", "size", "next", "last")
 
@@ -465,6 +467,7 @@ class FunctionWriter:
                 # `dusk check --playouts`: which steps the games reach (the normal modes write nothing here).
                 self.line(f"_reached({self.program.site_number(step)})")
             LOWER[type(step)](self, step)
+            write_checks(self, step)      # end conditions that end the game at once (at_once.py)
 
     def iterations_checked(self, n: str, steps: list, site) -> None:
         """A loop whose number of iterations is known as it starts: refused before its first one if

@@ -1,0 +1,72 @@
+"""End conditions that end the game at once (`end: [{when: ..., result: ..., at_once: true}]`).
+
+Every end condition is checked between actions (machine.py's `endings`). One marked `at_once` is
+also checked after every step that may change what it reads, wherever the step runs (setup, an
+action, a procedure, a trigger, a loop block), in both modes: it is written after the step by the
+function writer's `block`, and it ends the game through `eo_I()`, which shows the condition's
+`say:` and raises EndGame, as an `end: game` step does.
+
+Which steps may change it is known from the steps' own data: a step that only binds locals or
+shows a line cannot, and a set:, note:, mark:, clear: or move: of a state variable or entity that
+the condition does not read cannot either. A write through a local (an instance of a group) may
+touch anything the condition reads, so it is checked. A step of a kind this table does not know is
+always followed by the check: a new kind is safe before it is listed here.
+"""
+
+from __future__ import annotations
+
+from ruleset_engine.ruleset.steps import (AskStep, CallStep, EndStep, ForEachStep, IfStep, LetStep, LookupStep,
+                                          MarkStep, MoveStep, NoteStep, RepeatStep, ReturnStep, RollStep, SayStep,
+                                          SetStep)
+
+# Steps that write no state variable or entity (steps inside them are checked one by one).
+WRITE_NOTHING = (LetStep, RollStep, LookupStep, ReturnStep, EndStep, CallStep, IfStep, RepeatStep, ForEachStep,
+                 SayStep, AskStep)
+
+# Steps whose writes are places named in the step: how to read their heads.
+PLACES = {
+    SetStep: lambda s: [target for target, _ in s.assignments],
+    NoteStep: lambda s: [target for target, _ in s.notes],
+    MarkStep: lambda s: [s.track],
+    MoveStep: lambda s: [s.source, s.target],
+}
+
+
+def writes(step, ruleset) -> set | None:
+    """The state variables and entities a step may write; None when it may write anything."""
+    if isinstance(step, WRITE_NOTHING):
+        return set()
+    places = PLACES.get(type(step))
+    if places is None:
+        return None
+    heads = {place[0] for place in places(step)}
+    if any(h not in ruleset.state and h not in ruleset.entities for h in heads):
+        return None          # a local: an instance of a group, say
+    return heads
+
+
+def reads(ending) -> set:
+    return {path[0] for path, _ in ending.when.expr.names}
+
+
+def write_checks(w, step) -> None:
+    """After a step: the at-once end conditions it may make true, each tested here."""
+    endings = w.program.at_once
+    if not endings:
+        return
+    written = writes(step, w.program.ruleset)
+    for i, ending, read in endings:
+        if written is None or written & read:
+            w.line(f"if {w.truth(ending.when)}: eo_{i}()", ending.when)
+
+
+def at_once_function(p, i: int, ending):
+    """eo_I(): the at-once end condition I holds: its say:, then the game ends."""
+    from .writer import FunctionWriter
+
+    w = FunctionWriter(p, f"eo_{i}")
+    if p.traced and ending.say is not None:
+        text = w.text(ending.say)
+        w.emit("say", text=f"_to_state({text})")
+    w.line(f"raise _EndGame({ending.result!r})")
+    return w
