@@ -66,8 +66,8 @@ def play_attack(rng: random.Random, house_keep_sets: bool = False) -> tuple[str,
             ticks = 0
             for _ in range(vampires):
                 life -= attack()
-            if life <= 0:
-                return "lost", rounds, life, vampires
+                if life <= 0:          # the game ends at once: no vampire attacks a fallen hunter
+                    return "lost", rounds, life, vampires
     return "timeout", rounds, life, vampires
 
 

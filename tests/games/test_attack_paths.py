@@ -110,10 +110,13 @@ def test_garlic():
 
 
 def test_death():
-    game = play([10] + NO_SIX * 20 + [5, 5, 2], rounds=20)
+    # Life 10; at midnight three vampires attack: 5, then 5 brings life to 0 and the game ends at
+    # once (at_once): the third vampire never attacks, so no third die is rolled.
+    game = play([10] + NO_SIX * 20 + [5, 5], rounds=20)
     assert game.over and game.result == "lost"
-    assert game.values["hunter"]["life"] == -2 and game.report()["life"] == 0
-    assert says(game)[-1] == "The hunter falls. The vampires win, with 3 still in the pool."
+    assert game.values["hunter"]["life"] == 0 and game.report()["life"] == 0 and game.values["attacks"] == 2
+    assert says(game)[-2:] == ["A vampire attacks: white 5, 5 damage; life 0.",
+                               "The hunter falls. The vampires win, with 3 still in the pool."]
     golden("death", game)
 
 
