@@ -38,6 +38,6 @@ def test_the_table_writes_whole_lines_to_a_pipe(tmp_path):
     first = lines[0]
     assert re.fullmatch(r"Attack of the Vampires\. A new game, seed 3, saved in .+\.dusk\.", first), first
     assert any(line.startswith("no help for 'nothing-of-the-kind'; help takes one of: ")
-               and line.endswith(", dice, steps") for line in lines)
+               and line.endswith(", dice, steps, formulas") for line in lines)
     assert "help ACTION or help COMMAND for more; help dice for the dice language, help steps for the steps of " \
            "a ruleset." in lines
