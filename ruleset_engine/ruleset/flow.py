@@ -49,7 +49,7 @@ def action_params(c, specs, path) -> dict:
             c.formula(str(spec["default"]), p + ("default",), Scope(c.names))   # it is rolled: it must be one
         default = spec.get("default")
         if kind == "integer" and isinstance(default, str):
-            # A formula (params.rouses, character.willpower), read as the action starts without it.
+            # A formula (params.NAME, a field), read as the action starts without it.
             default = c.formula(default, p + ("default",), Scope(c.names), still=True)
         elif kind == "integer" and default is not None and (isinstance(default, bool) or not isinstance(default, int)):
             c.problem(f"the default of an integer parameter is a whole number or a formula, not {default!r}",
