@@ -3,7 +3,7 @@
 Every end condition is checked between actions (machine.py's `endings`). One marked `at_once` is
 also checked after every step that may change what it reads, wherever the step runs (setup, an
 action, a procedure, a trigger, a loop block), in both modes: it is written after the step by the
-function writer's `block`, and it ends the game through `eo_I()`, which shows the condition's
+function writer's `block`, and it ends the game through machine.py's `eo_I()`, which shows the condition's
 `say:` and raises EndGame, as an `end: game` step does.
 
 Which steps may change it is known from the steps' own data: a step that only binds locals or
@@ -59,14 +59,3 @@ def write_checks(w, step) -> None:
         if written is None or written & read:
             w.line(f"if {w.truth(ending.when)}: eo_{i}()", ending.when)
 
-
-def at_once_function(p, i: int, ending):
-    """eo_I(): the at-once end condition I holds: its say:, then the game ends."""
-    from .writer import FunctionWriter
-
-    w = FunctionWriter(p, f"eo_{i}")
-    if p.traced and ending.say is not None:
-        text = w.text(ending.say)
-        w.emit("say", text=f"_to_state({text})")
-    w.line(f"raise _EndGame({ending.result!r})")
-    return w

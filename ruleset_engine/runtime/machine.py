@@ -21,14 +21,13 @@ from contextlib import contextmanager
 
 from ruleset_engine.ruleset.model import Formula
 
-from .at_once import at_once_function
 from .writer import FunctionWriter
 
 
 def write(p) -> list:
     """The machine's functions for the program writer p."""
     out = [(_endings(p), ""), (_triggers(p), "ended")]
-    out += [(at_once_function(p, i, ending), "") for i, ending, _ in p.at_once]
+    out += [(_at_once(p, i, ending), "") for i, ending, _ in p.at_once]
     levels = p.ruleset.loop
     for i in range(len(levels)):
         out += [(_start(p, i), ""), (_next(p, i), ""), (_complete(p, i), ""), (_advance(p, i), "")]
@@ -143,6 +142,16 @@ def _endings(p) -> FunctionWriter:
             w.line(f"C.finish({ending.result!r})")
             w.line("return True")
     w.line("return False")
+    return w
+
+
+def _at_once(p, i: int, ending) -> FunctionWriter:
+    """eo_I(): the at-once end condition I holds (at_once.py): its say:, then the game ends."""
+    w = FunctionWriter(p, f"eo_{i}")
+    if p.traced and ending.say is not None:
+        text = w.text(ending.say)
+        w.emit("say", text=f"_to_state({text})")
+    w.line(f"raise _EndGame({ending.result!r})")
     return w
 
 
