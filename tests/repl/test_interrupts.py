@@ -123,10 +123,16 @@ def test_ctrl_c_ends_simulate_with_one_line(tmp_path, delay):
     process = subprocess.Popen([DUSK, "simulate", "attack-of-the-vampires", "-n", str(10**12), "--workers", "2"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                                env=dict(os.environ, DUSK_DATA_DIR=str(tmp_path)))
-    time.sleep(delay)
-    memory = rss_kib(process.pid)
-    os.killpg(process.pid, signal.SIGINT)     # as the terminal sends Ctrl-C: to the parent and its workers
-    out, err = process.communicate(timeout=60)
+    try:
+        time.sleep(delay)
+        memory = rss_kib(process.pid)
+        os.killpg(process.pid, signal.SIGINT)     # as the terminal sends Ctrl-C: to the parent and its workers
+        out, err = process.communicate(timeout=60)
+    finally:
+        # Should Ctrl-C fail to end it, a trillion games must not outlive the test.
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
     assert process.returncode == 130
     assert err == "dusk simulate: interrupted (Ctrl-C); no summary\n" and out == ""
     assert memory < 200 * 1024
