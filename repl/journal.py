@@ -439,11 +439,11 @@ class Summary:
 def summary(path: Path) -> Summary:
     """What a session file holds, read-only: its ruleset, when it started and was last played, how
     many turns the game has had (the setup not counted) and how it ended; `problem` when it cannot be read."""
+    found = Summary(path)
     try:
-        found = Summary(path, last_played=path.stat().st_mtime)
+        found.last_played = path.stat().st_mtime
         regular_file(path)
     except (OSError, JournalError) as err:
-        found = locals().get("found") or Summary(path)
         found.problem = str(err) if isinstance(err, JournalError) else why(err)
         return found
     try:

@@ -319,8 +319,7 @@ def _analysis_failed(command: str, err: Exception, progress: _Progress) -> int:
     """A run that could not be done: bad arguments (2), or a ruleset that cannot be played (1)."""
     progress.close()
     print(f"dusk {command}: {err}", file=sys.stderr)
-    bad_input = isinstance(err, (dusk.GameError, ValueError)) or type(err).__name__ == "PlotError"
-    return 2 if bad_input else 1
+    return 2 if isinstance(err, (dusk.GameError, ValueError)) else 1
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -363,10 +362,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print("dusk compare: -n and --workers take whole numbers of 1 or more", file=sys.stderr)
         return 2
     _cap_workers(args, "compare")
-    progress = _Progress(2 * args.n)
+    progress = _Progress(args.n)
     try:
         result = compare.compare(args.a, args.b, args.n, args.seed, dusk.parse_sets(args.set), args.workers,
-                                 lambda done: progress(2 * done))
+                                 progress)
     except (dusk.DuskError, OSError, ValueError) as err:
         return _analysis_failed("compare", err, progress)
     progress.close()

@@ -16,8 +16,8 @@ SIZE = (6.4, 4.8)      # inches, at DPI: 640 × 480 pixels
 DPI = 100
 
 
-class PlotError(DuskError):
-    """A figure that cannot be written: a file type, or matplotlib missing."""
+class PlotError(DuskError, ValueError):
+    """A figure that cannot be written: a file type, or matplotlib missing (a bad argument: exit 2)."""
 
 
 def check_target(path: str) -> None:

@@ -930,8 +930,9 @@ def lower_pool_literal(lo: Lowering, node: ast.PoolLiteral) -> Src:
     if len(parts) == 1:
         return Src(parts[0] if items[0].kind == NUM or not lo.aside else f"tuple({parts[0]})", POOL, dice=dice)
     text = "(" + " + ".join(parts) + ")"
-    if any(src.kind != NUM for src in items):
-        text = f"_joined({text}, {node.span!r})"      # pools joined may outgrow a pool
+    if any(src.kind != NUM and not isinstance(x, ast.Dice) for src, x in zip(items, node.items)):
+        # Pools read from names, joined, may outgrow a pool (dice rolled here are counted already).
+        text = f"_joined({text}, {node.span!r})"
     return Src(text, POOL, dice=dice)
 
 

@@ -29,8 +29,6 @@ from .tables import build_table
 from .templates import LocalText, Template, split_template
 from .yamlio import LDict, key_position_of, position_of
 
-MAX_NESTING = 16     # blocks of steps, one inside another
-
 
 class RulesetChecker:
     def __init__(self, data: LDict, file: str, files=(), broken=(), refused: bool = False):
@@ -299,9 +297,9 @@ class RulesetChecker:
 
     # ---- steps
     def steps(self, items, path, scope: Scope) -> list:
-        if self.nesting >= MAX_NESTING:
+        if self.nesting >= model.MAX_NESTING:
             # Far past any game's need, and within what the program written from the steps can nest.
-            self.problem(f"blocks of steps nested more than {MAX_NESTING} deep; move the inner steps into a "
+            self.problem(f"blocks of steps nested more than {model.MAX_NESTING} deep; move the inner steps into a "
                          f"procedure", path)
             return []
         self.nesting += 1

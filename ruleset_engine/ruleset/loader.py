@@ -26,10 +26,9 @@ def locate(source: str, relative_to: Path | None = None) -> tuple[Path, str]:
     candidate = Path(source) if relative_to is None or Path(source).is_absolute() else relative_to / source
     looks_like_path = source.endswith((".yaml", ".yml")) or os.sep in source or "/" in source or candidate.is_file()
     if looks_like_path:
-        path = Path(source)
-        if relative_to is not None and not path.is_absolute():
-            path = relative_to / path
-        return path, str(path) if relative_to is None else os.path.relpath(path)
+        if relative_to is not None:      # a parent named by an extends:
+            _may_extend(source, candidate, relative_to)
+        return candidate, str(candidate) if relative_to is None else os.path.relpath(candidate)
     path = bundled.bundled_path(source)
     if path is None:
         known = ", ".join(sorted(bundled.bundled_files())) or "none"
@@ -40,8 +39,6 @@ def locate(source: str, relative_to: Path | None = None) -> tuple[Path, str]:
 def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ()) -> tuple[LDict, list[str]]:
     """The data of a ruleset with its parents merged in; the files, child first."""
     path, name = locate(source, relative_to)
-    if relative_to is not None and path != bundled.bundled_path(source):
-        _may_extend(source, path, relative_to)
     resolved = Path(os.path.realpath(path))     # realpath, unlike resolve(), never raises on a loop
     if resolved in chain:
         names = " -> ".join([p.name for p in chain] + [path.name])

@@ -109,6 +109,7 @@ class TrackSpec:
 
 
 MAX_GROUP = 10_000    # instances of one entity group, those made during play included
+MAX_NESTING = 16      # blocks of steps, one inside another (Python nests at most 20 loops)
 
 
 @dataclass(slots=True)

@@ -589,9 +589,7 @@ def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set, set]:
                 tracked.add(id(expr))
                 read |= {n.path[0] for a in node.args for n in dice_ast.walk(a)
                          if isinstance(n, dice_ast.Name)} - globals_
-    blocks = [ruleset.setup or []] + [a.steps for a in ruleset.actions.values()] + \
-        [p.steps for p in ruleset.procedures.values()] + [t.do for t in ruleset.triggers] + \
-        [getattr(level, part) for level in ruleset.loop for part in ("begin", "finish", "then", "steps")]
+    blocks = _blocks(ruleset, level_steps=True)
     steps = [step for block in blocks for step in _all_steps(block)]
     bindings, results = [], []         # (name bound, its formula); (name a call's result is bound to)
     for step in steps:
@@ -644,11 +642,18 @@ def _nesting(steps) -> int:
     return max((1 + _nesting(getattr(step, attr)) for step in steps for attr in NESTED[type(step)]), default=0)
 
 
+def _blocks(ruleset: model.Ruleset, level_steps: bool) -> list:
+    """Every top block of steps: setup, actions, procedures, triggers and the loop levels' blocks
+    (their `steps:` too when asked: they are also the steps of the action that plays the level)."""
+    parts = ("begin", "finish", "then", "steps") if level_steps else ("begin", "finish", "then")
+    return [ruleset.setup or []] + [a.steps for a in ruleset.actions.values()] + \
+        [p.steps for p in ruleset.procedures.values()] + [t.do for t in ruleset.triggers] + \
+        [getattr(level, part) for level in ruleset.loop for part in parts]
+
+
 def _created(ruleset: model.Ruleset) -> set:
     """The groups a create: step makes instances of."""
-    blocks = [ruleset.setup] + [a.steps for a in ruleset.actions.values()] + \
-        [p.steps for p in ruleset.procedures.values()] + [t.do for t in ruleset.triggers] + \
-        [getattr(level, part) for level in ruleset.loop for part in ("begin", "finish", "then", "steps")]
+    blocks = _blocks(ruleset, level_steps=True)
     return {step.entity for block in blocks for step in _all_steps(block) if isinstance(step, CreateStep)}
 
 
@@ -662,9 +667,7 @@ def _returns(steps) -> bool:
 
 def _call_sites(ruleset: model.Ruleset) -> dict:
     """How many call steps name each procedure, anywhere in the ruleset."""
-    blocks = [ruleset.setup] + [a.steps for a in ruleset.actions.values()] + \
-        [p.steps for p in ruleset.procedures.values()] + [t.do for t in ruleset.triggers] + \
-        [getattr(level, part) for level in ruleset.loop for part in ("begin", "finish", "then")]
+    blocks = _blocks(ruleset, level_steps=False)
     counts: dict = {}
     for steps in blocks:
         for step in _all_steps(steps):
@@ -679,9 +682,7 @@ def _needed_texts(ruleset: model.Ruleset) -> set:
     from ruleset_engine.ruleset.steps import NoteStep
 
     needed = {part for f in _formulas(ruleset, texts=False) for path, _ in f.names for part in path}
-    blocks = [ruleset.setup] + [a.steps for a in ruleset.actions.values()] + \
-        [p.steps for p in ruleset.procedures.values()] + [t.do for t in ruleset.triggers] + \
-        [getattr(level, part) for level in ruleset.loop for part in ("begin", "finish", "then")]
+    blocks = _blocks(ruleset, level_steps=False)
     notes = [(target, template) for steps in blocks for step in _all_steps(steps) if isinstance(step, NoteStep)
              for target, template in step.notes]
     def reads(template) -> set:

@@ -17,6 +17,7 @@ from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR, join
 from ruleset_engine.dice.lowering import Lowering, Src
 from ruleset_engine.dice.runtime import MAX_NUMBER
+from ruleset_engine.ruleset.model import MAX_NESTING
 from ruleset_engine.ruleset.steps import KINDS
 
 from .at_once import write_checks
@@ -478,7 +479,8 @@ class FunctionWriter:
 
     def call(self, step, args: list, result: str | None) -> None:
         # Written in place only where Python can nest its blocks (it allows 20 loops, one in another).
-        if self.program.inlined(step.procedure) and len(self.loops) + self.program.nesting[step.procedure] <= 16:
+        if self.program.inlined(step.procedure) and \
+                len(self.loops) + self.program.nesting[step.procedure] <= MAX_NESTING:
             # Called from this one place, never itself, never returning a value: written in place.
             procedure = self.program.ruleset.procedures[step.procedure]
             with self.scope(f"p_{step.procedure}", f"{step.procedure}__"):
