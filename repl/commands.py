@@ -499,7 +499,7 @@ def cmd_prob(repl: Repl, rest: str) -> None:
         raise ValueError("the odds of what? for example: prob count(5d10, >= 6)")
     from ruleset_engine.analysis import prob, prob_view
 
-    answer = prob.ask([rest.strip()], env=copy.deepcopy(repl.session.game.values),
+    answer = prob.ask([rest.strip()], env=copy.deepcopy(repl.session.game.text_env()),
                       formulas=repl.session.game.ruleset.formulas)
     repl.show(prob_view.render_rich(answer, repl.style.ascii_only))
 

@@ -79,6 +79,7 @@ class TableCompleter(Completer):
         game = self.repl.session.game
         names = list(game.ruleset.state) + [f"params.{p}" for p in game.ruleset.params]
         names += list(game.ruleset.pairs)           # read as NAME('a', 'b').FIELD
+        names += [f"loop.{level.name}{done}" for level in game.ruleset.loop for done in ("", ".done")]
         for name, spec in game.ruleset.entities.items():
             if not spec.is_group:
                 names += [f"{name}.{f}" for f in list(spec.fields) + list(spec.tracks)]

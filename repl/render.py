@@ -155,7 +155,8 @@ def state_tables(game, style: Style) -> list:
     for name in ruleset.state:
         variables.add_row(name, text_of(values.get(name), style))
     for level in ruleset.loop:
-        variables.add_row(f"loop.{level.name}", str(values["loop"].get(level.name)))
+        done = (values.get("loop_done") or {}).get(level.name)
+        variables.add_row(f"loop.{level.name}", f"{values['loop'].get(level.name)} ({done} done)")
     out.append(variables)
     for name, spec in ruleset.entities.items():
         instances = values.get(name)

@@ -435,18 +435,37 @@ def _checked_ruleset(path: Path, meta: dict, entries: list, force: bool):
     if set(full) != set(meta["params"]):
         missing = sorted(set(full) - set(meta["params"]))
         raise JournalError(f"{path} is damaged or its ruleset changed: meta.params has no {missing[0]}")
-    names = {"params", "loop"} | set(ruleset.entities) | set(ruleset.state) | set(ruleset.pairs)
+    names = {"params", "loop", "loop_done"} | set(ruleset.entities) | set(ruleset.state) | set(ruleset.pairs)
     for entry in entries:
         values = entry.game["values"]
+        _count_done(values)
         if set(values) != names:
             extra, missing = sorted(set(values) - names), sorted(names - set(values))
             what = f"has no {missing[0]}" if missing else f"holds {extra[0]}, which {ruleset.id} has not"
         else:
-            what = _records_problem(ruleset, values)
+            what = _records_problem(ruleset, values) or _counters_problem(ruleset, values)
         if what:
             raise JournalError(f"{path} is damaged or its ruleset changed: entry {entry.n} ({entry.command[:40]}): "
                                f"the game {what}")
     return ruleset, notice
+
+
+def _count_done(values: dict) -> None:
+    """A game saved before the loop counted its finished iterations: between actions every level
+    of a running game is in an iteration, so one fewer than its counter are done."""
+    if "loop_done" not in values and isinstance(values.get("loop"), dict):
+        values["loop_done"] = {name: max(0, n - 1) if type(n) is int else n for name, n in values["loop"].items()}
+
+
+def _counters_problem(ruleset, values: dict) -> str | None:
+    """What is wrong with the loop counters a saved game holds, or None."""
+    levels = {level.name for level in ruleset.loop}
+    for key in ("loop", "loop_done"):
+        counters = values[key]
+        if not isinstance(counters, dict) or set(counters) != levels \
+                or not all(type(n) is int and 0 <= n <= 2 ** 53 for n in counters.values()):
+            return f"holds {key} in a shape it never has"
+    return None
 
 
 def _records_problem(ruleset, values: dict) -> str | None:

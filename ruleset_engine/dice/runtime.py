@@ -247,7 +247,7 @@ def t_env(value):
         return value.pool
     if isinstance(value, (list, tuple)) and all(type(v) is int or type(v) is KFace for v in value):
         return Pool.of(value)
-    if kind is KFace:     # one face of a kind, read as a number
+    if isinstance(value, int) and kind is not bool:   # a face of a kind, a counter with fields: a number
         return int(value)
     return value
 
@@ -399,8 +399,8 @@ def u_env(value):
         return tuple(value)
     if isinstance(value, Pool):
         return tuple([as_face(d.face, d.kind) for d in value.dice])
-    if type(value) is KFace:     # one face of a kind, read as a number
-        return int(value)
+    if isinstance(value, int) and type(value) is not bool and type(value) is not int:
+        return int(value)        # a face of a kind, a counter with fields: read as a number
     return value
 
 

@@ -102,6 +102,9 @@ class Names:
         if head == "loop":
             if rest and rest[0] not in self.levels:
                 return f"unknown loop level {rest[0]!r}{suggest(rest[0], self.levels)}"
+            if len(rest) > 1 and rest[1:] != ("done",):
+                return (f"loop.{rest[0]} has one field, done (how many of its iterations are done), "
+                        f"not {'.'.join(rest[1:])!r}")
             return None
         if head in self.state_names:
             return None

@@ -266,11 +266,11 @@ class Game:
             return f"(status: {err.message})"
 
     def text_env(self) -> dict:
-        """The values a text read between actions sees: the game's values, and each pair as the
-        function that reads its records (`bond('Ana', 'Beto').kind`)."""
-        if not self.ruleset.pairs:
-            return self.values
+        """The values a text read between actions sees: the game's values, each loop counter with
+        its `done`, and each pair as the function that reads its records (`bond('Ana', 'Beto').kind`)."""
         env = dict(self.values)
+        done = env.pop("loop_done", None) or {}
+        env["loop"] = {name: LoopCounter(n, done.get(name, 0)) for name, n in (env.get("loop") or {}).items()}
         for name, spec in self.ruleset.pairs.items():
             env[name] = _pair_reader(self.values, name, spec)
         return env
@@ -375,6 +375,27 @@ def dice_source_state(rng):
 def restore_dice_source(rng, state) -> None:
     """Put a dice source back in a state that dice_source_state gave."""
     rng.setstate(rng_from_json(state))
+
+
+class LoopCounter(int):
+    """A loop level's counter as a text between actions reads it: a number (`loop.night`, the
+    iteration being played) with one field, `done` (`loop.night.done`, the iterations finished)."""
+
+    def __new__(cls, value: int, done: int):
+        counter = super().__new__(cls, value)
+        counter.done = done
+        return counter
+
+    def keys(self):
+        return ("done",)
+
+    def __getitem__(self, name):
+        if name == "done":
+            return self.done
+        raise KeyError(name)
+
+    def __deepcopy__(self, memo):
+        return self
 
 
 def _pair_reader(values: dict, name: str, spec):

@@ -4,9 +4,10 @@ Written once, here, for both modes: the table's `perform` (one action at a time,
 logged) and the simulation's `play` (turns of the loop action until the game ends) run the same
 turn, written by `_turn`. For a ruleset's levels (outermost first) the machine is:
 
-    start i      the level's counter is 1; unless it is already done, its begin:, then start i+1
-    next i       the counter moves on; unless the level is done, its begin:, then start i+1
-    complete i   the level ran every iteration: its then:; the enclosing iteration ends
+    start i      the level's counter is 1, none done; unless it is already done, its begin:, then start i+1
+    next i       one more done, the counter moves on; unless the level is done, its begin:, then start i+1
+    complete i   the level ran every iteration: its counter goes back to the last one played (it
+                 never reads one past the end), its then:; the enclosing iteration ends
                  (its finish:) and the enclosing level moves on; the outermost ends the game: done
     advance i    the current iteration of level i ends, with every level inside it (their finish:)
 
@@ -82,16 +83,31 @@ def _counter_cell(w: FunctionWriter, p, i: int) -> str:
     return counter
 
 
+def _done_cell(w: FunctionWriter, p, i: int) -> str:
+    done = p.done_counter(i)
+    if not p.traced:
+        w.cell(done)
+    return done
+
+
 def _start(p, i: int) -> FunctionWriter:
     w = FunctionWriter(p, f"lv_start_{i}")
     w.line(f"{_counter_cell(w, p, i)} = 1")
+    w.line(f"{_done_cell(w, p, i)} = 0")
     _rest_of_begin(w, p, i)
     return w
 
 
+def _moves_on(w: FunctionWriter, p, i: int) -> None:
+    """The iteration being played is done; the counter moves to the next."""
+    counter = _counter_cell(w, p, i)
+    w.line(f"{_done_cell(w, p, i)} = {counter}")
+    w.line(f"{counter} += 1")
+
+
 def _next(p, i: int) -> FunctionWriter:
     w = FunctionWriter(p, f"lv_next_{i}")
-    w.line(f"{_counter_cell(w, p, i)} += 1")
+    _moves_on(w, p, i)
     _rest_of_begin(w, p, i)
     return w
 
@@ -108,6 +124,7 @@ def _rest_of_begin(w: FunctionWriter, p, i: int) -> None:
 
 def _complete(p, i: int) -> FunctionWriter:
     w = FunctionWriter(p, f"lv_complete_{i}")
+    w.line(f"{_counter_cell(w, p, i)} = {_done_cell(w, p, i)}")
     _level_block(w, p, i, "then")
     if i == 0:
         w.line("raise _EndGame('done')")
@@ -312,8 +329,7 @@ def _play(p) -> FunctionWriter:
             w.line("    endings()")
             w.line("    continue")
             _level_block(w, p, inner, "finish")
-            counter = _counter_cell(w, p, inner)
-            w.line(f"{counter} += 1")
+            _moves_on(w, p, inner)
             w.line(f"if {_done(w, p, inner)}:")
             w.line(f"    lv_complete_{inner}()")
             w.line("    endings()")
@@ -333,8 +349,9 @@ def _values(p) -> FunctionWriter:
     w.line(f"_p = {params!r}")
     for name in p.dice_params:
         w.line(f"_p[{name!r}] = q_{name}")
-    parts = ["'params': _p", "'loop': {" + ", ".join(f"{level.name!r}: l_{i}" for i, level in enumerate(ruleset.loop))
-             + "}"]
+    levels = list(enumerate(ruleset.loop))
+    parts = ["'params': _p", "'loop': {" + ", ".join(f"{level.name!r}: l_{i}" for i, level in levels) + "}",
+             "'loop_done': {" + ", ".join(f"{level.name!r}: ld_{i}" for i, level in levels) + "}"]
     parts += [f"{name!r}: e_{name}" for name in ruleset.entities]
     parts += [f"{name!r}: s_{name}" for name in ruleset.state]
     parts += [f"{name!r}: r_{name}" for name in ruleset.pairs]

@@ -209,14 +209,21 @@ class ProgramWriter:
                 return Src("G['loop']", ANY, simple=True)
             return Src("{" + ", ".join(f"{n!r}: l_{i}" for i, n in enumerate(names)) + "}", ANY)
         i = names.index(rest[0])
-        return Src(f"G['loop'][{rest[0]!r}]" if self.traced else f"l_{i}", NUM, simple=True, safe=True)
+        if len(rest) > 1:      # loop.LEVEL.done (the checker allows no other field)
+            return Src(self.done_counter(i), NUM, simple=True, safe=True)
+        return Src(self.counter(i), NUM, simple=True, safe=True)
 
     def pair_store(self, name: str) -> str:
         """Where the records of a pair are kept: the game's dictionary, or a cell of the program."""
         return f"G[{name!r}]" if self.traced else f"r_{name}"
 
     def counter(self, i: int) -> str:
+        """Where level i's counter is kept: the iteration being played, or the last one once done."""
         return f"G['loop'][{self.ruleset.loop[i].name!r}]" if self.traced else f"l_{i}"
+
+    def done_counter(self, i: int) -> str:
+        """Where the number of level i's finished iterations is kept."""
+        return f"G['loop_done'][{self.ruleset.loop[i].name!r}]" if self.traced else f"ld_{i}"
 
     # ---- errors found while writing (a formula that cannot run with these params)
     def problem(self, err: DiceError, formula: Formula | None, step=None) -> Src:
@@ -411,10 +418,12 @@ class ProgramWriter:
             else:
                 w.line(f"{w.cell('q_' + name)} = _report_value({value})", formula)
         if self.traced:
-            w.line("G['loop'] = {" + ", ".join(f"{level.name!r}: 0" for level in ruleset.loop) + "}")
+            zeros = "{" + ", ".join(f"{level.name!r}: 0" for level in ruleset.loop) + "}"
+            w.line(f"G['loop'] = {zeros}")
+            w.line(f"G['loop_done'] = {zeros}")
         else:
             for i in range(len(ruleset.loop)):
-                w.line(f"{w.cell(f'l_{i}')} = 0")
+                w.line(f"{w.cell(f'l_{i}')} = {w.cell(f'ld_{i}')} = 0")
         for entity, spec in ruleset.entities.items():
             place = f"G[{entity!r}]" if self.traced else w.cell(f"e_{entity}")
             if spec.is_group:
@@ -452,7 +461,8 @@ class ProgramWriter:
         if self.traced:
             return ["_st", "_dp"]
         return (["_st", "_dp"] + [f"s_{n}" for n in ruleset.state] + [f"e_{n}" for n in ruleset.entities]
-                + [f"l_{i}" for i in range(len(ruleset.loop))] + [f"q_{n}" for n in self.dice_params]
+                + [f"{c}_{i}" for i in range(len(ruleset.loop)) for c in ("l", "ld")]
+                + [f"q_{n}" for n in self.dice_params]
                 + [f"r_{n}" for n in ruleset.pairs])
 
     def assemble(self, functions) -> tuple[str, dict]:

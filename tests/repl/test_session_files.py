@@ -113,6 +113,10 @@ def edit(path: Path, *statements) -> bytes:
     (["UPDATE entries SET kind = 'teleport' WHERE n = 2"], "kind is 'teleport', not one of"),
     (["UPDATE entries SET free_rng = '[3, [1, 2], null]' WHERE n = 4"], r"free_rng\[1\] has 2 numbers, not 625"),
     (["UPDATE entries SET game = json_remove(game, '$.values.vampires')"], "the game has no vampires"),
+    (["UPDATE entries SET game = json_set(game, '$.values.loop_done', json('{\"round\": \"2\"}'))"],
+     "the game holds loop_done in a shape it never has"),
+    (["UPDATE entries SET game = json_set(game, '$.values.loop', json('{\"turn\": 2}'))"],
+     "the game holds loop in a shape it never has"),
     (["UPDATE meta SET value = '{\"vampires\": \"many\"}' WHERE key = 'params'"], "meta.params: param vampires"),
     (["DELETE FROM entries WHERE kind = 'start'"], "not the game's start"),
     (["DELETE FROM entries"], "holds no game yet"),
@@ -190,3 +194,12 @@ def test_a_session_from_before_fingerprints_resumes_and_gets_one(tmp_path):
     meta, _ = read_session(path)
     assert "fingerprint" not in meta          # it is only written when a changed ruleset is taken
     assert json.loads(json.dumps(meta))["seed"] == 3
+
+
+def test_a_session_from_before_loops_counted_what_is_done_resumes(tmp_path):
+    path = saved_game(tmp_path)
+    edit(path, "UPDATE entries SET game = json_remove(game, '$.values.loop_done')")
+    session = Session.resume(path)
+    # `auto 3` taken back by undo, then one round: the second round is being played, one is done
+    assert session.game.values["loop"] == {"round": 2} and session.game.values["loop_done"] == {"round": 1}
+    session.close()
