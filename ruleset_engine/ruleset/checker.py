@@ -192,7 +192,7 @@ class RulesetChecker:
         entities = self.each("entities", entity)
         state = self.each("state", lambda c, name, value: initial(c, value, ("state", name), Scope(c.names)))
         pairs = self.each("pairs", pair)
-        self.state_order(state)
+        self.start_order(entities, state)
         loop = list(self.each("loop", level).values())
         procedures = self.each("procedures", procedure)
         with self.no_level_end("setup: (no loop runs yet)"):
@@ -280,15 +280,46 @@ class RulesetChecker:
 
 
 
+    @staticmethod
+    def _read_by(*starts) -> list[str]:
+        """The first names read by starting values (Initial, Formula or Template; None passed over)."""
+        exprs = []
+        for start in starts:
+            if isinstance(start, model.Initial):
+                start = start.formula or start.text
+            if isinstance(start, model.Formula):
+                exprs.append(start.expr)
+            elif start is not None:     # a text: its placeholders
+                exprs += [piece for parts in start.parts.values() for piece in parts if not isinstance(piece, str)]
+        return [path[0] for expr in exprs for path, _ in expr.names]
+
+    def start_order(self, entities: dict, state: dict) -> None:
+        """A game starts with its entities, in the order written, then its records between pairs,
+        then its state variables in the order written: a starting value reads only what is made
+        before it (params and loop counters always)."""
+        made, later = [], set(entities) | set(state)
+        for name, spec in entities.items():
+            where = ("entities", name)
+            starts = [(where + ("fields", f), start) for f, start in spec.fields.items()]
+            starts += [(where + ("tracks", t, "boxes"), track.size) for t, track in spec.tracks.items()]
+            starts += [(where + ("count",), spec.count), (where + ("names",), spec.names)]
+            for path, start in starts:
+                early = [n for n in self._read_by(start) if n in later and n not in made]
+                if early:
+                    what = (f"{name!r} itself, which is still being made" if early[0] == name else
+                            f"{early[0]!r}, which is made after it" if early[0] in entities else
+                            f"the state variable {early[0]!r}, which starts after every entity")
+                    self.problem(f"the starting value of {'.'.join(path[1:])} reads {what} (a game makes its "
+                                 f"entities in the order written, then its state: an entity's starting values "
+                                 f"read params and the entities above it)", path)
+            made.append(name)
+        self.state_order(state)
+
     def state_order(self, state: dict) -> None:
         """State variables start in the order written: a starting value reads only those above it."""
         order = list(state)
         for n, (name, start) in enumerate(state.items()):
-            parts = ([start.formula.expr] if start.formula else []) + \
-                [piece for parts in (start.text.parts.values() if start.text else ()) for piece in parts
-                 if not isinstance(piece, str)]
-            later = [path[0] for part in parts for path, _ in part.names
-                     if path[0] in order[n:] and path[0] not in self.names.params]
+            later = [read for read in self._read_by(start) if read in order[n:] and read not in self.names.params]
             if later:
                 self.problem(f"the starting value of {name!r} reads itself" if later[0] == name else
                              f"the starting value of {name!r} reads {later[0]!r}, which starts after it (state "

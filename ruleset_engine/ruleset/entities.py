@@ -4,6 +4,8 @@ checker (its reporting, formulas and texts) and one YAML item."""
 
 from __future__ import annotations
 
+from ruleset_engine.dice.kinds import BOOL, STR
+
 from . import model
 from .marks import MarkRule
 from .names import INSTANCE_FIELDS, TRACK_FIELDS, Scope
@@ -46,9 +48,17 @@ def entity(c, name: str, spec) -> model.EntitySpec:
         fields[field_name] = initial(c, value, path + ("fields", field_name), scope)
     tracks = {}
     for track_name, track in (spec.get("tracks") or {}).items():
-        boxes = track["boxes"]
-        labels = tuple(range(1, boxes + 1)) if isinstance(boxes, int) else tuple(boxes)
-        tracks[track_name] = model.TrackSpec(track_name, labels, mark_rule(c, track, path + ("tracks", track_name)))
+        boxes, where = track["boxes"], path + ("tracks", track_name)
+        size = None
+        if isinstance(boxes, str):     # a formula: how many boxes, read as each instance is made
+            size = c.formula(boxes, where + ("boxes",), scope)
+            if size is not None and size.expr.kind in (STR, BOOL):
+                c.problem(f"boxes: {boxes} gives {'a text' if size.expr.kind == STR else 'true/false'}: "
+                          f"write how many boxes (a number), or their labels as a list", where + ("boxes",))
+            labels = ()
+        else:
+            labels = tuple(range(1, boxes + 1)) if isinstance(boxes, int) else tuple(boxes)
+        tracks[track_name] = model.TrackSpec(track_name, labels, mark_rule(c, track, where), size)
     count = c.formula(spec.get("count"), path + ("count",), Scope(c.names)) if "count" in spec else None
     names = c.text(spec.get("names"), path + ("names",), scope) if "names" in spec else None
     if "max" in spec and "count" not in spec:

@@ -104,8 +104,17 @@ class Initial:
 @dataclass(slots=True)
 class TrackSpec:
     name: str
-    labels: tuple
+    labels: tuple                    # the boxes' labels; () when `size` says how many (numbered 1..n)
     rule: MarkRule | None = None     # a track whose boxes remember what marked them (marks.py)
+    size: Formula | None = None      # `boxes:` a formula, read as each instance is made
+
+    @property
+    def numbered(self) -> bool:
+        """Every box is labelled by a number (a track sized by a formula is numbered 1..n)."""
+        return all(type(label) is int for label in self.labels)
+
+
+MAX_BOXES = 1000      # boxes of one track (the schema's bound for a number, checked in play for a formula)
 
 
 MAX_GROUP = 10_000    # instances of one entity group, those made during play included

@@ -47,7 +47,7 @@ def tables(p) -> list[str]:
     advance = ", ".join(f"{level.name!r}: lv_advance_{i}" for i, level in enumerate(ruleset.loop))
     entries = ["'start': start", "'report': report", "'perform': perform"]
     if not p.traced:
-        entries += ["'play': play", "'values': values"]
+        entries += ["'play': play", "'values': values", "'init': init"]
     return [f"    ACTIONS = {{{actions}}}", f"    ADVANCE = {{{advance}}}",
             f"    return {{{', '.join(entries)}}}"]
 

@@ -381,7 +381,12 @@ class ProgramWriter:
             self.observe_field(entity, field, kind)
             w.line(f"_i[{field!r}] = {'_to_state(' + w.local(field) + ')' if self.traced else w.local(field)}")
         for track, tspec in spec.tracks.items():
-            w.line(f"_i[{track!r}] = _new_track({tspec.labels!r})")
+            if tspec.size is None:
+                w.line(f"_i[{track!r}] = _new_track({tspec.labels!r})")
+            else:
+                what = w.const(f"{entity}.{track}: boxes {tspec.size.text}", "t")
+                w.line(f"_i[{track!r}] = _new_track(_track_boxes({w.number(tspec.size, 'boxes')}, {what}))",
+                       tspec.size)
             if tspec.rule is not None:
                 w.line(f"_start_marks(_i[{track!r}], {w.const(tspec.rule, 'rule')})")
         w.line("return _i")
@@ -483,7 +488,7 @@ class ProgramWriter:
             "_text_ok": support.text_ok, "_truth_value": support.truth_value,
             "_fmt": support.fmt, "_plain_text": support.plain_text, "_shown": support.shown,
             "_report_value": support.report_value,
-            "_initial_value": _initial_value, "_group_size": support.group_size, "_decision": support.decision,
+            "_initial_value": _initial_value, "_group_size": support.group_size, "_track_boxes": support.track_boxes, "_decision": support.decision,
             "_auto_answer": support.auto_answer,
             "_picked": support.picked, "_u_picked": support.u_picked, "_in_level": support.in_level,
             "_instance_named": support.instance_named,

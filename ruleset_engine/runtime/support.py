@@ -6,7 +6,7 @@ from __future__ import annotations
 from ruleset_engine.dice import Die, FacesList, Pool
 from ruleset_engine.dice.values import as_face, kind_of
 from ruleset_engine.dice.runtime import MAX_NUMBER
-from ruleset_engine.ruleset.model import MAX_GROUP
+from ruleset_engine.ruleset.model import MAX_BOXES, MAX_GROUP
 from ruleset_engine.ruleset.steps import StepFailed
 from ruleset_engine.ruleset.templates import LocalText, format_value, is_language_map
 
@@ -19,6 +19,13 @@ def group_size(n: int, entity: str, most: int = MAX_GROUP) -> int:
     if n > most:
         raise StepFailed(f"a group of {n:,} {entity} instances is past the limit ({most:,})")
     return max(0, n)
+
+
+def track_boxes(n: int, what: str) -> range:
+    """The labels of a track whose `boxes:` is a formula: 1..n, n from 1 to the limit."""
+    if not 1 <= n <= MAX_BOXES:
+        raise StepFailed(f"{what} gives {n}: a track has 1 to {MAX_BOXES:,} boxes")
+    return range(1, n + 1)
 
 
 def to_state(value):

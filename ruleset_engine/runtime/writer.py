@@ -166,11 +166,9 @@ class FunctionWriter:
         field = rest[0]
         text = f"{base}[{field!r}]"
         if field in spec.tracks:
-            labels = spec.tracks[field].labels
             counts = ("marked", "free", "size")
             rule = spec.tracks[field].rule
-            if len(rest) == 2 and (rest[1] in counts or rest[1] in TRACK_NUMBERS and
-                                   all(type(label) is int for label in labels) or
+            if len(rest) == 2 and (rest[1] in counts or rest[1] in TRACK_NUMBERS and spec.tracks[field].numbered or
                                    rule is not None and rest[1] in rule.types):
                 return Src(f"{text}[{rest[1]!r}]", NUM, simple=True, safe=sure)
             return self.dynamic(text, rest[1:], span) if len(rest) > 1 else Src(text, ANY, simple=True)
