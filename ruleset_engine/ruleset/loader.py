@@ -1,4 +1,4 @@
-"""Loading a ruleset: YAML with positions, then `extends:`, then the schema, then the meaning.
+"""Loading a ruleset: YAML with positions, then `include:`, then `extends:`, then the schema, then the meaning.
 
 `load(source)` takes a bundled id or a path and returns a compiled Ruleset, or
 raises RulesetError with every problem found, each as `file:line:col: message
@@ -12,6 +12,7 @@ from pathlib import Path
 
 from . import bundled
 from .checker import RulesetChecker
+from .include import Gathering
 from .merge import merge_rulesets
 from .problems import Position, Problem, RulesetError
 from .schema import validate
@@ -50,9 +51,14 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ())
         # Named by kind only: the file may be anything, and its contents are not ours to print.
         raise RulesetError([Problem(f"a ruleset is a mapping of keys (ruleset:, title:, ...), not "
                                     f"{_kind_of(data)}", Position(name, 1, 1))])
+    gathering = Gathering(load_yaml_file, _may_include)
+    data = gathering.expand(data, path, name, (resolved,))
+    if gathering.problems:
+        raise RulesetError(gathering.problems)
+    files = [name] + gathering.files
     parent_source = data.get("extends")
     if parent_source is None:
-        return data, [name]
+        return data, files
     if not isinstance(parent_source, str):
         raise RulesetError([Problem("extends: takes a bundled id or a path", position_of(data, ("extends",)),
                                     ("extends",))])
@@ -67,7 +73,7 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ())
     merged, problems = merge_rulesets(parent, data, parent_files[0], name)
     if problems:
         raise RulesetError(problems)
-    return merged, [name] + parent_files
+    return merged, files + parent_files
 
 
 def _may_extend(source: str, path: Path, folder: Path) -> None:
@@ -76,10 +82,22 @@ def _may_extend(source: str, path: Path, folder: Path) -> None:
     cannot make dusk read, and quote in its errors, a file it has no business with."""
     if not path.name.endswith((".yaml", ".yml")):
         raise RulesetError([Problem(f"names a bundled ruleset or a .yaml file, not {source!r}")])
+    _within(source, path, folder, "extends", "a ruleset extends a bundled one or a file in its own folder or below")
+
+
+def _may_include(source: str, path: Path, folder: Path) -> None:
+    """What `include:` may read: a .yaml or .yml file in the including file's folder or below it."""
+    if not path.name.endswith((".yaml", ".yml")):
+        raise RulesetError([Problem(f"names a .yaml file, not {source!r}")])
+    _within(source, path, folder, "includes", "a ruleset includes files in its own folder or below")
+    if not path.exists():
+        raise RulesetError([Problem(f"there is no file {source!r} (a path is read from the folder of the file that names it)")])
+
+
+def _within(source: str, path: Path, folder: Path, verb: str, rule: str) -> None:
     root = os.path.realpath(folder)
     if os.path.commonpath([root, os.path.realpath(path)]) != root:
-        raise RulesetError([Problem(f"{source!r} is outside the folder of the ruleset that extends it; "
-                                    f"a ruleset extends a bundled one or a file in its own folder or below")])
+        raise RulesetError([Problem(f"{source!r} is outside the folder of the ruleset that {verb} it; {rule}")])
 
 
 def _kind_of(data) -> str:

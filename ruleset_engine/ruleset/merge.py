@@ -28,7 +28,8 @@ from .yamlio import LDict, LList
 OPERATORS = ("$remove", "$insert", "$replace", "$merge")
 
 
-def _copy_dict_meta(out: LDict, source: LDict, key) -> None:
+def copy_place(out: LDict, source: LDict, key) -> None:
+    """The places of `source`'s key and value, given to the same key of `out`."""
     if key in source.key_pos:
         out.key_pos[key] = source.key_pos[key]
     if key in source.value_pos:
@@ -96,7 +97,7 @@ class Merger:
                 continue
             out[key] = value
             if isinstance(parent, LDict):
-                _copy_dict_meta(out, parent, key)
+                copy_place(out, parent, key)
         for key, value in child.items():
             if key == "$remove":
                 continue
@@ -104,7 +105,7 @@ class Merger:
                 self.problem(f"{key} only applies to a list of items with ids", child, path + (key,))
                 continue
             out[key] = self.merge(out[key], value, path + (key,)) if key in out else value
-            _copy_dict_meta(out, child, key)
+            copy_place(out, child, key)
         return out
 
     def merge_lists(self, parent: list, child: list, path, keyed_by=None):

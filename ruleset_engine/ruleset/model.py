@@ -240,6 +240,6 @@ class Ruleset:
     description: Any = None
     languages: tuple[str, ...] = ("en",)
     data: Any = None          # the merged YAML data, for `dusk show --resolved`
-    files: tuple[str, ...] = ()   # this file and its parents, child first
+    files: tuple[str, ...] = ()   # this file, its chapters, then its parents (each with its chapters)
     pairs: dict[str, PairSpec] = field(default_factory=dict)   # records between two instances
     formulas: FormulaBook = NO_FORMULAS   # the named formulas, which any formula may call
