@@ -397,6 +397,8 @@ def cmd_help(repl: Repl, rest: str) -> None:
     if topic in ruleset.actions:
         action = ruleset.actions[topic]
         lines = [f"{topic}: {as_text(action.doc, style.lang) if action.doc else ''}"]
+        if action.once_per is not None:
+            lines.append(f"  done at most once per {action.once_per}")
         for pname, param in action.params.items():
             extra = f" ({', '.join(param.choices)})" if param.choices else ""
             default = f", default {getattr(param.default, 'text', param.default)}" if param.default is not None else ""

@@ -435,10 +435,11 @@ def _checked_ruleset(path: Path, meta: dict, entries: list, force: bool):
     if set(full) != set(meta["params"]):
         missing = sorted(set(full) - set(meta["params"]))
         raise JournalError(f"{path} is damaged or its ruleset changed: meta.params has no {missing[0]}")
-    names = {"params", "loop", "loop_done"} | set(ruleset.entities) | set(ruleset.state) | set(ruleset.pairs)
+    names = {"params", "loop", "loop_done", "once_per"} | set(ruleset.entities) | set(ruleset.state) \
+        | set(ruleset.pairs)
     for entry in entries:
         values = entry.game["values"]
-        _count_done(values)
+        _from_before(values)
         if set(values) != names:
             extra, missing = sorted(set(values) - names), sorted(names - set(values))
             what = f"has no {missing[0]}" if missing else f"holds {extra[0]}, which {ruleset.id} has not"
@@ -450,11 +451,13 @@ def _checked_ruleset(path: Path, meta: dict, entries: list, force: bool):
     return ruleset, notice
 
 
-def _count_done(values: dict) -> None:
-    """A game saved before the loop counted its finished iterations: between actions every level
-    of a running game is in an iteration, so one fewer than its counter are done."""
+def _from_before(values: dict) -> None:
+    """A game saved before the loop counted its finished iterations (between actions every level of a
+    running game is in an iteration, so one fewer than its counter are done), and before actions
+    could be done once per iteration (none has been)."""
     if "loop_done" not in values and isinstance(values.get("loop"), dict):
         values["loop_done"] = {name: max(0, n - 1) if type(n) is int else n for name, n in values["loop"].items()}
+    values.setdefault("once_per", {})
 
 
 def _counters_problem(ruleset, values: dict) -> str | None:
@@ -465,6 +468,13 @@ def _counters_problem(ruleset, values: dict) -> str | None:
         if not isinstance(counters, dict) or set(counters) != levels \
                 or not all(type(n) is int and 0 <= n <= 2 ** 53 for n in counters.values()):
             return f"holds {key} in a shape it never has"
+    once = values["once_per"]
+    depth = {action.name: [level.name for level in ruleset.loop].index(action.once_per) + 1
+             for action in ruleset.actions.values() if action.once_per is not None}
+    if not isinstance(once, dict) or not all(
+            name in depth and isinstance(stamp, list) and len(stamp) == depth[name]
+            and all(type(n) is int and 0 <= n <= 2 ** 53 for n in stamp) for name, stamp in once.items()):
+        return "holds once_per in a shape it never has"
     return None
 
 

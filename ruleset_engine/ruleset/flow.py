@@ -67,10 +67,15 @@ def action(c, name: str, spec) -> model.Action:
     path = ("actions", name)
     params = action_params(c, spec.get("params") or {}, path + ("params",))
     scope = Scope(c.names, {p: (("entity", params[p].of) if params[p].type == "entity" else None) for p in params})
+    once_per = spec.get("once_per")
+    levels = [level.get("name") for level in c.data.get("loop") or [] if isinstance(level, dict)]
+    if once_per is not None and once_per not in levels:
+        c.problem(f"once_per: names a loop level, and {once_per!r} is none"
+                  f"{c.suggest(once_per, levels) if levels else ' (this ruleset has no loop:)'}", path + ("once_per",))
     return model.Action(
         name=name, steps=c.steps(spec["steps"], path + ("steps",), scope), params=params,
         when=c.formula(spec.get("when"), path + ("when",), Scope(c.names), still=True),
-        doc=spec.get("doc"), label=spec.get("label"),
+        doc=spec.get("doc"), label=spec.get("label"), once_per=once_per,
     )
 
 

@@ -191,6 +191,7 @@ class Action:
     doc: Any = None
     label: Any = None
     plays_level: str | None = None   # set for the action that plays one iteration of the loop
+    once_per: str | None = None      # a loop level: done at most once in each of its iterations
 
 
 @dataclass(slots=True)

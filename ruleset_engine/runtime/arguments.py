@@ -14,16 +14,28 @@ from .errors import GameError, RuleError
 def read(game, formula: model.Formula):
     """A formula read against the state as it stands (it rolls no dice: the checker saw to it)."""
     try:
-        return formula.expr.evaluate(rng=_NO_ROLLS, env=game.values).value
+        return formula.expr.evaluate(rng=_NO_ROLLS, env=game.text_env()).value
     except dice.DiceError as err:
         err.located(formula.text, err.span)
         raise RuleError(err.message, formula.where, formula.path, err.caret_lines()) from None
 
 def offered(game, action: model.Action) -> bool:
+    if action.once_per is not None and done_this_time(game, action):
+        return False
     if action.when is None:
         return True
     value = read(game, action.when)
     return value is True or (type(value) is int and value != 0)
+
+
+def done_this_time(game, action: model.Action) -> bool:
+    """The action has been done in the iteration of its once_per: level being played."""
+    counters = []
+    for level in game.ruleset.loop:
+        counters.append(game.values["loop"][level.name])
+        if level.name == action.once_per:
+            break
+    return game.values["once_per"].get(action.name) == counters
 
 
 def check_args(game, action: model.Action, args: dict) -> dict:

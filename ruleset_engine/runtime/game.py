@@ -26,7 +26,7 @@ from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.pairs import listed, pair_read
 from ruleset_engine.dice.runtime import t_env
 
-from .arguments import check_args, offered
+from .arguments import check_args, done_this_time, offered
 from .decisions import Decision
 from .errors import GameError
 from .history import SNAPSHOT_FORMAT, History, rng_from_json, rng_to_json, saved_json, saved_tuple
@@ -176,6 +176,9 @@ class Game:
             hint = f" (did you mean {guess[0]}?)" if guess else ""
             raise GameError(f"no action {name!r}{hint}; the actions: {', '.join(self.ruleset.actions)}")
         if not offered(self, action):
+            if action.once_per is not None and done_this_time(self, action):
+                raise GameError(f"{name} is done once per {action.once_per}, and it was done in this one; "
+                                f"it can be done again when the {action.once_per} moves on")
             raise GameError(f"{name} cannot be done now")
         return self._perform(name, check_args(self, action, args) if action.params or args else {})
 

@@ -268,9 +268,23 @@ def _perform(p) -> FunctionWriter:
                                f"{default_arg(w, action.name, param)}", param.default)
         if p.traced:
             w.emit("action", name="name", args="args")
+        _once_per(w, p)
         plays = [name for name, action in p.ruleset.actions.items() if action.plays_level]
         _turn(w, p, "ACTIONS[name](args)", f"name == {plays[0]!r}" if plays else "False")
     return w
+
+
+def _once_per(w: FunctionWriter, p) -> None:
+    """An action done once per iteration of a level keeps the counters of that iteration (the level's
+    and those around it), as it starts: the table offers it again once they have moved on."""
+    levels = [level.name for level in p.ruleset.loop]
+    for action in p.ruleset.actions.values():
+        if action.once_per is not None:
+            i = levels.index(action.once_per)
+            if not p.traced:
+                w.cell("op")
+            counters = ", ".join(p.counter(j) for j in range(i + 1))
+            w.line(f"if name == {action.name!r}: {p.once_per_store()}[name] = [{counters}]")
 
 
 def _play(p) -> FunctionWriter:
@@ -351,7 +365,8 @@ def _values(p) -> FunctionWriter:
         w.line(f"_p[{name!r}] = q_{name}")
     levels = list(enumerate(ruleset.loop))
     parts = ["'params': _p", "'loop': {" + ", ".join(f"{level.name!r}: l_{i}" for i, level in levels) + "}",
-             "'loop_done': {" + ", ".join(f"{level.name!r}: ld_{i}" for i, level in levels) + "}"]
+             "'loop_done': {" + ", ".join(f"{level.name!r}: ld_{i}" for i, level in levels) + "}",
+             "'once_per': op"]
     parts += [f"{name!r}: e_{name}" for name in ruleset.entities]
     parts += [f"{name!r}: s_{name}" for name in ruleset.state]
     parts += [f"{name!r}: r_{name}" for name in ruleset.pairs]

@@ -221,6 +221,10 @@ class ProgramWriter:
         """Where level i's counter is kept: the iteration being played, or the last one once done."""
         return f"G['loop'][{self.ruleset.loop[i].name!r}]" if self.traced else f"l_{i}"
 
+    def once_per_store(self) -> str:
+        """Where each once_per: action keeps the loop counters of the iteration it was last done in."""
+        return "G['once_per']" if self.traced else "op"
+
     def done_counter(self, i: int) -> str:
         """Where the number of level i's finished iterations is kept."""
         return f"G['loop_done'][{self.ruleset.loop[i].name!r}]" if self.traced else f"ld_{i}"
@@ -426,9 +430,11 @@ class ProgramWriter:
             zeros = "{" + ", ".join(f"{level.name!r}: 0" for level in ruleset.loop) + "}"
             w.line(f"G['loop'] = {zeros}")
             w.line(f"G['loop_done'] = {zeros}")
+            w.line("G['once_per'] = {}")
         else:
             for i in range(len(ruleset.loop)):
                 w.line(f"{w.cell(f'l_{i}')} = {w.cell(f'ld_{i}')} = 0")
+            w.line(f"{w.cell('op')} = {{}}")
         for entity, spec in ruleset.entities.items():
             place = f"G[{entity!r}]" if self.traced else w.cell(f"e_{entity}")
             if spec.is_group:
@@ -466,7 +472,7 @@ class ProgramWriter:
         if self.traced:
             return ["_st", "_dp"]
         return (["_st", "_dp"] + [f"s_{n}" for n in ruleset.state] + [f"e_{n}" for n in ruleset.entities]
-                + [f"{c}_{i}" for i in range(len(ruleset.loop)) for c in ("l", "ld")]
+                + [f"{c}_{i}" for i in range(len(ruleset.loop)) for c in ("l", "ld")] + ["op"]
                 + [f"q_{n}" for n in self.dice_params]
                 + [f"r_{n}" for n in ruleset.pairs])
 

@@ -1,5 +1,6 @@
-"""At the table, a loop's counters (issue 11, item 6): `state` shows each level's iteration and how
-many are done, `roll` and `prob` read `loop.LEVEL.done`, and Tab offers both names."""
+"""At the table, a loop's counters (issue 11, items 6 and 11): `state` shows each level's iteration
+and how many are done, `roll` and `prob` read `loop.LEVEL.done`, Tab offers both names, and an
+action done once per iteration of a level says so."""
 
 from ruleset_engine.repl.completer import TableCompleter
 from tests.repl.conftest import RULESETS, make_repl, run
@@ -18,3 +19,10 @@ def test_state_roll_and_completion_read_both_counters():
     assert "100%" in run(repl, out, "prob loop.night.done == 1")
     names = TableCompleter(repl).candidates("roll ", "")
     assert {"loop.night", "loop.night.done", "loop.round", "loop.round.done"} <= set(names)
+
+
+def test_help_and_a_refusal_say_once_per():
+    repl, out = make_repl(str(RULESETS / "toolkit-clock.yaml"))
+    assert "done at most once per night" in run(repl, out, "help feed")
+    run(repl, out, "feed")
+    assert "feed is done once per night, and it was done in this one" in run(repl, out, "feed")

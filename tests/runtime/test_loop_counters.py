@@ -89,3 +89,22 @@ def test_a_counter_field_that_does_not_exist_is_refused_at_load(tmp_path, name, 
                 steps: [{{say: "{{{name}}}"}}]
             """)
     assert message in str(caught.value) and "t.yaml:7:" in str(caught.value)
+
+
+def test_an_actions_when_reads_the_counters(tmp_path):
+    rules = written(tmp_path, """
+        ruleset: late
+        title: Late
+        loop:
+          - name: night
+            times: 3
+            steps: []
+        actions:
+          remember:
+            when: loop.night.done >= 1
+            steps: []
+        """)
+    game = Game.start(rules, seed=1)
+    assert [a.name for a in game.actions()] == ["night"]
+    game.perform("night")
+    assert [a.name for a in game.actions()] == ["night", "remember"]
