@@ -57,7 +57,7 @@ def test_matching_after_pair_removal_gives_0_and_6():
 def test_seven_dice_split_among_two_dead_and_the_gm():
     # 7 dice, 3 people: 7 // 3 = 2 each for the dead, the GM takes 2 + the remainder 1 = 3. Each dead
     # player also rolls their own die (dead_die: pool).
-    game, source = night(3, [6, 1, 1], [4] + [1, 1, 1] + [2, 2] + [3] + [2, 2] + [3])
+    game, source = night(3, [6, 1, 1], [4] + [1, 1, 1] + [4, 2] + [3] + [2, 2] + [3])
     for name in ("Beto", "Carla"):
         who(game, name)["alive"] = False
     game.values["living"] = 1
@@ -67,8 +67,9 @@ def test_seven_dice_split_among_two_dead_and_the_gm():
     sizes = [(label, len(pool)) for label, pool in rolls(game, start)]
     assert sizes == [("Ana: 1 risked, 0 for Relationships", 1), ("GM (3 of the Vampire Pool)", 3),
                      ("Beto, dead (2 of the Vampire Pool)", 2), ("Beto's own die", 1),
-                     ("Carla, dead (2 of the Vampire Pool)", 2), ("Carla's own die", 1), ("Ana against the pool", 1)]
-    assert source.remaining == 0
+                     ("Carla, dead (2 of the Vampire Pool)", 2), ("Carla's own die", 1), ("Ana against the pool", 0)]
+    # Every die of the pool cancels, whoever rolled it: Beto's 4 cancels Ana's only die.
+    assert who(game, "Ana")["result"] == 0 and source.remaining == 0
 
 
 # ---- the rulings, one by one
