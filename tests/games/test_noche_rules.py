@@ -275,6 +275,17 @@ def test_relationship_words_are_typed_at_the_table():
 @pytest.mark.parametrize("name", ["noche-de-los-vampiros"])
 def test_every_param_named_by_the_rulings_exists(name):
     params = load(name).params
-    for param in ["pool_limit", "max_conflicts", "relationship_use", "hours", "dead_die", "risk",
+    for param in ["pool_limit", "max_conflicts", "boxes", "relationship_use", "hours", "dead_die", "risk",
                   "relationships", "scale", "cancelled_dice_to_pool"]:
         assert param in params
+
+
+def test_fewer_boxes_fewer_dice():
+    # boxes 3: the labels are 6, 4, 2, so a character starts the night with 6 dice; with the 6 box
+    # checked at the end of an Hour, the next Hour brings 4.
+    game, _ = night(2, [6, 1], [6, 6] + [1] + [2], pool_limit=2, boxes=3)
+    assert who(game, "Ana")["dice"] == 6 and who(game, "Ana")["boxes"]["size"] == 3
+    who(game, "Ana")["dice"] = 2
+    conflict(game, stakes(Ana=(2, 0), Beto=(1, 0)))
+    assert "Ana ends the Hour with one die and checks the 6 box." in says(game)
+    assert who(game, "Ana")["dice"] == 4
