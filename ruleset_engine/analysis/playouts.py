@@ -72,6 +72,8 @@ class RandomAnswers:
             value = rng.random() < 0.5
         elif asked.kind == "choice":
             value = rng.choice(asked.choices)
+        elif asked.kind == "text":      # words: the auto: text stands for any (no length is more telling)
+            value = auto
         elif asked.kind == "pick":
             pool = list(asked.pool)
             low = asked.min if asked.min is not None else 0

@@ -75,3 +75,11 @@ def test_the_command_exits_1_on_a_problem_and_2_on_a_bad_count(tmp_path):
     assert out.returncode == 1 and ":40:13: safety bound:" in out.stdout and "1 problem, 4 warnings" in out.stdout
     bad = subprocess.run(run + [str(BROKEN), "--playouts", "0"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_a_text_question_is_answered_by_its_auto_text():
+    # Random answers once treated a text question as a number (and so failed every game that asks one).
+    asked = Decision("x", "words", "text", min=1, max=20)
+    assert RandomAnswers()(asked, "Ana") == "Ana"
+    found = playouts(str(Path(__file__).parents[1] / "rulesets" / "table-sheets.yaml"), 20, seed=3)
+    assert lines(found, "error") == []

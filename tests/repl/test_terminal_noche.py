@@ -1,0 +1,116 @@
+"""A short night of Noche de los Vampiros at the real prompt (`dusk play --seed 1 --set hours=3` in a
+pseudo-terminal), typed as a table types it and read from the screen: three characters named, their
+Relationships written in words, the toolbar's view, a conflict answered by hand, a switch to the
+whole Hour, the rest of the night played by the automatic answers, dawn, and the chronicle exported."""
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tests.repl.test_terminal_game import BACK_AT_PROMPT, LEAVES_PROMPT, screen_lines
+
+DUSK = str(Path(sys.executable).parent / "dusk")
+PROMPT = "noche-de-los-vampiros>"
+QUESTION = re.compile(r"\] >")
+pytestmark = pytest.mark.timeout(180)
+
+
+def typed(child, line: str) -> list[str]:
+    """Type a line and Enter; wait until the screen asks again (a question or the prompt): what it printed."""
+    child.sendline(line)
+    child.expect_exact(LEAVES_PROMPT)
+    child.expect_exact(BACK_AT_PROMPT)
+    return screen_lines(child.before)
+
+
+def asked(child) -> str:
+    """The question (or prompt) now on the screen."""
+    index = child.expect([QUESTION, re.escape(PROMPT)])
+    lines = screen_lines(child.before)
+    return (lines[-1] if lines else "") if index == 0 else PROMPT
+
+
+def test_a_short_night_at_the_prompt(data_dir, tmp_path):
+    env = dict(os.environ, TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1", DUSK_DATA_DIR=str(data_dir),
+               COLUMNS="120", LINES="40")
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(DUSK, ["play", "noche-de-los-vampiros", "--seed", "1", "--set", "hours=3"], env=env,
+                          encoding="utf-8", timeout=60, dimensions=(40, 120))
+    try:
+        assert asked(child).startswith("How many characters tonight (2 to 8)?")
+        printed = typed(child, "3")
+        for name in ("Ana", "Beto", "Carla"):
+            assert "first name?" in asked(child)
+            printed = typed(child, name)
+            assert f"New character: {name}." in printed
+        # Who starts: three dice rolled, the highest (after any tie rolled again) starts.
+        words = {}
+        while True:
+            question = asked(child)
+            if question == PROMPT:
+                break
+            found = re.match(r"(\w+): your (Bond|Conflict) with (\w+), in a few words\?", question)
+            assert found, question
+            words[found.groups()] = f"{found[1]} owes {found[3]} a {found[2].lower()}"
+            printed = typed(child, words[found.groups()])
+            assert f"{found[1]} has a {found[2]} with {found[3]}: {words[found.groups()]}" in printed
+        # Three characters: each holds a Bond toward one and a Conflict toward the other.
+        assert sorted(words) == sorted(
+            [(a, kind, b) for a, b, kind in words_expected(list(words))])
+        assert typed(child, "status")[-1] == "Hour 1/3 | scene | pool 1 | Ana 10d 0/5 · Beto 10d 0/5 · Carla 10d 0/5"
+
+        # A conflict answered by hand: Ana risks 3 and brings in 1 Relationship, the others risk 2 and none.
+        hands = {"Ana": ("3", "1"), "Beto": ("2", "0"), "Carla": ("2", "0")}
+        shown = typed(child, "conflict")
+        while True:
+            question = asked(child)
+            if question == PROMPT:
+                break
+            name = question.split(":")[0]
+            shown += typed(child, hands[name][0] if "risk?" in question else hands[name][1])
+        rolls = [line for line in shown if re.match(r"(Ana|Beto|Carla): \d risked, \d for Relationships  ", line)]
+        assert [len(line.split("  ")[1].split()) for line in rolls] == [4, 2, 2]    # every die shown
+        assert any(line.startswith("GM (1 of the Vampire Pool)  ") for line in shown)
+        outcomes = [line for line in shown if re.match(r"(Ana|Beto|Carla): [0-6], ", line)]
+        assert len(outcomes) == 3
+        assert any(re.match(r"Highest die [1-6]: .* (narrates|share the narration)\.", line) for line in shown)
+
+        printed = typed(child, "scale hour")
+        assert "Scale: hour, for the conflicts to come." in printed
+        child.expect_exact(PROMPT)
+        printed = typed(child, "auto 20")
+        assert any(line.startswith("Conflict 1 of Hour 2: the whole Hour at once.") for line in printed)
+        assert any(line.startswith("Dawn.") for line in printed)
+        assert printed[-2].startswith("The game is over: survivors_") and printed[-1].endswith("played)")
+        child.expect_exact(PROMPT)
+
+        relationships = "\n".join(typed(child, "table relationships"))
+        child.expect_exact(PROMPT)
+        for text in words.values():
+            assert text in relationships
+        chronicle = tmp_path / "night.md"
+        typed(child, f"export {chronicle}")
+        child.expect_exact(PROMPT)
+        exported = chronicle.read_text(encoding="utf-8")
+        assert "Ana owes" in exported and "Dawn." in exported and "GM (10 of the Vampire Pool)" in exported
+    finally:
+        child.sendeof()
+    child.expect("Saved in")
+    child.expect(pexpect.EOF)
+
+
+def words_expected(asked_in_order):
+    """What three characters hold, from the first to ask clockwise: a Bond to the next seat (left), a
+    Conflict to the one before (right)."""
+    seats = ["Ana", "Beto", "Carla"]
+    first = seats.index(asked_in_order[0][0])
+    out = []
+    for k in range(3):
+        me = seats[(first + k) % 3]
+        out.append((me, seats[(first + k + 1) % 3], "Bond"))
+        out.append((me, seats[(first + k - 1) % 3], "Conflict"))
+    return out
