@@ -235,7 +235,10 @@ def _vector_lowest(v, pool, default=None):
 def _split(v, pool, keep):
     """The pool's dice where `keep` holds, the others set aside (what a select or filter gives)."""
     faces = pool.faces
-    return v.pool(v.np.where(keep, faces, 0).astype(faces.dtype), v.pool(v.np.where(keep, 0, faces).astype(faces.dtype)))
+    where = v.np.where
+    # What was set aside is worked out only if something reads it (aside(..)).
+    return v.pool(where(keep, faces, 0).astype(faces.dtype, copy=False),
+                  lambda: v.pool(where(keep, 0, faces).astype(faces.dtype, copy=False)))
 
 
 def _vector_top(v, pool, n, highest):
@@ -311,9 +314,10 @@ def _vector_sort(v, pool, descending=False):
     faces = pool.faces
     if not isinstance(descending, bool) and not isinstance(descending, np.bool_):
         raise DiceTypeError("sort(.., descending=) takes true or false known before the game")
-    key = np.where(pool.present, -faces if descending else faces, np.iinfo(faces.dtype).max)
-    order = np.argsort(key, axis=1, kind="stable")
-    return v.pool(np.take_along_axis(faces, order, axis=1))
+    # Empty slots sort last; equal faces are the same die to every later rule, so the faces alone are sorted.
+    big = np.iinfo(faces.dtype).max
+    key = np.sort(np.where(pool.present, -faces if descending else faces, big), axis=1)
+    return v.pool(np.where(key == big, 0, -key if descending else key).astype(faces.dtype))
 
 
 def _vector_reroll(v, expr, test):

@@ -48,11 +48,17 @@ class VPool:
     """Dice of many games: `faces` (rows x width, 0 an empty slot, dice in roll order) and, when
     the operation that made it set dice aside, those dice as another VPool (aside(..) reads them)."""
 
-    __slots__ = ("faces", "aside")
+    __slots__ = ("faces", "_aside")
 
-    def __init__(self, faces, aside: "VPool | None" = None):
+    def __init__(self, faces, aside=None):
         self.faces = faces
-        self.aside = aside
+        self._aside = aside      # a VPool, None, or a function giving it (most pools' aside is never read)
+
+    @property
+    def aside(self) -> "VPool | None":
+        if callable(self._aside):
+            self._aside = self._aside()
+        return self._aside
 
     @property
     def present(self):
@@ -91,17 +97,15 @@ def join(pools: list, n: int) -> VPool:
     return VPool(parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1))
 
 
-def compact(faces, width: int | None = None):
+def compact(faces):
     """Each row's dice moved to its left (order kept), the width cut to the most any row holds."""
     present = faces != 0
-    most = int(present.sum(axis=1).max()) if faces.shape[0] else 0
-    if present[:, :most].all():
-        out = faces[:, :most]
-    else:
-        order = np.argsort(~present, axis=1, kind="stable")
-        out = np.take_along_axis(faces, order, axis=1)[:, :most]
-    if width is not None and width > most:
-        out = np.concatenate([out, np.zeros((faces.shape[0], width - most), faces.dtype)], axis=1)
+    # Each die's place among its row's dice: a scatter, not a sort (pools are a few dice wide).
+    place = np.cumsum(present, axis=1) - 1
+    most = int(place[:, -1].max()) + 1 if faces.size else 0
+    out = np.zeros((faces.shape[0], most), faces.dtype)
+    rows, columns = np.nonzero(present)
+    out[rows, place[rows, columns]] = faces[rows, columns]
     return out
 
 
@@ -139,7 +143,7 @@ class Vectors:
         """Faces of dice with `sides` (a number, or one per row) for `shape` (rows, dice)."""
         if isinstance(sides, np.ndarray):
             sides = sides[:, None] if len(shape) == 2 else sides
-        return self.rng.integers(1, np.asarray(sides) + 1, size=shape).astype(FACE)
+        return self.rng.integers(1, np.asarray(sides) + 1, size=shape, dtype=FACE)
 
     def reroll(self, expr, test):
         """reroll(expr, cond): the expression evaluated again for the games whose total meets the

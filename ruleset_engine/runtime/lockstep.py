@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice import vector
 from ruleset_engine.dice.errors import DiceError
 from ruleset_engine.dice.limits import DEFAULT_LIMITS
@@ -121,6 +122,17 @@ def _step_formulas(step) -> list:
     return found
 
 
+def _all_formulas(ruleset: model.Ruleset):
+    """Every formula of the steps of the ruleset (setup, loop blocks, actions, procedures, triggers)."""
+    blocks = [ruleset.setup] + [b for level in ruleset.loop for b in (level.begin, level.finish, level.then)]
+    blocks += [a.steps for a in ruleset.actions.values()] + [p.steps for p in ruleset.procedures.values()]
+    blocks += [t.do for t in ruleset.triggers]
+    while blocks:
+        for step in blocks.pop():
+            yield from _step_formulas(step)
+            blocks.extend(getattr(step, field) for field in STEP_KINDS[type(step)].nested)
+
+
 def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
     levels = ruleset.loop
     if len(levels) != 1:
@@ -188,7 +200,8 @@ class Store:
                 raise StepFailed("a value that was a number is now a pool (the lockstep backend keeps one kind)")
             width = self.data.shape[1]
             if faces.shape[1] > width:
-                faces = compact(faces)
+                # Wider than the store: cut empty columns at the end, or move each row's dice left.
+                faces = faces[:, :width] if not faces[:, width:].any() else compact(faces)
                 if faces.shape[1] > width:
                     grown = np.zeros((size, faces.shape[1]), vector.FACE)
                     grown[:, :width] = self.data
@@ -270,6 +283,8 @@ class Machine:
         self.args = {k: p.default for k, p in self.action.params.items()}
         self.at_once = [(e, at_once_reads(e)) for e in ruleset.end if e.at_once]
         self.reads_loop = any(path[0] == "loop" for e in ruleset.end for path, _ in e.when.expr.names)
+        # Locals keep what their pools set aside only when some formula reads it (aside(..)).
+        self.reads_aside = any(dice_ast.reads_aside(f.expr.tree) for f in _all_formulas(ruleset))
         self.writes: dict = {}                     # id(step) -> what it may write (at_once.writes)
         self.texts = {name for name, initial in ruleset.state.items() if initial.text is not None}
 
@@ -331,7 +346,7 @@ class Machine:
         frame = self.frames[-1]
         store = frame.locals.get(name)
         if store is None:
-            store = frame.locals[name] = Store(keeps_aside=True)
+            store = frame.locals[name] = Store(keeps_aside=self.reads_aside)
         store.put(rows, value, self.size)
 
     # ---- running steps
@@ -389,7 +404,7 @@ class Machine:
                                f"without end?", step.where, step.path)
         frame = Frame()
         for name in procedure.params:
-            store = frame.locals[name] = Store(keeps_aside=True)
+            store = frame.locals[name] = Store(keeps_aside=self.reads_aside)
             store.put(rows, args[name], self.size)
         self.frames.append(frame)
         self.depth += 1
@@ -411,7 +426,7 @@ class Machine:
         frame.returned[rows] = True
         if value is not None:
             if frame.given is None:
-                frame.given = Store(keeps_aside=True)
+                frame.given = Store(keeps_aside=self.reads_aside)
             frame.given.put(rows, value, self.size)
         self.gone += 1
 
