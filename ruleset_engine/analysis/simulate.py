@@ -308,9 +308,10 @@ def run_tasks(tasks: list[Task], games: int, seed: int = 0, workers: int = 1, pr
 
 
 def simulate(source: str, games: int, seed: int = 0, params: dict | None = None, workers: int = 1,
-             progress=None, backend: str = "auto", announce=None) -> Summary:
+             progress=None, backend: str = "untraced", announce=None) -> Summary:
     """Play `games` games of the ruleset at `source`; `progress(done)` is called as games finish.
-    `backend`: auto, lockstep or untraced; `announce(backend, reason)` is told the choice first."""
+    `backend`: auto, lockstep or untraced (the command line gives auto); `announce(backend, reason)`
+    is told the choice first."""
     check_games(games)
     ruleset, full_params = prepared(source, params)
     chosen, reason = choose_backend(ruleset, full_params, backend)

@@ -59,6 +59,12 @@ def refusal(ruleset: model.Ruleset, params: dict) -> Unsupported | None:
     try:
         _check_ruleset(ruleset, params)
     except Unsupported as err:
+        if err.error.where is None and err.error.path and ruleset.data is not None:
+            from ruleset_engine.ruleset.yamlio import position_of
+
+            # A part of the file rather than a step or formula: placed by its path in the YAML.
+            err.error.where = position_of(ruleset.data, err.error.path)
+            err.args = (str(err.error),)
         return err
     return None
 
@@ -278,6 +284,8 @@ class Machine:
         self.ended: list = []                      # rows that ended since the last retirement
         self.site = None                           # the formula or step being run, for errors
         self.depth = 0
+        self.loops: list = []                      # the loop steps whose iterations are running
+        self.step_count = 0                        # steps run in this action (for the busiest game)
         self.level = ruleset.loop[0]
         self.action = next(a for a in ruleset.actions.values() if a.plays_level)
         self.args = {k: p.default for k, p in self.action.params.items()}
@@ -368,7 +376,33 @@ class Machine:
             keep &= ~returned[rows]
         return rows[keep], column[keep]
 
-    def block(self, steps, rows) -> None:
+    def block(self, steps, rows, loop=None, checked: bool = False) -> None:
+        """Steps for the rows that reach them. They count against the limit of steps in one action
+        as in the untraced program (writer.py's block), counted once for all the rows that run
+        them: the count is the most steps any one game could have taken, so a game is never let
+        past the limit (`loop`: the loop step whose iteration this block is)."""
+        if loop is not None:
+            self.loops.append(loop)
+        try:
+            self._counted(steps, checked)
+            self._steps(steps, rows)
+        finally:
+            if loop is not None:
+                self.loops.pop()
+
+    def _counted(self, steps, checked: bool) -> None:
+        if not steps and not self.loops:
+            return
+        self.step_count += max(1, len(steps))
+        if (checked or self.loops) and self.step_count > self.max_steps:
+            self.too_many(self.loops[-1] if self.loops else steps[0], bool(self.loops))
+
+    def too_many(self, site, in_loop: bool) -> None:
+        where = "in the loop here (a loop that never ends?)" if in_loop else \
+            "here, in a procedure (one that calls itself without end?)"
+        raise BoundReached(f"more than {self.max_steps:,} steps in one action; stopped {where}", site.where, site.path)
+
+    def _steps(self, steps, rows) -> None:
         for step in steps:
             if not len(rows):
                 return
@@ -392,10 +426,11 @@ class Machine:
                     if hit.any():
                         self.end_game(live[hit], ending.result)
 
-    def iterations(self, most: int, step) -> None:
-        if most > self.max_steps:
-            raise BoundReached(f"more than {self.max_steps:,} steps in one action; stopped in the loop here "
-                               f"(a loop that never ends?)", step.where, step.path)
+    def iterations(self, most: int, body: list, step) -> None:
+        """A loop whose number of iterations is known as it starts: refused before its first one if
+        they alone would pass the limit of steps (writer.py's iterations_checked)."""
+        if self.step_count + most * max(1, len(body)) > self.max_steps:
+            self.too_many(step, True)
 
     def call(self, step, args: dict, rows) -> None:
         procedure = self.ruleset.procedures[step.procedure]
@@ -409,7 +444,7 @@ class Machine:
         self.frames.append(frame)
         self.depth += 1
         try:
-            self.block(procedure.steps, rows)
+            self.block(procedure.steps, rows, checked=True)
         finally:
             self.depth -= 1
             self.frames.pop()
@@ -459,6 +494,7 @@ class Machine:
         self.result[rows] = -1
         self.rounds[rows] = 0
         self.frames = [Frame()]
+        self.step_count = 0
         from ruleset_engine import dice
         for name in self.dice_params:
             text = str(self.params[name])
@@ -526,6 +562,7 @@ class Machine:
             raise RoundLimitReached(self.max_rounds)
         frame = Frame()
         self.frames = [frame]
+        self.step_count = 0
         for name, value in self.args.items():
             self.bind(name, rows, value)
         self.block(self.action.steps, rows)

@@ -284,14 +284,14 @@ def vector_repeat(m, step: RepeatStep, rows) -> None:
         if step.max is not None:
             times = m.np.minimum(times, step.max)
         most = int(times.max()) if len(times) else 0
-        m.iterations(most, step)
+        m.iterations(most, step.body, step)
         for k in range(most):
             live = m.running(rows[times > k])
             if not len(live):
                 break
             if step.index:
                 m.bind(step.index, live, k + 1)
-            m.block(step.body, live)
+            m.block(step.body, live, loop=step)
         return
     live = rows
     for k in range(step.max):
@@ -301,7 +301,7 @@ def vector_repeat(m, step: RepeatStep, rows) -> None:
             break
         if step.index:
             m.bind(step.index, live, k + 1)
-        m.block(step.body, live)
+        m.block(step.body, live, loop=step)
         live = m.running(live)
         if step.until is not None and len(live):
             live = live[~m.truth(step.until, live)]
@@ -315,7 +315,7 @@ def vector_for_each(m, step: ForEachStep, rows) -> None:
         live, column = live[column != 0], column[column != 0]
         if len(live):
             m.bind(step.var, live, column.astype(m.np.int64))
-            m.block(step.body, live)
+            m.block(step.body, live, loop=step)
 
 
 def refuses_for_each(step: ForEachStep):
