@@ -247,7 +247,8 @@ def _vector_top(v, pool, n, highest):
     if np.any(np.asarray(n) < 0):
         raise DiceValueError(f"{'highest' if highest else 'lowest'}(..) needs a count of 0 or more")
     # Rank each die: by face (empty slots last), earlier dice first among equal faces.
-    key = np.where(pool.present, -faces if highest else faces, np.iinfo(np.int32).max).astype(np.int32)
+    wide = faces.astype(np.int32)
+    key = np.where(pool.present, -wide if highest else wide, np.iinfo(np.int32).max)
     order = np.argsort(key, axis=1, kind="stable")
     rank = np.empty_like(order)
     np.put_along_axis(rank, order, np.arange(faces.shape[1])[None, :].repeat(faces.shape[0], 0), axis=1)

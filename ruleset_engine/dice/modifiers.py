@@ -249,7 +249,8 @@ def _vector_rank(v, state, n, highest: bool, keeping: bool):
     np = v.np
     faces = state.faces
     present = faces != 0
-    key = np.where(present, -faces if highest else faces, np.iinfo(np.int32).max).astype(np.int32)
+    wide = faces.astype(np.int32)
+    key = np.where(present, -wide if highest else wide, np.iinfo(np.int32).max)
     order = np.argsort(key, axis=1, kind="stable")       # earlier dice first among equal faces
     rank = np.empty_like(order)
     np.put_along_axis(rank, order, np.broadcast_to(np.arange(faces.shape[1]), faces.shape).copy(), axis=1)
