@@ -87,6 +87,31 @@ def test_search_and_kill_plays_the_same_game_in_lockstep():
     assert_parity(str(RULESETS / "search-and-kill.yaml"), 40_000, 6_000)
 
 
+@pytest.mark.parametrize("step", ["step2", "step3"])
+def test_the_tutorials_games_that_vectorize_play_the_same_in_lockstep(step):
+    assert_parity(str(ROOT / "docs" / "tutorial" / f"{step}.yaml"), 40_000, 10_000)
+
+
+def test_a_note_whose_text_a_formula_reads_is_refused(tmp_path):
+    path = tmp_path / "read-note.yaml"
+    path.write_text("""ruleset: read-note
+title: A note read (test)
+state: {said: "'nothing'", n: 0}
+loop:
+  - name: round
+    times: 2
+    steps:
+      - note: {said: "rolled {n}"}
+      - set: {n: "n + 1 if said == 'nothing' else n"}
+end: []
+report: {n: n}
+""")
+    out = dusk("simulate", str(path), "-n", "5", "--backend", "lockstep")
+    assert out.returncode == 1
+    assert out.stderr.startswith(f"dusk simulate: {path}:8:9: the lockstep backend cannot play a text read by a "
+                                 "formula (said)")
+
+
 # ---- seeds --------------------------------------------------------------------------------------
 
 
