@@ -71,6 +71,7 @@ class Form:
     signature: str = ""                      # as the docs write it: "count(pool, cond)"
     exact: Callable | None = None            # the same rule over icepool (see above), or None
     vector: Callable | None = None           # the same rule over many games at once (numpy; see above)
+    no_vector: str = ""                      # why the form has no vector form (said when a ruleset needs one)
 
 
 @dataclass(frozen=True)

@@ -445,9 +445,10 @@ def unsupported(tree, formulas=()) -> tuple[str, tuple] | None:
                 return f"{node.function}(..), a function the game gives", node.span
             form = entry.form_for(len(node.args))
             if form is None or form.vector is None:
-                return f"{form.signature if form else node.function} (no vector form)", node.span
+                why = form.no_vector if form is not None and form.no_vector else "no vector form"
+                return f"{form.signature if form else node.function} ({why})", node.span
             if node.function == "count" and node.keywords:
-                return "count(.., kind=K) (no vector form)", node.span
+                return f"count(.., kind=K) ({form.no_vector})", node.span
         elif isinstance(node, ast.Dice):
             for modifier in node.modifiers:
                 entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
