@@ -151,13 +151,13 @@ def play_lockstep_range(cell: tuple, seed: int, start: int, stop: int) -> Totals
 def choose_backend(ruleset: Ruleset, params: dict, backend: str) -> tuple[str, str]:
     """The backend that plays the run, and why: `lockstep` refused (an error naming the construct and
     its place) when the ruleset uses a construct without a vector form; `auto` then plays untraced."""
-    from ruleset_engine.runtime import lockstep
+    from ruleset_engine.runtime import vectorizable
 
     if backend not in BACKENDS:
         raise GameError(f"--backend takes {', '.join(BACKENDS)}, not {backend!r}")
     if backend == "untraced":
         return "untraced", "asked for with --backend untraced"
-    refused = lockstep.refusal(ruleset, params)
+    refused = vectorizable.refusal(ruleset, params)
     if refused is not None:
         if backend == "lockstep":
             raise refused.error

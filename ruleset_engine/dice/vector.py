@@ -10,7 +10,7 @@ What each function and modifier does over these arrays is its registry entry's `
 (functions.py, modifiers.py), called as vector(v, *arguments, **params, **keywords) with `v` this
 evaluator; this module only walks the syntax tree (arithmetic, comparisons, logic, dice, pool
 literals) and hands names to the caller. A construct whose entry has no vector form is found
-before any game (`unsupported`), so the simulation runs it untraced instead.
+before any game (vectorizable.py), so the simulation runs it untraced instead.
 
 The random stream differs from the untraced mode's by design: the two agree in distribution (the
 tests compare them statistically), not die for die.
@@ -27,6 +27,7 @@ from . import ast
 from .errors import DiceLimitError, DiceTypeError, DiceValueError
 from .functions import FUNCTIONS
 from .modifiers import MODIFIERS
+from .vectorizable import TOKENS as _TOKENS
 from .runtime import MAX_NUMBER
 
 FACE = np.int16           # a die's face in a pool; 0 is an empty slot
@@ -35,13 +36,6 @@ INT = np.int64
 
 COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq,
            "!=": operator.ne}
-# A dice node's modifiers by their syntax-tree class and fields: the registry token they name.
-_TOKENS = {
-    ast.Select: lambda m: m.kind,
-    ast.RerollDice: lambda m: "rr" if m.repeat else "r",
-    ast.Explode: lambda m: "!o" if m.once else "!",
-    ast.SetFaces: lambda m: m.kind,
-}
 
 
 class VPool:
@@ -432,33 +426,3 @@ NODES = {
     ast.Not: _not, ast.Conditional: _conditional, ast.Call: _call, ast.Dice: _dice,
     ast.PoolLiteral: _pool_literal, ast.Aliased: _aliased, ast.Rolled: _rolled,
 }
-
-
-def unsupported(tree, formulas=()) -> tuple[str, tuple] | None:
-    """The first construct of a tree that has no vector form: (what it is, its span), or None."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            if node.function in formulas:
-                return f"the named formula {node.function}(..)", node.span
-            entry = FUNCTIONS.get(node.function)
-            if entry is None:
-                return f"{node.function}(..), a function the game gives", node.span
-            form = entry.form_for(len(node.args))
-            if form is None or form.vector is None:
-                why = form.no_vector if form is not None and form.no_vector else "no vector form"
-                return f"{form.signature if form else node.function} ({why})", node.span
-            if node.function == "count" and node.keywords:
-                return f"count(.., kind=K) ({form.no_vector})", node.span
-        elif isinstance(node, ast.Dice):
-            for modifier in node.modifiers:
-                entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
-                if entry.vector is None:
-                    return f"the modifier {entry.syntax} (no vector form)", modifier.span
-        elif isinstance(node, ast.PoolLiteral) and node.modifiers:
-            return "modifiers after [..] (no vector form)", node.span
-        elif isinstance(node, ast.Member):
-            return "a field of a record (no vector form)", node.span
-        elif type(node) not in NODES and not isinstance(node, (ast.Condition, ast.Keyword, ast.KindName,
-                                                                 *_TOKENS)):
-            return f"{type(node).__name__} (no vector form)", node.span
-    return None
