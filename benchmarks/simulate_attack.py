@@ -3,9 +3,14 @@
 Measured: the whole `dusk simulate attack-of-the-vampires -n N --workers 1 --json` process (start-up,
 loading and checking the YAML, writing its program, N games, the report) against the whole
 `python benchmarks/attack_by_hand.py --games N` process, which plays the same N games (same
-seeds, same dice in the same order: their win counts must be equal). Runs alternate between
-the two and the best of each is kept, so a noisy, shared machine biases neither; the figure to
-read is the ratio of the times (hand / dusk: 1.0 would be as fast as the hand-written game).
+seeds, same dice in the same order: their win counts must be equal), once with each backend:
+`--backend untraced` (one game at a time: the same dice as by hand) and `--backend lockstep`
+(thousands of games at once in numpy arrays: other dice, the same game, so its win rate must lie
+within 5 standard errors of the hand-written game's). Runs alternate between the three and the best
+of each is kept, so a noisy, shared machine biases none; the figures to read are the ratios of the
+times (hand / dusk: 1.0 would be as fast as the hand-written game, above 1.0 faster).
+
+    .venv/bin/python benchmarks/simulate_attack.py --games 200000 --rounds 3 [--house]
 
 Both processes run as on a user's machine: Python keeps the compiled bytecode of modules between
 runs (this sandbox sets PYTHONDONTWRITEBYTECODE, which a default Python does not: the runs here
@@ -43,7 +48,7 @@ sys.path.insert(0, str(HERE))
 
 from attack_by_hand import play_attack  # noqa: E402
 
-from ruleset_engine.analysis.simulate import game_seed, play_game, simulation_program  # noqa: E402
+from ruleset_engine.analysis.simulate import game_seed, play_game, play_lockstep_range, simulation_program  # noqa: E402
 from ruleset_engine.ruleset import load  # noqa: E402
 from ruleset_engine.runtime import Game, resolve_params  # noqa: E402
 
@@ -73,6 +78,9 @@ def in_process(name: str, house: bool, games: int) -> dict:
         play_game(program, game_seed(0, i))
     rates["untraced"] = games / (time.perf_counter() - start)
     start = time.perf_counter()
+    play_lockstep_range((name, params), 0, 0, games)
+    rates["lockstep"] = games / (time.perf_counter() - start)
+    start = time.perf_counter()
     for i in range(games):
         play_attack(random.Random(game_seed(0, i)), house)
     rates["by hand"] = games / (time.perf_counter() - start)
@@ -94,32 +102,46 @@ def main() -> int:
     args = parser.parse_args()
     name = "attack-keep-sets" if args.house else "attack-of-the-vampires"
     dusk_cmd = [str(DUSK), "simulate", name, "-n", str(args.games), "--workers", "1", "--json"]
+    commands = {"untraced": dusk_cmd + ["--backend", "untraced"], "lockstep": dusk_cmd + ["--backend", "lockstep"]}
     hand_cmd = [sys.executable, str(HERE / "attack_by_hand.py"), "--games", str(args.games)]
     if args.house:
         hand_cmd.append("--house")
-    best = {"dusk": float("inf"), "hand": float("inf")}
+    best = {"untraced": float("inf"), "lockstep": float("inf"), "hand": float("inf")}
+    wins = {}
     with tempfile.TemporaryDirectory() as folder:
         env = user_environment(folder)
-        timed(dusk_cmd[:3] + ["-n", "1"] + dusk_cmd[5:], env)      # the bytecode and the verdict, kept
+        for command in commands.values():       # the bytecode and the verdict, kept
+            timed(command[:3] + ["-n", "1"] + command[5:], env)
         timed(hand_cmd[:2] + ["--games", "1"] + hand_cmd[4:], env)
         for _ in range(args.rounds):
-            t, out = timed(dusk_cmd, env)
-            best["dusk"] = min(best["dusk"], t)
-            dusk_wins = json.loads(out)["results"].get("won", {}).get("count", 0)
+            for backend, command in commands.items():
+                t, out = timed(command, env)
+                best[backend] = min(best[backend], t)
+                wins[backend] = json.loads(out)["results"].get("won", {}).get("count", 0)
             t, out = timed(hand_cmd, env)
             best["hand"] = min(best["hand"], t)
-            hand_wins = int(out.split(",")[1].split()[0])
-    ratio = best["hand"] / best["dusk"]
-    print(f"whole processes, {args.games:,} games of {name}, best of {args.rounds}:")
-    print(f"  dusk simulate --workers 1   {best['dusk']:7.2f} s")
-    print(f"  by hand                     {best['hand']:7.2f} s")
-    print(f"  ratio (by hand / dusk)      {ratio:7.3f}   (goal: at least 0.35)")
-    print(f"  games won: dusk {dusk_wins}, by hand {hand_wins}: {'the same' if dusk_wins == hand_wins else 'DIFFERENT'}")
+            wins["hand"] = int(out.split(",")[1].split()[0])
+    n = args.games
+    rate = wins["hand"] / n
+    # Two independent runs of n games: the difference of their win rates has this standard error.
+    se = (2 * rate * (1 - rate) / n) ** 0.5
+    lockstep_agrees = abs(wins["lockstep"] - wins["hand"]) / n <= 5 * max(se, 1 / n)
+    print(f"whole processes, {n:,} games of {name}, best of {args.rounds}:")
+    print(f"  dusk simulate --workers 1 --backend untraced   {best['untraced']:7.2f} s")
+    print(f"  dusk simulate --workers 1 --backend lockstep   {best['lockstep']:7.2f} s")
+    print(f"  by hand                                        {best['hand']:7.2f} s")
+    print(f"  ratio untraced (by hand / dusk)                {best['hand'] / best['untraced']:7.3f}   (goal: at least 0.35)")
+    print(f"  ratio lockstep (by hand / dusk)                {best['hand'] / best['lockstep']:7.3f}   (goal: at least 1.0)")
+    print(f"  games won: untraced {wins['untraced']}, by hand {wins['hand']}: "
+          f"{'the same' if wins['untraced'] == wins['hand'] else 'DIFFERENT'}")
+    print(f"  games won: lockstep {wins['lockstep']} (other dice): "
+          f"{'within' if lockstep_agrees else 'MORE THAN'} 5 standard errors of by hand")
+    dusk_wins, hand_wins = wins["untraced"], wins["hand"]
     rates = in_process(name, args.house, max(1000, args.games // 4))
     print("in this process, games per second (no start-up):")
-    for key in ("untraced", "traced", "by hand"):
+    for key in ("lockstep", "untraced", "traced", "by hand"):
         print(f"  {key:<10} {rates[key]:>9,.0f}   ({rates[key] / rates['by hand']:.3f} of by hand)")
-    return 0 if dusk_wins == hand_wins else 1
+    return 0 if dusk_wins == hand_wins and lockstep_agrees else 1
 
 
 if __name__ == "__main__":

@@ -265,6 +265,14 @@ def _cap_workers(args: argparse.Namespace, command: str) -> None:
         args.workers = cpus
 
 
+def _announce_backend(backend: str, reason: str) -> None:
+    """The backend a simulation plays, and why, on stderr (stdout keeps the report alone)."""
+    lines = reason.splitlines() or [""]
+    print(f"dusk simulate: backend {backend}: {lines[0]}", file=sys.stderr)
+    for line in lines[1:]:
+        print(f"  {line}", file=sys.stderr)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     if args.n < 1 or args.workers < 1:
         print("dusk simulate: -n and --workers take whole numbers of 1 or more", file=sys.stderr)
@@ -277,7 +285,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     progress = _Progress(args.n)
     try:
-        summary = dusk.simulate(args.ruleset, args.n, args.seed, dusk.parse_sets(args.set), args.workers, progress)
+        summary = dusk.simulate(args.ruleset, args.n, args.seed, dusk.parse_sets(args.set), args.workers, progress,
+                                backend=args.backend, announce=_announce_backend)
     except (dusk.DuskError, OSError, ValueError) as err:
         progress.close()
         print(f"dusk simulate: {err}", file=sys.stderr)
@@ -482,6 +491,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--plot", metavar="FILE", help="with --sweep: draw the main result to FILE (.png or .svg; "
                                                     "needs matplotlib: pip install 'dusk[plot]')")
     sim.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
+    sim.add_argument("--backend", choices=("auto", "lockstep", "untraced"), default="auto",
+                     help="lockstep: many games at once (numpy); untraced: one game at a time; auto (the default): "
+                          "lockstep when every construct the ruleset uses has a vector form")
     sim.set_defaults(handler=cmd_simulate)
 
     comp = sub.add_parser("compare", help="two rulesets on the same per-game seeds: the differences and their odds",

@@ -43,11 +43,12 @@ def test_workers_are_capped_at_the_cpus_and_it_is_said(data_dir):
     out = dusk("simulate", "attack-of-the-vampires", "-n", "40", "--workers", "100", data_dir=data_dir)
     assert out.returncode == 0
     assert out.stderr == (f"dusk simulate: --workers 100 is more than the {cpus} CPU{'s' if cpus != 1 else ''} "
-                          f"here; using {cpus}\n")
+                          f"here; using {cpus}\n"
+                          "dusk simulate: backend lockstep: every construct the ruleset uses has a vector form\n")
     assert f"{cpus} worker" in out.stdout
     capped = dusk("simulate", "attack-of-the-vampires", "-n", "40", "--workers", str(cpus), "--json",
                   data_dir=data_dir)
-    assert capped.stderr == ""
+    assert capped.stderr == "dusk simulate: backend lockstep: every construct the ruleset uses has a vector form\n"
     # the siblings that share the workers: a sweep, and dusk compare
     sweep = dusk("simulate", "attack-of-the-vampires", "-n", "20", "--sweep", "vampires=2..3", "--workers", "64",
                  data_dir=data_dir)

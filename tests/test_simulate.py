@@ -16,14 +16,16 @@ def test_json_report_has_the_documented_shape():
     out = dusk("simulate", "attack-of-the-vampires", "-n", "60", "--seed", "5", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert set(data) == {"ruleset", "seed", "games", "params", "results", "length", "report"}
+    assert set(data) == {"ruleset", "seed", "games", "params", "results", "length", "report", "backend"}
+    assert data["backend"] == "lockstep"     # auto: every construct of the game has a vector form
     assert data["games"] == 60 and data["seed"] == 5 and data["params"]["vampires"] == 3
     assert sum(r["count"] for r in data["results"].values()) == 60
     for r in data["results"].values():
         assert r["ci95"][0] <= r["rate"] <= r["ci95"][1]
     assert set(data["length"]) == {"mean", "median", "p90"}
     assert {"life", "vampires_left"} <= set(data["report"])
-    assert out.stderr == ""   # no progress bar on a pipe
+    # No progress bar on a pipe: only the backend played, and why.
+    assert out.stderr == "dusk simulate: backend lockstep: every construct the ruleset uses has a vector form\n"
 
 
 def test_same_seed_same_report_whatever_the_workers():
@@ -77,7 +79,9 @@ def test_a_progress_bar_on_a_terminal_for_a_long_run():
     import pexpect
 
     dusk_bin = os.path.join(os.path.dirname(sys.executable), "dusk")
-    child = pexpect.spawn(dusk_bin, ["simulate", "attack-of-the-vampires", "-n", "8000"], encoding="utf-8",
+    # Untraced: 8,000 games take it a few seconds (lockstep plays them in one range, well under a second).
+    child = pexpect.spawn(dusk_bin, ["simulate", "attack-of-the-vampires", "-n", "8000", "--backend", "untraced"],
+                          encoding="utf-8",
                           timeout=120, env=dict(os.environ, TERM="xterm-256color"))
     assert child.expect(["simulating", pexpect.EOF]) == 0   # shown once the run passes about a second
     child.expect("results:")

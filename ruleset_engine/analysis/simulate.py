@@ -1,10 +1,14 @@
 """`dusk simulate`: play N whole games with the `auto:` answers and summarise them as they end.
 
-Each game runs the ruleset's program in the untraced mode (runtime/program.py: the same lowered
-form the table runs, without the trace). Game i draws from a seed derived from (S, i), so the
-same S gives the same report whatever the number of workers. Each worker loads the ruleset and
-writes its program once, then plays ranges of games and sends back their Totals, a running summary
-(counts, sums and histograms) that merges with the others: memory does not grow with N.
+Two backends play the games. Untraced: each game runs the ruleset's program in the untraced mode
+(runtime/program.py: the same lowered form the table runs, without the trace); game i draws from a
+seed derived from (S, i). Lockstep (runtime/lockstep.py): thousands of games at once, a row per
+game in numpy arrays; a range of games draws from a generator seeded from (S, the range's start),
+the ranges fixed by -n alone. Either way the same S gives the same report whatever the number of
+workers. `auto` (the default) plays lockstep when every construct the ruleset uses has a vector
+form, untraced otherwise, and says which and why. Each worker loads the ruleset and writes its
+program once, then plays ranges of games and sends back their Totals, a running summary (counts,
+sums and histograms) that merges with the others: memory does not grow with N.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from .summary import Totals, wilson  # noqa: F401 - wilson is part of this modul
 MAX_ROUNDS = 1_000_000
 MAX_GAMES = 10**12          # more games than a machine could play: refused before the first
 CHUNK = 500
+LOCKSTEP_CHUNK = 50_000     # games of one lockstep range (its batch of slots is runtime/lockstep.BATCH)
+BACKENDS = ("auto", "lockstep", "untraced")
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -125,6 +131,42 @@ def play_pair_range(a: tuple, b: tuple, seed: int, start: int, stop: int) -> Pai
     return paired
 
 
+def play_lockstep_range(cell: tuple, seed: int, start: int, stop: int) -> Totals:
+    """Games start..stop-1 of one (source, params), all at once in the lockstep backend."""
+    from ruleset_engine.runtime import lockstep
+
+    source, params = cell
+    cell_program(source, params)       # written once per process: its checks come first
+    tally = Totals()
+    try:
+        lockstep.play_range(_ruleset(source), params, seed, start, stop, tally, DEFAULT_RUN_LIMITS, MAX_ROUNDS)
+    except lockstep.RoundLimitReached as err:
+        raise SimulationError(f"games {start}..{stop - 1} (lockstep, seed {seed}) stopped: {err}") from None
+    except RuleError as err:
+        raise SimulationError(f"games {start}..{stop - 1} (lockstep, seed {seed}; --backend untraced names the "
+                              f"game) stopped: {err}") from None
+    return tally
+
+
+def choose_backend(ruleset: Ruleset, params: dict, backend: str) -> tuple[str, str]:
+    """The backend that plays the run, and why: `lockstep` refused (an error naming the construct and
+    its place) when the ruleset uses a construct without a vector form; `auto` then plays untraced."""
+    from ruleset_engine.runtime import vectorizable
+
+    if backend not in BACKENDS:
+        raise GameError(f"--backend takes {', '.join(BACKENDS)}, not {backend!r}")
+    if backend == "untraced":
+        return "untraced", "asked for with --backend untraced"
+    refused = vectorizable.refusal(ruleset, params)
+    if refused is not None:
+        if backend == "lockstep":
+            raise refused.error
+        return "untraced", str(refused.error)
+    if backend == "lockstep":
+        return "lockstep", "asked for with --backend lockstep"
+    return "lockstep", "every construct the ruleset uses has a vector form"
+
+
 @dataclass(frozen=True, slots=True)
 class Task:
     """One cell of a run: a ruleset and its params (`one`), or two played on the same seeds (`pair`)."""
@@ -138,14 +180,18 @@ def play_task(task: Task, seed: int, start: int, stop: int):
 
 
 PLAYERS = {"one": lambda cell, seed, start, stop: play_range(*cell, seed, start, stop),
-           "pair": play_pair_range}
-EMPTY = {"one": Totals, "pair": Paired}
+           "pair": play_pair_range, "lockstep": play_lockstep_range}
+EMPTY = {"one": Totals, "pair": Paired, "lockstep": Totals}
+CHUNKS = {"one": CHUNK, "pair": CHUNK, "lockstep": LOCKSTEP_CHUNK}
 
 
 class Summary:
     """A finished simulation: its totals and what it was run with."""
 
-    def __init__(self, ruleset: str, seed: int, games: int, params: dict, tally: Totals, seconds: float):
+    def __init__(self, ruleset: str, seed: int, games: int, params: dict, tally: Totals, seconds: float,
+                 backend: str | None = None, reason: str = ""):
+        self.backend = backend
+        self.reason = reason
         self.ruleset = ruleset
         self.seed = seed
         self.games = games
@@ -155,6 +201,8 @@ class Summary:
 
     def to_json(self) -> dict:
         data = {"ruleset": self.ruleset, "seed": self.seed, "games": self.tally.games, "params": self.params}
+        if self.backend is not None:
+            data["backend"] = self.backend
         data.update(self.tally.to_json())
         return data
 
@@ -192,9 +240,9 @@ def _let_interrupts(held) -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
-def _ranges(games: int):
-    for start in range(0, games, CHUNK):
-        yield start, min(games, start + CHUNK)
+def _ranges(games: int, chunk: int = CHUNK):
+    for start in range(0, games, chunk):
+        yield start, min(games, start + chunk)
 
 
 def check_games(games: int, cells: int = 1) -> None:
@@ -223,7 +271,7 @@ def run_tasks(tasks: list[Task], games: int, seed: int = 0, workers: int = 1, pr
     a merged summary per task. Ranges are handed out task by task, a few ahead of the results."""
     tallies = [EMPTY[task.kind]() for task in tasks]
     done = 0
-    work = ((k, start, stop) for k in range(len(tasks)) for start, stop in _ranges(games))
+    work = ((k, start, stop) for k in range(len(tasks)) for start, stop in _ranges(games, CHUNKS[tasks[k].kind]))
 
     def finished(k: int, part) -> None:
         nonlocal done
@@ -260,10 +308,16 @@ def run_tasks(tasks: list[Task], games: int, seed: int = 0, workers: int = 1, pr
 
 
 def simulate(source: str, games: int, seed: int = 0, params: dict | None = None, workers: int = 1,
-             progress=None) -> Summary:
-    """Play `games` games of the ruleset at `source`; `progress(done)` is called as games finish."""
+             progress=None, backend: str = "untraced", announce=None) -> Summary:
+    """Play `games` games of the ruleset at `source`; `progress(done)` is called as games finish.
+    `backend`: auto, lockstep or untraced (the command line gives auto); `announce(backend, reason)`
+    is told the choice first."""
     check_games(games)
     ruleset, full_params = prepared(source, params)
+    chosen, reason = choose_backend(ruleset, full_params, backend)
+    if announce is not None:
+        announce(chosen, reason)
     started = time.perf_counter()
-    tally, = run_tasks([Task("one", ((source, full_params),))], games, seed, workers, progress)
-    return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started)
+    kind = "lockstep" if chosen == "lockstep" else "one"
+    tally, = run_tasks([Task(kind, ((source, full_params),))], games, seed, workers, progress)
+    return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started, chosen, reason)

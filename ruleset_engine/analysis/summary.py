@@ -105,6 +105,15 @@ class Histogram:
         return data
 
 
+def _add_counts(histogram: Histogram, values) -> None:
+    """Each distinct value once, with how many times it came (numpy's unique)."""
+    import numpy as np
+
+    distinct, counts = np.unique(values, return_counts=True)
+    for value, count in zip(distinct.tolist(), counts.tolist()):
+        histogram.add(value, count)
+
+
 class Totals:
     """The running summary of a simulation's games."""
 
@@ -131,6 +140,28 @@ class Totals:
             else:
                 self.booleans[key] = False
             histogram.add(int(value))
+
+    def add_many(self, results: list, rounds, report: dict) -> None:
+        """Many games at once (the lockstep backend): their results, lengths (an integer array) and
+        report values (key -> an array, one value per game); the same totals as add, game by game."""
+        import numpy as np
+
+        self.games += len(results)
+        for name in results:
+            self.results[name] = self.results.get(name, 0) + 1
+        _add_counts(self.lengths, np.asarray(rounds))
+        for key, values in report.items():
+            histogram = self.values.get(key)
+            if histogram is None:
+                histogram = self.values[key] = Histogram()
+                self.trues[key] = 0
+                self.booleans[key] = True
+            values = np.asarray(values)
+            if values.dtype == bool:
+                self.trues[key] += int(values.sum())
+            else:
+                self.booleans[key] = False
+            _add_counts(histogram, values.astype(np.int64))
 
     def merge(self, other: "Totals") -> None:
         self.games += other.games

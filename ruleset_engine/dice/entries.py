@@ -31,6 +31,14 @@ multiset of distributions, a condition a test of one face. It returns the transl
 `x`'s few helpers (combine, evaluate, transform, ...). An entry without one makes an expression
 that uses it fall back to a seeded estimate. A modifier's exact form is exact(x, roll, operand),
 with `roll` the dice being built (ExactRoll: each die changed, the pool changed, or exploded).
+
+The vector form (optional, read only by the lockstep backend of `dusk simulate`): the same rule for
+many games at once. It is called as vector(v, *arguments, **params, **keywords) with `v` the vector
+evaluator (dice/vector.py; `v.np` is numpy, so nothing here imports it): a number is an integer
+array (one value per game) or a plain number, a pool a VPool (`faces`: games x slots, 0 an empty
+slot), a condition a test over such faces. It returns the value in the same terms. A modifier's
+vector form is vector(v, state, operand), changing `state` (DiceState: faces, sides, dropped) in
+place. A ruleset using an entry without one is simulated untraced (the entry's note says why).
 """
 
 from __future__ import annotations
@@ -62,6 +70,8 @@ class Form:
                                              # the checked kinds (so a text a simulation skips may skip it)
     signature: str = ""                      # as the docs write it: "count(pool, cond)"
     exact: Callable | None = None            # the same rule over icepool (see above), or None
+    vector: Callable | None = None           # the same rule over many games at once (numpy; see above)
+    no_vector: str = ""                      # why the form has no vector form (said when a ruleset needs one)
 
 
 @dataclass(frozen=True)
@@ -99,6 +109,7 @@ class Modifier:
     never_ends: Callable | None = None   # (sides, operand) -> a message when it could never end
     mark: str | None = None      # the fate of the dice it leaves out
     exact: Callable | None = None   # (x, roll, operand) -> None: the same rule over icepool (see above)
+    vector: Callable | None = None  # (v, state, operand) -> None: the same rule over many games (see above)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ shape (see entries.py), so each rule of the language is written here once.
 from __future__ import annotations
 
 from .entries import CONDITION_ARG, EXPR_ARG, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG, Form, Function
-from .errors import DiceLimitError, DiceTypeError
+from .errors import DiceLimitError, DiceTypeError, DiceValueError
 
 # ---- primitives: which dice go aside, decided over faces ---------------------------------------
 # A select primitive gives the indices of the dice it sets aside, in roll order (most selections
@@ -177,83 +177,242 @@ def _exact_sort(x, pool, descending=None):
     return pool     # the same multiset
 
 
+# ---- vector forms: the same rules over many games at once (the lockstep backend) ----------------
+# `v` is the vector evaluator (ruleset_engine/dice/vector.py); `v.np` is numpy, so nothing here
+# imports it. A pool is a VPool: `faces` (games x slots, 0 an empty slot, dice in roll order).
+
+
+def _vector_min(v, *values):
+    return v.np.minimum.reduce(v.np.broadcast_arrays(*values)) if len(values) > 1 else values[0]
+
+
+def _vector_max(v, *values):
+    return v.np.maximum.reduce(v.np.broadcast_arrays(*values)) if len(values) > 1 else values[0]
+
+
+def _vector_abs(v, value):
+    return v.np.abs(value)
+
+
+def _vector_count(v, pool, test):
+    return (test(pool.faces) & pool.present).sum(axis=1, dtype=v.np.int64)
+
+
+def _vector_sum(v, pool):
+    return pool.total()
+
+
+def _vector_size(v, pool):
+    return pool.size()
+
+
+def _vector_extreme(v, pool, highest, default=None):
+    np = v.np
+    faces, present = pool.faces, pool.present
+    n = faces.shape[0]
+    has = present.any(axis=1)
+    if not faces.shape[1]:
+        picked = np.zeros(n, np.int64)
+    elif highest:
+        picked = faces.max(axis=1).astype(np.int64)     # an empty slot (0) is below every face
+    else:
+        picked = np.where(present, faces, np.iinfo(faces.dtype).max).min(axis=1).astype(np.int64)
+    if has.all():
+        return picked
+    if default is None:
+        raise DiceValueError(f"{'highest' if highest else 'lowest'}(..) of an empty pool: give default=")
+    return np.where(has, picked, default)
+
+
+def _vector_highest(v, pool, default=None):
+    return _vector_extreme(v, pool, True, default)
+
+
+def _vector_lowest(v, pool, default=None):
+    return _vector_extreme(v, pool, False, default)
+
+
+def _split(v, pool, keep):
+    """The pool's dice where `keep` holds, the others set aside (what a select or filter gives)."""
+    faces = pool.faces
+    where = v.np.where
+    # What was set aside is worked out only if something reads it (aside(..)).
+    return v.pool(where(keep, faces, 0).astype(faces.dtype, copy=False),
+                  lambda: v.pool(where(keep, 0, faces).astype(faces.dtype, copy=False)))
+
+
+def _vector_top(v, pool, n, highest):
+    np = v.np
+    faces = pool.faces
+    if np.any(np.asarray(n) < 0):
+        raise DiceValueError(f"{'highest' if highest else 'lowest'}(..) needs a count of 0 or more")
+    # Rank each die: by face (empty slots last), earlier dice first among equal faces.
+    wide = faces.astype(np.int32)
+    key = np.where(pool.present, -wide if highest else wide, np.iinfo(np.int32).max)
+    order = np.argsort(key, axis=1, kind="stable")
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(faces.shape[1])[None, :].repeat(faces.shape[0], 0), axis=1)
+    n = np.asarray(n)
+    return _split(v, pool, pool.present & (rank < (n[:, None] if n.ndim else n)))
+
+
+def _vector_largest_set(v, pool, ignore=None):
+    np = v.np
+    faces = pool.faces
+    if not faces.shape[1]:
+        return _split(v, pool, pool.present)
+    top = int(faces.max()) if faces.size else 0
+    counts = np.zeros((faces.shape[0], top + 1), np.int64)
+    for column in faces.T:      # a pool holds a few dice: one pass per die
+        counts[np.arange(faces.shape[0]), column] += 1
+    counts[:, 0] = 0
+    if ignore is not None:
+        for face in np.unique(ignore.faces):
+            if 0 < face <= top:
+                counts[:, face] = 0
+    # The biggest group; ties go to the higher face (the later column among equal counts).
+    best = (top - np.argmax(counts[:, ::-1], axis=1))
+    best = np.where(counts.max(axis=1) > 0, best, 0)
+    return _split(v, pool, pool.present & (faces == best[:, None]))
+
+
+def _vector_unpair(v, pool):
+    np = v.np
+    faces = pool.faces
+    present = pool.present
+    # For each die: how many equal dice come before it, and how many there are in all.
+    same = (faces[:, :, None] == faces[:, None, :]) & present[:, :, None] & present[:, None, :]
+    before = np.tril(np.ones((faces.shape[1],) * 2, bool), -1)
+    seen = (same & before[None]).sum(axis=2) + 1
+    total = same.sum(axis=2)
+    return _split(v, pool, present & (seen <= total - total // 2))
+
+
+def _vector_cancel(v, pool, against):
+    np = v.np
+    faces = pool.faces.copy()
+    rows = np.arange(faces.shape[0])
+    keep = pool.present.copy()
+    for face in against.faces.T:          # each die of b cancels one equal die of a, the earliest first
+        match = keep & (faces == face[:, None]) & (face[:, None] != 0)
+        found = match.any(axis=1)
+        first = np.argmax(match, axis=1)
+        keep[rows[found], first[found]] = False
+    return _split(v, pool, keep)
+
+
+def _vector_filter(v, pool, test, matching):
+    met = test(pool.faces)
+    return _split(v, pool, pool.present & (met if matching else ~met))
+
+
+def _vector_aside(v, pool):
+    return pool.aside if pool.aside is not None else v.empty(pool.faces.shape[0])
+
+
+def _vector_sort(v, pool, descending=False):
+    np = v.np
+    faces = pool.faces
+    if not isinstance(descending, bool) and not isinstance(descending, np.bool_):
+        raise DiceTypeError("sort(.., descending=) takes true or false known before the game")
+    # Empty slots sort last; equal faces are the same die to every later rule, so the faces alone are sorted.
+    big = np.iinfo(faces.dtype).max
+    key = np.sort(np.where(pool.present, -faces if descending else faces, big), axis=1)
+    return v.pool(np.where(key == big, 0, -key if descending else key).astype(faces.dtype))
+
+
+def _vector_reroll(v, expr, test):
+    """The expression evaluated again for the games whose total meets the test, until none does."""
+    return v.reroll(expr, test)
+
+
 # ---- the registry ----------------------------------------------------------------------
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("min", (Form((NUMBER_ARG,), "numbers", min, variadic=True, signature="min(a, b, ...)",
-                         exact=_exact_min),),
+                         exact=_exact_min, vector=_vector_min),),
              "the smallest of its arguments (one or more numbers)", "min(5, 3)"),
     Function("max", (Form((NUMBER_ARG,), "numbers", max, variadic=True, signature="max(a, b, ...)",
-                         exact=_exact_max),),
+                         exact=_exact_max, vector=_vector_max),),
              "the largest of its arguments (one or more numbers)", "max(1, 2d6)"),
-    Function("abs", (Form((NUMBER_ARG,), "number", abs, signature="abs(x)", exact=_exact_abs),),
+    Function("abs", (Form((NUMBER_ARG,), "number", abs, signature="abs(x)", exact=_exact_abs, vector=_vector_abs),),
              "the number without its sign", "abs(-3)"),
     Function("count", (Form((POOL_ARG, CONDITION_ARG), "count", mark="counted", keywords={"kind": KIND_ARG},
-                            signature="count(pool, cond, kind=K)", exact=_exact_count),),
+                            signature="count(pool, cond, kind=K)", exact=_exact_count,
+                            vector=_vector_count,
+                            no_vector="kind=: kinds of dice follow single dice through a game, one game at a time"),),
              "how many dice meet the condition (marked ✓); with kind=, only dice of that kind count",
              "count(5d10, >= 6)"),
-    Function("sum", (Form((POOL_ARG,), "reduce", sum, signature="sum(pool)", exact=_exact_sum),),
+    Function("sum", (Form((POOL_ARG,), "reduce", sum, signature="sum(pool)", exact=_exact_sum, vector=_vector_sum),),
              "the total of the dice", "sum(3d6)"),
-    Function("size", (Form((POOL_ARG,), "reduce", len, signature="size(pool)", exact=_exact_size),),
+    Function("size", (Form((POOL_ARG,), "reduce", len, signature="size(pool)", exact=_exact_size, vector=_vector_size),),
              "how many dice the pool holds", "size(largest_set(5d6))"),
     Function("highest", (
         Form((POOL_ARG,), "extreme", max, keywords={"default": NUMBER_ARG},
-             signature="highest(pool, default=N)", exact=_exact_highest),
+             signature="highest(pool, default=N)", exact=_exact_highest, vector=_vector_highest),
         Form((POOL_ARG, NUMBER_ARG), "select", top_aside, mark="aside", params={"highest": True},
-             result="pool", signature="highest(pool, n)", exact=_exact_top),
+             result="pool", signature="highest(pool, n)", exact=_exact_top, vector=_vector_top),
     ), "the highest face (an empty pool needs default=); with n, a pool of the n highest dice",
         "highest(5d6, 2)", check=_check_extreme),
     Function("lowest", (
         Form((POOL_ARG,), "extreme", min, keywords={"default": NUMBER_ARG},
-             signature="lowest(pool, default=N)", exact=_exact_lowest),
+             signature="lowest(pool, default=N)", exact=_exact_lowest, vector=_vector_lowest),
         Form((POOL_ARG, NUMBER_ARG), "select", top_aside, mark="aside", params={"highest": False},
-             result="pool", signature="lowest(pool, n)", exact=_exact_top),
+             result="pool", signature="lowest(pool, n)", exact=_exact_top, vector=_vector_top),
     ), "the lowest face (an empty pool needs default=); with n, a pool of the n lowest dice",
         "lowest(3d6, default=0)", check=_check_extreme),
     Function("largest_set", (Form((POOL_ARG,), "select", largest_set_aside, keywords={"ignore": POOL_ARG},
                                   mark="aside", result="pool", signature="largest_set(pool, ignore=[..])",
-                                  exact=_exact_largest_set),),
+                                  exact=_exact_largest_set, vector=_vector_largest_set),),
              "the dice of the biggest group of equal faces (ties: the higher face), never an ignored face",
              "largest_set([2, 5, 2, 5, 1], ignore=[1])"),
     Function("unpair", (Form((POOL_ARG,), "select", unpair_aside, mark="aside", result="pool",
-                             signature="unpair(pool)", exact=_exact_unpair),),
+                             signature="unpair(pool)", exact=_exact_unpair, vector=_vector_unpair),),
              "for each face rolled c times, floor(c/2) of those dice (the later ones) are set aside",
              "unpair([1, 2, 2, 2, 4, 5, 5, 6])"),
     Function("cancel", (Form((POOL_ARG, POOL_ARG), "select", cancel_aside, mark="cancelled", result="pool",
-                             signature="cancel(a, b)", exact=_exact_cancel),),
+                             signature="cancel(a, b)", exact=_exact_cancel, vector=_vector_cancel),),
              "each die of b cancels one equal die of a (marked ⊘)", "cancel([1, 2, 3, 3], [3, 4])"),
     Function("keep", (Form((POOL_ARG, CONDITION_ARG), "filter", mark="dropped", params={"matching": True},
-                           result="pool", signature="keep(pool, cond)", exact=_exact_filter),),
+                           result="pool", signature="keep(pool, cond)", exact=_exact_filter,
+                           vector=_vector_filter),),
              "the dice that meet the condition", "keep([1, 6, 3, 6], == 6)"),
     Function("drop", (Form((POOL_ARG, CONDITION_ARG), "filter", mark="dropped", params={"matching": False},
-                           result="pool", signature="drop(pool, cond)", exact=_exact_filter),),
+                           result="pool", signature="drop(pool, cond)", exact=_exact_filter,
+                           vector=_vector_filter),),
              "the dice that fail the condition", "drop([1, 6, 3, 6], == 6)"),
     Function("set_aside", (Form((POOL_ARG, CONDITION_ARG), "filter", mark="aside", params={"matching": False},
                                 result="pool", signature="set_aside(pool, cond)",
-                                exact=_exact_filter),),
+                                exact=_exact_filter, vector=_vector_filter),),
              "the dice that fail the condition; those that meet it are set aside (aside() gives them)",
              "set_aside([1, 6, 1, 4], == 1)"),
-    Function("aside", (Form((POOL_ARG,), "aside", result="pool", signature="aside(pool)"),),
+    Function("aside", (Form((POOL_ARG,), "aside", result="pool", signature="aside(pool)", vector=_vector_aside),),
              "the dice that the operation which made the pool set aside, cancelled or left out",
              "aside(unpair(8d6))"),
     Function("reroll", (
-        Form((EXPR_ARG, CONDITION_ARG), "repeat", signature="reroll(expr, cond)", exact=_exact_reroll),
-        Form((POOL_ARG, POOL_ARG, NUMBER_ARG), "chosen", result="pool", signature="reroll(pool, chosen, sides)"),
+        Form((EXPR_ARG, CONDITION_ARG), "repeat", signature="reroll(expr, cond)", exact=_exact_reroll,
+             vector=_vector_reroll),
+        Form((POOL_ARG, POOL_ARG, NUMBER_ARG), "chosen", result="pool", signature="reroll(pool, chosen, sides)",
+             no_vector="dice picked from a pool (an answer of a person) follow single dice, one game at a time"),
     ), "the whole expression evaluated again while its total meets the condition; with a pool, chosen dice "
        "(a pick) and sides, those dice of the pool re-rolled once in place as dice of that many sides (→), "
        "kinds kept", "reroll(2d10, < 10)", check=_check_reroll),
     Function("kinds", (Form((POOL_ARG,), "kinds", any_keyword=NUMBER_ARG, result="pool",
-                            signature="kinds(pool, KIND=N, ...)"),),
+                            signature="kinds(pool, KIND=N, ...)",
+                            no_vector="kinds of dice follow single dice through a game, one game at a time"),),
              "the same dice, the first N of them (in roll order) of the kind named, then the next of the next "
              "kind; a kind is shown by a letter and a colour", "kinds(5d10, wild=2)", check=_check_kinds),
     Function("of", (Form((POOL_ARG, KIND_ARG), "of_kind", mark="dropped", result="pool",
-                         signature="of(pool, kind)"),),
+                         signature="of(pool, kind)",
+                         no_vector="kinds of dice follow single dice through a game, one game at a time"),),
              "the dice of that kind (given by kinds(..)); the others are left out", "of(kinds(5d10, wild=2), wild)"),
     Function("plural", (Form((NUMBER_ARG, WORD_ARG, WORD_ARG), "plain", plural, result="string", total=True,
-                             signature="plural(n, 'one', 'many')", exact=_exact_plural),),
+                             signature="plural(n, 'one', 'many')", exact=_exact_plural,
+                             no_vector="a word for a text: a simulation shows no texts"),),
              "the first word for exactly 1, the second for any other number (for texts)",
              "plural(ones, 'one', 'ones')"),
     Function("sort", (Form((POOL_ARG,), "order", keywords={"descending": TRUTH_ARG}, result="pool",
-                           signature="sort(pool, descending=true)", exact=_exact_sort),),
+                           signature="sort(pool, descending=true)", exact=_exact_sort,
+                           vector=_vector_sort),),
              "the same dice from the lowest face up (descending=true: from the highest)", "sort(4d6)"),
 )}

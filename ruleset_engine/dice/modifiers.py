@@ -240,32 +240,141 @@ def _exact_lower_faces(x, roll, value):
     roll.set_faces(lambda face: min(face, value))
 
 
+# ---- vector forms: the same rules over many games at once (the lockstep backend) ----------------
+# `state` is dice/vector.py's DiceState: faces (games x slots, 0 an empty slot), sides (a number or one
+# per game), dropped (the dice left out, a VPool, or None) and draws (dice rolled, for the limit).
+
+
+def _vector_rank(v, state, n, highest: bool, keeping: bool):
+    np = v.np
+    faces = state.faces
+    present = faces != 0
+    wide = faces.astype(np.int32)
+    key = np.where(present, -wide if highest else wide, np.iinfo(np.int32).max)
+    order = np.argsort(key, axis=1, kind="stable")       # earlier dice first among equal faces
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.broadcast_to(np.arange(faces.shape[1]), faces.shape).copy(), axis=1)
+    n = np.asarray(n)
+    chosen = rank < (n[:, None] if n.ndim else n)
+    keep = present & (chosen if keeping else ~chosen)
+    state.dropped = v.pool(np.where(keep, 0, faces).astype(faces.dtype))
+    state.faces = np.where(keep, faces, 0).astype(faces.dtype)
+
+
+def _vector_keep_highest(v, state, n):
+    _vector_rank(v, state, n, True, True)
+
+
+def _vector_keep_lowest(v, state, n):
+    _vector_rank(v, state, n, False, True)
+
+
+def _vector_drop_highest(v, state, n):
+    _vector_rank(v, state, n, True, False)
+
+
+def _vector_drop_lowest(v, state, n):
+    _vector_rank(v, state, n, False, False)
+
+
+def _vector_reroll(v, state, test, once: bool):
+    """Every die meeting the test drawn again, all games at once, until none meets it (or once)."""
+    np = v.np
+    faces = state.faces
+    pending = (faces != 0) & test(faces)
+    per_game = isinstance(state.sides, np.ndarray)
+    while pending.any():
+        where = pending.nonzero()
+        state.draws += len(where[0])
+        faces[where] = v.draw(state.sides[where[0]] if per_game else state.sides, (len(where[0]),))
+        if once:
+            break
+        if state.draws > v.max_dice_rolled:
+            raise DiceLimitError(limit_message(v.max_dice_rolled))
+        pending &= test(faces)
+
+
+def _vector_reroll_once(v, state, test):
+    _vector_reroll(v, state, test, True)
+
+
+def _vector_reroll_while(v, state, test):
+    _vector_reroll(v, state, test, False)
+
+
+def _vector_explode(v, state, test, once: bool = False):
+    """Each die meeting the test (None: on its highest face) adds a die at the end of its game's
+    dice; the added dice may explode in turn (not once)."""
+    np = v.np
+    faces = state.faces
+    n = faces.shape[0]
+    sides = state.sides[:, None] if isinstance(state.sides, np.ndarray) else state.sides
+    new = faces != 0
+    while True:
+        meets = new & ((faces == sides) if test is None else test(faces))
+        k = meets.sum(axis=1)
+        width = int(k.max()) if n else 0
+        if not width:
+            break
+        added = v.draw(state.sides, (n, width))
+        added[np.arange(width)[None, :] >= k[:, None]] = 0
+        state.draws += int(k.sum())
+        if state.draws > v.max_dice_rolled:
+            raise DiceLimitError(limit_message(v.max_dice_rolled))
+        faces = np.concatenate([faces, added], axis=1)
+        if once:
+            break
+        new = np.concatenate([np.zeros(meets.shape, bool), added != 0], axis=1)
+    state.faces = faces
+
+
+def _vector_explode_once(v, state, test):
+    _vector_explode(v, state, test, True)
+
+
+def _vector_set_faces(v, state, value, raising: bool):
+    np = v.np
+    faces = state.faces
+    value = np.asarray(value)[:, None] if np.ndim(value) else value
+    moved = np.maximum(faces, value) if raising else np.minimum(faces, value)
+    state.faces = np.where(faces != 0, moved, 0).astype(faces.dtype)
+
+
+def _vector_raise_faces(v, state, value):
+    _vector_set_faces(v, state, value, True)
+
+
+def _vector_lower_faces(v, state, value):
+    _vector_set_faces(v, state, value, False)
+
+
 MODIFIERS: dict[str, Modifier] = {m.token: m for m in (
     Modifier("kh", "khN", "count", keep_highest, "keep the N highest dice (kh alone keeps 1)", "4d6kh3",
-             mark="dropped", exact=_exact_keep_highest),
+             mark="dropped", exact=_exact_keep_highest, vector=_vector_keep_highest),
     Modifier("kl", "klN", "count", keep_lowest, "keep the N lowest dice", "2d20kl1", mark="dropped",
-             exact=_exact_keep_lowest),
+             exact=_exact_keep_lowest, vector=_vector_keep_lowest),
     Modifier("dh", "dhN", "count", drop_highest, "drop the N highest dice", "4d6dh1", mark="dropped",
-             exact=_exact_drop_highest),
+             exact=_exact_drop_highest, vector=_vector_drop_highest),
     Modifier("dl", "dlN", "count", drop_lowest, "drop the N lowest dice", "4d6dl1", mark="dropped",
-             exact=_exact_drop_lowest),
+             exact=_exact_drop_lowest, vector=_vector_drop_lowest),
     Modifier("r", "r<cond>", "condition", reroll_once,
              "re-roll once each die meeting the condition; the new face stands (a bare value means ==)",
-             "3d6r<3", draws=True, exact=_exact_reroll_once),
+             "3d6r<3", draws=True, exact=_exact_reroll_once, vector=_vector_reroll_once),
     Modifier("rr", "rr<cond>", "condition", reroll_while, "re-roll each die while it meets the condition",
              "1d20rr<10", draws=True, never_ends=_never_ending_reroll,
-             exact=_exact_reroll_while),
+             exact=_exact_reroll_while, vector=_vector_reroll_while),
     Modifier("!", "!  !<cond>", "optional condition", explode,
              "explode: each die on its highest face (or meeting the condition) adds a die, which may explode",
              "5d10!>=9", draws=True, never_ends=_never_ending_explosion,
-             exact=_exact_explode),
+             exact=_exact_explode, vector=_vector_explode),
     Modifier("!o", "!o  !o<cond>", "optional condition", explode_once,
              "explode once: each die on its highest face (or meeting the condition) adds one die, which does "
-             "not explode", "5d10!o>=9", draws=True, exact=_exact_explode_once),
+             "not explode", "5d10!o>=9", draws=True, exact=_exact_explode_once,
+             vector=_vector_explode_once),
     Modifier("min", "minN", "face", raise_faces, "each die showing less than N shows N instead", "4d6min2",
-             exact=_exact_raise_faces),
+             exact=_exact_raise_faces, vector=_vector_raise_faces),
     Modifier("max", "maxN", "face", lower_faces, "each die showing more than N shows N instead", "4d6max5",
-             exact=_exact_lower_faces),
+             exact=_exact_lower_faces, vector=_vector_lower_faces),
 )}
 
 

@@ -265,18 +265,100 @@ def lower_end(w, step: EndStep) -> None:
         w.line(f"raise _EndLevel({step.target!r})", step)
 
 
+# ---- vector forms (the lockstep backend: many games at once) -----------------------------------
+# `if` splits the rows by the test; a loop keeps a counter per game; a call gathers the rows that
+# make it into a fresh frame of locals (runtime/lockstep.py) and scatters what it returns.
+
+
+def vector_if(m, step: IfStep, rows) -> None:
+    test = m.truth(step.test, rows)
+    if step.then and test.any():
+        m.block(step.then, rows[test])
+    if step.otherwise and not test.all():
+        m.block(step.otherwise, m.running(rows[~test]))
+
+
+def vector_repeat(m, step: RepeatStep, rows) -> None:
+    if step.times is not None:
+        times = m.per_row(m.number(step.times, rows), rows)
+        if step.max is not None:
+            times = m.np.minimum(times, step.max)
+        most = int(times.max()) if len(times) else 0
+        m.iterations(most, step.body, step)
+        for k in range(most):
+            live = m.running(rows[times > k])
+            if not len(live):
+                break
+            if step.index:
+                m.bind(step.index, live, k + 1)
+            m.block(step.body, live, loop=step)
+        return
+    live = rows
+    for k in range(step.max):
+        if step.while_ is not None:
+            live = live[m.truth(step.while_, live)]
+        if not len(live):
+            break
+        if step.index:
+            m.bind(step.index, live, k + 1)
+        m.block(step.body, live, loop=step)
+        live = m.running(live)
+        if step.until is not None and len(live):
+            live = live[~m.truth(step.until, live)]
+
+
+def vector_for_each(m, step: ForEachStep, rows) -> None:
+    pool = m.pool_value(step.source, rows)
+    faces = pool.faces
+    for j in range(faces.shape[1]):
+        live, column = m.running_with(rows, faces[:, j])
+        live, column = live[column != 0], column[column != 0]
+        if len(live):
+            m.bind(step.var, live, column.astype(m.np.int64))
+            m.block(step.body, live, loop=step)
+
+
+def refuses_for_each(step: ForEachStep):
+    return "for_each over a group's instances" if step.group is not None else None
+
+
+def vector_call(m, step: CallStep, rows) -> None:
+    m.call(step, {name: m.value(formula, rows) for name, formula in step.args}, rows)
+
+
+def vector_return(m, step: ReturnStep, rows) -> None:
+    m.give_back(rows, m.value(step.value, rows) if step.value is not None else None)
+
+
+def refuses_return(step: ReturnStep):
+    return "return: of a record" if step.fields else None
+
+
+def vector_end(m, step: EndStep, rows) -> None:
+    m.end_game(rows, step.result)
+
+
+def refuses_end(step: EndStep):
+    return None if step.target == "game" else f"end: {step.target} (the end of a loop level's iteration)"
+
+
 IF = StepKind("if", IfStep, ("if", "then", "else"), "runs then: when the test holds, else: otherwise",
-              "if: ones >= 3\nthen: [...]\nelse: [...]", check_if, lower_if, nested=("then", "otherwise"))
+              "if: ones >= 3\nthen: [...]\nelse: [...]", check_if, lower_if, nested=("then", "otherwise"),
+              vector=vector_if)
 REPEAT = StepKind("repeat", RepeatStep, ("repeat", "as", "do"),
                   "runs do: a number of times, or while/until a condition holds (with max:, every loop is bounded)",
-                  "repeat: {times: guards}\nas: i\ndo: [...]", check_repeat, lower_repeat, nested=("body",))
+                  "repeat: {times: guards}\nas: i\ndo: [...]", check_repeat, lower_repeat, nested=("body",),
+                  vector=vector_repeat)
 FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "do"),
                     "goes through a group's instances, or the faces of a pool", "for_each: p\nin: player\ndo: [...]",
-                    check_for_each, lower_for_each, helpers={"_each": each}, nested=("body",))
+                    check_for_each, lower_for_each, helpers={"_each": each}, nested=("body",),
+                    vector=vector_for_each, vector_refuses=refuses_for_each)
 CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with arguments; as: binds what it returns",
-                "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call)
+                "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call, vector=vector_call)
 RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value, or a record of named values", "return: net",
-                  check_return, lower_return, ends_block=True)
+                  check_return, lower_return, ends_block=True,
+                  vector=vector_return, vector_refuses=refuses_return)
 END = StepKind("end", EndStep, ("end", "result"),
                "ends the game with a result, or the current iteration of a loop level",
-               "end: game\nresult: won", check_end, lower_end, ends_block=True)
+               "end: game\nresult: won", check_end, lower_end, ends_block=True,
+               vector=vector_end, vector_refuses=refuses_end)

@@ -104,6 +104,6 @@ CREATE = StepKind(
     "makes a new instance of a group during play, named by name: (else the group's names:), its fields "
     "as the group's, then fields:; as: binds it",
     'create: character\nname: "{who}"\nfields: {side: "\'night\'"}\nas: c',
-    check_create, lower_create,
+    check_create, lower_create, no_vector="instances made during play (a group's size differs per game)",
     helpers={"_create_instance": create_instance},
 )

@@ -5,6 +5,12 @@ example, its load-time check (YAML -> a typed step, every problem reported with 
 its lowering (the typed step -> Python source, through the program writer, in the traced or
 untraced mode), with the helpers that source calls. The checker, the program writer, the docs
 table and the REPL's help read these entries; nothing else lists the step kinds.
+
+The vector form (optional, read only by the lockstep backend of `dusk simulate`, runtime/lockstep.py)
+runs the step for many games at once: vector(m, step, rows) with `m` the lockstep machine (its
+value/truth/number of a formula for the rows, assign, bind, block, call, end_game) and `rows` the
+games that reach the step. `vector_refuses(step)` gives the reason a step of the kind cannot run
+that way (an `end:` of a loop level, say), or None; `no_vector` says why a kind has no vector form.
 """
 
 from __future__ import annotations
@@ -32,3 +38,6 @@ class StepKind:
     ends_block: bool = False        # end: and return: stop their block, so a step after them never runs
     nested: tuple[str, ...] = ()    # the fields of the typed step that hold blocks of steps (if:'s then, ...)
     helpers: dict = field(default_factory=dict)   # name -> function, for the lowered source to call
+    vector: Callable | None = None  # (machine, step, rows) -> None: the step for many games at once
+    vector_refuses: Callable | None = None   # (step) -> why this step cannot run in lockstep, or None
+    no_vector: str = ""             # why the kind has no vector form (said when a ruleset needs one)

@@ -153,10 +153,15 @@ def lower_say(w, step: SayStep) -> None:
     w.emit("say", text=f"_to_state({text})")
 
 
+def vector_say(m, step, rows) -> None:
+    """A simulation keeps no chronicle: nothing to do for many games at once either."""
+
+
 ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no", "pick", "text", "default", "auto"),
                "a decision for a person: a number, a choice, yes or no, dice picked from a pool, or a text "
                "(text: {max: 80}, its auto: a text); auto: answers it when nobody does (dusk simulate, auto N)",
                'ask: "{p.name}: how many dice?"\nas: risk\nnumber: {min: 1, max: p.dice}\nauto: p.dice',
-               check_ask, lower_ask)
+               check_ask, lower_ask,
+               no_vector="a decision asked of a person: a simulation answers it with auto:, one game at a time")
 SAY = StepKind("say", SayStep, ("say",), "a line of the chronicle", 'say: "The guard strikes for {white}."',
-               check_say, lower_say)
+               check_say, lower_say, vector=vector_say)

@@ -246,17 +246,21 @@ def lower_mark(w, step: MarkStep) -> None:
 
 LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as"),
                   "binds the first matching row of a table; keys: {col: formula, ..} for several key columns",
-                  "lookup: degrees\nkey: net\nas: row", check_lookup, lower_lookup, helpers={"_find_row": find_row})
+                  "lookup: degrees\nkey: net\nas: row", check_lookup, lower_lookup, helpers={"_find_row": find_row},
+                  no_vector="not written yet: a row found per game by its key cells")
 MOVE = StepKind("move", MoveStep, ("move",),
                 "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
                 "from going below that many", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
-                check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice})
+                check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice},
+                no_vector="not written yet: dice moved between pools by count or by pick")
 MARK = StepKind("mark", MarkStep, ("mark", "count", "type"),
                 "marks boxes of a track, from the first unmarked; type: names the mark on a track with marks: "
                 "(its full: rule says what a mark does to a full track)",
                 "mark: character.health\ncount: 2\ntype: heavy", check_mark, lower_mark,
-                helpers={"_mark": mark, "_mark_typed": mark_typed})
+                helpers={"_mark": mark, "_mark_typed": mark_typed},
+                no_vector="not written yet: tracks of boxes (marks with types and rules)")
 CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type"),
                  "clears marked boxes of a track, from the last marked (type: only the marks of that type)",
                  "clear: character.health\ncount: 1", check_mark, lower_mark,
-                 helpers={"_mark": mark, "_mark_typed": mark_typed})
+                 helpers={"_mark": mark, "_mark_typed": mark_typed},
+                no_vector="not written yet: tracks of boxes (marks with types and rules)")

@@ -70,7 +70,7 @@ PAIR = StepKind(
     "pair", PairStep, ("pair", "of", "fields"),
     "writes fields of the record between two instances (declared under pairs:, read as NAME(a, b).FIELD)",
     'pair: bond\nof: [p, q]\nfields: {kind: "\'rival\'", text: words}',
-    check_pair, lower_pair,
+    check_pair, lower_pair, no_vector="records between two instances of a group (groups run one game at a time)",
     helpers={"_pair_key": pair_key, "_pair_read": pair_read, "_pair_record": pair_record,
              "_pair_shown": pair_shown},
 )

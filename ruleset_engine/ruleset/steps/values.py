@@ -113,12 +113,33 @@ def lower_note(w, step: NoteStep) -> None:
             w.emit("note", target=w.shown(target), text=f"_to_state({text})")
 
 
+# ---- vector forms (the lockstep backend: many games at once) -----------------------------------
+
+
+def vector_set(m, step: SetStep, rows) -> None:
+    for target, formula in step.assignments:
+        m.assign(target, rows, m.value(formula, rows))
+
+
+def vector_let(m, step, rows) -> None:
+    for name, formula in step.assignments:
+        m.bind(name, rows, m.value(formula, rows))
+
+
+def vector_note(m, step: NoteStep, rows) -> None:
+    """A simulation keeps no texts: the lockstep backend runs only rulesets whose formulas read none."""
+
+
 SET = StepKind("set", SetStep, ("set",),
                "writes state variables, entity fields or existing locals; a pool is stored as its faces",
-               'set: {guard.life: "guard.life - damage", kept: "[]"}', check_set, lower_set)
-LET = StepKind("let", LetStep, ("let",), "binds local names", 'let: {net: "max(0, hits - ones)"}', check_let, lower_let)
+               'set: {guard.life: "guard.life - damage", kept: "[]"}', check_set, lower_set,
+               vector=vector_set)
+LET = StepKind("let", LetStep, ("let",), "binds local names", 'let: {net: "max(0, hits - ones)"}', check_let, lower_let,
+               vector=vector_let)
 ROLL = StepKind("roll", RollStep, ("roll", "label"),
                 "binds the value (a pool keeps its dice and what was set aside) and logs the roll with every die",
-                'roll: {blue: "[kept, (3 - size(kept))d6]"}\nlabel: Search', check_roll, lower_roll)
+                'roll: {blue: "[kept, (3 - size(kept))d6]"}\nlabel: Search', check_roll, lower_roll,
+                vector=vector_let)
 NOTE = StepKind("note", NoteStep, ("note",), "writes a text into a state variable or field",
-                'note: {latest: "The door opens on a {green}"}', check_note, lower_note)
+                'note: {latest: "The door opens on a {green}"}', check_note, lower_note,
+                vector=vector_note)

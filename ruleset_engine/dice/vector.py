@@ -1,0 +1,428 @@
+"""The dice language over many games at once (numpy, for the lockstep simulation backend).
+
+An expression is evaluated for a set of rows (one row per game being played) and gives one value
+per row: a number is an integer array, true/false a boolean array, a pool a VPool (a fixed-width
+small-integer array, one row per game, 0 an empty slot, so each row holds its own number of dice).
+A value known before any game (a constant, a param) stays a plain Python value, which numpy
+broadcasts. Dice are drawn for all the rows at once from one numpy generator.
+
+What each function and modifier does over these arrays is its registry entry's `vector` form
+(functions.py, modifiers.py), called as vector(v, *arguments, **params, **keywords) with `v` this
+evaluator; this module only walks the syntax tree (arithmetic, comparisons, logic, dice, pool
+literals) and hands names to the caller. A construct whose entry has no vector form is found
+before any game (vectorizable.py), so the simulation runs it untraced instead.
+
+The random stream differs from the untraced mode's by design: the two agree in distribution (the
+tests compare them statistically), not die for die.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Callable
+
+import numpy as np
+
+from . import ast
+from .errors import DiceLimitError, DiceTypeError, DiceValueError
+from .functions import FUNCTIONS
+from .modifiers import MODIFIERS
+from .vectorizable import TOKENS as _TOKENS
+from .runtime import MAX_NUMBER
+
+FACE = np.int16           # a die's face in a pool; 0 is an empty slot
+MAX_FACE = 32_767         # the largest face a pool holds here
+INT = np.int64
+
+COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq,
+           "!=": operator.ne}
+
+
+class VPool:
+    """Dice of many games: `faces` (rows x width, 0 an empty slot, dice in roll order) and, when
+    the operation that made it set dice aside, those dice as another VPool (aside(..) reads them)."""
+
+    __slots__ = ("faces", "_aside")
+
+    def __init__(self, faces, aside=None):
+        self.faces = faces
+        self._aside = aside      # a VPool, None, or a function giving it (most pools' aside is never read)
+
+    @property
+    def aside(self) -> "VPool | None":
+        if callable(self._aside):
+            self._aside = self._aside()
+        return self._aside
+
+    @property
+    def present(self):
+        return self.faces != 0
+
+    def size(self):
+        return np.count_nonzero(self.faces, axis=1).astype(INT)
+
+    def total(self):
+        return self.faces.sum(axis=1, dtype=INT)
+
+    def take(self, index) -> "VPool":
+        """The rows at `index` (an index array or a mask into this pool's rows)."""
+        return VPool(self.faces[index], self.aside.take(index) if self.aside is not None else None)
+
+
+def empty_pool(n: int) -> VPool:
+    return VPool(np.zeros((n, 0), FACE))
+
+
+def pool_of(faces) -> VPool:
+    """A pool from faces that may hold values no die shows (a number written into a pool)."""
+    faces = np.asarray(faces)
+    if faces.size and (faces.min() < 1 or faces.max() > MAX_FACE):
+        bad = int(faces.min()) if faces.min() < 1 else int(faces.max())
+        raise DiceValueError(f"the lockstep backend holds faces 1..{MAX_FACE:,} in a pool, and a game put {bad} "
+                             f"in one (run it with --backend untraced)")
+    return VPool(faces.astype(FACE))
+
+
+def join(pools: list, n: int) -> VPool:
+    """Pools side by side, each row's dice in order (what [a, b] gives): no aside is kept."""
+    parts = [p.faces for p in pools if p.faces.shape[1]]
+    if not parts:
+        return empty_pool(n)
+    return VPool(parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1))
+
+
+def compact(faces):
+    """Each row's dice moved to its left (order kept), the width cut to the most any row holds."""
+    present = faces != 0
+    # Each die's place among its row's dice: a scatter, not a sort (pools are a few dice wide).
+    place = np.cumsum(present, axis=1) - 1
+    most = int(place[:, -1].max()) + 1 if faces.size else 0
+    out = np.zeros((faces.shape[0], most), faces.dtype)
+    rows, columns = np.nonzero(present)
+    out[rows, place[rows, columns]] = faces[rows, columns]
+    return out
+
+
+def rows_of(value, n: int):
+    """A value for each of n rows (a constant repeated)."""
+    if isinstance(value, np.ndarray):
+        return value
+    return np.full(n, value)
+
+
+class VectorError(DiceTypeError):
+    """A value the lockstep backend cannot hold (a text in a formula, a record)."""
+
+
+class Vectors:
+    """Evaluates syntax trees over rows. `names(path, rows)` gives a name's value for those rows;
+    `draws` counts the dice rolled, for the limit of dice rolled in one evaluation."""
+
+    np = np
+
+    def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000):
+        self.rng = rng
+        self.names = names
+        self.max_dice_rolled = max_dice_rolled
+        self.rolled: list = []          # the pools of Aliased nodes being read (Rolled)
+
+    # ---- what entries call
+    def pool(self, faces, aside: VPool | None = None) -> VPool:
+        return VPool(faces, aside)
+
+    def empty(self, n: int) -> VPool:
+        return empty_pool(n)
+
+    def draw(self, sides, shape):
+        """Faces of dice with `sides` (a number, or one per row) for `shape` (rows, dice)."""
+        if isinstance(sides, np.ndarray):
+            sides = sides[:, None] if len(shape) == 2 else sides
+        return self.rng.integers(1, np.asarray(sides) + 1, size=shape, dtype=FACE)
+
+    def reroll(self, expr, test):
+        """reroll(expr, cond): the expression evaluated again for the games whose total meets the
+        test, until none does (the dice limit stops one that would go on without end)."""
+        node, rows = expr
+        n = len(rows)
+        value = self.value(node, rows)
+        tries = 0
+        while True:
+            total = value.total() if isinstance(value, VPool) else rows_of(value, n)
+            # Games that no longer meet it keep their value, so testing every game is the same.
+            pending = np.flatnonzero(test(total[:, None])[:, 0])
+            if not len(pending):
+                return value
+            tries += 1
+            if tries > self.max_dice_rolled:
+                raise DiceLimitError(f"this evaluation rolled more than {self.max_dice_rolled:,} dice",
+                                     span=node.span)
+            again = self.value(node, rows[pending])
+            value = scatter(value, pending, again, n)
+
+    # ---- evaluation
+    def value(self, node, rows):
+        return NODES[type(node)](self, node, rows)
+
+    def number(self, node, rows):
+        value = self.value(node, rows)
+        if isinstance(value, VPool):
+            return value.total()
+        return value
+
+    def truth(self, node, rows):
+        value = self.value(node, rows)
+        if isinstance(value, np.ndarray) and value.dtype != bool:
+            return value != 0
+        if not isinstance(value, np.ndarray) and type(value) is not bool:
+            return value != 0
+        return value
+
+    def as_pool(self, node, rows) -> VPool:
+        value = self.value(node, rows)
+        if isinstance(value, VPool):
+            return value
+        raise DiceTypeError("expected a pool of dice here", span=node.span)
+
+    def condition(self, node: ast.Condition, rows) -> Callable:
+        """A condition's test over a pool's faces (rows x width): its operand read once per row."""
+        operand = self.number(node.operand, rows)
+        if isinstance(operand, np.ndarray):
+            operand = operand[:, None]
+        compare = COMPARE[node.op]
+        return lambda faces: compare(faces, operand)
+
+
+def _integer(v, node, rows):
+    return node.value
+
+
+def _constant(v, node, rows):
+    return node.value
+
+
+def _name(v, node, rows):
+    return v.names(node.path, rows, node.span)
+
+
+def _unary(v, node, rows):
+    value = v.number(node.operand, rows)
+    return value if node.op == "+" else -value
+
+
+def _checked(value, span):
+    if isinstance(value, np.ndarray):
+        if value.size and np.abs(value).max() > MAX_NUMBER:
+            raise DiceLimitError(f"a number past the limit of numbers ({MAX_NUMBER:,})", span=span)
+    elif abs(value) > MAX_NUMBER:
+        raise DiceLimitError(f"a number past the limit of numbers ({MAX_NUMBER:,})", span=span)
+    return value
+
+
+def _arithmetic(v, node, rows):
+    value = v.number(node.operands[0], rows)
+    for op, operand in zip(node.ops, node.operands[1:]):
+        right = v.number(operand, rows)
+        if op == "+":
+            value = value + right
+        elif op == "-":
+            value = value - right
+        elif op == "*":
+            value = _checked(value * right, node.span)
+        else:
+            zero = (right == 0)
+            if np.any(zero):
+                raise DiceValueError("division by zero", span=operand.span)
+            value = value // right
+    return value
+
+
+def _compare(v, node, rows):
+    return COMPARE[node.op](v.value(node.left, rows), v.value(node.right, rows))
+
+
+def _logic(v, node, rows, all_of: bool):
+    """and / or, each operand read only for the rows it still decides (as Python's and/or do)."""
+    result = v.truth(node.items[0], rows)
+    for item in node.items[1:]:
+        if not isinstance(result, np.ndarray):
+            if bool(result) != all_of:
+                return result
+            result = v.truth(item, rows)
+            continue
+        open_ = result if all_of else ~result
+        if not open_.any():
+            break
+        part = v.truth(item, rows[open_])
+        result = result.copy()
+        result[open_] = part
+    return result
+
+
+def _not(v, node, rows):
+    value = v.truth(node.operand, rows)
+    return ~value if isinstance(value, np.ndarray) else not value
+
+
+def _conditional(v, node, rows):
+    """then if test else otherwise: each side evaluated only for the rows that take it."""
+    test = v.truth(node.test, rows)
+    if not isinstance(test, np.ndarray):
+        return v.value(node.then if test else node.otherwise, rows)
+    then = v.value(node.then, rows[test]) if test.any() else None
+    otherwise = v.value(node.otherwise, rows[~test]) if not test.all() else None
+    if otherwise is None:
+        return then
+    if then is None:
+        return otherwise
+    return merge(test, then, otherwise, len(rows))
+
+
+def merge(mask, a, b, n: int):
+    """Values of the rows where mask holds (a) and of the others (b), as one value of n rows."""
+    if isinstance(a, VPool) or isinstance(b, VPool):
+        if not (isinstance(a, VPool) and isinstance(b, VPool)):
+            raise DiceTypeError("the two sides of a conditional give a pool and a number")
+        width = max(a.faces.shape[1], b.faces.shape[1])
+        faces = np.zeros((n, width), FACE)
+        faces[mask, :a.faces.shape[1]] = a.faces
+        faces[~mask, :b.faces.shape[1]] = b.faces
+        return VPool(faces)
+    if isinstance(a, str) or isinstance(b, str):
+        raise VectorError("a text in a formula")
+    a_rows, b_rows = rows_of(a, int(mask.sum())), rows_of(b, n - int(mask.sum()))
+    out = np.empty(n, np.result_type(a_rows, b_rows))
+    out[mask] = a_rows
+    out[~mask] = b_rows
+    return out
+
+
+def scatter(value, index, part, n: int):
+    """`value` (of n rows) with the rows at `index` replaced by `part`."""
+    if isinstance(value, VPool):
+        width = max(value.faces.shape[1], part.faces.shape[1])
+        faces = np.zeros((n, width), FACE)
+        faces[:, :value.faces.shape[1]] = value.faces
+        faces[index] = 0
+        faces[index, :part.faces.shape[1]] = part.faces
+        return VPool(faces)
+    out = rows_of(value, n).copy()
+    out[index] = part
+    return out
+
+
+def _call(v, node, rows):
+    entry = FUNCTIONS[node.function]
+    form = entry.form_for(len(node.args))
+    kinds = form.args + (form.args[-1],) * (len(node.args) - len(form.args)) if form.variadic else form.args
+    args = [ARGUMENTS[kind](v, arg, rows) for kind, arg in zip(kinds, node.args)]
+    keywords = {}
+    for kw in node.keywords:
+        kind = form.keywords.get(kw.name, form.any_keyword)
+        keywords[kw.name] = ARGUMENTS[kind](v, kw.value, rows)
+    return form.vector(v, *args, **form.params, **keywords)
+
+
+def _number_argument(v, node, rows):
+    return v.number(node, rows)
+
+
+def _pool_argument(v, node, rows):
+    value = v.value(node, rows)
+    if isinstance(value, VPool):
+        return value
+    if isinstance(value, np.ndarray) and value.dtype != bool:
+        return pool_of(value[:, None])
+    raise DiceTypeError("expected a pool of dice here", span=node.span)
+
+
+ARGUMENTS = {
+    "pool": _pool_argument,
+    "number": _number_argument,
+    "condition": lambda v, node, rows: v.condition(node, rows),
+    "truth": lambda v, node, rows: v.truth(node, rows),
+    "expression": lambda v, node, rows: (node, rows),      # evaluated by its form, maybe again (reroll)
+    "word": lambda v, node, rows: v.value(node, rows),
+}
+
+
+class DiceState:
+    """The dice of one NdS while its modifiers run: faces (rows x width, 0 empty), their sides
+    (a number or one per row), and the dice left out so far (aside(..) reads them)."""
+
+    __slots__ = ("faces", "sides", "dropped", "draws")
+
+    def __init__(self, faces, sides):
+        self.faces = faces
+        self.sides = sides
+        self.dropped = None
+        self.draws = 0
+
+
+def _dice(v, node, rows):
+    n = len(rows)
+    count = v.number(node.count, rows) if node.count is not None else 1
+    sides = v.number(node.sides, rows)
+    if np.any(np.asarray(count) < 0):
+        raise DiceValueError("a negative number of dice", span=node.span)
+    if np.any(np.asarray(sides) < 1):
+        raise DiceValueError("a die needs at least 1 side", span=node.sides.span)
+    if np.any(np.asarray(sides) > MAX_FACE):
+        raise DiceValueError(f"the lockstep backend rolls dice of at most {MAX_FACE:,} sides", span=node.sides.span)
+    width = int(np.max(count)) if n else 0
+    faces = v.draw(sides, (n, width))
+    if isinstance(count, np.ndarray):
+        faces[np.arange(width)[None, :] >= count[:, None]] = 0
+    state = DiceState(faces, sides)
+    for modifier in node.modifiers:
+        entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
+        entry.vector(v, state, _operand(v, modifier, rows))
+        if state.draws > v.max_dice_rolled:
+            raise DiceLimitError(f"this evaluation rolled more than {v.max_dice_rolled:,} dice", span=node.span)
+    return VPool(state.faces, state.dropped)
+
+
+def _operand(v, modifier, rows):
+    if isinstance(modifier, ast.Select):
+        return 1 if modifier.count is None else v.number(modifier.count, rows)
+    if isinstance(modifier, ast.RerollDice):
+        return v.condition(modifier.condition, rows)
+    if isinstance(modifier, ast.Explode):
+        return None if modifier.condition is None else v.condition(modifier.condition, rows)
+    return v.number(modifier.value, rows)
+
+
+def _pool_literal(v, node, rows):
+    n = len(rows)
+    parts = []
+    for item in node.items:
+        value = v.value(item, rows)
+        if isinstance(value, VPool):
+            parts.append(value)
+        else:
+            parts.append(pool_of(rows_of(value, n)[:, None]))
+    return join(parts, n)      # joined, a pool keeps no dice aside (as in the untraced mode)
+
+
+def _aliased(v, node, rows):
+    pool = v.as_pool(node.pool, rows)
+    if node.body is None:
+        return pool
+    v.rolled.append(pool)
+    try:
+        return v.value(node.body, rows)
+    finally:
+        v.rolled.pop()
+
+
+def _rolled(v, node, rows):
+    return v.rolled[-1]
+
+
+NODES = {
+    ast.Integer: _integer, ast.String: _constant, ast.Boolean: _constant, ast.Name: _name, ast.Unary: _unary,
+    ast.Arithmetic: _arithmetic, ast.Compare: _compare,
+    ast.AllOf: lambda v, node, rows: _logic(v, node, rows, True),
+    ast.AnyOf: lambda v, node, rows: _logic(v, node, rows, False),
+    ast.Not: _not, ast.Conditional: _conditional, ast.Call: _call, ast.Dice: _dice,
+    ast.PoolLiteral: _pool_literal, ast.Aliased: _aliased, ast.Rolled: _rolled,
+}

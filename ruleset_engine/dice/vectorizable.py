@@ -1,0 +1,52 @@
+"""Which constructs of the dice language have a vector form (dice/vector.py), found without numpy.
+
+`dusk simulate --backend auto` asks this before any game, in the process that shares the games
+among its workers: that process never plays, so it never loads numpy (nor waits for it).
+"""
+
+from __future__ import annotations
+
+from . import ast
+from .functions import FUNCTIONS
+from .modifiers import MODIFIERS
+
+# A dice node's modifiers by their syntax-tree class and fields: the registry token they name.
+TOKENS = {
+    ast.Select: lambda m: m.kind,
+    ast.RerollDice: lambda m: "rr" if m.repeat else "r",
+    ast.Explode: lambda m: "!o" if m.once else "!",
+    ast.SetFaces: lambda m: m.kind,
+}
+
+_PLAYED = (ast.Integer, ast.String, ast.Boolean, ast.Name, ast.Unary, ast.Arithmetic, ast.Compare, ast.AllOf,
+           ast.AnyOf, ast.Not, ast.Conditional, ast.Call, ast.Dice, ast.PoolLiteral, ast.Aliased, ast.Rolled,
+           ast.Condition, ast.Keyword, ast.KindName, *TOKENS)
+
+
+def unsupported(tree, formulas=()) -> tuple[str, tuple] | None:
+    """The first construct of a tree that has no vector form: (what it is, its span), or None."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            if node.function in formulas:
+                return f"the named formula {node.function}(..)", node.span
+            entry = FUNCTIONS.get(node.function)
+            if entry is None:
+                return f"{node.function}(..), a function the game gives", node.span
+            form = entry.form_for(len(node.args))
+            if form is None or form.vector is None:
+                why = form.no_vector if form is not None and form.no_vector else "no vector form"
+                return f"{form.signature if form else node.function} ({why})", node.span
+            if node.function == "count" and node.keywords:
+                return f"count(.., kind=K) ({form.no_vector})", node.span
+        elif isinstance(node, ast.Dice):
+            for modifier in node.modifiers:
+                entry = MODIFIERS[TOKENS[type(modifier)](modifier)]
+                if entry.vector is None:
+                    return f"the modifier {entry.syntax} (no vector form)", modifier.span
+        elif isinstance(node, ast.PoolLiteral) and node.modifiers:
+            return "modifiers after [..] (no vector form)", node.span
+        elif isinstance(node, ast.Member):
+            return "a field of a record (no vector form)", node.span
+        elif not isinstance(node, _PLAYED):
+            return f"{type(node).__name__} (no vector form)", node.span
+    return None

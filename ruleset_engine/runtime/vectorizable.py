@@ -1,0 +1,173 @@
+"""Whether the lockstep backend (lockstep.py) can play a ruleset: the first construct without a
+vector form, placed in the file, found before any game and without numpy (the process that shares
+a run among its workers asks, and never plays).
+"""
+
+from __future__ import annotations
+
+from ruleset_engine.dice.errors import DiceError
+from ruleset_engine.dice.vectorizable import unsupported
+from ruleset_engine.errors import DuskError
+from ruleset_engine.ruleset import model
+from ruleset_engine.ruleset.steps import KINDS
+
+from .errors import RuleError
+
+STEP_KINDS = {kind.node: kind for kind in KINDS.values()}
+
+
+class Unsupported(DuskError):
+    """A construct of the ruleset that has no vector form, located: the lockstep backend cannot
+    play the ruleset (`--backend auto` plays it untraced)."""
+
+    def __init__(self, what: str, where=None, path=(), detail=()):
+        self.error = RuleError(f"the lockstep backend cannot play {what}", where, path, detail)
+        super().__init__(str(self.error))
+        self.what = what
+
+
+# ---- before any game: does every construct have a vector form? ----------------------------------
+
+
+def refusal(ruleset: model.Ruleset, params: dict) -> Unsupported | None:
+    """The first construct of the ruleset that the lockstep backend cannot play, or None."""
+    try:
+        _check_ruleset(ruleset, params)
+    except Unsupported as err:
+        if err.error.where is None and err.error.path and ruleset.data is not None:
+            from ruleset_engine.ruleset.yamlio import position_of
+
+            # A part of the file rather than a step or formula: placed by its path in the YAML.
+            err.error.where = position_of(ruleset.data, err.error.path)
+            err.args = (str(err.error),)
+        return err
+    return None
+
+
+def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> None:
+    if formula is None:
+        return
+    found = unsupported(formula.expr.tree, ruleset.formulas)
+    if found is None:
+        found = _text_read(formula, ruleset)
+    if found is not None:
+        what, span = found
+        detail = ()
+        try:
+            err = DiceError(what, span=span)
+            err.located(formula.text, span)
+            detail = err.caret_lines()
+        except Exception:   # pragma: no cover - a caret is a courtesy
+            pass
+        raise Unsupported(what, formula.where, formula.path, detail)
+
+
+def _text_read(formula: model.Formula, ruleset: model.Ruleset):
+    """A formula that reads a state variable holding a text (texts are not kept in lockstep)."""
+    for path, span in formula.expr.names:
+        initial = ruleset.state.get(path[0])
+        if initial is not None and initial.text is not None:
+            return f"a text read by a formula ({path[0]})", span
+        if path[0] in ruleset.entities and ruleset.entities[path[0]].is_group:
+            return f"the group {path[0]} (a group's instances are played one game at a time)", span
+    return None
+
+
+def _read_names(ruleset: model.Ruleset) -> set:
+    """The heads of every name a formula of the ruleset reads (steps, endings, triggers, report)."""
+    formulas = list(_all_formulas(ruleset)) + [e.when for e in ruleset.end] + [t.when for t in ruleset.triggers]
+    formulas += list(ruleset.report.values())
+    return {path[0] for formula in formulas for path, _ in formula.expr.names}
+
+
+def _check_steps(steps, ruleset: model.Ruleset, read: set) -> None:
+    for step in steps:
+        kind = STEP_KINDS[type(step)]
+        if kind.key == "note":
+            # Texts are not kept in lockstep: a note is skipped, so no formula may read what it writes.
+            for target, _ in step.notes:
+                if target[0] in read:
+                    raise Unsupported(f"a text read by a formula ({'.'.join(target)})", step.where, step.path)
+        if kind.vector is None:
+            raise Unsupported(f"the step {kind.key}: ({kind.no_vector or 'no vector form'})", step.where, step.path)
+        reason = kind.vector_refuses(step) if kind.vector_refuses is not None else None
+        if reason is not None:
+            raise Unsupported(reason, step.where, step.path)
+        for formula in _step_formulas(step):
+            _check_formula(formula, ruleset)
+        for field in kind.nested:
+            _check_steps(getattr(step, field), ruleset, read)
+
+
+def _step_formulas(step) -> list:
+    """The formulas a step evaluates (not the texts it shows: a simulation shows none)."""
+    found = []
+    for name in getattr(step, "__dataclass_fields__", ()):
+        if name in ("where", "path"):
+            continue
+        value = getattr(step, name)
+        if isinstance(value, model.Formula):
+            found.append(value)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, tuple) and item and isinstance(item[-1], model.Formula):
+                    found.append(item[-1])
+    return found
+
+
+def _all_formulas(ruleset: model.Ruleset):
+    """Every formula of the steps of the ruleset (setup, loop blocks, actions, procedures, triggers)."""
+    blocks = [ruleset.setup] + [b for level in ruleset.loop for b in (level.begin, level.finish, level.then)]
+    blocks += [a.steps for a in ruleset.actions.values()] + [p.steps for p in ruleset.procedures.values()]
+    blocks += [t.do for t in ruleset.triggers]
+    while blocks:
+        for step in blocks.pop():
+            yield from _step_formulas(step)
+            blocks.extend(getattr(step, field) for field in STEP_KINDS[type(step)].nested)
+
+
+def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
+    levels = ruleset.loop
+    if len(levels) != 1:
+        where = levels[1].where if len(levels) > 1 else None
+        raise Unsupported("a loop of more than one level" if levels else "a ruleset without a loop", where,
+                          ("loop", 1) if len(levels) > 1 else ())
+    if ruleset.pairs:
+        raise Unsupported("records between instances (pairs:)", None, ("pairs",))
+    for name, spec in ruleset.entities.items():
+        if spec.is_group:
+            raise Unsupported(f"the group {name} (a group's instances are played one game at a time)",
+                              spec.count.where if spec.count else None, ("entities", name))
+        if spec.tracks:
+            raise Unsupported(f"the tracks of {name} (tracks of boxes have no vector form yet)", None,
+                              ("entities", name, "tracks"))
+        for initial in spec.fields.values():
+            _check_formula(initial.formula, ruleset)
+    for name in params:
+        if ruleset.params[name].type == "dice":
+            from ruleset_engine import dice
+            text = str(params[name])
+            _check_formula(model.Formula(text, dice.compile(text), None, ("params", name)), ruleset)
+    for name, initial in ruleset.state.items():
+        _check_formula(initial.formula, ruleset)
+    action = next(a for a in ruleset.actions.values() if a.plays_level)
+    for name, param in action.params.items():
+        if isinstance(param.default, model.Formula):
+            raise Unsupported(f"the loop action's parameter {name} with a default read each round", None,
+                              ("loop", 0, "params", name))
+    level = levels[0]
+    _check_formula(level.times, ruleset)
+    read = _read_names(ruleset)
+    for block in (ruleset.setup, level.begin, level.finish, level.then, action.steps):
+        _check_steps(block, ruleset, read)
+    for procedure in ruleset.procedures.values():
+        _check_steps(procedure.steps, ruleset, read)
+    for trigger in ruleset.triggers:
+        _check_formula(trigger.when, ruleset)
+        _check_steps(trigger.do, ruleset, read)
+    for ending in ruleset.end:
+        _check_formula(ending.when, ruleset)
+    for formula in ruleset.report.values():
+        _check_formula(formula, ruleset)
+
+

@@ -1,0 +1,268 @@
+"""The lockstep backend of `dusk simulate` (runtime/lockstep.py): it plays the same games as the
+untraced backend, in distribution (its dice stream differs by design), reproduces its reports from
+a seed whatever the workers, and refuses, with the place, what it cannot play.
+
+Parity is statistical: every result's rate, the mean length and every report mean of the two
+backends differ by less than 5 standard errors of the difference (sqrt(se_a^2 + se_b^2), each from
+its own games). The runs are seeded, so each test is deterministic; the bound is one a correct
+backend passes by chance with probability above 1 - 10^-6 per number compared.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ruleset_engine import dice
+from ruleset_engine.analysis import simulate as simulation
+from ruleset_engine.analysis.simulate import simulate
+from ruleset_engine.dice.vector import Vectors, VPool
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = ROOT / "tests" / "rulesets"
+
+
+def _moments(histogram) -> tuple[float, float]:
+    """Mean and standard error of the mean, from a histogram's exact counts."""
+    assert histogram.width == 1
+    n = histogram.n
+    mean = histogram.total / n
+    variance = sum(c * (v - mean) ** 2 for v, c in histogram.counts.items()) / max(1, n - 1)
+    return mean, math.sqrt(variance / n)
+
+
+def _agree(a, b, what: str) -> None:
+    (ma, sa), (mb, sb) = a, b
+    bound = 5 * math.sqrt(sa * sa + sb * sb)
+    assert abs(ma - mb) <= bound, f"{what}: lockstep {ma:.4f}, untraced {mb:.4f}, more than 5 SE ({bound:.4f}) apart"
+
+
+def assert_parity(source: str, lockstep_games: int, untraced_games: int, params=None) -> None:
+    ls = simulate(source, lockstep_games, seed=11, params=params, backend="lockstep")
+    un = simulate(source, untraced_games, seed=11, params=params, backend="untraced")
+    assert ls.backend == "lockstep" and un.backend == "untraced"
+    assert ls.tally.games == lockstep_games and sum(ls.tally.results.values()) == lockstep_games
+    for name in set(ls.tally.results) | set(un.tally.results):
+        rates = []
+        for run in (ls, un):
+            p, n = run.tally.results.get(name, 0) / run.tally.games, run.tally.games
+            # A rate never seen still has its uncertainty: one game in n.
+            rates.append((p, math.sqrt(max(p * (1 - p), 1 / n) / n)))
+        _agree(*rates, f"{source}: rate of {name}")
+    _agree(_moments(ls.tally.lengths), _moments(un.tally.lengths), f"{source}: mean length")
+    assert set(ls.tally.values) == set(un.tally.values)
+    for key in un.tally.values:
+        _agree(_moments(ls.tally.values[key]), _moments(un.tally.values[key]), f"{source}: mean {key}")
+
+
+# ---- parity, ruleset by ruleset (N stated in each call: lockstep games, untraced games) ---------
+
+
+def test_attack_of_the_vampires_plays_the_same_game_in_lockstep():
+    assert_parity("attack-of-the-vampires", 40_000, 6_000)
+
+
+def test_the_keep_sets_house_rule_plays_the_same_game_in_lockstep():
+    assert_parity("attack-keep-sets", 40_000, 5_000)
+
+
+def test_attack_with_params_changed_plays_the_same_game_in_lockstep():
+    # A dice param re-rolling a total (reroll(expr, cond)), more vampires, garlic on 5.
+    assert_parity("attack-of-the-vampires", 30_000, 4_000,
+                  params={"life_roll": "reroll(2d10, < 10)", "vampires": "4", "garlic_on": "5"})
+
+
+def test_an_end_at_once_stops_the_same_games_in_lockstep():
+    # The night's bites stop the moment life reaches 0, inside a procedure inside a repeat.
+    assert_parity(str(RULESETS / "end-at-once.yaml"), 40_000, 20_000)
+
+
+def test_search_and_kill_plays_the_same_game_in_lockstep():
+    assert_parity(str(RULESETS / "search-and-kill.yaml"), 40_000, 6_000)
+
+
+@pytest.mark.parametrize("step", ["step2", "step3"])
+def test_the_tutorials_games_that_vectorize_play_the_same_in_lockstep(step):
+    assert_parity(str(ROOT / "docs" / "tutorial" / f"{step}.yaml"), 40_000, 10_000)
+
+
+def test_a_note_whose_text_a_formula_reads_is_refused(tmp_path):
+    path = tmp_path / "read-note.yaml"
+    path.write_text("""ruleset: read-note
+title: A note read (test)
+state: {said: "'nothing'", n: 0}
+loop:
+  - name: round
+    times: 2
+    steps:
+      - note: {said: "rolled {n}"}
+      - set: {n: "n + 1 if said == 'nothing' else n"}
+end: []
+report: {n: n}
+""")
+    out = dusk("simulate", str(path), "-n", "5", "--backend", "lockstep")
+    assert out.returncode == 1
+    assert out.stderr.startswith(f"dusk simulate: {path}:8:9: the lockstep backend cannot play a text read by a "
+                                 "formula (said)")
+
+
+# ---- seeds --------------------------------------------------------------------------------------
+
+
+def test_same_seed_same_report_whatever_the_workers(monkeypatch):
+    # Ranges of 500 games (the parent deals them out, so the workers play the same ranges).
+    monkeypatch.setitem(simulation.CHUNKS, "lockstep", 500)
+    one = simulate("attack-of-the-vampires", 2_600, seed=7, workers=1, backend="lockstep").to_json()
+    two = simulate("attack-of-the-vampires", 2_600, seed=7, workers=2, backend="lockstep").to_json()
+    assert one == two and one["backend"] == "lockstep" and one["games"] == 2_600
+    assert one != simulate("attack-of-the-vampires", 2_600, seed=8, workers=1, backend="lockstep").to_json()
+
+
+def test_a_batch_smaller_than_its_range_refills_its_slots(monkeypatch):
+    # 64 slots for 1,000 games: finished games give their slots to new ones, every game counted once.
+    from ruleset_engine.runtime import lockstep
+
+    monkeypatch.setattr(lockstep, "BATCH", 64)
+    summary = simulate("attack-of-the-vampires", 1_000, seed=3, backend="lockstep")
+    assert summary.tally.games == 1_000 == sum(summary.tally.results.values()) == summary.tally.lengths.n
+    assert summary.to_json() == simulate("attack-of-the-vampires", 1_000, seed=3, backend="lockstep").to_json()
+
+
+def test_the_command_line_gives_the_same_json_for_the_same_seed():
+    runs = [subprocess.run([sys.executable, "-m", "ruleset_engine", "simulate", "attack-keep-sets", "-n", "300",
+                            "--seed", "4", "--json"], capture_output=True, text=True, timeout=120) for _ in range(2)]
+    assert runs[0].returncode == 0 and runs[0].stdout == runs[1].stdout
+    assert json.loads(runs[0].stdout)["backend"] == "lockstep"
+
+
+# ---- refusals and fallbacks ----------------------------------------------------------------------
+
+
+def dusk(*args):
+    return subprocess.run([sys.executable, "-m", "ruleset_engine", *args], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+
+
+def test_lockstep_asked_for_a_construct_without_a_vector_form_is_an_error_at_its_place():
+    out = dusk("simulate", "tests/rulesets/pair-records.yaml", "-n", "5", "--backend", "lockstep")
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr == ("dusk simulate: tests/rulesets/pair-records.yaml:14:3: the lockstep backend cannot play "
+                          "records between instances (pairs:) (at pairs)\n")
+
+
+def test_a_function_without_a_vector_form_is_named_with_a_caret():
+    out = dusk("simulate", "tests/rulesets/wild-die.yaml", "-n", "5", "--backend", "lockstep")
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    lines = out.stderr.splitlines()
+    assert lines[0].startswith("dusk simulate: tests/rulesets/wild-die.yaml:22:27: the lockstep backend cannot play "
+                               "of(pool, kind)")
+    caret = [line for line in lines if "^" in line]
+    assert caret, out.stderr
+
+
+def test_auto_plays_untraced_and_says_why():
+    out = dusk("simulate", "tests/rulesets/table-sheets.yaml", "-n", "20", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["backend"] == "untraced"
+    assert out.stderr.startswith("dusk simulate: backend untraced: tests/rulesets/table-sheets.yaml:11:12: the "
+                                 "lockstep backend cannot play the group player")
+
+
+def test_untraced_asked_for_is_played_untraced():
+    out = dusk("simulate", "attack-of-the-vampires", "-n", "20", "--json", "--backend", "untraced")
+    assert json.loads(out.stdout)["backend"] == "untraced"
+    assert out.stderr == "dusk simulate: backend untraced: asked for with --backend untraced\n"
+
+
+def test_a_rule_failing_in_lockstep_is_located(tmp_path):
+    path = tmp_path / "empty-highest.yaml"
+    path.write_text("""ruleset: empty-highest
+title: Empty highest (test)
+state: {kept: "[]", score: 0}
+loop:
+  - name: round
+    times: 3
+    steps:
+      - set: {kept: "keep(2d6, == 7)"}
+      - set: {score: "highest(kept)"}
+end: []
+report: {score: score}
+""")
+    out = dusk("simulate", str(path), "-n", "50", "--backend", "lockstep")
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert f"{path}:9:" in out.stderr and "empty pool" in out.stderr
+    assert "--backend untraced names the game" in out.stderr
+
+
+# ---- each vector form against its rule for one game ----------------------------------------------
+
+POOLS = [(), (1,), (6, 6, 6), (2, 5, 2, 5, 1), (1, 2, 2, 2, 4, 5, 5, 6), (3, 1, 3, 6, 1), (4, 4, 1, 1, 2),
+         (6, 5, 4, 3, 2, 1), (1, 1, 1)]
+AGAINST = [(3,), (), (6, 6), (2, 5), (5,), (1, 3), (4, 1, 9), (), (1,)]
+EXPRESSIONS = [
+    "sum(p)", "size(p)", "count(p, >= 4)", "count(p, == n)", "highest(p, default=0)", "lowest(p, default=9)",
+    "highest(p, 2)", "lowest(p, 2)", "largest_set(p)", "largest_set(p, ignore=[1])", "unpair(p)", "cancel(p, q)",
+    "keep(p, > 2)", "drop(p, > 2)", "set_aside(p, == 1)", "aside(set_aside(p, == 1))", "aside(largest_set(p))",
+    "aside(cancel(p, q))", "sort(p)", "sort(p, descending=true)", "min(sum(p), n, 7)", "max(size(p), n)",
+    "abs(n - 5)", "[p, q]", "size([p, n])", "sum(p) if n > 2 else size(q)", "n > 2 and sum(p) // n > 3",
+]
+
+
+@pytest.mark.parametrize("text", EXPRESSIONS)
+def test_a_vector_form_gives_each_game_what_its_rule_gives_one_game(text):
+    rows = np.arange(len(POOLS))
+    width = max(len(p) for p in POOLS)
+
+    def as_array(pools):
+        faces = np.zeros((len(pools), max(1, max(len(p) for p in pools))), np.int64)
+        for i, pool in enumerate(pools):
+            faces[i, :len(pool)] = pool
+        return VPool(faces[:, :max(len(p) for p in pools)].astype(np.int16))
+
+    against = AGAINST
+    ns = np.array([len(p) for p in POOLS]) % 5 + 1
+    values = {"p": as_array(POOLS), "q": as_array(against), "n": ns}
+    def names(path, rows, span):
+        value = values[path[0]]
+        return value.take(rows) if isinstance(value, VPool) else value[rows]
+
+    v = Vectors(np.random.default_rng(0), names)
+    assert width
+    tree = dice.compile(text).tree
+    got = v.value(tree, rows)
+    for i, pool in enumerate(POOLS):
+        one = dice.compile(text).plain(env={"p": pool, "q": against[i], "n": int(ns[i])})
+        mine = got.faces[i] if isinstance(got, VPool) else np.broadcast_to(got, len(POOLS))[i]
+        if isinstance(got, VPool):
+            # The same dice; order too, for the operations that keep the roll's order.
+            faces = [int(f) for f in mine if f]
+            assert faces == list(one) if not text.startswith(("highest(p, 2)", "lowest(p, 2)")) else \
+                sorted(faces) == sorted(one), (text, pool, faces, one)
+        else:
+            assert int(mine) == int(one), (text, pool, mine, one)
+
+
+# Means worked out by hand: 4d6kh3 (and dl1) 15869/1296; 1d20rr<10 uniform on 10..20; 1d6r<3 a third of
+# the time a fresh d6, else 3..6 (4.5); 1d6! 3.5 x 6/5; 1d6!o 3.5 + 3.5/6; min2 a die of
+# (2+2+3+4+5+6)/6; max4 a die of (1+2+3+4+4+4)/6; reroll(2d10, < 10) 2d10 given at least 10.
+TWO_D10_AT_LEAST_10 = sum(a + b for a in range(1, 11) for b in range(1, 11) if a + b >= 10) / \
+    sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= 10)
+MODIFIER_MEANS = {"4d6kh3": 15869 / 1296, "4d6dl1": 15869 / 1296, "1d20rr<10": 15.0, "1d6r<3": 3.5 / 3 + 4.5 * 2 / 3,
+                  "1d6!": 3.5 * 6 / 5, "1d6!o": 3.5 + 3.5 / 6, "4d6min2": 4 * 22 / 6, "3d6max4": 9.0,
+                  "reroll(2d10, < 10)": TWO_D10_AT_LEAST_10}
+
+
+@pytest.mark.parametrize("text", MODIFIER_MEANS)
+def test_modifiers_over_many_games_have_the_mean_worked_out_by_hand(text):
+    n = 100_000
+    v = Vectors(np.random.default_rng(5), lambda path, rows, span: None)
+    value = v.value(dice.compile(text).tree, np.arange(n))
+    totals = value.total() if isinstance(value, VPool) else value
+    mean, se = totals.mean(), totals.std() / math.sqrt(n)
+    assert abs(mean - MODIFIER_MEANS[text]) <= 5 * se, (text, mean, MODIFIER_MEANS[text], se)
