@@ -61,6 +61,8 @@ def event(e: dict, style: Style, innermost: str | None = None):
             faces = e.get("dice", [])
             what = f"{' '.join(map(str, faces)) or 'no dice'} {'moves' if len(faces) == 1 else 'move'}"
         return Text(f"{what} from {e['source']} to {e['target']}{mark}", style="yellow")
+    if kind == "lookup" and e.get("quiet"):
+        return None                 # the ruleset shows the row in its own words
     if kind == "lookup":
         keys = ", ".join(text_of(k, style) for k in e["key"])
         table = RichTable(title=f"{e['table']} [{keys}]{mark}", box=style.box, title_justify="left")

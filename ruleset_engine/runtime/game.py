@@ -163,7 +163,7 @@ class Game:
             out.append(ActionInfo(name, action.doc, action.params, action.plays_level))
         return out
 
-    def perform(self, name: str, **args) -> Outcome:
+    def perform(self, name: str, /, **args) -> Outcome:
         if self.pending is not None:
             raise GameError("a decision is waiting: answer it first")
         if self.over:
