@@ -240,7 +240,7 @@ class Repl:
 
     def _action(self, name: str, rest: str, line: str) -> None:
         action = self.session.game.ruleset.actions[name]
-        args = parse_args(rest, list(action.params))
+        args = parse_action_args(rest, action)
         self._after(self.session.perform(name, args, line))
 
     def _after(self, reply) -> None:
@@ -385,6 +385,60 @@ def parse_args(text: str, names: list[str]) -> dict:
             raise ValueError(f"too many arguments: {word!r} (the parameters: {', '.join(names) or 'none'})")
         args[names[position]] = word
         position += 1
+    return args
+
+
+def parse_action_args(text: str, action) -> dict:
+    """An action's arguments as typed. Besides `key=value` and values in the order of the parameters,
+    a parameter may declare a word that introduces its value (`diff 6`, `as Ana`): the words after it,
+    up to the next such word, are its value. A formula parameter takes every word up to the next
+    parameter's word (`dexterity + firearms diff 6`). The words are the ruleset's, never the table's."""
+    words = {p.word: name for name, p in action.params.items() if p.word}
+    formulas = [name for name, p in action.params.items() if p.type == "formula"]
+    if not words and not formulas:
+        return parse_args(text, list(action.params))
+    try:
+        tokens = shlex.split(text)
+    except ValueError as err:
+        raise ValueError(f"cannot read the arguments: {err}") from None
+    groups: list[tuple[str | None, list[str]]] = [(None, [])]
+    for token in tokens:
+        if token.lower() in words:
+            groups.append((words[token.lower()], []))
+        else:
+            groups[-1][1].append(token)
+    args: dict = {}
+    for name, values in groups[1:]:
+        if name in args:
+            raise ValueError(f"{action.params[name].word} is given twice")
+        if not values and action.params[name].type == "boolean":
+            values = ["yes"]                # a yes/no parameter's word alone says yes: `spec`
+        if not values:
+            raise ValueError(f"{action.params[name].word} needs a value")
+        if action.params[name].type == "formula" or action.params[name].type == "text":
+            args[name] = " ".join(values)
+        elif len(values) > 1:
+            raise ValueError(f"{action.params[name].word} takes one value, not {' '.join(values)!r}")
+        else:
+            args[name] = values[0]
+    loose = [t for t in groups[0][1]]
+    keyed = {}
+    for token in list(loose):
+        key, sep, value = token.partition("=")
+        if sep and key in action.params:
+            keyed[key] = value
+            loose.remove(token)
+    open_params = [n for n, p in action.params.items() if n not in args and n not in keyed and not p.word]
+    if loose and open_params and action.params[open_params[0]].type == "formula":
+        args[open_params[0]] = " ".join(loose)            # the leading words are the formula
+        loose = []
+    elif loose:
+        for token in loose:
+            if not open_params:
+                raise ValueError(f"too many arguments: {token!r} (the parameters: "
+                                 f"{', '.join(p.word or n for n, p in action.params.items())})")
+            args[open_params.pop(0)] = token
+    args.update(keyed)
     return args
 
 

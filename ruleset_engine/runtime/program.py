@@ -348,6 +348,11 @@ class ProgramWriter:
                 with w.scope(f"a_{name}__{pname}", f"{name}__{pname}__"):
                     w.value(formula, into=outer)
                 w.bound(pname, ANY)
+            elif spec.type == "formula":
+                # Read over the fields of the instance its over: parameter (bound above) names.
+                what = w.const(f"{name} {pname}", "t")
+                w.line(f"{var} = _formula_arg({args}[{pname!r}], {w.local(spec.over)}, {what})")
+                w.bound(pname, NUM)
             else:
                 w.line(f"{var} = {args}[{pname!r}]")
                 w.bound(pname, {"integer": NUM, "boolean": BOOL}.get(spec.type, STR))
@@ -498,7 +503,8 @@ class ProgramWriter:
             "_auto_answer": support.auto_answer,
             "_picked": support.picked, "_u_picked": support.u_picked, "_in_level": support.in_level,
             "_instance_named": support.instance_named,
-            "_default_arg": support.default_arg, "_new_track": new_track, "_start_marks": start_marks,
+            "_default_arg": support.default_arg, "_default_entity": support.default_entity,
+            "_formula_arg": support.formula_arg, "_new_track": new_track, "_start_marks": start_marks,
             "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
             "_LocalText": LocalText, "_NO_DICE": NO_DICE, "_NOTHING": NOTHING, "_EndGame": EndGame,
             "_EndLevel": EndLevel, "_NeedDecision": NeedDecision, "_RoundLimit": RoundLimit,

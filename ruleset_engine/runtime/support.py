@@ -3,7 +3,7 @@ keeps them, the coercions of step arguments, decisions, and the names shown in t
 
 from __future__ import annotations
 
-from ruleset_engine.dice import Die, FacesList, Pool
+from ruleset_engine.dice import DiceError, Die, FacesList, Pool
 from ruleset_engine.dice.values import as_face, kind_of
 from ruleset_engine.dice.runtime import MAX_NUMBER
 from ruleset_engine.ruleset.model import MAX_BOXES, MAX_GROUP
@@ -199,6 +199,27 @@ def default_arg(value, low, high, what: str):
             f" of at least {low}" if low is not None else f" of at most {high}" if high is not None else ""
         raise StepFailed(f"{what} gives {format_value(value)}, not a whole number{span}")
     return value
+
+
+def default_entity(value, instances, what: str) -> str:
+    """An entity parameter's default read from a formula: an instance, or the name of one."""
+    items = instances if isinstance(instances, list) else [instances] if isinstance(instances, dict) else []
+    name = value.get("name") if isinstance(value, dict) else value
+    for instance in items:
+        if isinstance(name, str) and str(instance.get("name", "")).casefold() == name.casefold():
+            return instance["name"]
+    names = ", ".join(str(i.get("name")) for i in items) or "none yet"
+    raise StepFailed(f"{what} gives {format_value(value)}, which names none of them ({names})")
+
+
+def formula_arg(text, instance, what: str) -> int:
+    """An action parameter of type formula: its value over the fields of the instance (over.py)."""
+    from ruleset_engine.ruleset import over
+
+    try:
+        return over.evaluate(str(text), instance)
+    except DiceError as err:
+        raise StepFailed(f"{what}: {err}") from None
 
 
 def instance_named(instances, name):
