@@ -392,7 +392,9 @@ def parse_action_args(text: str, action) -> dict:
     """An action's arguments as typed. Besides `key=value` and values in the order of the parameters,
     a parameter may declare a word that introduces its value (`diff 6`, `as Ana`): the words after it,
     up to the next such word, are its value. A formula parameter takes every word up to the next
-    parameter's word (`dexterity + firearms diff 6`). The words are the ruleset's, never the table's."""
+    parameter's word (`dexterity + firearms diff 6`); any other takes one word (quote a text with
+    spaces), and the words after it are read as if typed first. The words are the ruleset's, never
+    the table's."""
     words = {p.word: name for name, p in action.params.items() if p.word}
     formulas = [name for name, p in action.params.items() if p.type == "formula"]
     if not words and not formulas:
@@ -408,6 +410,7 @@ def parse_action_args(text: str, action) -> dict:
         else:
             groups[-1][1].append(token)
     args: dict = {}
+    loose = list(groups[0][1])
     for name, values in groups[1:]:
         if name in args:
             raise ValueError(f"{action.params[name].word} is given twice")
@@ -415,13 +418,11 @@ def parse_action_args(text: str, action) -> dict:
             values = ["yes"]                # a yes/no parameter's word alone says yes: `spec`
         if not values:
             raise ValueError(f"{action.params[name].word} needs a value")
-        if action.params[name].type == "formula" or action.params[name].type == "text":
+        if action.params[name].type == "formula":
             args[name] = " ".join(values)
-        elif len(values) > 1:
-            raise ValueError(f"{action.params[name].word} takes one value, not {' '.join(values)!r}")
-        else:
+        else:                           # one word is its value; the words after it are read as loose
             args[name] = values[0]
-    loose = [t for t in groups[0][1]]
+            loose += values[1:]
     keyed = {}
     for token in list(loose):
         key, sep, value = token.partition("=")

@@ -19,8 +19,9 @@ class _NoRolls:
         raise dice.DiceError("a formula over a sheet's fields reads them and rolls no dice")
 
 
-def problem(text, fields) -> str | None:
-    """Why `text` is not a formula over these fields (names read as numbers), or None."""
+def problem(text, fields, whose: str = "") -> str | None:
+    """Why `text` is not a formula over these fields (names read as numbers), or None. `whose`: the
+    instance's name, for the message."""
     if not isinstance(text, str) or not text.strip():
         return "expected a formula over the fields, such as a + b"
     if len(text) > MAX_TEXT:
@@ -35,7 +36,12 @@ def problem(text, fields) -> str | None:
             name = ".".join(path)
             guess = get_close_matches(path[0], fields, n=1)
             hint = f" (did you mean {guess[0]}?)" if guess else ""
-            return f"{name!r} is not a field{hint}"
+            return f"{name!r} is not a field{' of ' + whose if whose else ''}{hint}"
+    try:    # read once with every field at 1: a formula that rolls dice is refused before the action
+        expr.evaluate(rng=_NoRolls(), env={f: 1 for f in fields})
+    except dice.DiceError as err:
+        if "rolls no dice" in str(err):
+            return "a formula over a sheet's fields reads them and rolls no dice"
     return None
 
 

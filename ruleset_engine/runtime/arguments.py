@@ -100,7 +100,7 @@ def check_arg(game, action, param: model.ActionParam, value, given: dict | None 
 
         who = (given or {}).get(param.over)
         instance = next((i for i in instances(game, action.params[param.over].of) if i.get("name") == who), {})
-        why = over.problem(str(value), [k for k, v in instance.items() if type(v) is int])
+        why = over.problem(str(value), [k for k, v in instance.items() if type(v) is int], str(who or ""))
         if why is not None:
             raise GameError(f"{name}: {why}")
         return str(value)
