@@ -661,7 +661,7 @@ def cmd_new(repl: Repl, rest: str) -> None:
             return
         old = repl.session
         session, reply = Session.new(old.source, old.game.params, None, None, old.lang, old.interactive,
-                                     "manual" if old.manual_dice else "auto")
+                                     "manual" if old.manual_dice else "auto", old.sheets)
         old.close()
         repl.session = session
         repl.show(Text(f"This game is saved in {old.journal.path}. A new one begins (seed {session.game.seed}).",

@@ -37,9 +37,13 @@ def locate(source: str, relative_to: Path | None = None) -> tuple[Path, str]:
     return path, bundled.display_name(path)
 
 
-def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ()) -> tuple[LDict, list[str]]:
-    """The data of a ruleset with its parents merged in; the files, child first."""
+def read_merged(source: str, relative_to: Path | None = None, chain: tuple = (),
+                real: dict | None = None) -> tuple[LDict, list[str]]:
+    """The data of a ruleset with its parents merged in; the files, child first. `real`, when given,
+    gets the path of each file by the name it is shown by (the files a ruleset lists are read beside it)."""
     path, name = locate(source, relative_to)
+    real = {} if real is None else real
+    real[name] = path
     resolved = Path(os.path.realpath(path))     # realpath, unlike resolve(), never raises on a loop
     if resolved in chain:
         names = " -> ".join([p.name for p in chain] + [path.name])
@@ -51,7 +55,11 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ())
         # Named by kind only: the file may be anything, and its contents are not ours to print.
         raise RulesetError([Problem(f"a ruleset is a mapping of keys (ruleset:, title:, ...), not "
                                     f"{_kind_of(data)}", Position(name, 1, 1))])
-    gathering = Gathering(load_yaml_file, _may_include)
+    def read_chapter(chapter_path, shown):
+        real[shown] = chapter_path
+        return load_yaml_file(chapter_path, shown)
+
+    gathering = Gathering(read_chapter, _may_include)
     data = gathering.expand(data, path, name, (resolved,))
     if gathering.problems:
         raise RulesetError(gathering.problems)
@@ -63,7 +71,7 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ())
         raise RulesetError([Problem("extends: takes a bundled id or a path", position_of(data, ("extends",)),
                                     ("extends",))])
     try:
-        parent, parent_files = read_merged(parent_source, path.parent, chain + (resolved,))
+        parent, parent_files = read_merged(parent_source, path.parent, chain + (resolved,), real)
     except RulesetError as err:
         if len(err.problems) == 1 and err.problems[0].position is None:
             problem = err.problems[0]
@@ -106,11 +114,12 @@ def _kind_of(data) -> str:
 
 def load(source: str):
     """A compiled Ruleset from a bundled id or a file; RulesetError lists every problem."""
-    data, files = read_merged(source)
+    real: dict = {}
+    data, files = read_merged(source, real=real)
     problems = validate(data)
     # What the schema refused is passed over by the meaning checks; the rest is still checked.
     checker = RulesetChecker(data, files[0], files, broken=[p.path for p in problems if p.path],
-                             refused=bool(problems))
+                             refused=bool(problems), real=real)
     ruleset = checker.build()
     if ruleset is None:
         raise RulesetError(problems + checker.problems)

@@ -133,6 +133,7 @@ class EntitySpec:
     label: Any = None
     doc: Any = None
     max: int | None = None           # the most instances the group may hold (create: makes more)
+    sheet: Any = None                # a SheetTemplate (sheets.py): instances written in sheet files
 
     @property
     def most(self) -> int:

@@ -447,6 +447,11 @@ class ProgramWriter:
                 most = "" if spec.max is None else f", {spec.max}"
                 w.line(f"{place} = [mk_{entity}(_k + 1) for _k in range(_group_size({n}, {entity!r}{most}))]",
                        spec.count)
+                if spec.sheet is not None:
+                    # The ruleset's sheets, then those the table brought (the run's), as instances.
+                    rules = {t: s.rule for t, s in spec.tracks.items()}
+                    w.line(f"_add_sheets({place}, mk_{entity}, {w.const(spec.sheet.sheets, 'sh')}, C, {entity!r}, "
+                           f"{spec.most}, {w.const(rules, 'tr')}, {self.traced})")
             else:
                 w.line(f"{place} = mk_{entity}(None)")
         for name in ruleset.pairs:     # no record is written yet: each reads its defaults
@@ -504,7 +509,7 @@ class ProgramWriter:
             "_picked": support.picked, "_u_picked": support.u_picked, "_in_level": support.in_level,
             "_instance_named": support.instance_named,
             "_default_arg": support.default_arg, "_default_entity": support.default_entity,
-            "_formula_arg": support.formula_arg, "_new_track": new_track, "_start_marks": start_marks,
+            "_formula_arg": support.formula_arg, "_add_sheets": support.add_sheets, "_new_track": new_track, "_start_marks": start_marks,
             "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
             "_LocalText": LocalText, "_NO_DICE": NO_DICE, "_NOTHING": NOTHING, "_EndGame": EndGame,
             "_EndLevel": EndLevel, "_NeedDecision": NeedDecision, "_RoundLimit": RoundLimit,
@@ -679,9 +684,10 @@ def _blocks(ruleset: model.Ruleset, level_steps: bool) -> list:
 
 
 def _created(ruleset: model.Ruleset) -> set:
-    """The groups a create: step makes instances of."""
+    """The groups a create: step makes instances of, and those with sheets (made as the game starts)."""
     blocks = _blocks(ruleset, level_steps=True)
-    return {step.entity for block in blocks for step in _all_steps(block) if isinstance(step, CreateStep)}
+    return {step.entity for block in blocks for step in _all_steps(block) if isinstance(step, CreateStep)} | \
+        {name for name, spec in ruleset.entities.items() if spec.sheet is not None}
 
 
 def _calls(steps) -> set:

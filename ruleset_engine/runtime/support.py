@@ -222,6 +222,32 @@ def formula_arg(text, instance, what: str) -> int:
         raise StepFailed(f"{what}: {err}") from None
 
 
+def add_sheets(instances: list, make, sheets: tuple, run, entity: str, most: int, rules: dict, traced: bool) -> None:
+    """The instances the sheets give (the ruleset's, then the run's for this group), made as create:
+    makes one (the group's fields, then the sheet's), their tracks marked as the sheet says."""
+    from ruleset_engine.ruleset.marks import mark_typed
+    from ruleset_engine.ruleset.steps.places import mark
+
+    taken = {str(i.get("name", "")).casefold() for i in instances}
+    for sheet in tuple(sheets) + tuple(s for s in getattr(run, "sheets", ()) if s.group == entity):
+        if sheet.name.casefold() in taken:
+            raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} has an instance "
+                             f"named {sheet.name!r} already")
+        if len(instances) >= most:
+            raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} holds {most:,} already")
+        instance = make(instances[-1]["index"] + 1 if instances else 1, sheet.name)
+        instance.update(dict(sheet.fields))
+        for track, kind, count in sheet.marks:
+            if kind is None:
+                mark(instance[track], count, False)
+            else:
+                mark_typed(instance[track], count, kind, rules[track], False)
+        instances.append(instance)
+        taken.add(sheet.name.casefold())
+        if traced:
+            run.emit("create", entity=entity, name=sheet.name)
+
+
 def instance_named(instances, name):
     """The instance of an entity (or group) an action's entity parameter names."""
     items = instances if isinstance(instances, list) else [instances]
