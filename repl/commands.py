@@ -672,12 +672,69 @@ def cmd_new(repl: Repl, rest: str) -> None:
     repl.show("Start a new game? This one is saved and can be resumed.")
 
 
+def cmd_sheet(repl: Repl, rest: str) -> None:
+    game = repl.session.game
+    names = render.instance_names(game)
+    if not rest:
+        repl.show("sheet NAME shows one: " + (", ".join(names) or "no instances yet"))
+        return
+    table = render.instance_table(game, rest, repl.style)
+    if table is None:
+        from difflib import get_close_matches
+
+        guess = get_close_matches(rest, names, n=1)
+        raise GameError(f"no one is named {rest!r}{' (did you mean ' + guess[0] + '?)' if guess else ''}; "
+                        f"the names: {', '.join(names) or 'none yet'}")
+    repl.show(table)
+
+
 def cmd_export(repl: Repl, rest: str) -> None:
     if not rest:
         raise ValueError("export to which file? for example: export chronicle.md")
+    word, _, folder = rest.partition(" ")
+    if word == "sheets":
+        written = export_sheets(repl.session.game, Path(folder.strip() or ".").expanduser())
+        repl.show(f"{len(written)} {'sheet' if len(written) == 1 else 'sheets'} written: "
+                  f"{', '.join(str(p) for p in written) or 'none'}.")
+        return
     path = Path(rest).expanduser()
     path.write_text(chronicle_markdown(repl), encoding="utf-8")
     repl.show(f"The chronicle is in {path}.")
+
+
+def export_sheets(game, folder: Path) -> list[Path]:
+    """Every instance of a group with a sheet template, written as a sheet file as it now stands (the
+    template's fields and the marks of its tracks), one NAME.yaml each in `folder`. A file there
+    already is left alone and nothing is written: choose another folder."""
+    import yaml
+
+    files = []
+    for entity, spec in game.ruleset.entities.items():
+        if spec.sheet is None:
+            continue
+        for instance in game.values.get(entity) or []:
+            data = {"sheet": entity, "name": instance["name"]}
+            data.update({f: instance[f] for f in spec.sheet.fields if f in instance})
+            for track in spec.sheet.tracks:
+                held = instance[track]
+                if "marks" in held:
+                    counts: dict = {}
+                    for mark in held["marks"]:
+                        counts[mark] = counts.get(mark, 0) + 1
+                    data[track] = counts
+                else:
+                    data[track] = held["marked"]
+            stem = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in instance["name"]).strip("-") or "sheet"
+            files.append((folder / f"{stem}.yaml", data))
+    taken = [str(path) for path, _ in files if path.exists()]
+    if taken:
+        raise GameError(f"{taken[0]} exists already: export sheets writes into a folder without them")
+    if len({path for path, _ in files}) != len(files):
+        raise GameError("two names give the same file name: rename one first")
+    folder.mkdir(parents=True, exist_ok=True)
+    for path, data in files:
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return [path for path, _ in files]
 
 
 def chronicle_markdown(repl: Repl) -> str:
@@ -796,7 +853,9 @@ BUILTINS: dict[str, Builtin] = {
     "dice": Builtin(cmd_dice, "dice [manual|auto]", "real dice (manual: each roll asks for its faces) or the "
                                                     "game's (auto); dice alone says which"),
     "new": Builtin(cmd_new, "new", "save this game and start a new one (asks first)"),
-    "export": Builtin(cmd_export, "export FILE", "write the chronicle as Markdown"),
+    "export": Builtin(cmd_export, "export FILE", "write the chronicle as Markdown; export sheets DIR writes the "
+                      "sheets as they now stand"),
+    "sheet": Builtin(cmd_sheet, "sheet NAME", "one instance (a character) with every field and track"),
     "save": Builtin(cmd_save, "save [PATH]", "where the session is saved; save PATH copies it to a new file "
                                              "and goes on there (after a failed save, say)"),
     "quit": Builtin(cmd_quit, "quit", "leave (the game is saved; dusk resume continues it)"),

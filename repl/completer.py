@@ -50,6 +50,10 @@ class TableCompleter(Completer):
             return list(game.ruleset.actions) + list(BUILTINS) + list(HELP_TOPICS)
         if command == "table":
             return list(game.ruleset.tables) + list(game.ruleset.pairs)
+        if command == "sheet":
+            from .render import instance_names
+
+            return instance_names(game) if len(words) == 1 else []
         if command == "dice":
             return ["manual", "auto"] if len(words) == 1 else []
         if command in ("roll", "prob"):

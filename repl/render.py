@@ -175,6 +175,33 @@ def state_tables(game, style: Style) -> list:
     return out
 
 
+def instance_table(game, wanted: str, style: Style):
+    """One instance of any entity or group, found by its name (any case), as a two-column table:
+    every field and track (`sheet Ana`); None when no instance has the name."""
+    for entity, spec in game.ruleset.entities.items():
+        instances = game.values.get(entity)
+        for instance in instances if isinstance(instances, list) else [instances]:
+            if isinstance(instance, dict) and str(instance.get("name", "")).casefold() == wanted.casefold():
+                kind = text_of(spec.label, style) if spec.label is not None else entity
+                table = RichTable(title=f"{instance['name']} ({kind})", box=style.box, show_header=False)
+                table.add_column("field", style="cyan")
+                table.add_column("value")
+                for column in list(spec.fields) + list(spec.tracks):
+                    table.add_row(column, _cell(instance.get(column), style, spec.tracks.get(column)))
+                return table
+    return None
+
+
+def instance_names(game) -> list[str]:
+    """The names of every instance of the game's groups, in order (for `sheet` and its completion)."""
+    names = []
+    for entity, spec in game.ruleset.entities.items():
+        instances = game.values.get(entity)
+        if spec.is_group and isinstance(instances, list):
+            names += [str(i.get("name")) for i in instances]
+    return names
+
+
 def pair_table(game, name: str, style: Style):
     """The records of a pair written so far, one row each; a record not listed holds the defaults."""
     spec = game.ruleset.pairs[name]

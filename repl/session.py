@@ -83,9 +83,9 @@ class Session:
         `dice`: "auto" (the game rolls) or "manual" (every roll asks for the faces of real dice).
         `sheets`: sheet files and folders the table brought (read and checked here, before the game)."""
         ruleset = dusk.load(source)
-        if sheets and not all(hasattr(s, "group") for s in sheets):
-            from ruleset_engine.ruleset.sheets import read_all
+        from ruleset_engine.ruleset.sheets import Sheet, read_all
 
+        if sheets and not all(isinstance(s, Sheet) for s in sheets):
             sheets = read_all(sheets, ruleset)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)

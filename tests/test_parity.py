@@ -10,6 +10,7 @@ failed. A simulation writes no note that nothing reads: those places are left ou
 """
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,9 @@ from ruleset_engine.runtime.program import build
 from ruleset_engine.runtime.run import Run
 
 ROOT = Path(__file__).resolve().parents[1]
-FOUND = sorted(list((ROOT / "rulesets").rglob("*.yaml")) + list((ROOT / "tests" / "rulesets").glob("*.yaml")))
+# A ruleset is a file with a top-level ruleset: (its chapters and sheets, in folders beside it, have none).
+FOUND = sorted(p for p in list((ROOT / "rulesets").rglob("*.yaml")) + list((ROOT / "tests" / "rulesets").glob("*.yaml"))
+               if re.search(r"^ruleset:", p.read_text("utf-8"), re.MULTILINE))
 SEEDS = 25
 MIN_SEEDS = 3          # every case plays at least these seeds, and more until TURN_BUDGET turns are played
 TURN_BUDGET = 1_500

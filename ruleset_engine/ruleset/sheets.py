@@ -186,8 +186,9 @@ def files_in(paths) -> list[Path]:
 
 def read_all(paths, ruleset) -> list[Sheet]:
     """Every sheet of these files and folders, checked against the ruleset's templates: every problem
-    of every file at once; a name two sheets (or a sheet and the ruleset's) share is refused. A file
-    that is one of the ruleset's own sheets is checked and left out (the game has it already)."""
+    of every file at once; a name two of them share is refused. A sheet named like one of the
+    ruleset's own takes its place (an exported sheet continues the chronicle); a file that is one of
+    the ruleset's own sheets is checked and left out (the game has it already)."""
     templates = {name: spec.sheet for name, spec in ruleset.entities.items() if spec.sheet is not None}
     if not templates:
         raise RulesetError([Problem(f"{ruleset.id} reads no sheets: none of its groups has a sheet: template")])
@@ -195,7 +196,7 @@ def read_all(paths, ruleset) -> list[Sheet]:
     if len(files) > MAX_SHEETS:
         raise RulesetError([Problem(f"{len(files):,} sheet files: at most {MAX_SHEETS} a game")])
     sheets, problems = [], []
-    seen = {s.name.casefold(): s.file or ruleset.id for t in templates.values() for s in t.sheets}
+    seen: dict = {}
     own = {s.path for t in templates.values() for s in t.sheets}
     for path in files:
         try:

@@ -224,12 +224,15 @@ def formula_arg(text, instance, what: str) -> int:
 
 def add_sheets(instances: list, make, sheets: tuple, run, entity: str, most: int, rules: dict, traced: bool) -> None:
     """The instances the sheets give (the ruleset's, then the run's for this group), made as create:
-    makes one (the group's fields, then the sheet's), their tracks marked as the sheet says."""
+    makes one (the group's fields, then the sheet's), their tracks marked as the sheet says. A sheet
+    the table brought takes the place of the ruleset's of the same name."""
     from ruleset_engine.ruleset.marks import mark_typed
     from ruleset_engine.ruleset.steps.places import mark
 
     taken = {str(i.get("name", "")).casefold() for i in instances}
-    for sheet in tuple(sheets) + tuple(s for s in getattr(run, "sheets", ()) if s.group == entity):
+    brought = tuple(s for s in getattr(run, "sheets", ()) if s.group == entity)
+    replaced = {s.name.casefold() for s in brought}
+    for sheet in tuple(s for s in sheets if s.name.casefold() not in replaced) + brought:
         if sheet.name.casefold() in taken:
             raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} has an instance "
                              f"named {sheet.name!r} already")
