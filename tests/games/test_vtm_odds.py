@@ -123,6 +123,18 @@ def test_a_worked_value_of_the_enumeration():
         {-1: Fraction(1, 10), 0: Fraction(4, 10), 1: Fraction(5, 10)}
 
 
+@pytest.mark.parametrize("n, diff", [(3, 6), (5, 6), (6, 8)])
+def test_the_house_rule_counts_every_ten_twice(n, diff):
+    house = str(Path(RULESET).parent / "house" / "vtm-tens-count-twice.yaml")
+    answer = ask([f"outcome({n}d10, {diff}, 0, 0)"], env=ruleset_env(house, []), formulas=ruleset_formulas(house))
+    assert answer.exact
+    assert dict(answer.questions[0].chances) == enumerate_plain(n, diff, double=True, wp=0, botch_rule="revised",
+                                                                 ones_cancel=True, cancelable=False)
+    if (n, diff) == (5, 6):      # the numbers its file gives
+        odds = answer.questions[0]
+        assert (odds.mean, odds.at_least(3)) == (Fraction(126947, 50000), Fraction(1, 2))
+
+
 @pytest.mark.parametrize("botch_rule", ["revised", "classic"])
 @pytest.mark.parametrize("n, diff", [(3, 6), (5, 8), (7, 6)])
 def test_estimated_odds_with_a_rerolled_specialty(n, diff, botch_rule):

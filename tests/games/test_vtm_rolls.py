@@ -40,8 +40,8 @@ def test_ryoma_shoots_a_tree_two_successes():
     game, source = start([2, 3, 6, 9])
     out = game.perform("test", who="Ana", dice=4, diff=6)
     assert rolls(out)[0]["dice"] and [d["face"] for d in rolls(out)[0]["dice"]] == [2, 3, 6, 9]
-    assert said(out) == [" 2 3 6✓ 9✓  2 successes: Moderate"]
-    assert said(out, "zh") == [" 2 3 6✓ 9✓  2 个成功：普通"]
+    assert said(out) == ["2 3 6✓ 9✓ = 2 successes: Moderate"]
+    assert said(out, "zh") == ["2 3 6✓ 9✓ = 2 个成功：普通"]
     assert (game.values["last_net"], game.values["last_botch"]) == (2, False)
     assert source.remaining == 0
 
@@ -50,8 +50,8 @@ def test_ryoma_shoots_a_tree_two_successes():
 def test_aoshimas_engine_is_a_botch_under_both_rules(rule):
     game, _ = start([1, 4, 4, 5, 7], botch_rule=rule)
     out = game.perform("test", who="Ana", dice=5, diff=8)
-    assert said(out) == [" 1⊘ 4 4 5 7  Botch!"]
-    assert said(out, "zh") == [" 1⊘ 4 4 5 7  严重失误！"]
+    assert said(out) == ["1⊘ 4 4 5 7 = Botch!"]
+    assert said(out, "zh") == ["1⊘ 4 4 5 7 = 严重失误！"]
     assert game.values["last_botch"] is True
 
 
@@ -65,7 +65,7 @@ def test_musashi_three_actions_four_two_and_one_dice():
     third = game.perform("test", who="Kojiro", dice=6, actions=3, nth=3)
     assert [len(rolls(o)[0]["dice"]) for o in (first, second, third)] == [4, 2, 1]
     assert said(first)[0] == "3 actions: this one, number 1, loses 3 dice."
-    assert said(third)[-1] == " 6✓  1 success: Marginal"
+    assert said(third)[-1] == "6✓ = 1 success: Marginal"
     assert source.remaining == 0
 
 
@@ -110,11 +110,11 @@ def test_a_botch_in_an_extended_action(rule, said_last):
 # ---- successes, ones, botches: each param ----------------------------------------------------
 
 @pytest.mark.parametrize("faces, diff, rule, line", [
-    ([8, 1, 1], 6, "revised", " 8✓ 1⊘ 1⊘  0 successes: Failure"),    # a success rolled: not a botch
-    ([8, 1, 1], 6, "classic", " 8✓ 1⊘ 1⊘  Botch!"),                   # more 1s than successes
-    ([8, 8, 1, 1], 6, "classic", " 8✓ 8✓ 1⊘ 1⊘  0 successes: Failure"),
-    ([5, 5, 5], 6, "revised", " 5 5 5  0 successes: Failure"),        # no 1: a failure
-    ([6, 10, 1], 6, "revised", " 6✓ 10✓ 1⊘  1 success: Marginal"),
+    ([8, 1, 1], 6, "revised", "8✓ 1⊘ 1⊘ = 0 successes: Failure"),    # a success rolled: not a botch
+    ([8, 1, 1], 6, "classic", "8✓ 1⊘ 1⊘ = Botch!"),                   # more 1s than successes
+    ([8, 8, 1, 1], 6, "classic", "8✓ 8✓ 1⊘ 1⊘ = 0 successes: Failure"),
+    ([5, 5, 5], 6, "revised", "5 5 5 = 0 successes: Failure"),        # no 1: a failure
+    ([6, 10, 1], 6, "revised", "6✓ 10✓ 1⊘ = 1 success: Marginal"),
 ])
 def test_successes_ones_and_botches(faces, diff, rule, line):
     game, _ = start(faces, botch_rule=rule)
@@ -124,32 +124,32 @@ def test_successes_ones_and_botches(faces, diff, rule, line):
 
 def test_a_die_at_the_difficulty_succeeds():
     game, _ = start([7, 6])
-    assert said(game.perform("test", who="Ana", dice=2, diff=7)) == [" 7✓ 6  1 success: Marginal"]
+    assert said(game.perform("test", who="Ana", dice=2, diff=7)) == ["7✓ 6 = 1 success: Marginal"]
 
 
 def test_ones_that_do_not_cancel():
     game, _ = start([8, 9, 1, 1], ones_cancel=False)
-    assert said(game.perform("test", who="Ana", dice=4, diff=6)) == [" 8✓ 9✓ 1✗ 1✗  2 successes: Moderate"]
+    assert said(game.perform("test", who="Ana", dice=4, diff=6)) == ["8✓ 9✓ 1✗ 1✗ = 2 successes: Moderate"]
 
 
 def test_a_specialty_rerolls_tens_which_may_roll_ten_again():
     game, source = start([10, 3, 1, 10, 7])     # 10 adds a die (10, which adds another: 7)
     out = game.perform("test", who="Ana", dice=3, diff=6, spec=True)
     assert [d["face"] for d in rolls(out)[0]["dice"]] == [10, 3, 1, 10, 7]
-    assert said(out) == [" 10✓ 3 1⊘ 10✓ 7✓  2 successes: Moderate"]
+    assert said(out) == ["10✓ 3 1⊘ 10✓ 7✓ = 2 successes: Moderate"]
     assert source.remaining == 0
 
 
 def test_a_specialty_under_the_double_rule_counts_a_ten_twice():
     game, source = start([10, 3, 1], specialty="double")
     out = game.perform("test", who="Ana", dice=3, diff=6, spec=True)
-    assert said(out) == [" 10✓ 3 1⊘  1 success: Marginal"]           # 1 + 1 (the ten) - 1
+    assert said(out) == ["10✓ 3 1⊘ = 1 success: Marginal"]           # 1 + 1 (the ten) - 1
     assert source.remaining == 0
 
 
 def test_without_a_specialty_a_ten_is_one_success():
     game, _ = start([10, 3, 1], specialty="double")
-    assert said(game.perform("test", who="Ana", dice=3, diff=6)) == [" 10✓ 3 1⊘  0 successes: Failure"]
+    assert said(game.perform("test", who="Ana", dice=3, diff=6)) == ["10✓ 3 1⊘ = 0 successes: Failure"]
 
 
 # ---- Willpower ----------------------------------------------------------------------------
@@ -157,14 +157,14 @@ def test_without_a_specialty_a_ten_is_one_success():
 def test_willpower_is_one_success_ones_cannot_cancel_and_no_botch():
     game, _ = start([1, 1, 4])
     out = game.perform("test", who="Ana", dice=3, diff=6, wp=True)
-    assert said(out) == [" 1⊘ 1⊘ 4 +1 (Willpower)  1 success: Marginal"]
+    assert said(out) == ["1⊘ 1⊘ 4 +1 (Willpower) = 1 success: Marginal"]
     assert sheet(game, "Ana")["willpower_pool"] == 4
 
 
 def test_willpower_cancelable_lets_ones_take_it_but_still_no_botch():
     game, _ = start([1, 1, 4], willpower_cancelable=True)
     out = game.perform("test", who="Ana", dice=3, diff=6, wp=True)
-    assert said(out) == [" 1⊘ 1⊘ 4 +1 (Willpower)  0 successes: Failure"]
+    assert said(out) == ["1⊘ 1⊘ 4 +1 (Willpower) = 0 successes: Failure"]
     assert game.values["last_botch"] is False
 
 
@@ -196,7 +196,7 @@ def test_no_willpower_left_is_refused():
 def test_each_retry_raises_the_difficulty():
     game, _ = start([7, 8])
     out = game.perform("test", who="Ana", dice=2, diff=6, retry=2)
-    assert said(out) == ["Retry 2: difficulty 6 + 2 = 8.", " 7 8✓  1 success: Marginal"]
+    assert said(out) == ["Retry 2: difficulty 6 + 2 = 8.", "7 8✓ = 1 success: Marginal"]
 
 
 def test_a_difficulty_above_ten_cannot_succeed_and_says_so():
