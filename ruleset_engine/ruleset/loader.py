@@ -12,6 +12,8 @@ from pathlib import Path
 
 from . import bundled
 from .checker import RulesetChecker
+from .files import may_extend as _may_extend
+from .files import may_include as _may_include
 from .include import Gathering
 from .merge import merge_rulesets
 from .problems import Position, Problem, RulesetError
@@ -82,30 +84,6 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = (),
     if problems:
         raise RulesetError(problems)
     return merged, files + parent_files
-
-
-def _may_extend(source: str, path: Path, folder: Path) -> None:
-    """What `extends:` may read: a bundled ruleset (found by id, above), or a ruleset file (.yaml or
-    .yml) in the extending file's folder or below it, links followed. So a ruleset from elsewhere
-    cannot make dusk read, and quote in its errors, a file it has no business with."""
-    if not path.name.endswith((".yaml", ".yml")):
-        raise RulesetError([Problem(f"names a bundled ruleset or a .yaml file, not {source!r}")])
-    _within(source, path, folder, "extends", "a ruleset extends a bundled one or a file in its own folder or below")
-
-
-def _may_include(source: str, path: Path, folder: Path) -> None:
-    """What `include:` may read: a .yaml or .yml file in the including file's folder or below it."""
-    if not path.name.endswith((".yaml", ".yml")):
-        raise RulesetError([Problem(f"names a .yaml file, not {source!r}")])
-    _within(source, path, folder, "includes", "a ruleset includes files in its own folder or below")
-    if not path.exists():
-        raise RulesetError([Problem(f"there is no file {source!r} (a path is read from the folder of the file that names it)")])
-
-
-def _within(source: str, path: Path, folder: Path, verb: str, rule: str) -> None:
-    root = os.path.realpath(folder)
-    if os.path.commonpath([root, os.path.realpath(path)]) != root:
-        raise RulesetError([Problem(f"{source!r} is outside the folder of the ruleset that {verb} it; {rule}")])
 
 
 def _kind_of(data) -> str:

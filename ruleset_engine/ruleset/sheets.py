@@ -4,11 +4,11 @@ ruleset declares, and made when a game starts.
     entities:
       character:
         count: 0
-        fields: {nature: {text: vampire}, dexterity: 1, firearms: 0}
+        fields: {kind: {text: human}, dexterity: 1, firearms: 0}
         tracks: {health: {boxes: 7, marks: {bashing: "/", lethal: X}}}
         sheet:                               # the template a sheet file is checked against
           fields:
-            nature: {choices: [human, ghoul, vampire]}
+            kind: {choices: [human, ghoul]}
             dexterity: {min: 1, max: 5}
             firearms: {min: 0, max: 5}
           tracks: [health]                   # a sheet may start a track marked: {lethal: 1}
@@ -19,7 +19,7 @@ fields, at the top or gathered in sections of any name (`attributes:`), and trac
 
     sheet: character
     name: Ana
-    nature: vampire
+    kind: ghoul
     attributes: {dexterity: 3}
     firearms: 4
     health: {lethal: 1}
@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
 
+from .files import may_include
 from .problems import Position, Problem, RulesetError
 from .yamlio import LDict, key_position_of, load_yaml_file, position_of
 
@@ -150,12 +151,10 @@ def template(c, name: str, spec, path) -> SheetTemplate | None:
 
 def read_listed(c, source: str, at: Position | None) -> tuple[LDict, str, str]:
     """A sheet file of `files:`, read from the folder of the file that lists it, by include:'s rule."""
-    from .loader import _may_include
-
     listed_in = at.file if at is not None else c.file
     folder = Path(c.real.get(listed_in, listed_in)).parent
     path = folder / source
-    _may_include(source, path, folder)
+    may_include(source, path, folder)
     shown = str(Path(listed_in).parent / source) if listed_in else source
     return load_yaml_file(path, shown), shown, os.path.realpath(path)
 

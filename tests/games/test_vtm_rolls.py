@@ -85,26 +85,30 @@ def test_kojiro_gathers_fifteen_successes_in_the_library():
               [10, 10, 10, 10, 10, 2, 2, 2, 2],  # 5: 13
               [8, 8, 2, 2, 2, 2, 2, 2, 2]]       # 2: 15, done
     game, source = start([f for t in throws for f in t])
-    gathered = 0
-    lines = []
-    for _ in throws:
-        out = game.perform("extended", who="Kojiro", dice=9, diff=8, target=15, gathered=gathered)
-        lines.append(said(out)[-1])
-        gathered = int(lines[-1].split()[0])
+    lines = [said(game.perform("extended", who="Kojiro", dice="intelligence + investigation", diff=8, target=15))[-1]]
+    for _ in throws[1:]:
+        lines.append(said(game.perform("extended", who="Kojiro", dice="intelligence + investigation", diff=8))[-1])
     assert [int(line.split()[0]) for line in lines] == [3, 4, 8, 8, 13, 15]
     assert lines[-1] == "15 of 15 successes gathered: the task is done."
+    assert (sheet(game, "Kojiro")["task_total"], sheet(game, "Kojiro")["task_target"]) == (0, 0)
     assert source.remaining == 0
+    out = game.perform("extended", who="Kojiro", dice=9, diff=8)
+    assert said(out) == ["Kojiro has no extended action under way: begin one with target N."] and rolls(out) == []
 
 
-@pytest.mark.parametrize("rule, said_last", [
-    ("reset", "The botch loses all 12 successes gathered: start again from 0 (of 15)."),
-    ("lose_one", "11 of 15 successes gathered."),
-    ("end", "The botch ends the task: it fails."),
+@pytest.mark.parametrize("rule, said_last, left", [
+    ("reset", "The botch loses all 12 successes gathered: start again from 0 (of 15).", (0, 15)),
+    ("lose_one", "11 of 15 successes gathered.", (11, 15)),
+    ("end", "The botch ends the task: it fails.", (0, 0)),
 ])
-def test_a_botch_in_an_extended_action(rule, said_last):
-    game, _ = start([1, 2, 3, 4, 5, 6, 7, 2, 3], extended_botch=rule)
-    out = game.perform("extended", who="Kojiro", dice=9, diff=8, target=15, gathered=12)
+def test_a_botch_in_an_extended_action(rule, said_last, left):
+    game, _ = start([10, 10, 10, 10, 10, 10, 9, 9, 9, 9, 9, 9] + [1, 2, 3, 4, 5, 6, 7, 2, 3], extended_botch=rule)
+    assert said(game.perform("extended", who="Kojiro", dice=12, diff=8, target=15))[-1] == \
+        "12 of 15 successes gathered."
+    out = game.perform("extended", who="Kojiro", dice=9, diff=8)
     assert said(out)[-1] == said_last
+    kojiro = sheet(game, "Kojiro")
+    assert (kojiro["task_total"], kojiro["task_target"]) == left
 
 
 # ---- successes, ones, botches: each param ----------------------------------------------------
