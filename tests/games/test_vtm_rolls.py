@@ -138,7 +138,7 @@ def test_ones_that_do_not_cancel():
 
 def test_a_specialty_rerolls_tens_which_may_roll_ten_again():
     game, source = start([10, 3, 1, 10, 7])     # 10 adds a die (10, which adds another: 7)
-    out = game.perform("test", who="Ana", dice=3, diff=6, spec=True)
+    out = game.perform("test", who="Ana", dice=3, diff=6, spec="firearms")
     assert [d["face"] for d in rolls(out)[0]["dice"]] == [10, 3, 1, 10, 7]
     assert said(out) == ["10✓ 3 1⊘ 10✓ 7✓ = 2 successes: Moderate"]
     assert source.remaining == 0
@@ -146,8 +146,16 @@ def test_a_specialty_rerolls_tens_which_may_roll_ten_again():
 
 def test_a_specialty_under_the_double_rule_counts_a_ten_twice():
     game, source = start([10, 3, 1], specialty="double")
-    out = game.perform("test", who="Ana", dice=3, diff=6, spec=True)
+    out = game.perform("test", who="Ana", dice=3, diff=6, spec="firearms")
     assert said(out) == ["10✓ 3 1⊘ = 1 success: Marginal"]           # 1 + 1 (the ten) - 1
+    assert source.remaining == 0
+
+
+def test_a_specialty_needs_a_trait_of_four_or_more():
+    game, source = start([10, 3, 1])
+    out = game.perform("test", who="Ana", dice=3, diff=6, spec="dexterity")      # Dexterity 3
+    assert said(out) == ["A specialty needs a trait of 4 or more, not 3: rolled without it.",
+                         "10✓ 3 1⊘ = 0 successes: Failure"]
     assert source.remaining == 0
 
 
@@ -286,3 +294,18 @@ def test_an_extra_from_one_line():
     assert (brute["nature"], brute["strength"], brute["dexterity"], brute["stamina"], brute["brawl"]) == \
         ("human", 4, 3, 4, 3)
     assert brute["blood"] == 0
+
+
+def test_a_new_character_asked_for_trait_by_trait():
+    game, _ = start([])
+    out = game.perform("character", name="Rosa")
+    answers = ["ghoul", 2, 4, 3, 2, 2, 3, 3, 2, 3, 3, 4, 2, 6, 4, 9]
+    prompts = []
+    for answer in answers:
+        prompts.append(out.decision.prompt["en"] if isinstance(out.decision.prompt, dict) else out.decision.prompt)
+        out = game.answer(out.decision, answer)
+    assert out.decision is None and prompts[:3] == ["Rosa: nature?", "Rosa: Strength (1-5)?", "Rosa: Dexterity (1-5)?"]
+    rosa = sheet(game, "Rosa")
+    assert (rosa["nature"], rosa["dexterity"], rosa["self_control"], rosa["willpower_pool"], rosa["generation"]) == \
+        ("ghoul", 4, 4, 4, 9)
+    assert (rosa["blood_max"], rosa["blood_per_turn"], rosa["firearms"]) == (14, 2, 0)   # the chart's 9th generation
