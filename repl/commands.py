@@ -83,6 +83,7 @@ class Repl:
         self.errors = 0
         self.interrupt_told = False      # Ctrl-C stopped auto N, which said so already
         self.innermost = session.game.ruleset.loop[-1].name if session.game.ruleset.loop else None
+        self.level_labels = {level.name: level.label for level in session.game.ruleset.loop if level.label is not None}
 
     # ---- output
     def show(self, *renderables) -> None:
@@ -92,7 +93,7 @@ class Repl:
 
     def show_events(self, events: list) -> None:
         for e in events:
-            shown = render.event(e, self.style, self.innermost)
+            shown = render.event(e, self.style, self.innermost, self.level_labels)
             if shown is not None:
                 self.console.print(shown)
 
@@ -603,9 +604,10 @@ def whole_number(text: str, default: int, what: str) -> int:
 
 def cmd_log(repl: Repl, rest: str) -> None:
     n = whole_number(rest, 20, "log takes a number of lines")
-    chronicle = [e for e in repl.session.game.log if render.event(e, repl.style, repl.innermost) is not None]
+    chronicle = [e for e in repl.session.game.log
+                 if render.event(e, repl.style, repl.innermost, repl.level_labels) is not None]
     for e in chronicle[-n:]:
-        repl.console.print(render.event(e, repl.style, repl.innermost))
+        repl.console.print(render.event(e, repl.style, repl.innermost, repl.level_labels))
     note = repl.waiting_note()
     if note:
         repl.show(Text(note, style="yellow"))
@@ -742,7 +744,7 @@ def chronicle_markdown(repl: Repl) -> str:
     style = render.Style(repl.style.lang, ascii_only=False)
     lines = [f"# {as_text(game.ruleset.title, style.lang)}", "", f"Seed {game.seed}.", ""]
     for e in game.log:
-        shown = render.event(e, style, repl.innermost)
+        shown = render.event(e, style, repl.innermost, repl.level_labels)
         if shown is None:
             continue
         if e["kind"] == "lookup":

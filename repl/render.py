@@ -32,7 +32,7 @@ def text_of(value, style: Style) -> str:
     return format_value(value, style.lang)
 
 
-def event(e: dict, style: Style, innermost: str | None = None):
+def event(e: dict, style: Style, innermost: str | None = None, labels: dict | None = None):
     """One event as a renderable, or None for the events a table need not see (set, note, ...)."""
     kind = e["kind"]
     mark = " (undone)" if e.get("undone") else ""
@@ -74,7 +74,9 @@ def event(e: dict, style: Style, innermost: str | None = None):
     if kind == "create":
         return Text(f"New {e['entity']}: {e['name']}.{mark}", style="green")
     if kind == "level" and e["event"] == "begin" and e["level"] != innermost:
-        return Text(f"— {e['level']} {e['iteration']} —{mark}", style="bold magenta")
+        # The level's label: in the table's language (`labels`: level -> its label:), else its name.
+        name = text_of(labels[e["level"]], style) if labels and e["level"] in labels else e["level"]
+        return Text(f"— {name} {e['iteration']} —{mark}", style="bold magenta")
     if kind == "end":
         return Text(f"The game is over: {e['result']}.{mark}", style="bold")
     if kind == "undo":

@@ -194,6 +194,21 @@ def test_willpower_once_a_turn_then_again_next_turn():
     assert source.remaining == 0
 
 
+def test_the_clock_moves_on_by_turn_scene_and_night():
+    game, _ = start([])
+    loop = lambda: (game.values["loop"]["night"], game.values["loop"]["scene"], game.values["loop"]["turn"])  # noqa: E731
+    game.perform("next")
+    game.perform("next", what="turn")
+    assert loop() == (1, 1, 3) and game.values["clock"] == 3
+    game.perform("next", what="scene")
+    assert loop() == (1, 2, 1) and game.values["clock"] == 4
+    game.perform("next", what="night")
+    assert loop() == (2, 1, 1)
+    game.perform("scene")
+    game.perform("night")
+    assert loop() == (3, 1, 1) and game.values["clock"] == 7
+
+
 def test_no_willpower_left_is_refused():
     game, _ = start([])
     for c in game.values["character"]:

@@ -26,6 +26,7 @@ COMMANDS = [
 
 def test_a_storyteller_session_in_chinese():
     repl, out = make_repl("vampire-the-masquerade", seed=527, lang="zh")
+    assert out.getvalue().splitlines()[-2:] == ["— 夜晚 1 —", "— 场景 1 —"]     # the levels' own labels
     lines = []
     for command in COMMANDS:
         lines.append(f"> {command}")
