@@ -10,6 +10,8 @@ file, tests/golden/vtm/storyteller-zh.txt. After a deliberate change, regenerate
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.repl.conftest import make_repl, run
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "vtm" / "storyteller-zh.txt"
@@ -22,6 +24,12 @@ COMMANDS = [
     "extended intelligence + investigation diff 8 as Kojiro",
     "status",
 ]
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    """The session file goes to a data dir of the test's own, never the person's."""
+    monkeypatch.setenv("DUSK_DATA_DIR", str(tmp_path / "data"))
 
 
 def test_a_storyteller_session_in_chinese():
