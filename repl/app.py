@@ -71,7 +71,7 @@ def open_session(args, interactive: bool = False) -> tuple[Session, object]:
         raise JournalError("--save takes the path of a new session file, not an empty text")
     save = Path(args.save) if args.save else None
     return Session.new(args.ruleset or dusk.default_ruleset(), dusk.parse_sets(args.set), args.seed, save,
-                       args.lang, interactive, dice or "auto")
+                       args.lang, interactive, dice or "auto", tuple(getattr(args, "sheets", None) or ()))
 
 
 def intro(repl: Repl, resumed: bool, lang: str | None = None) -> None:

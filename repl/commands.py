@@ -83,6 +83,7 @@ class Repl:
         self.errors = 0
         self.interrupt_told = False      # Ctrl-C stopped auto N, which said so already
         self.innermost = session.game.ruleset.loop[-1].name if session.game.ruleset.loop else None
+        self.level_labels = {level.name: level.label for level in session.game.ruleset.loop if level.label is not None}
 
     # ---- output
     def show(self, *renderables) -> None:
@@ -92,7 +93,7 @@ class Repl:
 
     def show_events(self, events: list) -> None:
         for e in events:
-            shown = render.event(e, self.style, self.innermost)
+            shown = render.event(e, self.style, self.innermost, self.level_labels)
             if shown is not None:
                 self.console.print(shown)
 
@@ -240,7 +241,7 @@ class Repl:
 
     def _action(self, name: str, rest: str, line: str) -> None:
         action = self.session.game.ruleset.actions[name]
-        args = parse_args(rest, list(action.params))
+        args = parse_action_args(rest, action)
         self._after(self.session.perform(name, args, line))
 
     def _after(self, reply) -> None:
@@ -385,6 +386,61 @@ def parse_args(text: str, names: list[str]) -> dict:
             raise ValueError(f"too many arguments: {word!r} (the parameters: {', '.join(names) or 'none'})")
         args[names[position]] = word
         position += 1
+    return args
+
+
+def parse_action_args(text: str, action) -> dict:
+    """An action's arguments as typed. Besides `key=value` and values in the order of the parameters,
+    a parameter may declare a word that introduces its value (`diff 6`, `as Ana`): the words after it,
+    up to the next such word, are its value. A formula parameter takes every word up to the next
+    parameter's word (`dexterity + firearms diff 6`); any other takes one word (quote a text with
+    spaces), and the words after it are read as if typed first. The words are the ruleset's, never
+    the table's."""
+    words = {p.word: name for name, p in action.params.items() if p.word}
+    formulas = [name for name, p in action.params.items() if p.type == "formula"]
+    if not words and not formulas:
+        return parse_args(text, list(action.params))
+    try:
+        tokens = shlex.split(text)
+    except ValueError as err:
+        raise ValueError(f"cannot read the arguments: {err}") from None
+    groups: list[tuple[str | None, list[str]]] = [(None, [])]
+    for token in tokens:
+        if token.lower() in words:
+            groups.append((words[token.lower()], []))
+        else:
+            groups[-1][1].append(token)
+    args: dict = {}
+    loose = list(groups[0][1])
+    for name, values in groups[1:]:
+        if name in args:
+            raise ValueError(f"{action.params[name].word} is given twice")
+        if not values and action.params[name].type == "boolean":
+            values = ["yes"]                # a yes/no parameter's word alone says yes: `spec`
+        if not values:
+            raise ValueError(f"{action.params[name].word} needs a value")
+        if action.params[name].type == "formula":
+            args[name] = " ".join(values)
+        else:                           # one word is its value; the words after it are read as loose
+            args[name] = values[0]
+            loose += values[1:]
+    keyed = {}
+    for token in list(loose):
+        key, sep, value = token.partition("=")
+        if sep and key in action.params:
+            keyed[key] = value
+            loose.remove(token)
+    open_params = [n for n, p in action.params.items() if n not in args and n not in keyed and not p.word]
+    if loose and open_params and action.params[open_params[0]].type == "formula":
+        args[open_params[0]] = " ".join(loose)            # the leading words are the formula
+        loose = []
+    elif loose:
+        for token in loose:
+            if not open_params:
+                raise ValueError(f"too many arguments: {token!r} (the parameters: "
+                                 f"{', '.join(p.word or n for n, p in action.params.items())})")
+            args[open_params.pop(0)] = token
+    args.update(keyed)
     return args
 
 
@@ -548,9 +604,10 @@ def whole_number(text: str, default: int, what: str) -> int:
 
 def cmd_log(repl: Repl, rest: str) -> None:
     n = whole_number(rest, 20, "log takes a number of lines")
-    chronicle = [e for e in repl.session.game.log if render.event(e, repl.style, repl.innermost) is not None]
+    chronicle = [e for e in repl.session.game.log
+                 if render.event(e, repl.style, repl.innermost, repl.level_labels) is not None]
     for e in chronicle[-n:]:
-        repl.console.print(render.event(e, repl.style, repl.innermost))
+        repl.console.print(render.event(e, repl.style, repl.innermost, repl.level_labels))
     note = repl.waiting_note()
     if note:
         repl.show(Text(note, style="yellow"))
@@ -606,7 +663,7 @@ def cmd_new(repl: Repl, rest: str) -> None:
             return
         old = repl.session
         session, reply = Session.new(old.source, old.game.params, None, None, old.lang, old.interactive,
-                                     "manual" if old.manual_dice else "auto")
+                                     "manual" if old.manual_dice else "auto", old.sheets)
         old.close()
         repl.session = session
         repl.show(Text(f"This game is saved in {old.journal.path}. A new one begins (seed {session.game.seed}).",
@@ -617,12 +674,69 @@ def cmd_new(repl: Repl, rest: str) -> None:
     repl.show("Start a new game? This one is saved and can be resumed.")
 
 
+def cmd_sheet(repl: Repl, rest: str) -> None:
+    game = repl.session.game
+    names = render.instance_names(game)
+    if not rest:
+        repl.show("sheet NAME shows one: " + (", ".join(names) or "no instances yet"))
+        return
+    table = render.instance_table(game, rest, repl.style)
+    if table is None:
+        from difflib import get_close_matches
+
+        guess = get_close_matches(rest, names, n=1)
+        raise GameError(f"no one is named {rest!r}{' (did you mean ' + guess[0] + '?)' if guess else ''}; "
+                        f"the names: {', '.join(names) or 'none yet'}")
+    repl.show(table)
+
+
 def cmd_export(repl: Repl, rest: str) -> None:
     if not rest:
         raise ValueError("export to which file? for example: export chronicle.md")
+    word, _, folder = rest.partition(" ")
+    if word == "sheets":
+        written = export_sheets(repl.session.game, Path(folder.strip() or ".").expanduser())
+        repl.show(f"{len(written)} {'sheet' if len(written) == 1 else 'sheets'} written: "
+                  f"{', '.join(str(p) for p in written) or 'none'}.")
+        return
     path = Path(rest).expanduser()
     path.write_text(chronicle_markdown(repl), encoding="utf-8")
     repl.show(f"The chronicle is in {path}.")
+
+
+def export_sheets(game, folder: Path) -> list[Path]:
+    """Every instance of a group with a sheet template, written as a sheet file as it now stands (the
+    template's fields and the marks of its tracks), one NAME.yaml each in `folder`. A file there
+    already is left alone and nothing is written: choose another folder."""
+    import yaml
+
+    files = []
+    for entity, spec in game.ruleset.entities.items():
+        if spec.sheet is None:
+            continue
+        for instance in game.values.get(entity) or []:
+            data = {"sheet": entity, "name": instance["name"]}
+            data.update({f: instance[f] for f in spec.sheet.fields if f in instance})
+            for track in spec.sheet.tracks:
+                held = instance[track]
+                if "marks" in held:
+                    counts: dict = {}
+                    for mark in held["marks"]:
+                        counts[mark] = counts.get(mark, 0) + 1
+                    data[track] = counts
+                else:
+                    data[track] = held["marked"]
+            stem = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in instance["name"]).strip("-") or "sheet"
+            files.append((folder / f"{stem}.yaml", data))
+    taken = [str(path) for path, _ in files if path.exists()]
+    if taken:
+        raise GameError(f"{taken[0]} exists already: export sheets writes into a folder without them")
+    if len({path for path, _ in files}) != len(files):
+        raise GameError("two names give the same file name: rename one first")
+    folder.mkdir(parents=True, exist_ok=True)
+    for path, data in files:
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return [path for path, _ in files]
 
 
 def chronicle_markdown(repl: Repl) -> str:
@@ -630,7 +744,7 @@ def chronicle_markdown(repl: Repl) -> str:
     style = render.Style(repl.style.lang, ascii_only=False)
     lines = [f"# {as_text(game.ruleset.title, style.lang)}", "", f"Seed {game.seed}.", ""]
     for e in game.log:
-        shown = render.event(e, style, repl.innermost)
+        shown = render.event(e, style, repl.innermost, repl.level_labels)
         if shown is None:
             continue
         if e["kind"] == "lookup":
@@ -741,7 +855,9 @@ BUILTINS: dict[str, Builtin] = {
     "dice": Builtin(cmd_dice, "dice [manual|auto]", "real dice (manual: each roll asks for its faces) or the "
                                                     "game's (auto); dice alone says which"),
     "new": Builtin(cmd_new, "new", "save this game and start a new one (asks first)"),
-    "export": Builtin(cmd_export, "export FILE", "write the chronicle as Markdown"),
+    "export": Builtin(cmd_export, "export FILE", "write the chronicle as Markdown; export sheets DIR writes the "
+                      "sheets as they now stand"),
+    "sheet": Builtin(cmd_sheet, "sheet NAME", "one instance (a character) with every field and track"),
     "save": Builtin(cmd_save, "save [PATH]", "where the session is saved; save PATH copies it to a new file "
                                              "and goes on there (after a failed save, say)"),
     "quit": Builtin(cmd_quit, "quit", "leave (the game is saved; dusk resume continues it)"),

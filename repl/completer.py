@@ -50,6 +50,10 @@ class TableCompleter(Completer):
             return list(game.ruleset.actions) + list(BUILTINS) + list(HELP_TOPICS)
         if command == "table":
             return list(game.ruleset.tables) + list(game.ruleset.pairs)
+        if command == "sheet":
+            from .render import instance_names
+
+            return instance_names(game) if len(words) == 1 else []
         if command == "dice":
             return ["manual", "auto"] if len(words) == 1 else []
         if command in ("roll", "prob"):
@@ -57,12 +61,41 @@ class TableCompleter(Completer):
         action = game.ruleset.actions.get(command)
         if action is None:
             return []
+        if any(p.word or p.type == "formula" for p in action.params.values()) and "=" not in word:
+            return self.worded(action, words[1:])
         if "=" in word:
             key = word.split("=", 1)[0]
             param = action.params.get(key)
             return [f"{key}={value}" for value in self.param_values(param)] if param else []
         given = {w.split("=", 1)[0] for w in words[1:] if "=" in w}
         return [f"{name}=" for name in action.params if name not in given]
+
+    def worded(self, action, typed: list[str]) -> list[str]:
+        """An action whose parameters have words (`diff 6`) or read formulas (`dexterity + firearms`):
+        after a word, its values; inside a formula, the fields of its sheet, then the words not given."""
+        words = {p.word: p for p in action.params.values() if p.word}
+        current, given = None, set()
+        for token in typed:
+            if token.lower() in words:
+                current = words[token.lower()]
+                given.add(token.lower())
+            elif current is not None and current.type != "formula":
+                current = None              # its one value is typed
+        if current is None:
+            free = [p for p in action.params.values() if p.type == "formula" and not p.word]
+            current = free[0] if free and not typed else current
+        if current is not None and current.type != "formula":
+            if current.type == "boolean":
+                return ["yes", "no"] + [w for w in words if w not in given]
+            return self.param_values(current)
+        rest = [w for w in words if w not in given]
+        if current is not None or any(p.type == "formula" and not p.word for p in action.params.values()):
+            formula = current or next(p for p in action.params.values() if p.type == "formula" and not p.word)
+            over = action.params[formula.over]
+            spec = self.repl.session.game.ruleset.entities.get(over.of)
+            fields = [f for f, init in spec.fields.items() if init.formula is not None] if spec else []
+            return fields + rest
+        return rest
 
     def param_values(self, param) -> list[str]:
         if param.type == "choice":

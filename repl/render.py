@@ -32,7 +32,7 @@ def text_of(value, style: Style) -> str:
     return format_value(value, style.lang)
 
 
-def event(e: dict, style: Style, innermost: str | None = None):
+def event(e: dict, style: Style, innermost: str | None = None, labels: dict | None = None):
     """One event as a renderable, or None for the events a table need not see (set, note, ...)."""
     kind = e["kind"]
     mark = " (undone)" if e.get("undone") else ""
@@ -61,6 +61,8 @@ def event(e: dict, style: Style, innermost: str | None = None):
             faces = e.get("dice", [])
             what = f"{' '.join(map(str, faces)) or 'no dice'} {'moves' if len(faces) == 1 else 'move'}"
         return Text(f"{what} from {e['source']} to {e['target']}{mark}", style="yellow")
+    if kind == "lookup" and e.get("quiet"):
+        return None                 # the ruleset shows the row in its own words
     if kind == "lookup":
         keys = ", ".join(text_of(k, style) for k in e["key"])
         table = RichTable(title=f"{e['table']} [{keys}]{mark}", box=style.box, title_justify="left")
@@ -72,7 +74,9 @@ def event(e: dict, style: Style, innermost: str | None = None):
     if kind == "create":
         return Text(f"New {e['entity']}: {e['name']}.{mark}", style="green")
     if kind == "level" and e["event"] == "begin" and e["level"] != innermost:
-        return Text(f"— {e['level']} {e['iteration']} —{mark}", style="bold magenta")
+        # The level's label: in the table's language (`labels`: level -> its label:), else its name.
+        name = text_of(labels[e["level"]], style) if labels and e["level"] in labels else e["level"]
+        return Text(f"— {name} {e['iteration']} —{mark}", style="bold magenta")
     if kind == "end":
         return Text(f"The game is over: {e['result']}.{mark}", style="bold")
     if kind == "undo":
@@ -171,6 +175,33 @@ def state_tables(game, style: Style) -> list:
         out.append(table)
     out += [pair_table(game, name, style) for name in ruleset.pairs]
     return out
+
+
+def instance_table(game, wanted: str, style: Style):
+    """One instance of any entity or group, found by its name (any case), as a two-column table:
+    every field and track (`sheet Ana`); None when no instance has the name."""
+    for entity, spec in game.ruleset.entities.items():
+        instances = game.values.get(entity)
+        for instance in instances if isinstance(instances, list) else [instances]:
+            if isinstance(instance, dict) and str(instance.get("name", "")).casefold() == wanted.casefold():
+                kind = text_of(spec.label, style) if spec.label is not None else entity
+                table = RichTable(title=f"{instance['name']} ({kind})", box=style.box, show_header=False)
+                table.add_column("field", style="cyan")
+                table.add_column("value")
+                for column in list(spec.fields) + list(spec.tracks):
+                    table.add_row(column, _cell(instance.get(column), style, spec.tracks.get(column)))
+                return table
+    return None
+
+
+def instance_names(game) -> list[str]:
+    """The names of every instance of the game's groups, in order (for `sheet` and its completion)."""
+    names = []
+    for entity, spec in game.ruleset.entities.items():
+        instances = game.values.get(entity)
+        if spec.is_group and isinstance(instances, list):
+            names += [str(i.get("name")) for i in instances]
+    return names
 
 
 def pair_table(game, name: str, style: Style):

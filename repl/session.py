@@ -71,18 +71,25 @@ class Session:
         self._given: list = []                  # the answers the action under way was given, in order
         self.interrupted = False                # Ctrl-C came while an entry was written (it waited)
         self.notice: str | None = None          # a word for the table on resume (a ruleset resumed by --force)
+        self.sheets: tuple = ()                 # the sheets this game started with (a resumed game: none needed)
 
     # ---- starting and resuming
     @classmethod
     def new(cls, source: str, params: dict | None = None, seed: int | None = None, save: Path | None = None,
-            lang: str | None = None, interactive: bool = False, dice: str = "auto") -> tuple["Session", Reply]:
+            lang: str | None = None, interactive: bool = False, dice: str = "auto",
+            sheets=()) -> tuple["Session", Reply]:
         """A new game and its session file. Only an interactive session (a person at the prompt)
         becomes the one `dusk resume` continues; a script's, a pipe's or a test's does not.
-        `dice`: "auto" (the game rolls) or "manual" (every roll asks for the faces of real dice)."""
+        `dice`: "auto" (the game rolls) or "manual" (every roll asks for the faces of real dice).
+        `sheets`: sheet files and folders the table brought (read and checked here, before the game)."""
         ruleset = dusk.load(source)
+        from ruleset_engine.ruleset.sheets import Sheet, read_all
+
+        if sheets and not all(isinstance(s, Sheet) for s in sheets):
+            sheets = read_all(sheets, ruleset)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        game = dusk.Game.start(ruleset, params, seed, manual_dice=dice == "manual")
+        game = dusk.Game.start(ruleset, params, seed, manual_dice=dice == "manual", sheets=sheets)
         path = save or new_session_path(ruleset.id)
         journal = Journal.create(Path(path), {"source": _stable_source(source), "ruleset": ruleset.id,
                                               "params": game.params, "seed": seed, "lang": lang,
@@ -90,6 +97,7 @@ class Session:
                                               "fingerprint": fingerprint(ruleset)})
         free_rng = random.Random(f"{seed}/free")
         session = cls(game, journal, source, free_rng, interactive)
+        session.sheets = tuple(sheets)     # a new game at this table starts with them too
         session._log_mark = 0          # the first entry holds the setup's events too
         outcome = game.last_outcome
         if outcome.decision is None:

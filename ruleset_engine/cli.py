@@ -162,6 +162,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.playouts is not None and not 1 <= args.playouts <= 1_000_000:
         print(f"dusk check: --playouts takes 1 to 1,000,000 games, not {args.playouts:,}", file=sys.stderr)
         return 2
+    if args.sheets and len(args.files) != 1:
+        print("dusk check: --sheets checks sheets against one ruleset: name one FILE", file=sys.stderr)
+        return 2
     failed = 0
     for source in args.files:
         try:
@@ -175,9 +178,32 @@ def cmd_check(args: argparse.Namespace) -> int:
         parts = [_counted(len(ruleset.params), "param"), _counted(len(ruleset.actions), "action"),
                  _counted(len(ruleset.tables), "table"), _counted(len(ruleset.procedures), "procedure")]
         print(f"{source}: ok: {ruleset.id} ({dusk.as_text(ruleset.title)}), {', '.join(parts)}")
+        if args.sheets:
+            failed += _sheets(ruleset, args.sheets)
         if args.playouts is not None:
             failed += _playouts(source, args.playouts, args.seed)
     return 1 if failed else 0
+
+
+def _sheets(ruleset, paths) -> int:
+    """`dusk check --sheets`: each sheet checked against the ruleset's template; 1 when one is not valid."""
+    from ruleset_engine.ruleset.sheets import files_in, read_all
+
+    try:
+        sheets = read_all(paths, ruleset)
+    except dusk.RulesetError as err:
+        print("\n".join(str(p) for p in err.problems) + "\n" + _counted(len(err.problems), "problem"))
+        return 1
+    except (dusk.DuskError, OSError) as err:
+        print(f"dusk check: {err}")
+        return 1
+    # The ruleset's own sheets, named again, were checked and left out of what a game would add.
+    known = {s.path: s for spec in ruleset.entities.values() if spec.sheet is not None for s in spec.sheet.sheets}
+    known.update({s.path: s for s in sheets})
+    for path in files_in(paths):
+        sheet = known[os.path.realpath(path)]
+        print(f"{path}: ok: {sheet.name} ({sheet.group}), {_counted(len(sheet.fields), 'field')}")
+    return 0
 
 
 def _playouts(source: str, games: int, seed: int) -> int:
@@ -464,6 +490,8 @@ def build_parser() -> argparse.ArgumentParser:
                            description="Check ruleset files (or bundled ids): a one-line summary each, or every "
                                        "problem as file:line:col: message (at path.to.key).")
     check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("--sheets", nargs="+", metavar="PATH",
+                       help="sheet files or folders to check against the ruleset (one ruleset FILE)")
     check.add_argument("--playouts", type=int, metavar="N",
                        help="then play N games with random answers and report bounds hit, run-time errors "
                             "(both: exit 1), and what no game reached")
@@ -518,6 +546,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="seed the dice (default: a fresh seed, shown and saved)")
     play.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param (repeatable)")
     play.add_argument("--save", metavar="PATH", help="the session file (default: in the data dir)")
+    play.add_argument("--sheets", nargs="+", metavar="PATH",
+                      help="sheet files, or folders of them (characters/): instances the game starts with, checked "
+                           "against the ruleset's sheet: template")
     _table_options(play)
     play.set_defaults(handler=cmd_play)
 

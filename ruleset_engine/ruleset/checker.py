@@ -31,8 +31,9 @@ from .yamlio import LDict, key_position_of, position_of
 
 
 class RulesetChecker:
-    def __init__(self, data: LDict, file: str, files=(), broken=(), refused: bool = False):
+    def __init__(self, data: LDict, file: str, files=(), broken=(), refused: bool = False, real=None):
         self.data = data
+        self.real = dict(real or {})      # the name each file is shown by -> its path (to read sheets beside it)
         self.broken = {tuple(path) for path in broken}   # places the schema refused
         self.refused = refused or bool(self.broken)      # the schema found problems (maybe at the top)
         self.file = file

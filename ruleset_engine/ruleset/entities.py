@@ -64,7 +64,13 @@ def entity(c, name: str, spec) -> model.EntitySpec:
     if "max" in spec and "count" not in spec:
         c.problem("max: bounds a group: give it count: (0 for a group whose instances create: makes)",
                   path + ("max",), at_key=True)
-    return model.EntitySpec(name, fields, tracks, count, names, spec.get("label"), spec.get("doc"), spec.get("max"))
+    sheet = None
+    if "sheet" in spec:
+        from .sheets import template
+
+        sheet = template(c, name, spec["sheet"], path + ("sheet",))
+    return model.EntitySpec(name, fields, tracks, count, names, spec.get("label"), spec.get("doc"), spec.get("max"),
+                            sheet)
 
 
 def mark_rule(c, track, path) -> MarkRule | None:

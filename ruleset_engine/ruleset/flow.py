@@ -39,6 +39,7 @@ def level(c, i: int, spec) -> model.Level:
 
 def action_params(c, specs, path) -> dict:
     params = {}
+    words: dict = {}
     for name, spec in specs.items():
         p = path + (name,)
         kind = spec["type"]
@@ -48,6 +49,33 @@ def action_params(c, specs, path) -> dict:
         if kind == "dice" and spec.get("default") is not None:
             c.formula(str(spec["default"]), p + ("default",), Scope(c.names))   # it is rolled: it must be one
         default = spec.get("default")
+        word = spec.get("word")
+        if word is not None:
+            # The words a table types before values: each names one parameter, and none is another's name.
+            if word in words or (word in specs and word != name):
+                c.problem(f"the word {word!r} already names the parameter {words.get(word, word)!r}", p + ("word",))
+            words[word] = name
+        over = spec.get("over")
+        if kind == "formula":
+            before = {k: s for k, s in params.items() if s.type == "entity"}
+            if over not in before:
+                c.problem(f"over: names an entity parameter declared before this one, and {over!r} is none"
+                          f"{c.suggest(over, before) if before else ' (there is none)'}", p + ("over",))
+            if default is not None and not isinstance(default, str):
+                c.problem(f"the default of a formula parameter is a formula in quotes, not {default!r}",
+                          p + ("default",))
+            elif default is not None:
+                group = c.entities.get(params[over].of) if over in before else None
+                from .over import formula_over_fields
+                problem = formula_over_fields(default, group)
+                if problem:
+                    c.problem(f"the default {default!r}: {problem}", p + ("default",))
+        elif over is not None:
+            c.problem("over: goes with type: formula", p + ("over",), at_key=True)
+        if kind == "entity" and isinstance(default, str):
+            # A formula giving an instance or its name (a state variable naming the current one), read
+            # as the action starts without it.
+            default = c.formula(default, p + ("default",), Scope(c.names), still=True)
         if kind == "integer" and isinstance(default, str):
             # A formula (params.NAME, a field), read as the action starts without it.
             default = c.formula(default, p + ("default",), Scope(c.names), still=True)
@@ -58,7 +86,7 @@ def action_params(c, specs, path) -> dict:
             name, kind, default,
             c.formula(spec.get("min"), p + ("min",), Scope(c.names), still=True),
             c.formula(spec.get("max"), p + ("max",), Scope(c.names), still=True),
-            tuple(spec.get("choices") or ()), spec.get("of"), spec.get("doc"),
+            tuple(spec.get("choices") or ()), spec.get("of"), spec.get("doc"), over, word,
         )
     return params
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from . import bundled
 from .checker import RulesetChecker
+from .files import may_extend as _may_extend
+from .files import may_include as _may_include
 from .include import Gathering
 from .merge import merge_rulesets
 from .problems import Position, Problem, RulesetError
@@ -37,9 +39,13 @@ def locate(source: str, relative_to: Path | None = None) -> tuple[Path, str]:
     return path, bundled.display_name(path)
 
 
-def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ()) -> tuple[LDict, list[str]]:
-    """The data of a ruleset with its parents merged in; the files, child first."""
+def read_merged(source: str, relative_to: Path | None = None, chain: tuple = (),
+                real: dict | None = None) -> tuple[LDict, list[str]]:
+    """The data of a ruleset with its parents merged in; the files, child first. `real`, when given,
+    gets the path of each file by the name it is shown by (the files a ruleset lists are read beside it)."""
     path, name = locate(source, relative_to)
+    real = {} if real is None else real
+    real[name] = path
     resolved = Path(os.path.realpath(path))     # realpath, unlike resolve(), never raises on a loop
     if resolved in chain:
         names = " -> ".join([p.name for p in chain] + [path.name])
@@ -51,7 +57,11 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ())
         # Named by kind only: the file may be anything, and its contents are not ours to print.
         raise RulesetError([Problem(f"a ruleset is a mapping of keys (ruleset:, title:, ...), not "
                                     f"{_kind_of(data)}", Position(name, 1, 1))])
-    gathering = Gathering(load_yaml_file, _may_include)
+    def read_chapter(chapter_path, shown):
+        real[shown] = chapter_path
+        return load_yaml_file(chapter_path, shown)
+
+    gathering = Gathering(read_chapter, _may_include)
     data = gathering.expand(data, path, name, (resolved,))
     if gathering.problems:
         raise RulesetError(gathering.problems)
@@ -63,7 +73,7 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ())
         raise RulesetError([Problem("extends: takes a bundled id or a path", position_of(data, ("extends",)),
                                     ("extends",))])
     try:
-        parent, parent_files = read_merged(parent_source, path.parent, chain + (resolved,))
+        parent, parent_files = read_merged(parent_source, path.parent, chain + (resolved,), real)
     except RulesetError as err:
         if len(err.problems) == 1 and err.problems[0].position is None:
             problem = err.problems[0]
@@ -76,41 +86,18 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = ())
     return merged, files + parent_files
 
 
-def _may_extend(source: str, path: Path, folder: Path) -> None:
-    """What `extends:` may read: a bundled ruleset (found by id, above), or a ruleset file (.yaml or
-    .yml) in the extending file's folder or below it, links followed. So a ruleset from elsewhere
-    cannot make dusk read, and quote in its errors, a file it has no business with."""
-    if not path.name.endswith((".yaml", ".yml")):
-        raise RulesetError([Problem(f"names a bundled ruleset or a .yaml file, not {source!r}")])
-    _within(source, path, folder, "extends", "a ruleset extends a bundled one or a file in its own folder or below")
-
-
-def _may_include(source: str, path: Path, folder: Path) -> None:
-    """What `include:` may read: a .yaml or .yml file in the including file's folder or below it."""
-    if not path.name.endswith((".yaml", ".yml")):
-        raise RulesetError([Problem(f"names a .yaml file, not {source!r}")])
-    _within(source, path, folder, "includes", "a ruleset includes files in its own folder or below")
-    if not path.exists():
-        raise RulesetError([Problem(f"there is no file {source!r} (a path is read from the folder of the file that names it)")])
-
-
-def _within(source: str, path: Path, folder: Path, verb: str, rule: str) -> None:
-    root = os.path.realpath(folder)
-    if os.path.commonpath([root, os.path.realpath(path)]) != root:
-        raise RulesetError([Problem(f"{source!r} is outside the folder of the ruleset that {verb} it; {rule}")])
-
-
 def _kind_of(data) -> str:
     return "a list" if isinstance(data, list) else "a text" if isinstance(data, str) else "a single value"
 
 
 def load(source: str):
     """A compiled Ruleset from a bundled id or a file; RulesetError lists every problem."""
-    data, files = read_merged(source)
+    real: dict = {}
+    data, files = read_merged(source, real=real)
     problems = validate(data)
     # What the schema refused is passed over by the meaning checks; the rest is still checked.
     checker = RulesetChecker(data, files[0], files, broken=[p.path for p in problems if p.path],
-                             refused=bool(problems))
+                             refused=bool(problems), real=real)
     ruleset = checker.build()
     if ruleset is None:
         raise RulesetError(problems + checker.problems)

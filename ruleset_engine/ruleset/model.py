@@ -48,6 +48,8 @@ class ActionParam:
     choices: tuple[str, ...] = ()
     of: str | None = None
     doc: Any = None
+    over: str | None = None   # type formula: the entity parameter whose fields the formula reads
+    word: str | None = None   # a word that introduces the value at the table (`diff 6`)
 
 
 @dataclass(slots=True)
@@ -131,6 +133,7 @@ class EntitySpec:
     label: Any = None
     doc: Any = None
     max: int | None = None           # the most instances the group may hold (create: makes more)
+    sheet: Any = None                # a SheetTemplate (sheets.py): instances written in sheet files
 
     @property
     def most(self) -> int:

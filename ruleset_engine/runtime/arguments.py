@@ -47,6 +47,8 @@ def check_args(game, action: model.Action, args: dict) -> dict:
     for key, param in action.params.items():
         if key in args:
             value = args[key]
+        elif isinstance(param.default, model.Formula) and param.type == "entity":
+            value = default_entity(game, action, param)
         elif isinstance(param.default, model.Formula):
             out[key] = default_arg(game, action, param)
             continue
@@ -54,8 +56,22 @@ def check_args(game, action: model.Action, args: dict) -> dict:
             value = param.default
         else:
             raise GameError(f"{action.name} needs {key}")
-        out[key] = check_arg(game, action, param, value)
+        out[key] = check_arg(game, action, param, value, out)
     return out
+
+
+def default_entity(game, action: model.Action, param: model.ActionParam) -> str:
+    """An entity parameter's default that is a formula (a state variable naming the current
+    character), read now: the name of an instance of its group, else the ruleset's error."""
+    from ruleset_engine.ruleset.steps import StepFailed
+
+    from .support import default_entity as checked
+
+    formula = param.default
+    try:
+        return checked(read(game, formula), game.values.get(param.of), f"{action.name} {param.name}: the default {formula.text}")
+    except StepFailed as err:
+        raise GameError(str(err)) from None
 
 
 def default_arg(game, action: model.Action, param: model.ActionParam) -> int:
@@ -74,9 +90,20 @@ def default_arg(game, action: model.Action, param: model.ActionParam) -> int:
         raise RuleError(str(err), formula.where, formula.path) from None
 
 
-def check_arg(game, action, param: model.ActionParam, value):
+def check_arg(game, action, param: model.ActionParam, value, given: dict | None = None):
     kind = param.type
     name = f"{action.name} {param.name}"
+    if kind == "formula":
+        # A formula over the fields of the instance its over: parameter names, refused here with the
+        # reason (the action reads its value as it starts, with over.evaluate).
+        from ruleset_engine.ruleset import over
+
+        who = (given or {}).get(param.over)
+        instance = next((i for i in instances(game, action.params[param.over].of) if i.get("name") == who), {})
+        why = over.problem(str(value), [k for k, v in instance.items() if type(v) is int], str(who or ""))
+        if why is not None:
+            raise GameError(f"{name}: {why}")
+        return str(value)
     if kind == "integer":
         try:
             value = int(value) if not isinstance(value, bool) else None

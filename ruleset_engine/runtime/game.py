@@ -106,12 +106,14 @@ class Game:
     @classmethod
     def start(cls, ruleset: model.Ruleset, params: dict | None = None, seed: int | None = None, *,
               record: bool = True, auto: bool = False, limits: RunLimits = DEFAULT_RUN_LIMITS, rng=None,
-              manual_dice: bool = False) -> "Game":
+              manual_dice: bool = False, sheets=()) -> "Game":
         """A new game: params over the defaults, initial state, then setup (which may ask).
         `rng` replaces the seeded source (tests pass ScriptedDice); `manual_dice`: every die the
-        game draws is asked for as a decision (see use_manual_dice)."""
+        game draws is asked for as a decision (see use_manual_dice); `sheets`: instances written in
+        sheet files (ruleset.sheets.read_all), made after the ruleset's own, before setup."""
         game = cls(ruleset, resolve_params(ruleset, params), seed, record=record, auto=auto, limits=limits,
                    rng=rng, manual_dice=manual_dice)
+        game.run.sheets = tuple(sheets)
         game.last_outcome = game._perform("setup", {})
         return game
 
@@ -163,7 +165,7 @@ class Game:
             out.append(ActionInfo(name, action.doc, action.params, action.plays_level))
         return out
 
-    def perform(self, name: str, **args) -> Outcome:
+    def perform(self, name: str, /, **args) -> Outcome:
         if self.pending is not None:
             raise GameError("a decision is waiting: answer it first")
         if self.over:

@@ -348,6 +348,11 @@ class ProgramWriter:
                 with w.scope(f"a_{name}__{pname}", f"{name}__{pname}__"):
                     w.value(formula, into=outer)
                 w.bound(pname, ANY)
+            elif spec.type == "formula":
+                # Read over the fields of the instance its over: parameter (bound above) names.
+                what = w.const(f"{name} {pname}", "t")
+                w.line(f"{var} = _formula_arg({args}[{pname!r}], {w.local(spec.over)}, {what})")
+                w.bound(pname, NUM)
             else:
                 w.line(f"{var} = {args}[{pname!r}]")
                 w.bound(pname, {"integer": NUM, "boolean": BOOL}.get(spec.type, STR))
@@ -442,6 +447,11 @@ class ProgramWriter:
                 most = "" if spec.max is None else f", {spec.max}"
                 w.line(f"{place} = [mk_{entity}(_k + 1) for _k in range(_group_size({n}, {entity!r}{most}))]",
                        spec.count)
+                if spec.sheet is not None:
+                    # The ruleset's sheets, then those the table brought (the run's), as instances.
+                    rules = {t: s.rule for t, s in spec.tracks.items()}
+                    w.line(f"_add_sheets({place}, mk_{entity}, {w.const(spec.sheet.sheets, 'sh')}, C, {entity!r}, "
+                           f"{spec.most}, {w.const(rules, 'tr')}, {self.traced})")
             else:
                 w.line(f"{place} = mk_{entity}(None)")
         for name in ruleset.pairs:     # no record is written yet: each reads its defaults
@@ -498,7 +508,8 @@ class ProgramWriter:
             "_auto_answer": support.auto_answer,
             "_picked": support.picked, "_u_picked": support.u_picked, "_in_level": support.in_level,
             "_instance_named": support.instance_named,
-            "_default_arg": support.default_arg, "_new_track": new_track, "_start_marks": start_marks,
+            "_default_arg": support.default_arg, "_default_entity": support.default_entity,
+            "_formula_arg": support.formula_arg, "_add_sheets": support.add_sheets, "_new_track": new_track, "_start_marks": start_marks,
             "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
             "_LocalText": LocalText, "_NO_DICE": NO_DICE, "_NOTHING": NOTHING, "_EndGame": EndGame,
             "_EndLevel": EndLevel, "_NeedDecision": NeedDecision, "_RoundLimit": RoundLimit,
@@ -673,9 +684,10 @@ def _blocks(ruleset: model.Ruleset, level_steps: bool) -> list:
 
 
 def _created(ruleset: model.Ruleset) -> set:
-    """The groups a create: step makes instances of."""
+    """The groups a create: step makes instances of, and those with sheets (made as the game starts)."""
     blocks = _blocks(ruleset, level_steps=True)
-    return {step.entity for block in blocks for step in _all_steps(block) if isinstance(step, CreateStep)}
+    return {step.entity for block in blocks for step in _all_steps(block) if isinstance(step, CreateStep)} | \
+        {name for name, spec in ruleset.entities.items() if spec.sheet is not None}
 
 
 def _calls(steps) -> set:

@@ -28,7 +28,7 @@ class AutoAnswer:
 
 class Run(Tally):
     __slots__ = ("events", "answers", "answered", "auto", "over", "result", "turn", "base_seq", "max_steps",
-                 "max_depth", "purpose", "given_by")
+                 "max_depth", "purpose", "given_by", "sheets")
 
     def __init__(self, *, traced: bool, auto: bool, max_steps: int, max_depth: int,
                  dice_limit: int = DEFAULT_LIMITS.max_dice_rolled):
@@ -43,6 +43,7 @@ class Run(Tally):
         self.base_seq = 0
         self.max_steps = max_steps
         self.max_depth = max_depth
+        self.sheets: tuple = ()  # sheets the table brought (ruleset/sheets.py), made as the game starts
         self.purpose = None     # what the formula being traced is for (asked about with real dice)
         self.given_by = "person"  # who gave the answer given() returned last
 

@@ -3,7 +3,7 @@ keeps them, the coercions of step arguments, decisions, and the names shown in t
 
 from __future__ import annotations
 
-from ruleset_engine.dice import Die, FacesList, Pool
+from ruleset_engine.dice import DiceError, Die, FacesList, Pool
 from ruleset_engine.dice.values import as_face, kind_of
 from ruleset_engine.dice.runtime import MAX_NUMBER
 from ruleset_engine.ruleset.model import MAX_BOXES, MAX_GROUP
@@ -199,6 +199,56 @@ def default_arg(value, low, high, what: str):
             f" of at least {low}" if low is not None else f" of at most {high}" if high is not None else ""
         raise StepFailed(f"{what} gives {format_value(value)}, not a whole number{span}")
     return value
+
+
+def default_entity(value, instances, what: str) -> str:
+    """An entity parameter's default read from a formula: an instance, or the name of one."""
+    items = instances if isinstance(instances, list) else [instances] if isinstance(instances, dict) else []
+    name = value.get("name") if isinstance(value, dict) else value
+    for instance in items:
+        if isinstance(name, str) and str(instance.get("name", "")).casefold() == name.casefold():
+            return instance["name"]
+    names = ", ".join(str(i.get("name")) for i in items) or "none yet"
+    raise StepFailed(f"{what} gives {format_value(value)}, which names none of them ({names})")
+
+
+def formula_arg(text, instance, what: str) -> int:
+    """An action parameter of type formula: its value over the fields of the instance (over.py)."""
+    from ruleset_engine.ruleset import over
+
+    try:
+        return over.evaluate(str(text), instance)
+    except DiceError as err:
+        raise StepFailed(f"{what}: {err}") from None
+
+
+def add_sheets(instances: list, make, sheets: tuple, run, entity: str, most: int, rules: dict, traced: bool) -> None:
+    """The instances the sheets give (the ruleset's, then the run's for this group), made as create:
+    makes one (the group's fields, then the sheet's), their tracks marked as the sheet says. A sheet
+    the table brought takes the place of the ruleset's of the same name."""
+    from ruleset_engine.ruleset.marks import mark_typed
+    from ruleset_engine.ruleset.steps.places import mark
+
+    taken = {str(i.get("name", "")).casefold() for i in instances}
+    brought = tuple(s for s in getattr(run, "sheets", ()) if s.group == entity)
+    replaced = {s.name.casefold() for s in brought}
+    for sheet in tuple(s for s in sheets if s.name.casefold() not in replaced) + brought:
+        if sheet.name.casefold() in taken:
+            raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} has an instance "
+                             f"named {sheet.name!r} already")
+        if len(instances) >= most:
+            raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} holds {most:,} already")
+        instance = make(instances[-1]["index"] + 1 if instances else 1, sheet.name)
+        instance.update(dict(sheet.fields))
+        for track, kind, count in sheet.marks:
+            if kind is None:
+                mark(instance[track], count, False)
+            else:
+                mark_typed(instance[track], count, kind, rules[track], False)
+        instances.append(instance)
+        taken.add(sheet.name.casefold())
+        if traced:
+            run.emit("create", entity=entity, name=sheet.name)
 
 
 def instance_named(instances, name):

@@ -19,6 +19,7 @@ class LookupStep(Step):
     table: str
     keys: list[Formula]
     var: str
+    quiet: bool = False      # the row is bound and logged, but the table does not show it
 
 
 @dataclass(slots=True)
@@ -76,7 +77,7 @@ def check_lookup(c, item, path, scope):
     c.bind(scope, item["as"], tuple(path) + ("as",), "lookup", ("row", name))
     if any(f is None for f in formulas):
         return None
-    return LookupStep(position_of(c.data, path), path, name, formulas, item["as"])
+    return LookupStep(position_of(c.data, path), path, name, formulas, item["as"], bool(item.get("quiet")))
 
 
 def check_move(c, item, path, scope):
@@ -200,7 +201,7 @@ def lower_lookup(w, step: LookupStep) -> None:
     if w.traced:
         w.emit("lookup", table=repr(step.table), key=f"[_to_state(_k.total if hasattr(_k, 'total') else _k) "
                                                        f"for _k in ({''.join(k + ', ' for k in keys)})]",
-               row=f"{{_c: _to_state(_v) for _c, _v in {row}.items()}}")
+               row=f"{{_c: _to_state(_v) for _c, _v in {row}.items()}}", **({"quiet": "True"} if step.quiet else {}))
 
 
 def lower_move(w, step: MoveStep) -> None:
@@ -244,8 +245,9 @@ def lower_mark(w, step: MarkStep) -> None:
                type=repr(step.type), marks=f"list({track}['marks'])")
 
 
-LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as"),
-                  "binds the first matching row of a table; keys: {col: formula, ..} for several key columns",
+LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as", "quiet"),
+                  "binds the first matching row of a table; keys: {col: formula, ..} for several key columns; "
+                  "quiet: true keeps the row out of the table's output (it stays in the log)",
                   "lookup: degrees\nkey: net\nas: row", check_lookup, lower_lookup, helpers={"_find_row": find_row},
                   no_vector="not written yet: a row found per game by its key cells")
 MOVE = StepKind("move", MoveStep, ("move",),

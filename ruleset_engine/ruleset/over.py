@@ -1,0 +1,64 @@
+"""A formula over one instance's fields: what an action parameter of type `formula` holds.
+
+The table types `dexterity + firearms` and the action reads it as a number, the sum of those two
+fields of the instance its `over:` parameter names (the current character, or the one named).
+One definition serves the checker (a default in the ruleset), the table (what a person types,
+refused before the action runs) and the program of both modes (the value the steps read)."""
+
+from __future__ import annotations
+
+from difflib import get_close_matches
+
+from ruleset_engine import dice
+
+MAX_TEXT = 200        # characters of a formula typed at the table
+
+
+class _NoRolls:
+    def randint(self, a, b):
+        raise dice.DiceError("a formula over a sheet's fields reads them and rolls no dice")
+
+
+def problem(text, fields, whose: str = "") -> str | None:
+    """Why `text` is not a formula over these fields (names read as numbers), or None. `whose`: the
+    instance's name, for the message."""
+    if not isinstance(text, str) or not text.strip():
+        return "expected a formula over the fields, such as a + b"
+    if len(text) > MAX_TEXT:
+        return f"a formula of at most {MAX_TEXT} characters, not {len(text):,}"
+    try:
+        expr = dice.compile(text)
+    except dice.DiceError as err:
+        return str(err).splitlines()[0]
+    fields = list(fields)
+    for path, _ in expr.names:
+        if len(path) != 1 or path[0] not in fields:
+            name = ".".join(path)
+            guess = get_close_matches(path[0], fields, n=1)
+            hint = f" (did you mean {guess[0]}?)" if guess else ""
+            return f"{name!r} is not a field{' of ' + whose if whose else ''}{hint}"
+    try:    # read once with every field at 1: a formula that rolls dice is refused before the action
+        expr.evaluate(rng=_NoRolls(), env={f: 1 for f in fields})
+    except dice.DiceError as err:
+        if "rolls no dice" in str(err):
+            return "a formula over a sheet's fields reads them and rolls no dice"
+    return None
+
+
+def evaluate(text: str, instance: dict) -> int:
+    """The formula's value for this instance: a whole number, or a DiceError that says why not."""
+    fields = [k for k, v in instance.items() if type(v) is int]
+    why = problem(text, fields)
+    if why is not None:
+        raise dice.DiceError(f"{text}: {why}")
+    value = dice.compile(text).evaluate(rng=_NoRolls(), env=instance).value
+    if type(value) is not int:
+        raise dice.DiceError(f"{text}: gives {value!r}, not a whole number")
+    return value
+
+
+def formula_over_fields(text, group) -> str | None:
+    """The checker's reading of a default: a formula over the numeric fields a group declares."""
+    if group is None:
+        return None        # the over: parameter is wrong, and that is said already
+    return problem(text, group["fields"])
