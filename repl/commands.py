@@ -391,9 +391,9 @@ def parse_args(text: str, names: list[str]) -> dict:
 
 def parse_action_args(text: str, action) -> dict:
     """An action's arguments as typed. Besides `key=value` and values in the order of the parameters,
-    a parameter may declare a word that introduces its value (`diff 6`, `as Ana`): the words after it,
+    a parameter may declare a word that introduces its value (`against 6`, `as Mara`): the words after it,
     up to the next such word, are its value. A formula parameter takes every word up to the next
-    parameter's word (`dexterity + firearms diff 6`); any other takes one word (quote a text with
+    parameter's word (`grit + aim against 6`); any other takes one word (quote a text with
     spaces), and the words after it are read as if typed first. The words are the ruleset's, never
     the table's."""
     words = {p.word: name for name, p in action.params.items() if p.word}

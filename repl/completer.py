@@ -71,7 +71,7 @@ class TableCompleter(Completer):
         return [f"{name}=" for name in action.params if name not in given]
 
     def worded(self, action, typed: list[str]) -> list[str]:
-        """An action whose parameters have words (`diff 6`) or read formulas (`dexterity + firearms`):
+        """An action whose parameters have words (`against 6`) or read formulas (`grit + aim`):
         after a word, its values; inside a formula, the fields of its sheet, then the words not given."""
         words = {p.word: p for p in action.params.values() if p.word}
         current, given = None, set()

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import ruleset_engine as dusk
+from ruleset_engine.ruleset.names import BUILT_IN
 
 from .journal import Journal, JournalError, SaveError, new_session_path, remember_last
 
@@ -443,8 +444,7 @@ def _checked_ruleset(path: Path, meta: dict, entries: list, force: bool):
     if set(full) != set(meta["params"]):
         missing = sorted(set(full) - set(meta["params"]))
         raise JournalError(f"{path} is damaged or its ruleset changed: meta.params has no {missing[0]}")
-    names = {"params", "loop", "loop_done", "once_per"} | set(ruleset.entities) | set(ruleset.state) \
-        | set(ruleset.pairs)
+    names = set(BUILT_IN) | set(ruleset.entities) | set(ruleset.state) | set(ruleset.pairs)
     for entry in entries:
         values = entry.game["values"]
         _from_before(values)

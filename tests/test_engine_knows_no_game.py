@@ -5,7 +5,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = ["vampire", "coffin", "garlic", "midnight", "masquerade", "noche", "botch", "torpor", "frenzy",
-         "willpower", "diablerie", "kindred"]
+         "willpower", "diablerie", "kindred", "ghoul", "dexterity", "firearms", "storyteller", "neonate",
+         "humanity", "soak", "kojiro", "ryoma", "musashi", "relationship", "hunter"]
 
 
 def test_no_game_words_outside_the_rulesets():

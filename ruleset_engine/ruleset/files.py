@@ -26,7 +26,10 @@ def may_include(source: str, path: Path, folder: Path) -> None:
         raise RulesetError([Problem(f"names a .yaml file, not {source!r}")])
     within(source, path, folder, "includes", "a ruleset includes files in its own folder or below")
     if not path.exists():
-        raise RulesetError([Problem(f"there is no file {source!r} (a path is read from the folder of the file that names it)")])
+        raise RulesetError([Problem(f"there is no file {source!r} (a path is read from the folder of the file "
+                                    f"that names it)")])
+    if path.is_dir():
+        raise RulesetError([Problem(f"{source!r} is a folder, not a file")])
 
 
 def within(source: str, path: Path, folder: Path, verb: str, rule: str) -> None:

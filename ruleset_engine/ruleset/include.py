@@ -93,6 +93,11 @@ class Gathering:
             elif isinstance(into[key], LList) and isinstance(value, LList):
                 into[key].extend(value)
                 into[key].item_pos.extend(value.item_pos)
+            elif isinstance(into[key], (LDict, LList)) or isinstance(value, (LDict, LList)):
+                there = key_position_of(into, (key,))
+                self.problems.append(Problem(f"{key} is {_kind(value)} here and {_kind(into[key])} at {there}: "
+                                             f"a section is written the same way in every file",
+                                             key_position_of(chapter, (key,)), (key,)))
             else:
                 self.twice((key,), into, chapter)
 
@@ -102,3 +107,7 @@ class Gathering:
         self.problems.append(Problem(f"{dotted(path)} is given twice: here and at {there} (a chapter adds to a "
                                      f"ruleset; to change what another file gives, use extends:)",
                                      key_position_of(second, path[-1:]), path))
+
+
+def _kind(value) -> str:
+    return "a map" if isinstance(value, dict) else "a list" if isinstance(value, list) else "a single value"

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from difflib import get_close_matches
 
+# Names a ruleset may not give: read in formulas (params, loop), or kept by the engine beside the
+# game's values (each loop level's iterations done, the iteration a once_per: action was done in).
+BUILT_IN = ("params", "loop", "loop_done", "once_per")
 TRACK_FIELDS = ("marked", "free", "size", "next", "last", "labels")
 INSTANCE_FIELDS = ("name", "index")
 
@@ -54,6 +57,9 @@ class Names:
 
         self.params = {k: v for k, v in section("params").items() if isinstance(v, dict)}
         for name, spec in section("entities").items():
+            if name in BUILT_IN:
+                problem(f"the entity {name!r} has a built-in name ({', '.join(BUILT_IN)})", ("entities", name),
+                        at_key=True)
             spec = spec if isinstance(spec, dict) else {}
             fields = spec.get("fields") if isinstance(spec.get("fields"), dict) else {}
             tracks = spec.get("tracks") if isinstance(spec.get("tracks"), dict) else {}
@@ -65,12 +71,12 @@ class Names:
             spec = spec if isinstance(spec, dict) else {}
             fields = spec.get("fields") if isinstance(spec.get("fields"), dict) else {}
             self.pairs[name] = {"between": spec.get("between"), "fields": list(fields)}
-            if name in self.entities or name in section("state") or name in ("params", "loop"):
+            if name in self.entities or name in section("state") or name in BUILT_IN:
                 problem(f"the pair {name!r} has the name of an entity, a state variable or a built-in name",
                         ("pairs", name), at_key=True)
         self.state_names = list(section("state"))
         for name in self.state_names:
-            if name in self.entities or name in ("params", "loop"):
+            if name in self.entities or name in BUILT_IN:
                 problem(f"the state variable {name!r} has the name of an entity or a built-in name",
                              ("state", name), at_key=True)
         for name, spec in section("tables").items():

@@ -1,7 +1,7 @@
 """A formula over one instance's fields: what an action parameter of type `formula` holds.
 
-The table types `dexterity + firearms` and the action reads it as a number, the sum of those two
-fields of the instance its `over:` parameter names (the current character, or the one named).
+The table types `grit + aim` and the action reads it as a number, the sum of those two
+fields of the instance its `over:` parameter names (the current crew, or the one named).
 One definition serves the checker (a default in the ruleset), the table (what a person types,
 refused before the action runs) and the program of both modes (the value the steps read)."""
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 from difflib import get_close_matches
 
 from ruleset_engine import dice
+from ruleset_engine.dice.named import first_roll
 
 MAX_TEXT = 200        # characters of a formula typed at the table
 
@@ -37,11 +38,8 @@ def problem(text, fields, whose: str = "") -> str | None:
             guess = get_close_matches(path[0], fields, n=1)
             hint = f" (did you mean {guess[0]}?)" if guess else ""
             return f"{name!r} is not a field{' of ' + whose if whose else ''}{hint}"
-    try:    # read once with every field at 1: a formula that rolls dice is refused before the action
-        expr.evaluate(rng=_NoRolls(), env={f: 1 for f in fields})
-    except dice.DiceError as err:
-        if "rolls no dice" in str(err):
-            return "a formula over a sheet's fields reads them and rolls no dice"
+    if first_roll(expr.tree, {}) is not None:   # on any branch, whatever the fields hold
+        return "a formula over a sheet's fields reads them and rolls no dice"
     return None
 
 

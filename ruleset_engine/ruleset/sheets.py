@@ -2,30 +2,30 @@
 ruleset declares, and made when a game starts.
 
     entities:
-      character:
+      crew:
         count: 0
-        fields: {kind: {text: human}, dexterity: 1, firearms: 0}
+        fields: {kind: {text: scout}, grit: 1, aim: 0}
         tracks: {health: {boxes: 7, marks: {bashing: "/", lethal: X}}}
         sheet:                               # the template a sheet file is checked against
           fields:
-            kind: {choices: [human, ghoul]}
-            dexterity: {min: 1, max: 5}
-            firearms: {min: 0, max: 5}
+            kind: {choices: [scout, guard]}
+            grit: {min: 1, max: 5}
+            aim: {min: 0, max: 5}
           tracks: [health]                   # a sheet may start a track marked: {lethal: 1}
-          files: [characters/ana.yaml]       # sheets that come with the ruleset
+          files: [crew/mara.yaml]            # sheets that come with the ruleset
 
 A sheet file names its group (optional when one group has a template), the instance's name, then
 fields, at the top or gathered in sections of any name (`attributes:`), and tracks:
 
-    sheet: character
-    name: Ana
-    kind: ghoul
-    attributes: {dexterity: 3}
-    firearms: 4
+    sheet: crew
+    name: Mara
+    kind: guard
+    attributes: {grit: 3}
+    aim: 4
     health: {lethal: 1}
 
 Every problem of a sheet is found at once, each at its place in the sheet's file
-(`ana.yaml:7:3: dexterity must be 1..5`). The files of `files:` follow the rule of `include:` (a
+(`mara.yaml:7:3: grit must be 1..5`). The files of `files:` follow the rule of `include:` (a
 .yaml file in the ruleset's folder or below it); every file is read by the one text-file reader.
 """
 
@@ -92,6 +92,7 @@ class SheetTemplate:
     tracks: tuple[str, ...] = ()
     types: dict = field(default_factory=dict)      # track -> its types of mark (() for a plain track)
     sheets: tuple = ()                             # the sheets that come with the ruleset
+    sizes: dict = field(default_factory=dict)      # track -> its number of boxes (None: a formula's, in play)
 
 
 # ---- the template, as the checker reads it ---------------------------------------------------
@@ -126,7 +127,11 @@ def template(c, name: str, spec, path) -> SheetTemplate | None:
             c.problem(f"the group has no track {track!r}{c.suggest(track, tracks)}", path + ("tracks", i))
             continue
         types[track] = tuple((tracks[track].get("marks") or {}).keys())
-    made = SheetTemplate(name, rules, tuple(types), types)
+    sizes = {}
+    for track in types:
+        boxes = tracks[track].get("boxes")
+        sizes[track] = boxes if type(boxes) is int else len(boxes) if isinstance(boxes, list) else None
+    made = SheetTemplate(name, rules, tuple(types), types, sizes=sizes)
     sheets, seen = [], {}
     for i, source in enumerate(spec.get("files") or ()):
         at = position_of(spec["files"], (i,)) or position_of(c.data, path)
@@ -227,7 +232,7 @@ def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | No
         problems.append(Problem(message, where, tuple(path)))
 
     if not isinstance(data, LDict):
-        return None, [Problem("a sheet is a mapping: name: and the fields (dexterity: 3)", Position(shown, 1, 1))]
+        return None, [Problem("a sheet is a mapping of keys: name:, then its fields and tracks", Position(shown, 1, 1))]
     group = data.get("sheet")
     if group is None and len(templates) == 1:
         group = next(iter(templates))
@@ -254,6 +259,13 @@ def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | No
         fields[key] = value
 
     def read_track(key, value, path):
+        before = len(marks)
+        read_marks(key, value, path)
+        size, total = rule.sizes.get(key), sum(count for _, _, count in marks[before:])
+        if size is not None and total > size:
+            problem(f"{key} has {size} boxes: {total} cannot be marked", path)
+
+    def read_marks(key, value, path):
         types = rule.types[key]
         if types and isinstance(value, dict):
             for kind, count in value.items():

@@ -112,3 +112,12 @@ def test_a_changed_chapter_changes_the_fingerprint(tmp_path):
     before = fingerprint(load(path))
     (tmp_path / "ch/a.yaml").write_text(chapter.replace("2", "3"), encoding="utf-8")
     assert fingerprint(load(path)) != before
+
+
+def test_a_folder_and_a_section_of_another_shape_are_named(tmp_path):
+    (tmp_path / "ch" / "sub.yaml").mkdir(parents=True)
+    assert problems(tmp_path, "include: [sub.yaml]\n")[0].startswith(
+        "ch/a.yaml:1:11: include: 'sub.yaml' is a folder, not a file")
+    assert problems(tmp_path, "state: [1, 2]\n") == [
+        "ch/a.yaml:1:1: state is a list here and a map at main.yaml:4:1: a section is written the same way in "
+        "every file (at state)"]

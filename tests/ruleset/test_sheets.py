@@ -89,10 +89,12 @@ def test_every_problem_of_a_sheet_at_its_place(tmp_path):
 @pytest.mark.parametrize("text, message", [
     ("grit: 2\n", ":1:1: name: the instance's name, a text of 1 to 80 characters on one line"),
     ("sheet: ghost\nname: A\n", ":1:8: sheet: names the group this sheet belongs to (hunter), not 'ghost'"),
-    ("- a\n- b\n", ":1:1: a sheet is a mapping: name: and the fields (dexterity: 3)"),
+    ("- a\n- b\n", ":1:1: a sheet is a mapping of keys: name:, then its fields and tracks"),
     ("name: A\nnotes: [1, 2]\n", ":2:8: notes must be a text"),
     ("name: A\nkind: [\n", ":3:1: YAML: "),
     ("name: A\nwounds: 3\n", ":2:9: wounds takes the boxes marked: {light: 1}"),
+    # four boxes: 1000 of each once passed and were cut to four without a word
+    ("name: A\nwounds: {deep: 3, light: 2}\n", ":2:9: wounds has 4 boxes: 5 cannot be marked"),
 ])
 def test_a_sheet_that_cannot_be_read_says_why(tmp_path, text, message):
     path = write(tmp_path, "s.yaml", text)

@@ -98,3 +98,16 @@ def test_once_per_without_a_loop_says_so(tmp_path):
               act: {once_per: turn, steps: []}
             """)
 
+
+
+@pytest.mark.parametrize("section, message", [
+    ("state: {once_per: 5}", "the state variable 'once_per' has the name of an entity or a built-in name"),
+    ("state: {loop_done: 5}", "the state variable 'loop_done' has the name of an entity or a built-in name"),
+    ("entities: {once_per: {fields: {a: 1}}}", "the entity 'once_per' has a built-in name"),
+    ("entities: {loop: {fields: {a: 1}}}", "the entity 'loop' has a built-in name"),
+])
+def test_the_names_the_engine_keeps_are_refused(tmp_path, section, message):
+    # a state variable named once_per once passed the check and crashed the table at its start
+    with pytest.raises(DuskError) as caught:
+        written(tmp_path, f"ruleset: t\ntitle: T\n{section}\nactions:\n  go: {{steps: []}}\n")
+    assert message in str(caught.value) and "t.yaml:3:" in str(caught.value)

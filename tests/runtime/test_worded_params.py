@@ -36,6 +36,7 @@ def test_the_formula_is_read_over_the_instance_named_or_the_current_one():
     ("strength + foo", "throw traits: 'foo' is not a field of Beto"),
     ("strenght", "throw traits: 'strenght' is not a field of Beto (did you mean strength?)"),
     ("3d6", "throw traits: a formula over a sheet's fields reads them and rolls no dice"),
+    ("d6 if strength > 2 else 1", "throw traits: a formula over a sheet's fields reads them and rolls no dice"),   # on a branch
     ("strength +", "throw traits: "),
     ("x" * 201, "throw traits: a formula of at most 200 characters, not 201"),
 ])
