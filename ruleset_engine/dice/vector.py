@@ -24,7 +24,7 @@ from typing import Callable
 import numpy as np
 
 from . import ast
-from .errors import DiceLimitError, DiceTypeError, DiceValueError
+from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from .functions import FUNCTIONS
 from .modifiers import MODIFIERS
 from .vectorizable import TOKENS as _TOKENS
@@ -120,11 +120,13 @@ class Vectors:
 
     np = np
 
-    def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000):
+    def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000, formulas=None):
         self.rng = rng
         self.names = names
         self.max_dice_rolled = max_dice_rolled
-        self.rolled: list = []          # the pools of Aliased nodes being read (Rolled)
+        self.formulas = formulas or {}  # the ruleset's named formulas (dice/named.py)
+        self.rolled: list = []          # the pools of Aliased nodes being read (Rolled), as Bound
+        self.bound: list = []           # the parameters of the named formulas being evaluated, as Bound
 
     # ---- what entries call
     def pool(self, faces, aside: VPool | None = None) -> VPool:
@@ -200,7 +202,29 @@ def _constant(v, node, rows):
     return node.value
 
 
+class Bound:
+    """Values given for a set of rows (a named formula's arguments, an aliased pool), read back for
+    any of those rows: a part of the expression may be evaluated for only some of them."""
+
+    __slots__ = ("values", "position")
+
+    def __init__(self, values, rows):
+        self.values = values
+        self.position = np.zeros(int(rows.max()) + 1 if len(rows) else 0, np.int64)
+        self.position[rows] = np.arange(len(rows))
+
+    def get(self, name, rows):
+        value = self.values[name]
+        if isinstance(value, VPool):
+            return value.take(self.position[rows])
+        if isinstance(value, np.ndarray):
+            return value[self.position[rows]]
+        return value
+
+
 def _name(v, node, rows):
+    if v.bound and node.path[0] in v.bound[-1].values:
+        return v.bound[-1].get(node.path[0], rows)
     return v.names(node.path, rows, node.span)
 
 
@@ -310,7 +334,29 @@ def scatter(value, index, part, n: int):
     return out
 
 
+def _named(v, node, rows):
+    """A named formula: each argument evaluated once, in order, then the body with the parameters
+    bound to them; an error in the body is placed in the body's text, naming the formula."""
+    formula = v.formulas[node.function]
+    values = {}
+    for name, arg in zip(formula.params, node.args):
+        value = v.value(arg, rows)
+        values[name] = VPool(value.faces) if isinstance(value, VPool) else value   # a parameter: a plain pool
+    v.bound.append(Bound(values, rows))
+    try:
+        return v.value(formula.tree, rows)
+    except DiceError as err:
+        if err.text is None:
+            err.text = formula.text
+            err.message = f"{err.message} (in the formula {formula.name})"
+        raise
+    finally:
+        v.bound.pop()
+
+
 def _call(v, node, rows):
+    if node.function in v.formulas:
+        return _named(v, node, rows)
     entry = FUNCTIONS[node.function]
     form = entry.form_for(len(node.args))
     kinds = form.args + (form.args[-1],) * (len(node.args) - len(form.args)) if form.variadic else form.args
@@ -407,7 +453,7 @@ def _aliased(v, node, rows):
     pool = v.as_pool(node.pool, rows)
     if node.body is None:
         return pool
-    v.rolled.append(pool)
+    v.rolled.append(Bound({None: pool}, rows))
     try:
         return v.value(node.body, rows)
     finally:
@@ -415,7 +461,7 @@ def _aliased(v, node, rows):
 
 
 def _rolled(v, node, rows):
-    return v.rolled[-1]
+    return v.rolled[-1].get(None, rows)
 
 
 NODES = {

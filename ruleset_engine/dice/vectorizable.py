@@ -23,12 +23,19 @@ _PLAYED = (ast.Integer, ast.String, ast.Boolean, ast.Name, ast.Unary, ast.Arithm
            ast.Condition, ast.Keyword, ast.KindName, *TOKENS)
 
 
-def unsupported(tree, formulas=()) -> tuple[str, tuple] | None:
-    """The first construct of a tree that has no vector form: (what it is, its span), or None."""
+def unsupported(tree, formulas=(), seen: tuple = ()) -> tuple[str, tuple] | None:
+    """The first construct of a tree that has no vector form: (what it is, its span), or None. A
+    named formula is played through its body (`seen`: the bodies being read, against a cycle)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             if node.function in formulas:
-                return f"the named formula {node.function}(..)", node.span
+                if node.function in seen:
+                    return f"the named formula {node.function}(..), which calls itself", node.span
+                found = unsupported(formulas[node.function].tree, formulas, seen + (node.function,))
+                if found is not None:
+                    # Said at the call: the body is in another part of the file.
+                    return f"{found[0]} in the named formula {node.function}(..)", node.span
+                continue
             entry = FUNCTIONS.get(node.function)
             if entry is None:
                 return f"{node.function}(..), a function the game gives", node.span

@@ -126,7 +126,7 @@ class Machine:
         self.max_steps = run_limits.max_steps
         self.max_depth = run_limits.max_call_depth
         self.max_rounds = max_rounds
-        self.values = Vectors(rng, self.name, DEFAULT_LIMITS.max_dice_rolled)
+        self.values = Vectors(rng, self.name, DEFAULT_LIMITS.max_dice_rolled, ruleset.formulas)
         self.globals: dict = {}                    # state variables, entity fields ("e.f"), dice params
         self.dice_params = {n for n, p in ruleset.params.items() if p.type == "dice"}
         self.frames: list[Frame] = [Frame()]

@@ -87,6 +87,16 @@ def test_search_and_kill_plays_the_same_game_in_lockstep():
     assert_parity(str(RULESETS / "search-and-kill.yaml"), 40_000, 6_000)
 
 
+@pytest.mark.parametrize("name, lockstep_games, untraced_games", [
+    # Named formulas: success(..) calls hits(..), reads a param and its pool twice; half(..) in the report.
+    ("named-formulas", 20_000, 5_000),
+    # A named formula in an included chapter, called inside a procedure.
+    ("in-chapters", 20_000, 5_000),
+])
+def test_test_rulesets_play_the_same_games_in_lockstep(name, lockstep_games, untraced_games):
+    assert_parity(str(RULESETS / f"{name}.yaml"), lockstep_games, untraced_games)
+
+
 @pytest.mark.parametrize("step", ["step2", "step3"])
 def test_the_tutorials_games_that_vectorize_play_the_same_in_lockstep(step):
     assert_parity(str(ROOT / "docs" / "tutorial" / f"{step}.yaml"), 40_000, 10_000)
@@ -266,3 +276,31 @@ def test_modifiers_over_many_games_have_the_mean_worked_out_by_hand(text):
     totals = value.total() if isinstance(value, VPool) else value
     mean, se = totals.mean(), totals.std() / math.sqrt(n)
     assert abs(mean - MODIFIER_MEANS[text]) <= 5 * se, (text, mean, MODIFIER_MEANS[text], se)
+
+
+def test_a_named_formula_reads_its_arguments_for_the_rows_that_reach_it():
+    # spread(p, k) = highest - lowest + k, called only for the rows where n > 2 (a part of the rows),
+    # and from inside another named formula; worked out by hand per pool.
+    from ruleset_engine.dice.named import FormulaBook, NamedFormula
+    from ruleset_engine.dice.parser import parse
+
+    def named(name, params, text):
+        return NamedFormula(name, params, text, parse(text, dice.DEFAULT_LIMITS))
+
+    book = FormulaBook({"spread": named("spread", ("p", "k"), "highest(p, default=0) - lowest(p, default=0) + k"),
+                        "twice": named("twice", ("p",), "spread(p, 1) + spread(p, 1)")})
+    pools = [(1, 6, 3), (2, 2), (), (5, 1, 1, 4), (3,)]
+    ns = np.array([3, 1, 4, 5, 2])
+    faces = np.zeros((len(pools), 4), np.int16)
+    for i, pool in enumerate(pools):
+        faces[i, :len(pool)] = pool
+    values = {"p": VPool(faces), "n": ns}
+
+    def names(path, rows, span):
+        value = values[path[0]]
+        return value.take(rows) if isinstance(value, VPool) else value[rows]
+
+    v = Vectors(np.random.default_rng(0), names, formulas=book)
+    got = v.value(parse("twice(p) if n > 2 else -1", dice.DEFAULT_LIMITS), np.arange(len(pools)))
+    # (6-1+1)*2, -, (0-0+1)*2, (5-1+1)*2, -
+    assert list(got) == [12, -1, 2, 10, -1]
