@@ -134,15 +134,19 @@ class Machine:
         self.result = np.full(size, -1, np.int64)
         self.results: list[str] = []
         self.rounds = np.zeros(size, np.int64)
-        self.counter = np.zeros(size, np.int64)
-        self.done = np.zeros(size, np.int64)
+        self.levels = ruleset.loop
+        self.level_names = [level.name for level in ruleset.loop]
+        self.counters = [np.zeros(size, np.int64) for _ in ruleset.loop]    # per level: the iteration played
+        self.dones = [np.zeros(size, np.int64) for _ in ruleset.loop]       # per level: iterations done
+        self.stopped = np.zeros(size, bool)        # rows an end: LEVEL took out of the action (or trigger)
+        self.level_ended = np.full(size, -1, np.int64)   # the level a row's end: LEVEL ended this round
+        self.no_level = None                       # where no iteration runs (setup:, a level's block), or None
         self.gone = 0                              # rows that ended or returned so far: blocks refilter
         self.ended: list = []                      # rows that ended since the last retirement
         self.site = None                           # the formula or step being run, for errors
         self.depth = 0
         self.loops: list = []                      # the loop steps whose iterations are running
         self.step_count = 0                        # steps run in this action (for the busiest game)
-        self.level = ruleset.loop[0]
         self.action = next(a for a in ruleset.actions.values() if a.plays_level)
         self.args = {k: p.default for k, p in self.action.params.items()}
         self.at_once = [(e, at_once_reads(e)) for e in ruleset.end if e.at_once]
@@ -163,7 +167,8 @@ class Machine:
                 return self.globals["params." + path[1]].get(rows)
             return self.params[path[1]]
         if head == "loop":
-            return (self.done if len(path) > 2 else self.counter)[rows]
+            i = self.level_names.index(path[1])
+            return (self.dones[i] if len(path) > 2 else self.counters[i])[rows]
         if head in self.ruleset.entities:
             return self.globals[f"{head}.{path[1]}"].get(rows)
         return self.globals[head].get(rows)
@@ -218,7 +223,7 @@ class Machine:
         """The rows still playing this block: their game goes on, and they did not return."""
         if not len(rows):
             return rows
-        keep = self.alive[rows]
+        keep = self.alive[rows] & ~self.stopped[rows]
         returned = self.frames[-1].returned
         if returned is not None:
             keep &= ~returned[rows]
@@ -226,7 +231,7 @@ class Machine:
 
     def running_with(self, rows, column):
         """running(rows), with the values of `column` (one per row) that go with them."""
-        keep = self.alive[rows]
+        keep = self.alive[rows] & ~self.stopped[rows]
         returned = self.frames[-1].returned
         if returned is not None:
             keep &= ~returned[rows]
@@ -305,6 +310,9 @@ class Machine:
             self.depth -= 1
             self.frames.pop()
         if step.result is not None:
+            rows = self.running(rows)       # not the games that ended, nor left the action (end: LEVEL)
+            if not len(rows):
+                return
             given = frame.given
             if given is None:
                 raise StepFailed(f"the procedure {step.procedure!r} returned nothing for as: {step.result}")
@@ -319,6 +327,19 @@ class Machine:
             if frame.given is None:
                 frame.given = Store(keeps_aside=self.reads_aside)
             frame.given.put(rows, value, self.size)
+        self.gone += 1
+
+    def end_level(self, rows, name: str) -> None:
+        """end: LEVEL: these rows leave the action (or trigger) being run; once it and the triggers
+        are over, that level's iteration ends (the first level ended in a round is the one)."""
+        if self.no_level is not None:
+            raise StepFailed(self.no_level(name))
+        rows = self.running(rows)
+        if not len(rows):
+            return
+        self.stopped[rows] = True
+        first = rows[self.level_ended[rows] < 0]
+        self.level_ended[first] = self.level_names.index(name)
         self.gone += 1
 
     def end_game(self, rows, result: str) -> None:
@@ -371,46 +392,86 @@ class Machine:
             if initial.text is not None:
                 continue
             self.assign((name,), rows, self.initial(initial, rows))
-        self.block(ruleset.setup, rows)
-        self.level_start(self.running(rows))
-        self.endings(self.running(rows))
+        self.level_block(ruleset.setup, rows, lambda name: f"end: {name} is not allowed in setup: (no loop runs yet)")
+        self.level_start(0, rows[self.alive[rows]])
+        self.endings(rows[self.alive[rows]])
 
     def initial(self, initial: model.Initial, rows):
         if initial.pool is not None:
             return vector.pool_of(np.tile(np.array(initial.pool, np.int64), (len(rows), 1)))
         return self.value(initial.formula, rows)
 
-    def run_done(self, rows):
-        """The rows whose level has run all its iterations (times: read each time)."""
-        level = self.level
+    # ---- the loop's levels (machine.py's start, next, complete and advance, for many games)
+    def level_block(self, steps, rows, no_level) -> None:
+        """setup:, or a level's begin:, finish: or then:, in locals of its own; no iteration runs
+        there that end: LEVEL could end (`no_level` says so)."""
+        if not steps or not len(rows):
+            return
+        saved_frames, saved = self.frames, self.no_level
+        self.frames, self.no_level = [Frame()], no_level
+        try:
+            self.block(steps, rows)
+        finally:
+            self.frames, self.no_level = saved_frames, saved
+
+    def part(self, i: int, name: str, rows) -> None:
+        level = self.levels[i]
+        where = f"the {name}: of loop level {level.name!r}"
+        self.level_block(getattr(level, name), rows, lambda ended: f"end: {ended} inside {where} is not allowed")
+
+    def run_done(self, i: int, rows):
+        """The rows whose level i has run all its iterations (times: read each time)."""
+        level = self.levels[i]
         done = np.zeros(len(rows), bool)
         if level.times is not None:
-            done |= self.counter[rows] > self.number(level.times, rows)
+            done |= self.counters[i][rows] > self.number(level.times, rows)
         if level.max is not None:
-            done |= self.counter[rows] > level.max
+            done |= self.counters[i][rows] > level.max
         return done
 
-    def level_start(self, rows) -> None:
-        self.counter[rows] = 1
-        self.done[rows] = 0
-        self.level_begin(rows)
+    def level_start(self, i: int, rows) -> None:
+        self.counters[i][rows] = 1
+        self.dones[i][rows] = 0
+        self.rest_of_begin(i, rows)
 
-    def level_begin(self, rows) -> None:
+    def level_next(self, i: int, rows) -> None:
+        self.dones[i][rows] = self.counters[i][rows]
+        self.counters[i][rows] += 1
+        self.rest_of_begin(i, rows)
+
+    def rest_of_begin(self, i: int, rows) -> None:
+        """Unless level i has run out (then it completes), its begin:, then the next level starts."""
         if not len(rows):
             return
-        over = self.run_done(rows)
+        over = self.run_done(i, rows)
         if over.any():
-            self.level_complete(rows[over])
+            self.level_complete(i, rows[over])
             rows = rows[~over]
-        if self.level.begin and len(rows):
-            self.block(self.level.begin, rows)
+        self.part(i, "begin", rows)
+        rows = rows[self.alive[rows]]
+        if i + 1 < len(self.levels) and len(rows):
+            self.level_start(i + 1, rows)
 
-    def level_complete(self, rows) -> None:
-        self.counter[rows] = self.done[rows]
-        if self.level.then:
-            self.block(self.level.then, rows)
-        self.end_game(rows, "done")
+    def level_complete(self, i: int, rows) -> None:
+        """Level i ran every iteration: its counter back to the last played, its then:; the
+        enclosing iteration ends (its finish:) and moves on; the outermost ends the game: done."""
+        self.counters[i][rows] = self.dones[i][rows]
+        self.part(i, "then", rows)
+        rows = rows[self.alive[rows]]
+        if i == 0:
+            self.end_game(rows, "done")
+            return
+        self.part(i - 1, "finish", rows)
+        self.level_next(i - 1, rows[self.alive[rows]])
 
+    def level_advance(self, i: int, rows) -> None:
+        """The iteration of level i ends, with every level inside it (their finish:)."""
+        for j in range(len(self.levels) - 1, i - 1, -1):
+            self.part(j, "finish", rows)
+            rows = rows[self.alive[rows]]
+        self.level_next(i, rows)
+
+    # ---- a round
     def round(self, rows) -> None:
         """One round of the loop action for every game in rows, and what follows it."""
         self.rounds[rows] += 1
@@ -422,6 +483,7 @@ class Machine:
         for name, value in self.args.items():
             self.bind(name, rows, value)
         self.block(self.action.steps, rows)
+        self.stopped[rows] = False
         self.frames = [Frame()]
         rows = rows[self.alive[rows]]
         for trigger in self.ruleset.triggers:
@@ -430,23 +492,36 @@ class Machine:
             hit = self.truth(trigger.when, rows)
             if hit.any():
                 self.block(trigger.do, rows[hit])
+                self.stopped[rows] = False
                 rows = rows[self.alive[rows]]
         self.endings(rows)
         rows = rows[self.alive[rows]]
         if not len(rows):
             return
-        if self.level.finish:
-            self.block(self.level.finish, rows)
-            rows = rows[self.alive[rows]]
-        self.done[rows] = self.counter[rows]
-        self.counter[rows] += 1
-        over = self.run_done(rows)
+        ended = self.level_ended[rows]
+        if (ended >= 0).any():
+            self.level_ended[rows] = -1
+            for i in np.unique(ended[ended >= 0]):
+                jumped = rows[ended == i]
+                self.level_advance(int(i), jumped)
+                self.endings(jumped[self.alive[jumped]])
+            rows = rows[ended < 0]
+            if not len(rows):
+                return
+        inner = len(self.levels) - 1
+        level = self.levels[inner]
+        self.part(inner, "finish", rows)
+        rows = rows[self.alive[rows]]
+        self.dones[inner][rows] = self.counters[inner][rows]
+        self.counters[inner][rows] += 1
+        over = self.run_done(inner, rows)
         if over.any():
-            self.level_complete(rows[over])
+            done = rows[over]
+            self.level_complete(inner, done)
+            self.endings(done[self.alive[done]])
             rows = rows[~over]
-        if self.level.begin and len(rows):
-            self.block(self.level.begin, rows)
-        if self.level.begin or self.level.finish or self.reads_loop:
+        self.part(inner, "begin", rows)
+        if level.begin or level.finish or self.reads_loop:
             self.endings(rows[self.alive[rows]])
 
     # ---- the games of a range

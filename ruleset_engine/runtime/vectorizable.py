@@ -128,10 +128,8 @@ def _all_formulas(ruleset: model.Ruleset):
 
 def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
     levels = ruleset.loop
-    if len(levels) != 1:
-        where = levels[1].where if len(levels) > 1 else None
-        raise Unsupported("a loop of more than one level" if levels else "a ruleset without a loop", where,
-                          ("loop", 1) if len(levels) > 1 else ())
+    if not levels:
+        raise Unsupported("a ruleset without a loop")
     if ruleset.pairs:
         raise Unsupported("records between instances (pairs:)", None, ("pairs",))
     for name, spec in ruleset.entities.items():
@@ -155,11 +153,13 @@ def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
         if isinstance(param.default, model.Formula):
             raise Unsupported(f"the loop action's parameter {name} with a default read each round", None,
                               ("loop", 0, "params", name))
-    level = levels[0]
-    _check_formula(level.times, ruleset)
     read = _read_names(ruleset)
-    for block in (ruleset.setup, level.begin, level.finish, level.then, action.steps):
-        _check_steps(block, ruleset, read)
+    _check_steps(ruleset.setup, ruleset, read)
+    for level in levels:
+        _check_formula(level.times, ruleset)
+        for block in (level.begin, level.finish, level.then):
+            _check_steps(block, ruleset, read)
+    _check_steps(action.steps, ruleset, read)
     for procedure in ruleset.procedures.values():
         _check_steps(procedure.steps, ruleset, read)
     for trigger in ruleset.triggers:

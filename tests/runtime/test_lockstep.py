@@ -92,6 +92,12 @@ def test_search_and_kill_plays_the_same_game_in_lockstep():
     ("named-formulas", 20_000, 5_000),
     # A named formula in an included chapter, called inside a procedure.
     ("in-chapters", 20_000, 5_000),
+    # Two levels, each with begin:, finish: and then:, the report reading both counters (all exact).
+    ("loop-counters", 2_000, 500),
+    # Three levels, a begin: at the outer and inner ones (its counters and the game's length exact).
+    ("toolkit-clock", 2_000, 500),
+    # end: round from the action, a dice param, notations of other tools.
+    ("notations", 20_000, 5_000),
 ])
 def test_test_rulesets_play_the_same_games_in_lockstep(name, lockstep_games, untraced_games):
     assert_parity(str(RULESETS / f"{name}.yaml"), lockstep_games, untraced_games)
@@ -304,3 +310,62 @@ def test_a_named_formula_reads_its_arguments_for_the_rows_that_reach_it():
     got = v.value(parse("twice(p) if n > 2 else -1", dice.DEFAULT_LIMITS), np.arange(len(pools)))
     # (6-1+1)*2, -, (0-0+1)*2, (5-1+1)*2, -
     assert list(got) == [12, -1, 2, 10, -1]
+
+
+LEVEL_ENDS = """ruleset: level-ends
+title: Level ends (test)
+params:
+  nights: {type: integer, default: 3, min: 1, max: 5}
+state: {score: 0, hunger: 0, scenes: 0, cut: 0, fled: 0, fed: 0, finished: 0}
+procedures:
+  flee:
+    params: [n]
+    steps:
+      - set: {fled: fled + 1}
+      - if: n == 1
+        then: [{end: night}]
+      - return: n
+triggers:
+  - id: starving
+    when: hunger >= 9
+    do:
+      - set: {hunger: 0, fed: fed + 1}
+      - if: fed > 0
+        then: [{end: scene}]
+      - set: {fed: fed + 100}
+loop:
+  - name: night
+    times: params.nights
+    begin: [{set: {hunger: "hunger + 1d3"}}]
+    finish: [{set: {finished: finished + 1}}]
+  - name: scene
+    max: 4
+    begin: [{set: {scenes: scenes + 1}}]
+    then: [{set: {score: score + loop.scene}}]
+  - name: turn
+    max: 5
+    steps:
+      - let: {r: "sum(1d10)"}
+      - if: r == 10
+        then:
+          - set: {cut: cut + 1}
+          - end: scene
+      - call: flee
+        with: {n: "sum(1d8) if r <= 2 else 0"}
+        as: got
+      - set: {score: "score + r + got", hunger: hunger + 1}
+end:
+  - when: score >= 120 and loop.night.done >= 1
+    result: sated
+report: {score: score, hunger: hunger, scenes: scenes, cut: cut, fled: fled, fed: fed, finished: finished,
+         night: loop.night, scene: loop.scene, turns_done: loop.turn.done}
+"""
+
+
+def test_levels_ended_from_the_action_a_procedure_and_a_trigger_play_the_same(tmp_path):
+    # end: scene from the action, end: night from a procedure (its as: never bound), end: scene from
+    # a trigger (the step after it never runs: fed stays below 100 a time), begin:/finish:/then: at
+    # three levels, an end condition reading a counter.
+    path = tmp_path / "level-ends.yaml"
+    path.write_text(LEVEL_ENDS)
+    assert_parity(str(path), 20_000, 5_000)

@@ -335,11 +335,10 @@ def refuses_return(step: ReturnStep):
 
 
 def vector_end(m, step: EndStep, rows) -> None:
-    m.end_game(rows, step.result)
-
-
-def refuses_end(step: EndStep):
-    return None if step.target == "game" else f"end: {step.target} (the end of a loop level's iteration)"
+    if step.target == "game":
+        m.end_game(rows, step.result)
+    else:
+        m.end_level(rows, step.target)     # the rows leave the action; the level moves on after it
 
 
 IF = StepKind("if", IfStep, ("if", "then", "else"), "runs then: when the test holds, else: otherwise",
@@ -361,4 +360,4 @@ RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the
 END = StepKind("end", EndStep, ("end", "result"),
                "ends the game with a result, or the current iteration of a loop level",
                "end: game\nresult: won", check_end, lower_end, ends_block=True,
-               vector=vector_end, vector_refuses=refuses_end)
+               vector=vector_end)
