@@ -97,6 +97,36 @@ class Store:
         return self.data[rows]
 
 
+class Record:
+    """Named values of many games (a table's row, a procedure's return: {..}): a Store per field,
+    read as NAME.FIELD."""
+
+    __slots__ = ("fields",)
+
+    def __init__(self):
+        self.fields: dict = {}
+
+    def put(self, rows, values: dict, size: int) -> None:
+        for name, value in values.items():
+            store = self.fields.get(name)
+            if store is None:
+                store = self.fields[name] = Store()
+            store.put(rows, value, size)
+
+    def get(self, rows) -> dict:
+        return {name: store.get(rows) for name, store in self.fields.items()}
+
+    def field(self, name: str, rows):
+        store = self.fields.get(name)
+        if store is None:
+            raise StepFailed(f"this record has no field {name!r}")
+        return store.get(rows)
+
+
+def _store_for(value, keeps_aside: bool):
+    return Record() if isinstance(value, dict) else Store(keeps_aside=keeps_aside)
+
+
 class Frame:
     """The locals of one call (or of the loop action, or a block outside any): a Store each, and
     the rows that returned (their steps after return: skip them) with what they gave back."""
@@ -161,7 +191,12 @@ class Machine:
         head = path[0]
         frame = self.frames[-1]
         if head in frame.locals:
-            return frame.locals[head].get(rows)
+            store = frame.locals[head]
+            if isinstance(store, Record):
+                if len(path) < 2:
+                    raise StepFailed(f"{head} is a record: read its fields, {head}.NAME")
+                return store.field(path[1], rows)
+            return store.get(rows)
         if head == "params":
             if path[1] in self.dice_params:
                 return self.globals["params." + path[1]].get(rows)
@@ -214,8 +249,8 @@ class Machine:
     def bind(self, name: str, rows, value) -> None:
         frame = self.frames[-1]
         store = frame.locals.get(name)
-        if store is None:
-            store = frame.locals[name] = Store(keeps_aside=self.reads_aside)
+        if store is None or isinstance(store, Record) != isinstance(value, dict):
+            store = frame.locals[name] = _store_for(value, self.reads_aside)
         store.put(rows, value, self.size)
 
     # ---- running steps
@@ -325,7 +360,7 @@ class Machine:
         frame.returned[rows] = True
         if value is not None:
             if frame.given is None:
-                frame.given = Store(keeps_aside=self.reads_aside)
+                frame.given = _store_for(value, self.reads_aside)
             frame.given.put(rows, value, self.size)
         self.gone += 1
 

@@ -98,12 +98,14 @@ def test_search_and_kill_plays_the_same_game_in_lockstep():
     ("toolkit-clock", 2_000, 500),
     # end: round from the action, a dice param, notations of other tools.
     ("notations", 20_000, 5_000),
+    # return: {..} of a record from two places in a procedure, read field by field after as:.
+    ("procedure-record", 20_000, 5_000),
 ])
 def test_test_rulesets_play_the_same_games_in_lockstep(name, lockstep_games, untraced_games):
     assert_parity(str(RULESETS / f"{name}.yaml"), lockstep_games, untraced_games)
 
 
-@pytest.mark.parametrize("step", ["step2", "step3"])
+@pytest.mark.parametrize("step", ["step2", "step3", "step4"])
 def test_the_tutorials_games_that_vectorize_play_the_same_in_lockstep(step):
     assert_parity(str(ROOT / "docs" / "tutorial" / f"{step}.yaml"), 40_000, 10_000)
 
@@ -369,3 +371,54 @@ def test_levels_ended_from_the_action_a_procedure_and_a_trigger_play_the_same(tm
     path = tmp_path / "level-ends.yaml"
     path.write_text(LEVEL_ENDS)
     assert_parity(str(path), 20_000, 5_000)
+
+
+LOOKUPS = """ruleset: lookups
+title: Lookups (test)
+state: {score: 0, missed: 0}
+tables:
+  grid:
+    key: [hot, net]
+    first_match: true
+    default: {gain: 0, word: nothing}
+    rows:
+      - {hot: true, net: "..2", gain: 1, word: low}
+      - {hot: true, net: "3..4", gain: 2, word: mid}
+      - {hot: false, net: 5, gain: 10, word: five}
+      - {hot: false, net: "4..", gain: 3, word: high}
+loop:
+  - name: round
+    times: 1
+    steps:
+      - let: {net: "sum(1d6)", hot: "sum(1d2) == 1"}
+      - lookup: grid
+        keys: {hot: hot, net: net}
+        as: row
+      - set: {score: row.gain, missed: "1 if row.gain == 0 else 0"}
+      - say: "{row.word}"
+report: {score: score, missed: missed}
+"""
+
+
+def test_a_lookup_finds_the_first_matching_row_for_each_game(tmp_path):
+    # Two key columns, one true/false; rows tried in order (5 is found by the exact row before
+    # 4..); what matches no row takes the default. By hand, over hot (1/2) x net (1/6 each):
+    # hot: 1,2 -> 1; 3,4 -> 2; 5,6 -> default 0. Not hot: 4 -> 3; 5 -> 10; 6 -> 3; 1..3 -> 0.
+    # Mean score (2*1 + 2*2 + 3 + 10 + 3) / 12 = 22/12; default taken 5 times in 12.
+    path = tmp_path / "lookups.yaml"
+    path.write_text(LOOKUPS)
+    n = 40_000
+    run = simulate(str(path), n, seed=3, backend="lockstep")
+    for key, expected in (("score", 22 / 12), ("missed", 5 / 12)):
+        mean, se = _moments(run.tally.values[key])
+        assert abs(mean - expected) <= 5 * se, (key, mean, expected)
+    assert set(run.tally.values["score"].counts) == {0, 1, 2, 3, 10}
+    assert_parity(str(path), 20_000, 5_000)
+
+
+def test_a_lookup_no_row_matches_is_an_error_at_its_step(tmp_path):
+    path = tmp_path / "lookups.yaml"
+    path.write_text(LOOKUPS.replace("    default: {gain: 0, word: nothing}\n", "    gaps: true\n"))
+    out = dusk("simulate", str(path), "-n", "200", "--backend", "lockstep")
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert f"{path}:19:" in out.stderr and "no row of table 'grid' matches" in out.stderr, out.stderr

@@ -327,11 +327,10 @@ def vector_call(m, step: CallStep, rows) -> None:
 
 
 def vector_return(m, step: ReturnStep, rows) -> None:
+    if step.fields:     # a record: each field's value for the rows, read back as NAME.FIELD after as:
+        m.give_back(rows, {name: m.value(formula, rows) for name, formula in step.fields})
+        return
     m.give_back(rows, m.value(step.value, rows) if step.value is not None else None)
-
-
-def refuses_return(step: ReturnStep):
-    return "return: of a record" if step.fields else None
 
 
 def vector_end(m, step: EndStep, rows) -> None:
@@ -356,7 +355,7 @@ CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with
                 "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call, vector=vector_call)
 RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value, or a record of named values", "return: net",
                   check_return, lower_return, ends_block=True,
-                  vector=vector_return, vector_refuses=refuses_return)
+                  vector=vector_return)
 END = StepKind("end", EndStep, ("end", "result"),
                "ends the game with a result, or the current iteration of a loop level",
                "end: game\nresult: won", check_end, lower_end, ends_block=True,

@@ -245,11 +245,61 @@ def lower_mark(w, step: MarkStep) -> None:
                type=repr(step.type), marks=f"list({track}['marks'])")
 
 
+# ---- vector forms (the lockstep backend: many games at once) -----------------------------------
+
+
+def _matching(matcher, values, np):
+    """Matcher.matches for one key value per game: a range holds whole numbers (not true/false)."""
+    if matcher.is_range:
+        if values.dtype.kind not in "iu":
+            return np.zeros(len(values), bool)
+        hit = np.ones(len(values), bool)
+        if matcher.low is not None:
+            hit &= values >= matcher.low
+        if matcher.high is not None:
+            hit &= values <= matcher.high
+        return hit
+    if isinstance(matcher.exact, str) != (values.dtype == object):
+        return np.zeros(len(values), bool)      # a text never equals a number
+    return np.asarray(values == matcher.exact, bool)
+
+
+def vector_lookup(m, step: LookupStep, rows) -> None:
+    """The first matching row per game (the rows tried in order), bound as a record of its cells."""
+    np = m.np
+    table = m.ruleset.tables[step.table]
+    keys = [m.per_row(m.number(formula, rows), rows) for formula in step.keys]
+    m.site = step      # what fails now is the step's (the formulas ran)
+    found = np.full(len(rows), -1, np.int64)
+    for r, row in enumerate(table.rows):
+        open_ = found < 0
+        if not open_.any():
+            break
+        hit = open_.copy()
+        for matcher, values in zip(row.matchers, keys):
+            hit &= _matching(matcher, values, np)
+        found[hit] = r
+    cells = [row.cells for row in table.rows]
+    if (found < 0).any():
+        if table.default is None:
+            first = int(np.flatnonzero(found < 0)[0])
+            shown = ", ".join(format_value(k[first].item()) for k in keys)
+            raise StepFailed(f"no row of table {table.name!r} matches {shown} (add a row, or a default:)")
+        found[found < 0] = len(cells)
+        cells.append(table.default)
+    record = {}
+    for column in dict.fromkeys(c for row in cells for c in row):
+        column_cells = [row.get(column) for row in cells]
+        plain = all(type(c) in (int, bool) for c in column_cells) and len({type(c) for c in column_cells}) == 1
+        record[column] = np.array(column_cells, None if plain else object)[found]
+    m.bind(step.var, rows, record)
+
+
 LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as", "quiet"),
                   "binds the first matching row of a table; keys: {col: formula, ..} for several key columns; "
                   "quiet: true keeps the row out of the table's output (it stays in the log)",
                   "lookup: degrees\nkey: net\nas: row", check_lookup, lower_lookup, helpers={"_find_row": find_row},
-                  no_vector="not written yet: a row found per game by its key cells")
+                  vector=vector_lookup)
 MOVE = StepKind("move", MoveStep, ("move",),
                 "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
                 "from going below that many", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
