@@ -36,6 +36,7 @@ from ruleset_engine.ruleset.steps import StepFailed
 from .at_once import reads as at_once_reads
 from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
+from .support import default_arg
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
 
 BATCH = 4096          # game slots played at once
@@ -178,7 +179,9 @@ class Machine:
         self.loops: list = []                      # the loop steps whose iterations are running
         self.step_count = 0                        # steps run in this action (for the busiest game)
         self.action = next(a for a in ruleset.actions.values() if a.plays_level)
-        self.args = {k: p.default for k, p in self.action.params.items()}
+        params = self.action.params.values()
+        self.args = {p.name: p.default for p in params if not isinstance(p.default, model.Formula)}
+        self.read_args = [p for p in params if isinstance(p.default, model.Formula)]   # read each round
         self.at_once = [(e, at_once_reads(e)) for e in ruleset.end if e.at_once]
         self.reads_loop = any(path[0] == "loop" for e in ruleset.end for path, _ in e.when.expr.names)
         # Locals keep what their pools set aside only when some formula reads it (aside(..)).
@@ -506,6 +509,25 @@ class Machine:
             rows = rows[self.alive[rows]]
         self.level_next(i, rows)
 
+    def default_arg(self, param, rows):
+        """A loop action's parameter whose default is a formula, read as the round starts and held
+        to the parameter's bounds (support.default_arg says what is wrong, for the first game)."""
+        value = self.per_row(self.value(param.default, rows), rows)
+        low = self.per_row(self.number(param.min, rows), rows) if param.min is not None else None
+        high = self.per_row(self.number(param.max, rows), rows) if param.max is not None else None
+        bad = np.zeros(len(rows), bool) if value.dtype.kind in "iu" else np.ones(len(rows), bool)
+        if low is not None:
+            bad |= value < low
+        if high is not None:
+            bad |= value > high
+        if bad.any():
+            self.site = param.default
+            i = int(np.flatnonzero(bad)[0])
+            one = value[i].item() if isinstance(value[i], np.generic) else value[i]
+            default_arg(one, None if low is None else int(low[i]), None if high is None else int(high[i]),
+                        f"{self.action.name} {param.name}: the default {param.default.text}")
+        return value
+
     # ---- a round
     def round(self, rows) -> None:
         """One round of the loop action for every game in rows, and what follows it."""
@@ -517,6 +539,8 @@ class Machine:
         self.step_count = 0
         for name, value in self.args.items():
             self.bind(name, rows, value)
+        for param in self.read_args:
+            self.bind(param.name, rows, self.default_arg(param, rows))
         self.block(self.action.steps, rows)
         self.stopped[rows] = False
         self.frames = [Frame()]

@@ -151,8 +151,11 @@ def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
     action = next(a for a in ruleset.actions.values() if a.plays_level)
     for name, param in action.params.items():
         if isinstance(param.default, model.Formula):
-            raise Unsupported(f"the loop action's parameter {name} with a default read each round", None,
-                              ("loop", 0, "params", name))
+            if param.type == "entity":
+                raise Unsupported(f"the loop action's parameter {name}, an instance of a group", None,
+                                  ("loop", len(levels) - 1, "params", name))
+            for formula in (param.default, param.min, param.max):
+                _check_formula(formula, ruleset)
     read = _read_names(ruleset)
     _check_steps(ruleset.setup, ruleset, read)
     for level in levels:

@@ -100,6 +100,9 @@ def test_search_and_kill_plays_the_same_game_in_lockstep():
     ("notations", 20_000, 5_000),
     # return: {..} of a record from two places in a procedure, read field by field after as:.
     ("procedure-record", 20_000, 5_000),
+    # The loop action's parameters with defaults read each round (a param; a state variable, with a
+    # max: read each round too): spent is exact, 4 x 2 + (1 + 2 + 3 + 3).
+    ("formula-defaults", 2_000, 500),
 ])
 def test_test_rulesets_play_the_same_games_in_lockstep(name, lockstep_games, untraced_games):
     assert_parity(str(RULESETS / f"{name}.yaml"), lockstep_games, untraced_games)
@@ -422,3 +425,16 @@ def test_a_lookup_no_row_matches_is_an_error_at_its_step(tmp_path):
     out = dusk("simulate", str(path), "-n", "200", "--backend", "lockstep")
     assert out.returncode == 1 and "Traceback" not in out.stderr
     assert f"{path}:19:" in out.stderr and "no row of table 'grid' matches" in out.stderr, out.stderr
+
+
+def test_a_default_read_each_round_out_of_its_bounds_is_an_error_at_its_place(tmp_path):
+    path = tmp_path / "defaults.yaml"
+    text = (RULESETS / "formula-defaults.yaml").read_text().replace('max: "hunger + 1"', 'max: "hunger - 1"')
+    path.write_text(text)
+    lockstep = dusk("simulate", str(path), "-n", "20", "--backend", "lockstep")
+    untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
+    assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
+    said = "night extra: the default hunger gives 1, not a whole number from 0 to 0"
+    assert said in lockstep.stderr and said in untraced.stderr, (lockstep.stderr, untraced.stderr)
+    place = untraced.stderr.split("stopped: ")[1].split(" ")[0]
+    assert place in lockstep.stderr
