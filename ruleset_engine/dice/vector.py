@@ -311,10 +311,9 @@ def merge(mask, a, b, n: int):
         faces[mask, :a.faces.shape[1]] = a.faces
         faces[~mask, :b.faces.shape[1]] = b.faces
         return VPool(faces)
-    if isinstance(a, str) or isinstance(b, str):
-        raise VectorError("a text in a formula")
     a_rows, b_rows = rows_of(a, int(mask.sum())), rows_of(b, n - int(mask.sum()))
-    out = np.empty(n, np.result_type(a_rows, b_rows))
+    texts = a_rows.dtype.kind in "OU" or b_rows.dtype.kind in "OU"      # a text (a choice's answer)
+    out = np.empty(n, object if texts else np.result_type(a_rows, b_rows))
     out[mask] = a_rows
     out[~mask] = b_rows
     return out

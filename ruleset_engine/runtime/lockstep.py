@@ -36,7 +36,7 @@ from ruleset_engine.ruleset.steps import StepFailed
 from .at_once import reads as at_once_reads
 from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
-from .support import default_arg
+from .support import auto_answer, decision, default_arg
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
 
 BATCH = 4096          # game slots played at once
@@ -83,7 +83,9 @@ class Store:
             return
         if isinstance(value, np.ndarray):
             if self.data is None:
-                self.data = np.zeros(size, value.dtype if value.dtype != np.int16 else np.int64)
+                kind = value.dtype.kind
+                self.data = np.zeros(size, object if kind in "UO" else np.int64 if value.dtype == np.int16 else
+                                     value.dtype)
         elif self.data is None:
             dtype = bool if type(value) is bool else np.int64 if type(value) is int else object
             self.data = np.zeros(size, dtype)
@@ -401,6 +403,60 @@ class Machine:
             if hit.any():
                 self.end_game(rows[hit], ending.result)
 
+    # ---- questions, answered by auto: (steps/people.py's vector_ask)
+    def answers(self, step, rows, auto, low, high, pool):
+        """Each game's auto: answer, checked as a person's answer is (support.auto_answer on the
+        question support.decision puts), once for each distinct answer with its bounds and pool:
+        a few checks however many games. The first that fails stops the run, with its message."""
+        n = len(rows)
+        if step.kind == "pick":
+            if not isinstance(auto, VPool):
+                auto = vector.pool_of(self.per_row(auto, rows)[:, None])
+            faces = compact(auto.faces)
+            parts = [np.sort(faces, axis=1), np.sort(compact(pool.faces), axis=1)]
+        else:
+            faces = None
+            value = auto.total() if isinstance(auto, VPool) else self.per_row(auto, rows)
+            parts = [value]
+            if isinstance(auto, VPool):
+                parts = [np.full(n, None, object)]          # a pool answers no number, choice or yes/no
+        for bound in (low, high):
+            if bound is not None:
+                parts.append(bound)
+        if all(p.dtype.kind in "biu" for p in parts):
+            table = np.concatenate([p.reshape(n, -1).astype(np.int64) for p in parts], axis=1)
+            _, first, inverse = np.unique(table, axis=0, return_index=True, return_inverse=True)
+            inverse = inverse.reshape(n)
+        else:       # texts (a choice): grouped by their values
+            keys = [tuple(_plain(x) for x in row) for row in zip(*parts)]
+            distinct: dict = {}
+            inverse = np.array([distinct.setdefault(key, len(distinct)) for key in keys], np.int64)
+            first = [keys.index(key) for key in distinct]
+        answered = [self.one_answer(step, rows, int(i), auto, faces, low, high, pool) for i in first]
+        if step.kind == "pick":
+            return VPool(faces)
+        if all(type(a) is int for a in answered):
+            return np.array(answered, np.int64)[inverse]
+        if all(type(a) is bool for a in answered):
+            return np.array(answered, bool)[inverse]
+        return np.array(answered, object)[inverse]
+
+    def one_answer(self, step, rows, i, auto, faces, low, high, pool):
+        """Game i's answer, as the untraced program checks it (the same question, the same message)."""
+        lo = None if low is None else int(low[i])
+        hi = None if high is None else int(high[i])
+        given = tuple(int(f) for f in pool.faces[i] if f) if pool is not None else ()
+        asked = decision("/".join(map(str, step.path)), step.var, step.kind, step.var, None, lo, hi, step.choices,
+                         given, None)
+        if step.kind == "pick":
+            value = tuple(int(f) for f in faces[i] if f)
+        elif isinstance(auto, VPool):
+            value = tuple(int(f) for f in auto.faces[i] if f)      # a pool, which no such question takes
+        else:
+            value = _plain(self.per_row(auto, rows)[i])
+        self.site = step
+        return auto_answer(asked, value)
+
     # ---- a game's start, a round
     def start(self, rows) -> None:
         """The values the games start with, their setup:, the first iteration of the loop level."""
@@ -620,6 +676,11 @@ class Machine:
                 raise StepFailed("a report gives a number (a pool gives its total) or true/false, not a text")
             report[name] = rows_of(value, len(rows))
         totals.add_many([self.results[i] for i in self.result[rows]], self.rounds[rows], report)
+
+
+def _plain(value):
+    """A numpy scalar as the Python value it holds (a question checks ints, bools and texts)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 class RoundLimitReached(DuskError):

@@ -108,7 +108,8 @@ def test_test_rulesets_play_the_same_games_in_lockstep(name, lockstep_games, unt
     assert_parity(str(RULESETS / f"{name}.yaml"), lockstep_games, untraced_games)
 
 
-@pytest.mark.parametrize("step", ["step2", "step3", "step4"])
+# step5 on: an ask: number answered by its auto: (bounds read per game); font: a trigger; lantern: more.
+@pytest.mark.parametrize("step", ["step2", "step3", "step4", "step5", "step6", "step7", "font", "lantern"])
 def test_the_tutorials_games_that_vectorize_play_the_same_in_lockstep(step):
     assert_parity(str(ROOT / "docs" / "tutorial" / f"{step}.yaml"), 40_000, 10_000)
 
@@ -435,6 +436,66 @@ def test_a_default_read_each_round_out_of_its_bounds_is_an_error_at_its_place(tm
     untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
     assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
     said = "night extra: the default hunger gives 1, not a whole number from 0 to 0"
+    assert said in lockstep.stderr and said in untraced.stderr, (lockstep.stderr, untraced.stderr)
+    place = untraced.stderr.split("stopped: ")[1].split(" ")[0]
+    assert place in lockstep.stderr
+
+
+ASKS = """ruleset: asks
+title: Asks (test)
+state: {score: 0, fled: 0, kept: 0, fights: 0}
+loop:
+  - name: round
+    times: 3
+    steps:
+      - roll: {hand: 3d6}
+      - ask: Fight?
+        as: fight
+        yes_no: true
+        auto: "sum(hand) >= 10"
+      - ask: How?
+        as: how
+        choice: [claw, bite, flee]
+        auto: "'bite' if count(hand, == 6) > 0 else 'claw' if fight else 'fl'"
+      - ask: Keep which?
+        as: keep
+        pick: {from: hand, min: 0, max: 2}
+        auto: "highest(hand, 2)"
+      - ask: How many?
+        as: n
+        number: {min: 0, max: "size(keep)"}
+        auto: "size(keep) - 1"
+      - if: how == "bite"
+        then: [{set: {score: "score + sum(keep)"}}]
+      - if: how == "flee"
+        then: [{set: {fled: fled + 1}}]
+      - if: fight
+        then: [{set: {fights: fights + 1}}]
+      - set: {kept: kept + n}
+report: {score: score, fled: fled, kept: kept, fights: fights}
+"""
+
+
+def test_questions_answered_by_auto_play_the_same_in_lockstep(tmp_path):
+    # yes/no, a choice (its auto: a text, 'fl' the start of flee), a pick and a number whose max
+    # reads the pick. By hand: kept is exactly 3 (one die of the two picked, each round); fled is
+    # 3 x P(no 6 and a total below 10) = 3 x 72/216 = 1 (of the 125 hands without a 6, 72 total 3..9).
+    path = tmp_path / "asks.yaml"
+    path.write_text(ASKS)
+    run = simulate(str(path), 20_000, seed=5, backend="lockstep")
+    assert run.tally.values["kept"].counts == {3: 20_000}
+    mean, se = _moments(run.tally.values["fled"])
+    assert abs(mean - 3 * 72 / 216) <= 5 * se, mean
+    assert_parity(str(path), 20_000, 5_000)
+
+
+def test_an_auto_answer_out_of_bounds_says_what_the_untraced_backend_says(tmp_path):
+    path = tmp_path / "asks.yaml"
+    path.write_text(ASKS.replace('auto: "size(keep) - 1"', 'auto: "size(keep) + 1"'))
+    lockstep = dusk("simulate", str(path), "-n", "20", "--backend", "lockstep")
+    untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
+    assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
+    said = "the auto: answer is not valid: 3 is not a valid answer: expected a whole number from 0 to 2"
     assert said in lockstep.stderr and said in untraced.stderr, (lockstep.stderr, untraced.stderr)
     place = untraced.stderr.split("stopped: ")[1].split(" ")[0]
     assert place in lockstep.stderr
