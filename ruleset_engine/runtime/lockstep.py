@@ -31,12 +31,14 @@ from ruleset_engine.dice.limits import DEFAULT_LIMITS
 from ruleset_engine.dice.vector import VPool, Vectors, compact, rows_of
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
+from ruleset_engine.ruleset.marks import mark_typed_many
+from ruleset_engine.ruleset.model import MAX_BOXES
 from ruleset_engine.ruleset.steps import StepFailed
 
 from .at_once import reads as at_once_reads
 from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
-from .support import auto_answer, decision, default_arg
+from .support import auto_answer, decision, default_arg, track_boxes
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
 
 BATCH = 4096          # game slots played at once
@@ -130,6 +132,74 @@ def _store_for(value, keeps_aside: bool):
     return Record() if isinstance(value, dict) else Store(keeps_aside=keeps_aside)
 
 
+class Track:
+    """A track of boxes of one entity, for every game slot: its size (per game: `boxes:` may be a
+    formula), how many boxes are marked, and for a track with marks: each box's type of mark (its
+    rank in the rule's types, -1 unmarked), the marked boxes first (marks.py's rules)."""
+
+    __slots__ = ("spec", "labels", "size", "marked", "ranks")
+
+    def __init__(self, spec, slots: int):
+        self.spec = spec
+        self.labels = None if spec.size is not None else np.array(list(spec.labels) + [0], object)
+        self.size = np.full(slots, len(spec.labels), np.int64)
+        self.marked = np.zeros(slots, np.int64)
+        self.ranks = None if spec.rule is None else np.full((slots, max(1, len(spec.labels))), -1, np.int8)
+
+    def start(self, rows, size) -> None:
+        self.size[rows] = size
+        self.marked[rows] = 0
+        if self.ranks is not None:
+            width = int(np.max(size)) if len(rows) else 0
+            if width > self.ranks.shape[1]:
+                grown = np.full((len(self.ranks), width), -1, np.int8)
+                grown[:, :self.ranks.shape[1]] = self.ranks
+                self.ranks = grown
+            self.ranks[rows] = -1        # a game's marks use its first `size` boxes only
+
+    def mark(self, rows, n, type_: str | None, clear: bool) -> None:
+        rule = self.spec.rule
+        if rule is None:        # marks.mark: the count moves by n, kept within 0..size
+            moved = self.marked[rows] + (-n if clear else n)
+            self.marked[rows] = np.clip(moved, 0, self.size[rows])
+            return
+        sizes = self.size[rows]
+        width = int(sizes.max())
+        if (sizes == width).all():
+            ranks = self.ranks[rows, :width]
+            mark_typed_many(np, ranks, n, None if type_ is None else rule.rank(type_), rule, clear)
+            self.ranks[rows, :width] = ranks
+        else:                   # games of different sizes: each size on its own
+            for size in np.unique(sizes):
+                part = sizes == size
+                ranks = self.ranks[rows[part], :size]
+                mark_typed_many(np, ranks, n[part] if isinstance(n, np.ndarray) else n,
+                                None if type_ is None else rule.rank(type_), rule, clear)
+                self.ranks[rows[part], :size] = ranks
+        self.marked[rows] = (self.ranks[rows] >= 0).sum(axis=1)
+
+    def read(self, what: str, rows):
+        marked, size = self.marked[rows], self.size[rows]
+        if what == "marked":
+            return marked
+        if what == "free":
+            return size - marked
+        if what == "size":
+            return size
+        if what in ("next", "last"):
+            index = marked if what == "next" else marked - 1
+            inside = (index >= 0) & (index < size)
+            if self.labels is None:          # numbered 1..size
+                return np.where(inside, index + 1, 0)
+            labels = self.labels[np.where(inside, index, len(self.labels) - 1)]
+            return labels.astype(np.int64) if all(type(x) is int for x in labels) else labels
+        rule = self.spec.rule
+        if rule is not None and what in rule.types:
+            return (self.ranks[rows] == rule.rank(what)).sum(axis=1).astype(np.int64)
+        raise StepFailed(f"a track has no {what!r} (it has marked, free, size, next, last"
+                         f"{', ' + ', '.join(rule.types) if rule else ''})")
+
+
 class Frame:
     """The locals of one call (or of the loop action, or a block outside any): a Store each, and
     the rows that returned (their steps after return: skip them) with what they gave back."""
@@ -210,7 +280,12 @@ class Machine:
             i = self.level_names.index(path[1])
             return (self.dones[i] if len(path) > 2 else self.counters[i])[rows]
         if head in self.ruleset.entities:
-            return self.globals[f"{head}.{path[1]}"].get(rows)
+            store = self.globals[f"{head}.{path[1]}"]
+            if isinstance(store, Track):
+                if len(path) < 3:
+                    raise StepFailed(f"{head}.{path[1]} is a track: read its numbers ({head}.{path[1]}.marked, ..)")
+                return store.read(path[2], rows)
+            return store.get(rows)
         return self.globals[head].get(rows)
 
     def value(self, formula: model.Formula, rows):
@@ -480,6 +555,8 @@ class Machine:
                     value = self.initial(initial, rows)
                     self.bind(field, rows, value)
                     self.assign((entity, field), rows, value)
+                for name, track in spec.tracks.items():
+                    self.start_track(entity, name, track, rows)
             finally:
                 self.frames.pop()
         for name, initial in ruleset.state.items():
@@ -489,6 +566,22 @@ class Machine:
         self.level_block(ruleset.setup, rows, lambda name: f"end: {name} is not allowed in setup: (no loop runs yet)")
         self.level_start(0, rows[self.alive[rows]])
         self.endings(rows[self.alive[rows]])
+
+    def start_track(self, entity: str, name: str, spec, rows) -> None:
+        key = f"{entity}.{name}"
+        track = self.globals.get(key)
+        if track is None:
+            track = self.globals[key] = Track(spec, self.size)
+        size = len(spec.labels)
+        if spec.size is not None:      # boxes: a formula, 1 to MAX_BOXES (support.track_boxes says so)
+            size = self.per_row(self.number(spec.size, rows), rows)
+            bad = (size < 1) | (size > MAX_BOXES)
+            if bad.any():
+                track_boxes(int(size[np.flatnonzero(bad)[0]]), f"{entity}.{name}: boxes {spec.size.text}")
+        track.start(rows, size)
+
+    def track(self, target: tuple) -> Track:
+        return self.globals[".".join(target)]
 
     def initial(self, initial: model.Initial, rows):
         if initial.pool is not None:

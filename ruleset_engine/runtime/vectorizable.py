@@ -136,9 +136,8 @@ def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
         if spec.is_group:
             raise Unsupported(f"the group {name} (a group's instances are played one game at a time)",
                               spec.count.where if spec.count else None, ("entities", name))
-        if spec.tracks:
-            raise Unsupported(f"the tracks of {name} (tracks of boxes have no vector form yet)", None,
-                              ("entities", name, "tracks"))
+        for track in spec.tracks.values():
+            _check_formula(track.size, ruleset)
         for initial in spec.fields.values():
             _check_formula(initial.formula, ruleset)
     for name in params:

@@ -103,6 +103,9 @@ def test_search_and_kill_plays_the_same_game_in_lockstep():
     # The loop action's parameters with defaults read each round (a param; a state variable, with a
     # max: read each round too): spent is exact, 4 x 2 + (1 + 2 + 3 + 3).
     ("formula-defaults", 2_000, 500),
+    # Tracks with marks of types: kept strongest first or in the order marked; a full track that
+    # upgrades its weakest mark, replaces it, or loses the mark; clear: of a type and of any.
+    ("marked-track", 20_000, 5_000),
 ])
 def test_test_rulesets_play_the_same_games_in_lockstep(name, lockstep_games, untraced_games):
     assert_parity(str(RULESETS / f"{name}.yaml"), lockstep_games, untraced_games)
@@ -499,3 +502,62 @@ def test_an_auto_answer_out_of_bounds_says_what_the_untraced_backend_says(tmp_pa
     assert said in lockstep.stderr and said in untraced.stderr, (lockstep.stderr, untraced.stderr)
     place = untraced.stderr.split("stopped: ")[1].split(" ")[0]
     assert place in lockstep.stderr
+
+
+@pytest.mark.parametrize("order", ["strongest", "marked"])
+@pytest.mark.parametrize("full", ["lost", "upgrade", "replace"])
+def test_typed_marks_for_many_games_follow_the_rule_for_one(order, full):
+    # The same random marks and clears on 300 tracks of 4 boxes: mark_typed_many (all at once)
+    # against mark_typed (marks.py, one track at a time), box for box.
+    from ruleset_engine.ruleset.marks import MarkRule, mark_typed, mark_typed_many, new_track, start_marks
+
+    rule = MarkRule(("bruise", "cut", "burn"), ("/", "X", "*"), order, full)
+    rng = np.random.default_rng(9)
+    games = 300
+    ranks = np.full((games, 4), -1, np.int8)
+    tracks = [new_track([1, 2, 3, 4]) for _ in range(games)]
+    for track in tracks:
+        start_marks(track, rule)
+    for _ in range(40):
+        clear = rng.random() < 0.3
+        rank = int(rng.integers(0, 3)) if not clear or rng.random() < 0.5 else None
+        n = rng.integers(-1, 4, size=games)
+        mark_typed_many(np, ranks, n, rank, rule, clear)
+        for i, track in enumerate(tracks):
+            mark_typed(track, int(n[i]), None if rank is None else rule.types[rank], rule, clear)
+            assert [rule.types[r] for r in ranks[i] if r >= 0] == track["marks"], (i, track)
+
+
+TRACKS = """ruleset: plain-tracks
+title: Plain tracks (test)
+params:
+  will: {type: integer, default: 3, min: 1, max: 10}
+entities:
+  hero:
+    tracks:
+      pain: {boxes: [0, -1, -1, -2, -3]}
+      will: {boxes: params.will}
+      nerve: {boxes: "sum(1d3) + 1", marks: {fear: "/", dread: X}}
+state: {penalty: 0, nexts: 0}
+loop:
+  - name: round
+    times: 6
+    steps:
+      - let: {r: "sum(1d6)"}
+      - if: r >= 4
+        then: [{mark: hero.pain, count: "r - 3"}, {mark: hero.nerve, type: dread}]
+        else: [{clear: hero.pain}, {mark: hero.will}, {mark: hero.nerve, type: fear, count: 2}]
+      - set: {penalty: "penalty + hero.pain.last", nexts: "nexts + hero.will.next"}
+report: {penalty: penalty, nexts: nexts, pain: hero.pain.marked, free: hero.pain.free,
+         will: hero.will.last, will_size: hero.will.size, dread: hero.nerve.dread, fear: hero.nerve.fear,
+         nerve_size: hero.nerve.size}
+"""
+
+
+def test_plain_and_sized_tracks_play_the_same_in_lockstep(tmp_path):
+    # Labelled boxes read by last, numbered boxes sized by a param (next past the end is 0), a
+    # typed track sized per game by a field; a mark of more boxes than are free.
+    path = tmp_path / "tracks.yaml"
+    path.write_text(TRACKS)
+    assert_parity(str(path), 20_000, 5_000)
+    assert_parity(str(path), 5_000, 2_000, params={"will": "2"})

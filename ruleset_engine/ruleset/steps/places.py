@@ -295,6 +295,12 @@ def vector_lookup(m, step: LookupStep, rows) -> None:
     m.bind(step.var, rows, record)
 
 
+def vector_mark(m, step: MarkStep, rows) -> None:
+    """mark:/clear: for many games: the track's rules (marks.py) applied to each game's boxes."""
+    n = m.per_row(m.number(step.count, rows), rows) if step.count is not None else 1
+    m.track(step.track).mark(rows, n, step.type, step.clear)
+
+
 LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as", "quiet"),
                   "binds the first matching row of a table; keys: {col: formula, ..} for several key columns; "
                   "quiet: true keeps the row out of the table's output (it stays in the log)",
@@ -309,10 +315,8 @@ MARK = StepKind("mark", MarkStep, ("mark", "count", "type"),
                 "marks boxes of a track, from the first unmarked; type: names the mark on a track with marks: "
                 "(its full: rule says what a mark does to a full track)",
                 "mark: character.health\ncount: 2\ntype: heavy", check_mark, lower_mark,
-                helpers={"_mark": mark, "_mark_typed": mark_typed},
-                no_vector="not written yet: tracks of boxes (marks with types and rules)")
+                helpers={"_mark": mark, "_mark_typed": mark_typed}, vector=vector_mark)
 CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type"),
                  "clears marked boxes of a track, from the last marked (type: only the marks of that type)",
                  "clear: character.health\ncount: 1", check_mark, lower_mark,
-                 helpers={"_mark": mark, "_mark_typed": mark_typed},
-                no_vector="not written yet: tracks of boxes (marks with types and rules)")
+                 helpers={"_mark": mark, "_mark_typed": mark_typed}, vector=vector_mark)
