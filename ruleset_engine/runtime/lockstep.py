@@ -307,6 +307,25 @@ class Machine:
             return value
         raise StepFailed("for_each goes through a pool here")
 
+    def read(self, target: tuple, rows):
+        """What a step's place (a state variable, a local, an entity's field) holds for the rows."""
+        return self.name(target, rows, None)
+
+    @staticmethod
+    def is_pool(value) -> bool:
+        return isinstance(value, VPool)
+
+    def as_pool(self, value, rows) -> VPool:
+        """A pool, or a face (a number) as a pool of one die."""
+        if isinstance(value, VPool):
+            return value
+        return vector.pool_of(self.per_row(value, rows)[:, None])
+
+    @staticmethod
+    def pool(faces) -> VPool:
+        """A pool of these faces (each row's dice in order; empty slots anywhere): compacted."""
+        return VPool(compact(faces))
+
     def per_row(self, value, rows):
         return rows_of(value, len(rows))
 

@@ -561,3 +561,44 @@ def test_plain_and_sized_tracks_play_the_same_in_lockstep(tmp_path):
     path.write_text(TRACKS)
     assert_parity(str(path), 20_000, 5_000)
     assert_parity(str(path), 5_000, 2_000, params={"will": "2"})
+
+
+MOVES = """ruleset: moves
+title: Moves (test)
+state: {pool: "[]", kept: "[]", dice: 5, spent: 0}
+loop:
+  - name: round
+    times: 3
+    steps:
+      - set: {pool: "4d6"}
+      - move: {dice: "keep(pool, >= 4)", from: pool, to: kept, floor: 1}
+      - move: {count: "sum(1d3)", from: dice, to: spent, floor: 1}
+report: {kept: "size(kept)", left: "size(pool)", high: "count(kept, < 4)", dice: dice, spent: spent}
+"""
+
+
+def test_moves_of_dice_and_of_counts_play_the_same_in_lockstep(tmp_path):
+    # By hand: each round the dice of 4d6 at 4 or more move to kept, but one die stays when all four
+    # would go (floor: 1): E[min(k, 3)] for k ~ Bin(4, 1/2) = 2 - 1/16 per round; no die under 4 moves;
+    # a count never takes dice below the floor, so dice + spent stays 5 and dice ends at 1 or more.
+    path = tmp_path / "moves.yaml"
+    path.write_text(MOVES)
+    run = simulate(str(path), 20_000, seed=4, backend="lockstep")
+    mean, se = _moments(run.tally.values["kept"])
+    assert abs(mean - 3 * (2 - 1 / 16)) <= 5 * se, mean
+    assert run.tally.values["high"].counts == {0: 20_000}
+    dice, spent = run.tally.values["dice"], run.tally.values["spent"]
+    assert min(dice.counts) >= 1 and dice.total + spent.total == 5 * 20_000
+    assert_parity(str(path), 20_000, 5_000)
+
+
+def test_moving_dice_the_source_does_not_hold_says_what_the_untraced_backend_says(tmp_path):
+    path = tmp_path / "moves.yaml"
+    path.write_text(MOVES.replace('dice: "keep(pool, >= 4)"', 'dice: "[7]"'))
+    lockstep = dusk("simulate", str(path), "-n", "20", "--backend", "lockstep")
+    untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
+    assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
+    said = "cannot move 7: pool holds"
+    assert said in lockstep.stderr and said in untraced.stderr, (lockstep.stderr, untraced.stderr)
+    place = untraced.stderr.split("stopped: ")[1].split(" ")[0]
+    assert place in lockstep.stderr

@@ -295,6 +295,49 @@ def vector_lookup(m, step: LookupStep, rows) -> None:
     m.bind(step.var, rows, record)
 
 
+def vector_move(m, step: MoveStep, rows) -> None:
+    """move: for many games, as move_count and move_dice do for one: the source and the target
+    read first, then floor:, then the count or the dice; what cannot move is the first game's error."""
+    np = m.np
+    source, target = m.read(step.source, rows), m.read(step.target, rows)
+    floor = m.per_row(m.number(step.floor, rows), rows) if step.floor is not None else 0
+    if step.count is not None:
+        n = m.per_row(m.number(step.count, rows), rows)
+        if m.is_pool(source) or m.is_pool(target):
+            raise StepFailed("move count: moves between numbers of dice; use dice: to move faces between pools")
+        n = np.maximum(0, np.minimum(np.maximum(0, n), source - floor))
+        m.assign(step.source, rows, source - n)
+        m.assign(step.target, rows, target + n)
+        return
+    faces = m.value(step.dice, rows)
+    m.site = step
+    if not (m.is_pool(source) and m.is_pool(target)):
+        raise StepFailed("move dice: moves faces between pools (lists of faces); use count: for numbers")
+    faces = m.as_pool(faces, rows).faces
+    held = source.faces
+    bad = np.zeros(len(rows), bool)
+    wanted = [v for v in np.unique(faces) if v != 0]
+    for v in wanted:
+        bad |= (faces == v).sum(axis=1) > (held == v).sum(axis=1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        shown = [int(f) for f in faces[i] if f]
+        raise StepFailed(f"cannot move {format_value(shown)}: {'.'.join(step.source)} holds "
+                         f"{format_value([int(f) for f in held[i] if f])}")
+    # The last dice named stay when moving them all would leave fewer than floor: in the source.
+    count, size = (faces != 0).sum(axis=1), (held != 0).sum(axis=1)
+    keep_back = np.maximum(0, floor - (size - count))
+    place = np.cumsum(faces != 0, axis=1)
+    moving = np.where((faces != 0) & (place <= (count - keep_back)[:, None]), faces, 0)
+    left = held.copy()
+    for v in wanted:
+        # Each die moved takes the first die of its face still in the source.
+        k = (moving == v).sum(axis=1)
+        left[(held == v) & (np.cumsum(held == v, axis=1) <= k[:, None])] = 0
+    m.assign(step.source, rows, m.pool(left))
+    m.assign(step.target, rows, m.pool(np.concatenate([target.faces, moving], axis=1)))
+
+
 def vector_mark(m, step: MarkStep, rows) -> None:
     """mark:/clear: for many games: the track's rules (marks.py) applied to each game's boxes."""
     n = m.per_row(m.number(step.count, rows), rows) if step.count is not None else 1
@@ -310,7 +353,7 @@ MOVE = StepKind("move", MoveStep, ("move",),
                 "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
                 "from going below that many", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
                 check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice},
-                no_vector="not written yet: dice moved between pools by count or by pick")
+                vector=vector_move)
 MARK = StepKind("mark", MarkStep, ("mark", "count", "type"),
                 "marks boxes of a track, from the first unmarked; type: names the mark on a track with marks: "
                 "(its full: rule says what a mark does to a full track)",
