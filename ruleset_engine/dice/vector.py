@@ -28,6 +28,7 @@ from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from .functions import FUNCTIONS
 from .modifiers import MODIFIERS
 from .vectorizable import TOKENS as _TOKENS
+from .vectorizable import literal_sides
 from .runtime import MAX_NUMBER
 
 FACE = np.int16           # a die's face in a pool; 0 is an empty slot
@@ -445,7 +446,18 @@ def _pool_literal(v, node, rows):
             parts.append(value)
         else:
             parts.append(pool_of(rows_of(value, n)[:, None]))
-    return join(parts, n)      # joined, a pool keeps no dice aside (as in the untraced mode)
+    joined = join(parts, n)      # joined, a pool keeps no dice aside (as in the untraced mode)
+    if not node.modifiers:
+        return joined
+    # Modifiers after the brackets, as after NdS: the dice in order, their sides (one size for all
+    # when a modifier rolls more: vectorizable.py made sure) for the ones that re-roll or explode.
+    state = DiceState(compact(joined.faces), literal_sides(node))
+    for modifier in node.modifiers:
+        entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
+        entry.vector(v, state, _operand(v, modifier, rows))
+        if state.draws > v.max_dice_rolled:
+            raise DiceLimitError(f"this evaluation rolled more than {v.max_dice_rolled:,} dice", span=node.span)
+    return VPool(state.faces, state.dropped)
 
 
 def _aliased(v, node, rows):

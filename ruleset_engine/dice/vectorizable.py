@@ -51,9 +51,31 @@ def unsupported(tree, formulas=(), seen: tuple = ()) -> tuple[str, tuple] | None
                 if entry.vector is None:
                     return f"the modifier {entry.syntax} (no vector form)", modifier.span
         elif isinstance(node, ast.PoolLiteral) and node.modifiers:
-            return "modifiers after [..] (no vector form)", node.span
+            for modifier in node.modifiers:
+                entry = MODIFIERS[TOKENS[type(modifier)](modifier)]
+                if entry.vector is None:
+                    return f"the modifier {entry.syntax} (no vector form)", modifier.span
+                if entry.draws and literal_sides(node) is None:
+                    return (f"'{entry.token}' after [..] on dice of different sides (each die would need "
+                            f"its own; no vector form)"), modifier.span
         elif isinstance(node, ast.Member):
             return "a field of a record (no vector form)", node.span
         elif not isinstance(node, _PLAYED):
             return f"{type(node).__name__} (no vector form)", node.span
     return None
+
+
+def literal_sides(node) -> int | None:
+    """The sides of every die of a bracketed pool, when they are all NdS of one written size (what
+    a re-roll or an explosion after the brackets needs in lockstep); None otherwise."""
+    sides: set = set()
+    items = list(node.items)
+    while items:
+        item = items.pop()
+        if isinstance(item, ast.PoolLiteral) and not item.modifiers:
+            items.extend(item.items)
+        elif isinstance(item, ast.Dice) and isinstance(item.sides, ast.Integer):
+            sides.add(item.sides.value)
+        else:
+            return None
+    return sides.pop() if len(sides) == 1 else None

@@ -235,7 +235,7 @@ EXPRESSIONS = [
     "highest(p, 2)", "lowest(p, 2)", "largest_set(p)", "largest_set(p, ignore=[1])", "unpair(p)", "cancel(p, q)",
     "keep(p, > 2)", "drop(p, > 2)", "set_aside(p, == 1)", "aside(set_aside(p, == 1))", "aside(largest_set(p))",
     "aside(cancel(p, q))", "sort(p)", "sort(p, descending=true)", "min(sum(p), n, 7)", "max(size(p), n)",
-    "abs(n - 5)", "[p, q]", "size([p, n])", "sum(p) if n > 2 else size(q)", "n > 2 and sum(p) // n > 3",
+    "abs(n - 5)", "[p, q]", "size([p, n])", "[p, q]kh2", "[p, n]dl1", "sum([q, p]kl3)", "sum(p) if n > 2 else size(q)", "n > 2 and sum(p) // n > 3",
 ]
 
 
@@ -280,7 +280,9 @@ TWO_D10_AT_LEAST_10 = sum(a + b for a in range(1, 11) for b in range(1, 11) if a
     sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= 10)
 MODIFIER_MEANS = {"4d6kh3": 15869 / 1296, "4d6dl1": 15869 / 1296, "1d20rr<10": 15.0, "1d6r<3": 3.5 / 3 + 4.5 * 2 / 3,
                   "1d6!": 3.5 * 6 / 5, "1d6!o": 3.5 + 3.5 / 6, "4d6min2": 4 * 22 / 6, "3d6max4": 9.0,
-                  "reroll(2d10, < 10)": TWO_D10_AT_LEAST_10}
+                  "reroll(2d10, < 10)": TWO_D10_AT_LEAST_10,
+                  # After brackets: three exploding d6 (one size, so they may explode); 4d6 with 1s re-rolled once.
+                  "[2d6, 1d6]!": 3 * 3.5 * 6 / 5, "[4d6]r<2": 4 * (3.5 + 2 + 3 + 4 + 5 + 6) / 6}
 
 
 @pytest.mark.parametrize("text", MODIFIER_MEANS)
@@ -602,3 +604,12 @@ def test_moving_dice_the_source_does_not_hold_says_what_the_untraced_backend_say
     assert said in lockstep.stderr and said in untraced.stderr, (lockstep.stderr, untraced.stderr)
     place = untraced.stderr.split("stopped: ")[1].split(" ")[0]
     assert place in lockstep.stderr
+
+
+def test_a_reroll_after_brackets_of_dice_of_different_sides_is_refused_by_name():
+    from ruleset_engine.dice.vectorizable import unsupported
+
+    assert unsupported(dice.compile("[2d6, 1d6]!").tree) is None
+    assert unsupported(dice.compile("[1d6, 1d8]kh1").tree) is None       # keeping needs no sides
+    what, span = unsupported(dice.compile("[1d6, 1d8]!").tree)
+    assert what.startswith("'!' after [..] on dice of different sides"), what
