@@ -216,7 +216,7 @@ class Bound:
 
     def get(self, name, rows):
         value = self.values[name]
-        if isinstance(value, VPool):
+        if hasattr(value, "take"):          # a pool, or an instance of a group per game
             return value.take(self.position[rows])
         if isinstance(value, np.ndarray):
             return value[self.position[rows]]

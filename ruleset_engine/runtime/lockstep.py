@@ -38,7 +38,7 @@ from ruleset_engine.ruleset.steps import StepFailed
 from .at_once import reads as at_once_reads
 from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
-from .support import auto_answer, decision, default_arg, track_boxes
+from .support import auto_answer, decision, default_arg, group_size, track_boxes
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
 
 BATCH = 4096          # game slots played at once
@@ -128,8 +128,93 @@ class Record:
         return store.get(rows)
 
 
-def _store_for(value, keeps_aside: bool):
+class Ref:
+    """An instance of a group for each game (its index from 0, per game): what a local bound by
+    for_each over a group, a procedure's parameter or create:'s as: holds. Its fields are kept per
+    instance (`GROUP#J.FIELD` in the machine's globals)."""
+
+    __slots__ = ("group", "index")
+
+    def __init__(self, group: str, index):
+        self.group = group
+        self.index = index
+
+    def take(self, positions) -> "Ref":
+        return Ref(self.group, self.index[positions])
+
+
+class RefStore:
+    """A local holding an instance of a group, per game slot."""
+
+    __slots__ = ("group", "index")
+
+    def __init__(self, size: int):
+        self.group = None
+        self.index = np.full(size, -1, np.int64)
+
+    def put(self, rows, value: Ref, size: int) -> None:
+        if self.group is not None and value.group != self.group:
+            raise StepFailed(f"a local held an instance of {self.group} and now one of {value.group}")
+        self.group = value.group
+        self.index[rows] = value.index
+
+    def get(self, rows) -> Ref:
+        return Ref(self.group, self.index[rows])
+
+
+def _store_for(value, keeps_aside: bool, size: int):
+    if isinstance(value, Ref):
+        return RefStore(size)
     return Record() if isinstance(value, dict) else Store(keeps_aside=keeps_aside)
+
+
+def _by_instance(ref: Ref, rows):
+    """(instance index, the rows whose instance it is, their positions in rows), for each instance."""
+    index = ref.index
+    if not len(index):
+        return []
+    first = int(index[0])
+    if (index == first).all():
+        return [(first, rows, slice(None))]
+    out = []
+    for j in np.unique(index):
+        mask = index == j
+        out.append((int(j), rows[mask], mask))
+    return out
+
+
+def _part(value, positions):
+    """The part of a value (a constant, one per row, a pool) at `positions` of its rows."""
+    if isinstance(positions, slice):
+        return value
+    if isinstance(value, (VPool, Ref)):
+        return value.take(positions)
+    if isinstance(value, np.ndarray):
+        return value[positions]
+    return value
+
+
+def _assemble(n: int, parts: list):
+    """One value of n rows from (positions, value) parts that cover them (vector.merge, for many)."""
+    if len(parts) == 1 and isinstance(parts[0][0], slice):
+        return parts[0][1]
+    if any(isinstance(v, VPool) for _, v in parts):
+        width = max(v.faces.shape[1] for _, v in parts)
+        faces = np.zeros((n, width), vector.FACE)
+        for mask, v in parts:
+            faces[mask, :v.faces.shape[1]] = v.faces
+        return VPool(faces)
+    if any(isinstance(v, Ref) for _, v in parts):
+        index = np.empty(n, np.int64)
+        for mask, v in parts:
+            index[mask] = v.index
+        return Ref(parts[0][1].group, index)
+    columns = [(mask, rows_of(v, int(np.count_nonzero(mask)))) for mask, v in parts]
+    texts = any(c.dtype.kind in "OU" for _, c in columns)
+    out = np.empty(n, object if texts else np.result_type(*[c for _, c in columns]))
+    for mask, column in columns:
+        out[mask] = column
+    return out
 
 
 class Track:
@@ -260,6 +345,7 @@ class Machine:
         self.reads_aside = any(dice_ast.reads_aside(f.expr.tree) for f in _all_formulas(ruleset))
         self.writes: dict = {}                     # id(step) -> what it may write (at_once.writes)
         self.texts = {name for name, initial in ruleset.state.items() if initial.text is not None}
+        self.counts = {name: np.zeros(size, np.int64) for name, spec in ruleset.entities.items() if spec.is_group}
 
     # ---- names, formulas
     def name(self, path, rows, span):
@@ -267,6 +353,9 @@ class Machine:
         frame = self.frames[-1]
         if head in frame.locals:
             store = frame.locals[head]
+            if isinstance(store, RefStore):
+                ref = store.get(rows)
+                return ref if len(path) == 1 else self.instance_value(ref, path[1:], rows)
             if isinstance(store, Record):
                 if len(path) < 2:
                     raise StepFailed(f"{head} is a record: read its fields, {head}.NAME")
@@ -335,6 +424,11 @@ class Machine:
         if len(target) == 1 and head in self.frames[-1].locals:
             self.frames[-1].locals[head].put(rows, value, self.size)
             return
+        if len(target) > 1 and isinstance(self.frames[-1].locals.get(head), RefStore):
+            ref = self.frames[-1].locals[head].get(rows)
+            for j, part, positions in _by_instance(ref, rows):
+                self.assign((f"{ref.group}#{j}", target[1]), part, _part(value, positions))
+            return
         key = head if len(target) == 1 else f"{head}.{target[1]}"
         if head in self.texts:
             return          # a text nothing reads (refusal made sure)
@@ -348,8 +442,9 @@ class Machine:
     def bind(self, name: str, rows, value) -> None:
         frame = self.frames[-1]
         store = frame.locals.get(name)
-        if store is None or isinstance(store, Record) != isinstance(value, dict):
-            store = frame.locals[name] = _store_for(value, self.reads_aside)
+        if store is None or isinstance(store, Record) != isinstance(value, dict) or \
+                isinstance(store, RefStore) != isinstance(value, Ref):
+            store = frame.locals[name] = _store_for(value, self.reads_aside, self.size)
         store.put(rows, value, self.size)
 
     # ---- running steps
@@ -434,7 +529,7 @@ class Machine:
                                f"without end?", step.where, step.path)
         frame = Frame()
         for name in procedure.params:
-            store = frame.locals[name] = Store(keeps_aside=self.reads_aside)
+            store = frame.locals[name] = _store_for(args[name], self.reads_aside, self.size)
             store.put(rows, args[name], self.size)
         self.frames.append(frame)
         self.depth += 1
@@ -459,7 +554,7 @@ class Machine:
         frame.returned[rows] = True
         if value is not None:
             if frame.given is None:
-                frame.given = _store_for(value, self.reads_aside)
+                frame.given = _store_for(value, self.reads_aside, self.size)
             frame.given.put(rows, value, self.size)
         self.gone += 1
 
@@ -566,6 +661,9 @@ class Machine:
             formula = model.Formula(text, dice.compile(text), None, ("params", name))
             self.assign(("params", name), rows, self.number(formula, rows))
         for entity, spec in ruleset.entities.items():
+            if spec.is_group:
+                self.start_group(entity, spec, rows)
+                continue
             # Fields are written in order, each may read the ones before (as locals in the program).
             frame = Frame()
             self.frames.append(frame)
@@ -586,6 +684,17 @@ class Machine:
         self.level_start(0, rows[self.alive[rows]])
         self.endings(rows[self.alive[rows]])
 
+    def start_group(self, entity: str, spec, rows) -> None:
+        """A group's instances as a game starts: count: read per game (support.group_size's bounds)."""
+        n = self.per_row(self.number(spec.count, rows), rows)
+        if (n > spec.most).any():
+            self.site = spec.count
+            group_size(int(n[np.flatnonzero(n > spec.most)[0]]), entity, spec.most)
+        n = np.maximum(0, n)
+        self.counts[entity][rows] = n
+        for j in range(int(n.max()) if len(n) else 0):
+            self.make_instances(entity, spec, rows[n > j], j)
+
     def start_track(self, entity: str, name: str, spec, rows) -> None:
         key = f"{entity}.{name}"
         track = self.globals.get(key)
@@ -599,8 +708,58 @@ class Machine:
                 track_boxes(int(size[np.flatnonzero(bad)[0]]), f"{entity}.{name}: boxes {spec.size.text}")
         track.start(rows, size)
 
-    def track(self, target: tuple) -> Track:
-        return self.globals[".".join(target)]
+    def mark_track(self, target: tuple, rows, n, type_, clear: bool) -> None:
+        """mark:/clear: on ENTITY.TRACK, or on the track of a group's instance (a local)."""
+        store = self.frames[-1].locals.get(target[0])
+        if isinstance(store, RefStore):
+            ref = store.get(rows)
+            for j, part, positions in _by_instance(ref, rows):
+                self.globals[f"{ref.group}#{j}.{target[1]}"].mark(part, _part(n, positions), type_, clear)
+            return
+        self.globals[".".join(target)].mark(rows, n, type_, clear)
+
+    # ---- groups: each instance's fields kept apart, a game's count of instances per group
+    def instance_value(self, ref: Ref, rest: tuple, rows):
+        """INSTANCE.FIELD (or .TRACK.NUMBER, or .index) for each game, from its own instance."""
+        parts = []
+        for j, part, positions in _by_instance(ref, rows):
+            if rest[0] == "index":
+                value = j + 1
+            else:
+                store = self.globals[f"{ref.group}#{j}.{rest[0]}"]
+                if isinstance(store, Track):
+                    if len(rest) < 2:
+                        raise StepFailed(f"{rest[0]} is a track: read its numbers ({rest[0]}.marked, ..)")
+                    value = store.read(rest[1], part)
+                else:
+                    value = store.get(part)
+            parts.append((positions, value))
+        return _assemble(len(rows), parts)
+
+    def make_instances(self, entity: str, spec, rows, first) -> None:
+        """Instance `first` (an index from 0, the same for these rows) of a group: its fields in
+        order, each reading index and the fields before it as locals, then its tracks."""
+        frame = Frame()
+        self.frames.append(frame)
+        try:
+            self.bind("index", rows, first + 1)
+            for field, initial in spec.fields.items():
+                value = self.initial(initial, rows)
+                self.bind(field, rows, value)
+                self.assign((f"{entity}#{first}", field), rows, value)
+            for name, track in spec.tracks.items():
+                self.start_track(f"{entity}#{first}", name, track, rows)
+        finally:
+            self.frames.pop()
+
+    def each_instance(self, step, rows) -> None:
+        """for_each over a group: instance j for the games that have one, then j + 1, ..."""
+        count = self.counts[step.group]
+        for j in range(int(count[rows].max()) if len(rows) else 0):
+            live = self.running(rows[count[rows] > j])
+            if len(live):
+                self.bind(step.var, live, Ref(step.group, np.full(len(live), j, np.int64)))
+                self.block(step.body, live, loop=step)
 
     def initial(self, initial: model.Initial, rows):
         if initial.pool is not None:

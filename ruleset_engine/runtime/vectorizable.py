@@ -69,7 +69,10 @@ def _text_read(formula: model.Formula, ruleset: model.Ruleset):
         if initial is not None and initial.text is not None:
             return f"a text read by a formula ({path[0]})", span
         if path[0] in ruleset.entities and ruleset.entities[path[0]].is_group:
-            return f"the group {path[0]} (a group's instances are played one game at a time)", span
+            return f"the group {path[0]} as a whole (its instances are read one by one, in for_each)", span
+        if len(path) == 2 and path[1] == "name" and path[0] not in ruleset.state and \
+                (path[0] not in ruleset.entities or ruleset.entities[path[0]].is_group):
+            return f"the name of an instance ({'.'.join(path)}; the lockstep backend keeps no names)", span
     return None
 
 
@@ -134,8 +137,7 @@ def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
         raise Unsupported("records between instances (pairs:)", None, ("pairs",))
     for name, spec in ruleset.entities.items():
         if spec.is_group:
-            raise Unsupported(f"the group {name} (a group's instances are played one game at a time)",
-                              spec.count.where if spec.count else None, ("entities", name))
+            _check_formula(spec.count, ruleset)
         for track in spec.tracks.values():
             _check_formula(track.size, ruleset)
         for initial in spec.fields.values():

@@ -106,6 +106,11 @@ def test_search_and_kill_plays_the_same_game_in_lockstep():
     # Tracks with marks of types: kept strongest first or in the order marked; a full track that
     # upgrades its weakest mark, replaces it, or loses the mark; clear: of a type and of any.
     ("marked-track", 20_000, 5_000),
+    # Groups: tracks per instance, sized by index and another entity's track; for_each over a group.
+    ("track-sizes", 2_000, 500),
+    # Two groups sized by params (one may be empty), instances passed on, their fields moved and
+    # read by a lookup, marks in a level's finish:, an end: LEVEL from a trigger.
+    ("pool-conflict", 20_000, 5_000),
 ])
 def test_test_rulesets_play_the_same_games_in_lockstep(name, lockstep_games, untraced_games):
     assert_parity(str(RULESETS / f"{name}.yaml"), lockstep_games, untraced_games)
@@ -613,3 +618,49 @@ def test_a_reroll_after_brackets_of_dice_of_different_sides_is_refused_by_name()
     assert unsupported(dice.compile("[1d6, 1d8]kh1").tree) is None       # keeping needs no sides
     what, span = unsupported(dice.compile("[1d6, 1d8]!").tree)
     assert what.startswith("'!' after [..] on dice of different sides"), what
+
+
+def test_groups_sized_by_params_play_the_same_in_lockstep():
+    # Four players and two ghosts: each ghost's roll joined to the pool in a procedure's for_each.
+    assert_parity(str(RULESETS / "pool-conflict.yaml"), 10_000, 3_000, params={"players": "4", "ghosts": "2"})
+
+
+GROUPS = """ruleset: groups
+title: Groups (test)
+entities:
+  foe:
+    count: "sum(1d3)"
+    fields: {hp: "index * 2", hits: 0}
+state: {total: 0, foes: 0}
+procedures:
+  hurt:
+    params: [f, n]
+    steps:
+      - set: {f.hp: f.hp - n, f.hits: f.hits + 1}
+loop:
+  - name: round
+    times: 2
+    steps:
+      - for_each: f
+        in: foe
+        do:
+          - if: f.index != 2
+            then: [{call: hurt, with: {f: f, n: f.index}}]
+      - set: {total: 0, foes: 0}
+      - for_each: f
+        in: foe
+        do: [{set: {total: total + f.hp + f.hits, foes: foes + 1}}]
+report: {total: total, foes: foes}
+"""
+
+
+def test_a_group_of_a_size_rolled_per_game_keeps_each_instance_apart(tmp_path):
+    # By hand, after two rounds foe i has hp 2i - 2i = 0 and 2 hits, except foe 2 (hp 4, no hits):
+    # one foe: total 2; two: 2 + 4 = 6; three: 2 + 4 + 2 = 8, each a third of the games.
+    path = tmp_path / "groups.yaml"
+    path.write_text(GROUPS)
+    run = simulate(str(path), 6_000, seed=2, backend="lockstep")
+    assert set(run.tally.values["total"].counts) == {2, 6, 8}
+    for foes, total in ((1, 2), (2, 6), (3, 8)):
+        assert run.tally.values["foes"].counts[foes] == run.tally.values["total"].counts[total]
+    assert_parity(str(path), 6_000, 2_000)

@@ -308,6 +308,9 @@ def vector_repeat(m, step: RepeatStep, rows) -> None:
 
 
 def vector_for_each(m, step: ForEachStep, rows) -> None:
+    if step.group is not None:
+        m.each_instance(step, rows)     # instance j for the games that have one, then j + 1, ...
+        return
     pool = m.pool_value(step.source, rows)
     faces = pool.faces
     for j in range(faces.shape[1]):
@@ -316,10 +319,6 @@ def vector_for_each(m, step: ForEachStep, rows) -> None:
         if len(live):
             m.bind(step.var, live, column.astype(m.np.int64))
             m.block(step.body, live, loop=step)
-
-
-def refuses_for_each(step: ForEachStep):
-    return "for_each over a group's instances" if step.group is not None else None
 
 
 def vector_call(m, step: CallStep, rows) -> None:
@@ -350,7 +349,7 @@ REPEAT = StepKind("repeat", RepeatStep, ("repeat", "as", "do"),
 FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "do"),
                     "goes through a group's instances, or the faces of a pool", "for_each: p\nin: player\ndo: [...]",
                     check_for_each, lower_for_each, helpers={"_each": each}, nested=("body",),
-                    vector=vector_for_each, vector_refuses=refuses_for_each)
+                    vector=vector_for_each)
 CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with arguments; as: binds what it returns",
                 "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call, vector=vector_call)
 RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value, or a record of named values", "return: net",

@@ -341,7 +341,7 @@ def vector_move(m, step: MoveStep, rows) -> None:
 def vector_mark(m, step: MarkStep, rows) -> None:
     """mark:/clear: for many games: the track's rules (marks.py) applied to each game's boxes."""
     n = m.per_row(m.number(step.count, rows), rows) if step.count is not None else 1
-    m.track(step.track).mark(rows, n, step.type, step.clear)
+    m.mark_track(step.track, rows, n, step.type, step.clear)
 
 
 LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as", "quiet"),
