@@ -197,11 +197,11 @@ def test_a_function_without_a_vector_form_is_named_with_a_caret():
 
 
 def test_auto_plays_untraced_and_says_why():
-    out = dusk("simulate", "tests/rulesets/table-sheets.yaml", "-n", "20", "--json")
+    out = dusk("simulate", "tests/rulesets/wild-die.yaml", "-n", "20", "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["backend"] == "untraced"
-    assert out.stderr.startswith("dusk simulate: backend untraced: tests/rulesets/table-sheets.yaml:11:12: the "
-                                 "lockstep backend cannot play the group player")
+    assert out.stderr.startswith("dusk simulate: backend untraced: tests/rulesets/wild-die.yaml:22:27: the "
+                                 "lockstep backend cannot play of(pool, kind)")
 
 
 def test_untraced_asked_for_is_played_untraced():
