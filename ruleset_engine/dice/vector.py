@@ -121,11 +121,12 @@ class Vectors:
 
     np = np
 
-    def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000, formulas=None):
+    def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000, formulas=None, records=None):
         self.rng = rng
         self.names = names
         self.max_dice_rolled = max_dice_rolled
         self.formulas = formulas or {}  # the ruleset's named formulas (dice/named.py)
+        self.records = records          # (name, a, b, field, rows, span) -> NAME(a, b).FIELD, for each row
         self.rolled: list = []          # the pools of Aliased nodes being read (Rolled), as Bound
         self.bound: list = []           # the parameters of the named formulas being evaluated, as Bound
 
@@ -354,6 +355,13 @@ def _named(v, node, rows):
         v.bound.pop()
 
 
+def _member(v, node, rows):
+    """NAME(a, b).FIELD, a record between two instances: read by the caller (its store)."""
+    call = node.value
+    a, b = (v.value(arg, rows) for arg in call.args)
+    return v.records(call.function, a, b, node.path[0], rows, node.span)
+
+
 def _call(v, node, rows):
     if node.function in v.formulas:
         return _named(v, node, rows)
@@ -481,5 +489,5 @@ NODES = {
     ast.AllOf: lambda v, node, rows: _logic(v, node, rows, True),
     ast.AnyOf: lambda v, node, rows: _logic(v, node, rows, False),
     ast.Not: _not, ast.Conditional: _conditional, ast.Call: _call, ast.Dice: _dice,
-    ast.PoolLiteral: _pool_literal, ast.Aliased: _aliased, ast.Rolled: _rolled,
+    ast.PoolLiteral: _pool_literal, ast.Aliased: _aliased, ast.Rolled: _rolled, ast.Member: _member,
 }

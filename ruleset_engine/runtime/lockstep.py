@@ -33,12 +33,16 @@ from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.marks import mark_typed_many
 from ruleset_engine.ruleset.model import MAX_BOXES
+from ruleset_engine.ruleset.pairs import PairFailed
+from ruleset_engine.ruleset.templates import format_value
+from ruleset_engine.ruleset.steps.instances import MAX_NAME
+from ruleset_engine.ruleset.templates import LocalText
 from ruleset_engine.ruleset.steps import StepFailed
 
 from .at_once import reads as at_once_reads
 from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
-from .support import auto_answer, decision, default_arg, group_size, track_boxes
+from .support import auto_answer, decision, default_arg, fmt, group_size, plain_text, track_boxes
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
 
 BATCH = 4096          # game slots played at once
@@ -166,6 +170,12 @@ def _store_for(value, keeps_aside: bool, size: int):
     if isinstance(value, Ref):
         return RefStore(size)
     return Record() if isinstance(value, dict) else Store(keeps_aside=keeps_aside)
+
+
+def _key(group: str, j: int, field: str | None) -> str:
+    """Where a field of instance j of a group is kept (j -1: an entity that is no group)."""
+    head = group if j < 0 else f"{group}#{j}"
+    return head if field is None else f"{head}.{field}"
 
 
 def _by_instance(ref: Ref, rows):
@@ -314,7 +324,8 @@ class Machine:
         self.max_steps = run_limits.max_steps
         self.max_depth = run_limits.max_call_depth
         self.max_rounds = max_rounds
-        self.values = Vectors(rng, self.name, DEFAULT_LIMITS.max_dice_rolled, ruleset.formulas)
+        self.values = Vectors(rng, self.name, DEFAULT_LIMITS.max_dice_rolled, ruleset.formulas, self.pair_read)
+        self.records: dict = {name: {} for name in ruleset.pairs}   # pair -> (i, j) -> field -> Store
         self.globals: dict = {}                    # state variables, entity fields ("e.f"), dice params
         self.dice_params = {n for n, p in ruleset.params.items() if p.type == "dice"}
         self.frames: list[Frame] = [Frame()]
@@ -344,7 +355,8 @@ class Machine:
         # Locals keep what their pools set aside only when some formula reads it (aside(..)).
         self.reads_aside = any(dice_ast.reads_aside(f.expr.tree) for f in _all_formulas(ruleset))
         self.writes: dict = {}                     # id(step) -> what it may write (at_once.writes)
-        self.texts = {name for name, initial in ruleset.state.items() if initial.text is not None}
+        from .vectorizable import _read_names
+        self.read_names = _read_names(ruleset)     # the heads of the names formulas read (notes: only those)
         self.counts = {name: np.zeros(size, np.int64) for name, spec in ruleset.entities.items() if spec.is_group}
 
     # ---- names, formulas
@@ -369,6 +381,10 @@ class Machine:
             i = self.level_names.index(path[1])
             return (self.dones[i] if len(path) > 2 else self.counters[i])[rows]
         if head in self.ruleset.entities:
+            if len(path) == 1:          # the entity itself, passed on (a parameter holds it)
+                return Ref(head, np.full(len(rows), -1, np.int64))
+            if path[1] == "name" and f"{head}.name" not in self.globals:
+                return head
             store = self.globals[f"{head}.{path[1]}"]
             if isinstance(store, Track):
                 if len(path) < 3:
@@ -427,11 +443,9 @@ class Machine:
         if len(target) > 1 and isinstance(self.frames[-1].locals.get(head), RefStore):
             ref = self.frames[-1].locals[head].get(rows)
             for j, part, positions in _by_instance(ref, rows):
-                self.assign((f"{ref.group}#{j}", target[1]), part, _part(value, positions))
+                self.assign((_key(ref.group, j, None), target[1]), part, _part(value, positions))
             return
         key = head if len(target) == 1 else f"{head}.{target[1]}"
-        if head in self.texts:
-            return          # a text nothing reads (refusal made sure)
         if isinstance(value, VPool) and value.aside is not None:
             value = VPool(value.faces)       # a pool is stored as its faces
         store = self.globals.get(key)
@@ -592,6 +606,35 @@ class Machine:
             if hit.any():
                 self.end_game(rows[hit], ending.result)
 
+    # ---- texts (a text question's answer, a name, a note a formula reads): rendered per game
+    def render(self, template, rows):
+        """A template for each game: its placeholders evaluated for all the games at once, the
+        pieces joined per game as the untraced program joins them (support.plain_text, fmt)."""
+        n = len(rows)
+        texts = {}
+        for lang, parts in template.parts.items():
+            columns = []
+            for part in parts:
+                if isinstance(part, str):
+                    columns.append(part)
+                    continue
+                self.site = template
+                value = self.values.value(part.tree, rows)
+                columns.append(_as_python(value, n))
+            pieces = [tuple(c if isinstance(c, str) else c[i] for c in columns) for i in range(n)]
+            if template.plain:
+                texts[lang] = [plain_text(p) for p in pieces]
+            else:
+                texts[lang] = ["".join(x if type(x) is str else fmt(x, lang) for x in p) for p in pieces]
+        out = np.empty(n, object)
+        if len(texts) == 1:
+            out[:] = next(iter(texts.values()))
+        else:
+            langs = list(texts)
+            for i in range(n):
+                out[i] = LocalText({lang: str(texts[lang][i]) for lang in langs})
+        return out
+
     # ---- questions, answered by auto: (steps/people.py's vector_ask)
     def answers(self, step, rows, auto, low, high, pool):
         """Each game's auto: answer, checked as a person's answer is (support.auto_answer on the
@@ -634,6 +677,8 @@ class Machine:
         """Game i's answer, as the untraced program checks it (the same question, the same message)."""
         lo = None if low is None else int(low[i])
         hi = None if high is None else int(high[i])
+        if step.kind == "text":
+            lo, hi = step.min, step.max         # lengths, fixed when the ruleset loads
         given = tuple(int(f) for f in pool.faces[i] if f) if pool is not None else ()
         asked = decision("/".join(map(str, step.path)), step.var, step.kind, step.var, None, lo, hi, step.choices,
                          given, None)
@@ -660,6 +705,10 @@ class Machine:
             text = str(self.params[name])
             formula = model.Formula(text, dice.compile(text), None, ("params", name))
             self.assign(("params", name), rows, self.number(formula, rows))
+        for name, records in self.records.items():      # a new game's records read their defaults
+            for record in records.values():
+                for field, default in ruleset.pairs[name].fields.items():
+                    record[field].put(rows, default, self.size)
         for entity, spec in ruleset.entities.items():
             if spec.is_group:
                 self.start_group(entity, spec, rows)
@@ -677,8 +726,6 @@ class Machine:
             finally:
                 self.frames.pop()
         for name, initial in ruleset.state.items():
-            if initial.text is not None:
-                continue
             self.assign((name,), rows, self.initial(initial, rows))
         self.level_block(ruleset.setup, rows, lambda name: f"end: {name} is not allowed in setup: (no loop runs yet)")
         self.level_start(0, rows[self.alive[rows]])
@@ -714,7 +761,7 @@ class Machine:
         if isinstance(store, RefStore):
             ref = store.get(rows)
             for j, part, positions in _by_instance(ref, rows):
-                self.globals[f"{ref.group}#{j}.{target[1]}"].mark(part, _part(n, positions), type_, clear)
+                self.globals[_key(ref.group, j, target[1])].mark(part, _part(n, positions), type_, clear)
             return
         self.globals[".".join(target)].mark(rows, n, type_, clear)
 
@@ -723,10 +770,12 @@ class Machine:
         """INSTANCE.FIELD (or .TRACK.NUMBER, or .index) for each game, from its own instance."""
         parts = []
         for j, part, positions in _by_instance(ref, rows):
-            if rest[0] == "index":
+            if rest[0] == "index" and j >= 0:
                 value = j + 1
+            elif rest[0] == "name" and j < 0 and f"{ref.group}.name" not in self.globals:
+                value = ref.group
             else:
-                store = self.globals[f"{ref.group}#{j}.{rest[0]}"]
+                store = self.globals[_key(ref.group, j, rest[0])]
                 if isinstance(store, Track):
                     if len(rest) < 2:
                         raise StepFailed(f"{rest[0]} is a track: read its numbers ({rest[0]}.marked, ..)")
@@ -736,13 +785,17 @@ class Machine:
             parts.append((positions, value))
         return _assemble(len(rows), parts)
 
-    def make_instances(self, entity: str, spec, rows, first) -> None:
+    def make_instances(self, entity: str, spec, rows, first, name=None) -> None:
         """Instance `first` (an index from 0, the same for these rows) of a group: its fields in
         order, each reading index and the fields before it as locals, then its tracks."""
         frame = Frame()
         self.frames.append(frame)
         try:
             self.bind("index", rows, first + 1)
+            if name is None:
+                name = self.render(spec.names, rows) if spec.names is not None else f"{entity} {first + 1}"
+            self.bind("name", rows, name)
+            self.assign((f"{entity}#{first}", "name"), rows, name)
             for field, initial in spec.fields.items():
                 value = self.initial(initial, rows)
                 self.bind(field, rows, value)
@@ -751,6 +804,112 @@ class Machine:
                 self.start_track(f"{entity}#{first}", name, track, rows)
         finally:
             self.frames.pop()
+
+    def create(self, step, rows, values: list) -> None:
+        """create: a new instance per game, at the end of its group (instances.create_instance's
+        checks: the group's max, a name of words on one line, a name no other instance has)."""
+        entity = step.entity
+        spec = self.ruleset.entities[entity]
+        count = self.counts[entity]
+        name = self.render(step.name, rows) if step.name is not None else None
+        self.site = step
+        full = count[rows] >= spec.most
+        if full.any():
+            raise StepFailed(f"the group {entity!r} holds {spec.most:,} instances, as many as it may: no more "
+                             f"can be made")
+        if name is not None:
+            for i, text in enumerate(name):
+                given = str(text).strip()
+                if not 1 <= len(given) <= MAX_NAME or any(ch in _CONTROL for ch in given) or \
+                        not given.isprintable():
+                    raise StepFailed(f"the name of a new {entity!r} is 1 to {MAX_NAME} characters on one line, "
+                                     f"not {given[:MAX_NAME]!r}")
+                name[i] = LocalText(text.texts) if isinstance(text, LocalText) else given
+        made = count[rows].copy()
+        for j in np.unique(made):
+            part = made == j
+            j = int(j)
+            given = name[part] if name is not None else None
+            self.make_instances(entity, spec, rows[part], j, given)
+            taken = self.instance_value(Ref(entity, np.full(int(part.sum()), j)), ("name",), rows[part])
+            for k in range(j):
+                other = self.instance_value(Ref(entity, np.full(int(part.sum()), k)), ("name",), rows[part])
+                same = [str(a).casefold() == str(b).casefold() for a, b in zip(taken, other)]
+                if any(same):
+                    self.site = step
+                    raise StepFailed(f"the group {entity!r} has an instance named {other[same.index(True)]!r} "
+                                     f"already")
+            for field, value in values:
+                self.assign((f"{entity}#{j}", field), rows[part], _part(value, part))
+        count[rows] = made + 1
+        if step.var is not None:
+            self.bind(step.var, rows, Ref(entity, made))
+
+    # ---- records between two instances (pairs:): a Store per field, for each pair written so far
+    def pair_keys(self, name: str, a, b, rows, span=None):
+        """(i, j, the rows of that pair, their positions in rows) for each pair of instances the
+        games name (pairs.pair_key's checks: two different instances of the group; i < j unless
+        ordered)."""
+        spec = self.ruleset.pairs[name]
+        a, b = (self.named_instance(x, spec.between, rows) for x in (a, b))
+        for x in (a, b):
+            if not isinstance(x, Ref) or x.group != spec.between:
+                raise PairFailed(f"{name}(..) joins two instances of its group, not {format_value(_plain(x))}"
+                                 if not isinstance(x, Ref) else
+                                 f"{name}(..) joins two instances of its group, not an instance of {x.group}",
+                                 span=span)
+        i, j = a.index, b.index
+        if not spec.ordered:
+            i, j = np.minimum(i, j), np.maximum(i, j)
+        same = i == j
+        if same.any():
+            k = int(np.flatnonzero(same)[0])
+            shown = self.instance_value(Ref(spec.between, i[k:k + 1]), ("name",), rows[k:k + 1])[0]
+            raise PairFailed(f"{name}(..) joins two different instances, not {str(shown)!r} with itself", span=span)
+        if (i == i[0]).all() and (j == j[0]).all():
+            return [(int(i[0]), int(j[0]), rows, slice(None))]
+        out = []
+        for i_, j_ in np.unique(np.stack([i, j], axis=1), axis=0):
+            mask = (i == i_) & (j == j_)
+            out.append((int(i_), int(j_), rows[mask], mask))
+        return out
+
+    def named_instance(self, x, group: str, rows):
+        """An instance given by its name (a text, per game), as pairs._index reads it; else x."""
+        if isinstance(x, str) or isinstance(x, np.ndarray) and x.dtype == object:
+            names = rows_of(x, len(rows))
+            index = np.full(len(rows), -1, np.int64)
+            count = self.counts[group][rows]
+            for j in range(int(count.max()) if len(rows) else 0):
+                held = self.instance_value(Ref(group, np.full(len(rows), j, np.int64)), ("name",), rows)
+                index[(index < 0) & (count > j) & (held == names)] = j
+            if (index < 0).any():
+                missing = names[np.flatnonzero(index < 0)[0]]
+                raise PairFailed(f"no instance is named {str(missing)!r}")
+            return Ref(group, index)
+        return x
+
+    def pair_read(self, name: str, a, b, field: str, rows, span):
+        defaults = self.ruleset.pairs[name].fields
+        parts = []
+        for i, j, part, positions in self.pair_keys(name, a, b, rows, span):
+            record = self.records[name].get((i, j))
+            parts.append((positions, record[field].get(part) if record is not None else defaults[field]))
+        return _assemble(len(rows), parts)
+
+    def pair_write(self, name: str, a, b, values: list, rows) -> None:
+        """pair: the fields of each game's record (made from the defaults the first time)."""
+        defaults = self.ruleset.pairs[name].fields
+        everyone = np.arange(self.size)
+        for i, j, part, positions in self.pair_keys(name, a, b, rows):
+            record = self.records[name].get((i, j))
+            if record is None:
+                record = self.records[name][(i, j)] = {}
+                for field, default in defaults.items():
+                    record[field] = Store()
+                    record[field].put(everyone, default, self.size)
+            for field, value in values:
+                record[field].put(part, _part(value, positions), self.size)
 
     def each_instance(self, step, rows) -> None:
         """for_each over a group: instance j for the games that have one, then j + 1, ..."""
@@ -762,6 +921,8 @@ class Machine:
                 self.block(step.body, live, loop=step)
 
     def initial(self, initial: model.Initial, rows):
+        if initial.text is not None:
+            return self.render(initial.text, rows)
         if initial.pool is not None:
             return vector.pool_of(np.tile(np.array(initial.pool, np.int64), (len(rows), 1)))
         return self.value(initial.formula, rows)
@@ -949,9 +1110,23 @@ class Machine:
         totals.add_many([self.results[i] for i in self.result[rows]], self.rounds[rows], report)
 
 
+def _as_python(value, n: int) -> list:
+    """A value of n games as the untraced program holds it, game by game (a pool: its faces)."""
+    if isinstance(value, VPool):
+        return [tuple(int(f) for f in row if f) for row in value.faces]
+    if isinstance(value, Ref):
+        raise StepFailed("an instance shown in a text: show one of its fields, such as its name")
+    if isinstance(value, np.ndarray):
+        return [_plain(x) for x in value]
+    return [value] * n
+
+
 def _plain(value):
     """A numpy scalar as the Python value it holds (a question checks ints, bools and texts)."""
     return value.item() if isinstance(value, np.generic) else value
+
+
+_CONTROL = {chr(c) for c in range(32)} | {chr(127)}
 
 
 class RoundLimitReached(DuskError):

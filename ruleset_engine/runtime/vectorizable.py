@@ -47,7 +47,7 @@ def refusal(ruleset: model.Ruleset, params: dict) -> Unsupported | None:
 def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> None:
     if formula is None:
         return
-    found = unsupported(formula.expr.tree, ruleset.formulas)
+    found = unsupported(formula.expr.tree, ruleset.formulas, pairs=ruleset.pairs)
     if found is None:
         found = _text_read(formula, ruleset)
     if found is not None:
@@ -63,16 +63,12 @@ def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> Non
 
 
 def _text_read(formula: model.Formula, ruleset: model.Ruleset):
-    """A formula that reads a state variable holding a text (texts are not kept in lockstep)."""
+    """A formula that reads a group as a whole (the lockstep backend reads one instance at a time)."""
     for path, span in formula.expr.names:
-        initial = ruleset.state.get(path[0])
-        if initial is not None and initial.text is not None:
-            return f"a text read by a formula ({path[0]})", span
+        if len(path) == 3 and path[2] == "labels":
+            return f"the labels of a track as a list ({'.'.join(path)})", span
         if path[0] in ruleset.entities and ruleset.entities[path[0]].is_group:
             return f"the group {path[0]} as a whole (its instances are read one by one, in for_each)", span
-        if len(path) == 2 and path[1] == "name" and path[0] not in ruleset.state and \
-                (path[0] not in ruleset.entities or ruleset.entities[path[0]].is_group):
-            return f"the name of an instance ({'.'.join(path)}; the lockstep backend keeps no names)", span
     return None
 
 
@@ -86,11 +82,6 @@ def _read_names(ruleset: model.Ruleset) -> set:
 def _check_steps(steps, ruleset: model.Ruleset, read: set) -> None:
     for step in steps:
         kind = STEP_KINDS[type(step)]
-        if kind.key == "note":
-            # Texts are not kept in lockstep: a note is skipped, so no formula may read what it writes.
-            for target, _ in step.notes:
-                if target[0] in read:
-                    raise Unsupported(f"a text read by a formula ({'.'.join(target)})", step.where, step.path)
         if kind.vector is None:
             raise Unsupported(f"the step {kind.key}: ({kind.no_vector or 'no vector form'})", step.where, step.path)
         reason = kind.vector_refuses(step) if kind.vector_refuses is not None else None
@@ -133,8 +124,6 @@ def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
     levels = ruleset.loop
     if not levels:
         raise Unsupported("a ruleset without a loop")
-    if ruleset.pairs:
-        raise Unsupported("records between instances (pairs:)", None, ("pairs",))
     for name, spec in ruleset.entities.items():
         if spec.is_group:
             _check_formula(spec.count, ruleset)

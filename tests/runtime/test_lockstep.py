@@ -111,6 +111,12 @@ def test_search_and_kill_plays_the_same_game_in_lockstep():
     # Two groups sized by params (one may be empty), instances passed on, their fields moved and
     # read by a lookup, marks in a level's finish:, an end: LEVEL from a trigger.
     ("pool-conflict", 20_000, 5_000),
+    # Text questions answered by auto: (each game's text rendered, checked), instances named by names:.
+    ("table-sheets", 2_000, 500),
+    # Records between instances: written by pair:, read as bond(a, b).FIELD, ordered and not.
+    ("pair-records", 20_000, 5_000),
+    # Instances made by create: at setup (names from text answers), records read by the names given.
+    ("made-at-the-table", 20_000, 5_000),
 ])
 def test_test_rulesets_play_the_same_games_in_lockstep(name, lockstep_games, untraced_games):
     assert_parity(str(RULESETS / f"{name}.yaml"), lockstep_games, untraced_games)
@@ -122,7 +128,7 @@ def test_the_tutorials_games_that_vectorize_play_the_same_in_lockstep(step):
     assert_parity(str(ROOT / "docs" / "tutorial" / f"{step}.yaml"), 40_000, 10_000)
 
 
-def test_a_note_whose_text_a_formula_reads_is_refused(tmp_path):
+def test_a_note_whose_text_a_formula_reads_is_kept(tmp_path):
     path = tmp_path / "read-note.yaml"
     path.write_text("""ruleset: read-note
 title: A note read (test)
@@ -136,10 +142,10 @@ loop:
 end: []
 report: {n: n}
 """)
-    out = dusk("simulate", str(path), "-n", "5", "--backend", "lockstep")
-    assert out.returncode == 1
-    assert out.stderr.startswith(f"dusk simulate: {path}:8:9: the lockstep backend cannot play a text read by a "
-                                 "formula (said)")
+    # The note is rendered, since a formula reads it: said is no longer 'nothing', so n stays 0
+    # (were the note skipped, n would be 2).
+    run = simulate(str(path), 50, seed=1, backend="lockstep")
+    assert run.tally.values["n"].counts == {0: 50}
 
 
 # ---- seeds --------------------------------------------------------------------------------------
@@ -180,10 +186,11 @@ def dusk(*args):
 
 
 def test_lockstep_asked_for_a_construct_without_a_vector_form_is_an_error_at_its_place():
-    out = dusk("simulate", "tests/rulesets/pair-records.yaml", "-n", "5", "--backend", "lockstep")
+    out = dusk("simulate", "tests/rulesets/parity-edges.yaml", "-n", "5", "--backend", "lockstep")
     assert out.returncode == 1 and out.stdout == ""
-    assert out.stderr == ("dusk simulate: tests/rulesets/pair-records.yaml:14:3: the lockstep backend cannot play "
-                          "records between instances (pairs:) (at pairs)\n")
+    assert out.stderr == ("dusk simulate: tests/rulesets/parity-edges.yaml:95:13: the lockstep backend cannot play "
+                          "the labels of a track as a list (hero.wounds.labels) (at loop[1].steps[17].in)\n"
+                          "  hero.wounds.labels\n  ^~~~~~~~~~~~~~~~~~\n")
 
 
 def test_a_function_without_a_vector_form_is_named_with_a_caret():
@@ -664,3 +671,25 @@ def test_a_group_of_a_size_rolled_per_game_keeps_each_instance_apart(tmp_path):
     for foes, total in ((1, 2), (2, 6), (3, 8)):
         assert run.tally.values["foes"].counts[foes] == run.tally.values["total"].counts[total]
     assert_parity(str(path), 6_000, 2_000)
+
+
+@pytest.mark.parametrize("change, said", [
+    # Every character given the same name: the second one is refused.
+    ('auto: "Char {i}"', "the group 'character' has an instance named 'Char' already"),
+    # Nine characters for a group of at most eight.
+    ("auto: 3\n", "the group 'character' holds 8 instances, as many as it may: no more can be made"),
+])
+def test_create_refuses_what_the_untraced_backend_refuses(tmp_path, change, said):
+    text = (RULESETS / "made-at-the-table.yaml").read_text()
+    if change.startswith("auto: 3"):
+        text = text.replace("    number: {min: 2, max: 8}\n    auto: 3\n", "    number: {min: 2, max: 9}\n    auto: 9\n")
+    else:
+        text = text.replace(change, 'auto: "Char"')
+    path = tmp_path / "made.yaml"
+    path.write_text(text)
+    lockstep = dusk("simulate", str(path), "-n", "20", "--backend", "lockstep")
+    untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
+    assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
+    assert said in lockstep.stderr and said in untraced.stderr, (lockstep.stderr, untraced.stderr)
+    place = untraced.stderr.split("stopped: ")[1].split(" ")[0]
+    assert place in lockstep.stderr

@@ -157,6 +157,9 @@ def vector_ask(m, step: AskStep, rows) -> None:
     """A simulation answers with auto:, so many games answer at once: the bounds, the pool and the
     default read in the order lower_ask reads them, then auto:, each game's answer checked as a
     person's would be (the machine's answers(): Decision.check, once per distinct answer)."""
+    if step.kind == "text":       # words: its auto: is a text, rendered for each game
+        m.bind(step.var, rows, m.answers(step, rows, m.render(step.auto, rows), None, None, None))
+        return
     low = m.per_row(m.number(step.min, rows), rows) if step.min is not None else None
     high = m.per_row(m.number(step.max, rows), rows) if step.max is not None else None
     pool = m.pool_value(step.source, rows) if step.source is not None else None
@@ -164,10 +167,6 @@ def vector_ask(m, step: AskStep, rows) -> None:
         m.value(step.default, rows)      # only shown at the table, but read there (it may roll, or fail)
     auto = m.value(step.auto, rows)
     m.bind(step.var, rows, m.answers(step, rows, auto, low, high, pool))
-
-
-def refuses_ask(step: AskStep):
-    return "a text question (ask: with text:; its auto: is a text)" if step.kind == "text" else None
 
 
 def vector_say(m, step, rows) -> None:
@@ -178,6 +177,6 @@ ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no"
                "a decision for a person: a number, a choice, yes or no, dice picked from a pool, or a text "
                "(text: {max: 80}, its auto: a text); auto: answers it when nobody does (dusk simulate, auto N)",
                'ask: "{p.name}: how many dice?"\nas: risk\nnumber: {min: 1, max: p.dice}\nauto: p.dice',
-               check_ask, lower_ask, vector=vector_ask, vector_refuses=refuses_ask)
+               check_ask, lower_ask, vector=vector_ask)
 SAY = StepKind("say", SayStep, ("say",), "a line of the chronicle", 'say: "The guard strikes for {white}."',
                check_say, lower_say, vector=vector_say)
