@@ -2,7 +2,7 @@
 
 An expression is evaluated for a set of rows (one row per game being played) and gives one value
 per row: a number is an integer array, true/false a boolean array, a pool a VPool (a fixed-width
-small-integer array, one row per game, 0 an empty slot, so each row holds its own number of dice).
+small-integer array, one row per game, EMPTY an empty slot, so each row holds its own number of dice).
 A value known before any game (a constant, a param) stays a plain Python value, which numpy
 broadcasts. Dice are drawn for all the rows at once from one numpy generator.
 
@@ -31,8 +31,9 @@ from .vectorizable import TOKENS as _TOKENS
 from .vectorizable import literal_sides
 from .runtime import MAX_NUMBER
 
-FACE = np.int16           # a die's face in a pool; 0 is an empty slot
-MAX_FACE = 32_767         # the largest face a pool holds here
+FACE = np.int16           # a die's face in a pool
+EMPTY = -32_768           # an empty slot of a pool (no face is this low: a pool may hold 0 or less)
+MAX_FACE = 32_767         # the largest face a pool holds here, and -MAX_FACE the lowest
 INT = np.int64
 
 COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq,
@@ -40,7 +41,7 @@ COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator
 
 
 class VPool:
-    """Dice of many games: `faces` (rows x width, 0 an empty slot, dice in roll order) and, when
+    """Dice of many games: `faces` (rows x width, EMPTY an empty slot, dice in roll order) and, when
     the operation that made it set dice aside, those dice as another VPool (aside(..) reads them)."""
 
     __slots__ = ("faces", "_aside")
@@ -57,13 +58,13 @@ class VPool:
 
     @property
     def present(self):
-        return self.faces != 0
+        return self.faces != EMPTY
 
     def size(self):
-        return np.count_nonzero(self.faces, axis=1).astype(INT)
+        return np.count_nonzero(self.faces != EMPTY, axis=1).astype(INT)
 
     def total(self):
-        return self.faces.sum(axis=1, dtype=INT)
+        return np.where(self.faces != EMPTY, self.faces, 0).sum(axis=1, dtype=INT)
 
     def take(self, index) -> "VPool":
         """The rows at `index` (an index array or a mask into this pool's rows)."""
@@ -77,10 +78,10 @@ def empty_pool(n: int) -> VPool:
 def pool_of(faces) -> VPool:
     """A pool from faces that may hold values no die shows (a number written into a pool)."""
     faces = np.asarray(faces)
-    if faces.size and (faces.min() < 1 or faces.max() > MAX_FACE):
-        bad = int(faces.min()) if faces.min() < 1 else int(faces.max())
-        raise DiceValueError(f"the lockstep backend holds faces 1..{MAX_FACE:,} in a pool, and a game put {bad} "
-                             f"in one (run it with --backend untraced)")
+    if faces.size and (faces.min() < -MAX_FACE or faces.max() > MAX_FACE):
+        bad = int(faces.min()) if faces.min() < -MAX_FACE else int(faces.max())
+        raise DiceValueError(f"the lockstep backend holds faces -{MAX_FACE:,}..{MAX_FACE:,} in a pool, and a game "
+                             f"put {bad} in one (run it with --backend untraced)")
     return VPool(faces.astype(FACE))
 
 
@@ -94,11 +95,11 @@ def join(pools: list, n: int) -> VPool:
 
 def compact(faces):
     """Each row's dice moved to its left (order kept), the width cut to the most any row holds."""
-    present = faces != 0
+    present = faces != EMPTY
     # Each die's place among its row's dice: a scatter, not a sort (pools are a few dice wide).
     place = np.cumsum(present, axis=1) - 1
     most = int(place[:, -1].max()) + 1 if faces.size else 0
-    out = np.zeros((faces.shape[0], most), faces.dtype)
+    out = np.full((faces.shape[0], most), EMPTY, faces.dtype)
     rows, columns = np.nonzero(present)
     out[rows, place[rows, columns]] = faces[rows, columns]
     return out
@@ -120,6 +121,7 @@ class Vectors:
     `draws` counts the dice rolled, for the limit of dice rolled in one evaluation."""
 
     np = np
+    EMPTY = EMPTY           # an empty slot of a pool, for the vector forms
 
     def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000, formulas=None, records=None):
         self.rng = rng
@@ -309,7 +311,7 @@ def merge(mask, a, b, n: int):
         if not (isinstance(a, VPool) and isinstance(b, VPool)):
             raise DiceTypeError("the two sides of a conditional give a pool and a number")
         width = max(a.faces.shape[1], b.faces.shape[1])
-        faces = np.zeros((n, width), FACE)
+        faces = np.full((n, width), EMPTY, FACE)
         faces[mask, :a.faces.shape[1]] = a.faces
         faces[~mask, :b.faces.shape[1]] = b.faces
         return VPool(faces)
@@ -325,9 +327,9 @@ def scatter(value, index, part, n: int):
     """`value` (of n rows) with the rows at `index` replaced by `part`."""
     if isinstance(value, VPool):
         width = max(value.faces.shape[1], part.faces.shape[1])
-        faces = np.zeros((n, width), FACE)
+        faces = np.full((n, width), EMPTY, FACE)
         faces[:, :value.faces.shape[1]] = value.faces
-        faces[index] = 0
+        faces[index] = EMPTY
         faces[index, :part.faces.shape[1]] = part.faces
         return VPool(faces)
     out = rows_of(value, n).copy()
@@ -400,7 +402,7 @@ ARGUMENTS = {
 
 
 class DiceState:
-    """The dice of one NdS while its modifiers run: faces (rows x width, 0 empty), their sides
+    """The dice of one NdS while its modifiers run: faces (rows x width, EMPTY empty), their sides
     (a number or one per row), and the dice left out so far (aside(..) reads them)."""
 
     __slots__ = ("faces", "sides", "dropped", "draws")
@@ -425,7 +427,7 @@ def _dice(v, node, rows):
     width = int(np.max(count)) if n else 0
     faces = v.draw(sides, (n, width))
     if isinstance(count, np.ndarray):
-        faces[np.arange(width)[None, :] >= count[:, None]] = 0
+        faces[np.arange(width)[None, :] >= count[:, None]] = EMPTY
     state = DiceState(faces, sides)
     for modifier in node.modifiers:
         entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]

@@ -53,10 +53,6 @@ def unsupported(tree, formulas=(), seen: tuple = (), pairs=()) -> tuple[str, tup
                 entry = MODIFIERS[TOKENS[type(modifier)](modifier)]
                 if entry.vector is None:
                     return f"the modifier {entry.syntax} (no vector form)", modifier.span
-        elif isinstance(node, ast.PoolLiteral) and any(not surely_a_face(item) for item in node.items):
-            item = next(item for item in node.items if not surely_a_face(item))
-            return ("a number that may be 0 or less, put in a pool (the lockstep backend's pools hold faces of "
-                    "1 and up)"), item.span
         elif isinstance(node, ast.PoolLiteral) and node.modifiers:
             for modifier in node.modifiers:
                 entry = MODIFIERS[TOKENS[type(modifier)](modifier)]
@@ -88,32 +84,3 @@ def literal_sides(node) -> int | None:
             return None
     return sides.pop() if len(sides) == 1 else None
 
-
-def surely_a_face(node) -> bool:
-    """Whether an item of [..] may be dice, or a number of at least 1 (an empty slot of a lockstep
-    pool is 0, so it holds no face below 1): False for what gives 0 by its form (a constant below 1,
-    a minus sign, sum, size, count, abs, highest or lowest with a default below 1). A name or
-    arithmetic is taken on trust (kinds and values are known only as the games run); a face below 1
-    there stops the run, naming the untraced backend."""
-    if isinstance(node, ast.Integer):
-        return node.value >= 1
-    if isinstance(node, (ast.Dice, ast.PoolLiteral, ast.Name, ast.Aliased, ast.Rolled)):
-        return True
-    if isinstance(node, ast.Conditional):
-        return surely_a_face(node.then) and surely_a_face(node.otherwise)
-    if isinstance(node, ast.Arithmetic):
-        return True               # taken on trust, as a name is (x - 1 where the rules keep x above 1)
-    if isinstance(node, ast.Call):
-        entry = FUNCTIONS.get(node.function)
-        form = entry.form_for(len(node.args)) if entry is not None else None
-        if form is None:
-            return True           # a named formula, a pair: its own check, or the runtime's
-        if form.shape in ("reduce", "count", "number"):
-            return False          # sum, size, count, abs: 0 is one of their values
-        if form.shape == "extreme":
-            return all(surely_a_face(k.value) for k in node.keywords if k.name == "default")
-        if form.shape == "numbers":
-            sure = [surely_a_face(x) for x in node.args]
-            return any(sure) if node.function == "max" else all(sure)
-        return True
-    return False

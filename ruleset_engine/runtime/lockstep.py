@@ -1,7 +1,7 @@
 """The lockstep backend of `dusk simulate`: thousands of games played at once, a row per game.
 
 Every value of the games (state variables, entity fields, locals, loop counters) is a numpy
-array with one row per game slot; a pool is a fixed-width array of small integers (0 an empty
+array with one row per game slot; a pool is a fixed-width array of small integers (vector.EMPTY an empty
 slot). A step runs for the rows that reach it, through its kind's vector form (ruleset/steps/):
 an `if` splits the rows by its test, a loop keeps a counter per row, a call gathers the rows that
 make it into a fresh frame of locals. Formulas are evaluated by dice/vector.py, each function and
@@ -51,7 +51,7 @@ BATCH = 4096          # game slots played at once
 
 class Store:
     """One value for every game slot: numbers, true/false or texts (an array of `size` rows), or a
-    pool (faces: size x width, 0 empty), with the dice it set aside when it is a local."""
+    pool (faces: size x width, vector.EMPTY empty), with the dice it set aside when it is a local."""
 
     __slots__ = ("data", "aside", "keeps_aside")
 
@@ -64,21 +64,21 @@ class Store:
         if isinstance(value, VPool):
             faces = value.faces
             if self.data is None:
-                self.data = np.zeros((size, faces.shape[1]), vector.FACE)
+                self.data = np.full((size, faces.shape[1]), vector.EMPTY, vector.FACE)
             elif self.data.ndim != 2:
                 raise StepFailed("a value that was a number is now a pool (the lockstep backend keeps one kind)")
             width = self.data.shape[1]
             if faces.shape[1] > width:
                 # Wider than the store: cut empty columns at the end, or move each row's dice left.
-                faces = faces[:, :width] if not faces[:, width:].any() else compact(faces)
+                faces = faces[:, :width] if not (faces[:, width:] != vector.EMPTY).any() else compact(faces)
                 if faces.shape[1] > width:
-                    grown = np.zeros((size, faces.shape[1]), vector.FACE)
+                    grown = np.full((size, faces.shape[1]), vector.EMPTY, vector.FACE)
                     grown[:, :width] = self.data
                     self.data = grown
                     width = faces.shape[1]
             self.data[rows, :faces.shape[1]] = faces
             if faces.shape[1] < width:
-                self.data[rows, faces.shape[1]:] = 0
+                self.data[rows, faces.shape[1]:] = vector.EMPTY
             if self.keeps_aside:
                 if value.aside is not None:
                     if self.aside is None:
@@ -210,7 +210,7 @@ def _assemble(n: int, parts: list):
         return parts[0][1]
     if any(isinstance(v, VPool) for _, v in parts):
         width = max(v.faces.shape[1] for _, v in parts)
-        faces = np.zeros((n, width), vector.FACE)
+        faces = np.full((n, width), vector.EMPTY, vector.FACE)
         for mask, v in parts:
             faces[mask, :v.faces.shape[1]] = v.faces
         return VPool(faces)
@@ -315,6 +315,7 @@ class Machine:
     """Plays the games of one range (start..stop-1) in lockstep and returns their Totals."""
 
     np = np
+    EMPTY = vector.EMPTY        # an empty slot of a pool
 
     def __init__(self, ruleset: model.Ruleset, params: dict, rng, size: int, run_limits, max_rounds: int):
         self.ruleset = ruleset
@@ -679,13 +680,13 @@ class Machine:
         hi = None if high is None else int(high[i])
         if step.kind == "text":
             lo, hi = step.min, step.max         # lengths, fixed when the ruleset loads
-        given = tuple(int(f) for f in pool.faces[i] if f) if pool is not None else ()
+        given = tuple(int(f) for f in pool.faces[i] if f != vector.EMPTY) if pool is not None else ()
         asked = decision("/".join(map(str, step.path)), step.var, step.kind, step.var, None, lo, hi, step.choices,
                          given, None)
         if step.kind == "pick":
-            value = tuple(int(f) for f in faces[i] if f)
+            value = tuple(int(f) for f in faces[i] if f != vector.EMPTY)
         elif isinstance(auto, VPool):
-            value = tuple(int(f) for f in auto.faces[i] if f)      # a pool, which no such question takes
+            value = tuple(int(f) for f in auto.faces[i] if f != vector.EMPTY)   # a pool, which no such question takes
         else:
             value = _plain(self.per_row(auto, rows)[i])
         self.site = step
@@ -1113,7 +1114,7 @@ class Machine:
 def _as_python(value, n: int) -> list:
     """A value of n games as the untraced program holds it, game by game (a pool: its faces)."""
     if isinstance(value, VPool):
-        return [tuple(int(f) for f in row if f) for row in value.faces]
+        return [tuple(int(f) for f in row if f != vector.EMPTY) for row in value.faces]
     if isinstance(value, Ref):
         raise StepFailed("an instance shown in a text: show one of its fields, such as its name")
     if isinstance(value, np.ndarray):

@@ -315,7 +315,7 @@ def vector_for_each(m, step: ForEachStep, rows) -> None:
     faces = pool.faces
     for j in range(faces.shape[1]):
         live, column = m.running_with(rows, faces[:, j])
-        live, column = live[column != 0], column[column != 0]
+        live, column = live[column != m.EMPTY], column[column != m.EMPTY]
         if len(live):
             m.bind(step.var, live, column.astype(m.np.int64))
             m.block(step.body, live, loop=step)

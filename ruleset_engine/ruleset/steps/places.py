@@ -315,25 +315,26 @@ def vector_move(m, step: MoveStep, rows) -> None:
         raise StepFailed("move dice: moves faces between pools (lists of faces); use count: for numbers")
     faces = m.as_pool(faces, rows).faces
     held = source.faces
+    empty = m.EMPTY
     bad = np.zeros(len(rows), bool)
-    wanted = [v for v in np.unique(faces) if v != 0]
+    wanted = [v for v in np.unique(faces) if v != empty]
     for v in wanted:
         bad |= (faces == v).sum(axis=1) > (held == v).sum(axis=1)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        shown = [int(f) for f in faces[i] if f]
+        shown = [int(f) for f in faces[i] if f != empty]
         raise StepFailed(f"cannot move {format_value(shown)}: {'.'.join(step.source)} holds "
-                         f"{format_value([int(f) for f in held[i] if f])}")
+                         f"{format_value([int(f) for f in held[i] if f != empty])}")
     # The last dice named stay when moving them all would leave fewer than floor: in the source.
-    count, size = (faces != 0).sum(axis=1), (held != 0).sum(axis=1)
+    count, size = (faces != empty).sum(axis=1), (held != empty).sum(axis=1)
     keep_back = np.maximum(0, floor - (size - count))
-    place = np.cumsum(faces != 0, axis=1)
-    moving = np.where((faces != 0) & (place <= (count - keep_back)[:, None]), faces, 0)
+    place = np.cumsum(faces != empty, axis=1)
+    moving = np.where((faces != empty) & (place <= (count - keep_back)[:, None]), faces, empty)
     left = held.copy()
     for v in wanted:
         # Each die moved takes the first die of its face still in the source.
         k = (moving == v).sum(axis=1)
-        left[(held == v) & (np.cumsum(held == v, axis=1) <= k[:, None])] = 0
+        left[(held == v) & (np.cumsum(held == v, axis=1) <= k[:, None])] = empty
     m.assign(step.source, rows, m.pool(left))
     m.assign(step.target, rows, m.pool(np.concatenate([target.faces, moving], axis=1)))
 
