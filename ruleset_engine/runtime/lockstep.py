@@ -365,6 +365,10 @@ class Machine:
         """A template for each game: its placeholders evaluated for all the games at once, the
         pieces joined per game as the untraced program joins them (support.plain_text, fmt)."""
         n = len(rows)
+        if template.is_constant and len(template.parts) == 1:       # the same words for every game
+            out = np.empty(n, object)
+            out[:] = "".join(next(iter(template.parts.values())))
+            return out
         texts = {}
         for lang, parts in template.parts.items():
             columns = []
@@ -480,6 +484,8 @@ class Machine:
             finally:
                 self.frames.pop()
         for name, initial in ruleset.state.items():
+            if initial.text is not None and name not in self.read_names:
+                continue        # a text only shown: a simulation shows none (as a note nothing reads)
             self.assign((name,), rows, self.initial(initial, rows))
         self.level_block(ruleset.setup, rows, lambda name: f"end: {name} is not allowed in setup: (no loop runs yet)")
         self.level_start(0, rows[self.alive[rows]])
