@@ -263,13 +263,14 @@ def _vector_largest_set(v, pool, ignore=None):
         return _split(v, pool, pool.present)
     top = int(faces.max()) if faces.size else 0
     counts = np.zeros((faces.shape[0], top + 1), np.int64)
-    for column in faces.T:      # a pool holds a few dice: one pass per die
-        counts[np.arange(faces.shape[0]), column] += 1
+    # Each game ignores the faces of its own ignore= pool (a die showing one is counted nowhere).
+    counted = pool.present
+    if ignore is not None and ignore.faces.shape[1]:
+        ignored = (faces[:, :, None] == ignore.faces[:, None, :]) & ignore.present[:, None, :]
+        counted = counted & ~ignored.any(axis=2)
+    for column, counts_it in zip(faces.T, counted.T):      # a pool holds a few dice: one pass per die
+        counts[np.arange(faces.shape[0]), column] += counts_it
     counts[:, 0] = 0
-    if ignore is not None:
-        for face in np.unique(ignore.faces):
-            if 0 < face <= top:
-                counts[:, face] = 0
     # The biggest group; ties go to the higher face (the later column among equal counts).
     best = (top - np.argmax(counts[:, ::-1], axis=1))
     best = np.where(counts.max(axis=1) > 0, best, 0)
