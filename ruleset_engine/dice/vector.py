@@ -26,7 +26,8 @@ import numpy as np
 from . import ast
 from .errors import DiceLimitError, DiceTypeError, DiceValueError
 from .functions import FUNCTIONS
-from .modifiers import MODIFIERS
+from .limits import DEFAULT_LIMITS
+from .modifiers import MODIFIERS, limit_message
 from .vectorizable import TOKENS as _TOKENS
 from .runtime import MAX_NUMBER
 
@@ -116,15 +117,33 @@ class VectorError(DiceTypeError):
 
 class Vectors:
     """Evaluates syntax trees over rows. `names(path, rows)` gives a name's value for those rows;
-    `draws` counts the dice rolled, for the limit of dice rolled in one evaluation."""
+    `spent` counts the dice each row's game rolled in the evaluation under way (begin() starts one),
+    for the limit of dice rolled in one evaluation, which holds for each game on its own."""
 
     np = np
 
-    def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000):
+    def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000,
+                 max_pool_dice: int = DEFAULT_LIMITS.max_pool_dice):
         self.rng = rng
         self.names = names
         self.max_dice_rolled = max_dice_rolled
+        self.max_pool_dice = max_pool_dice
         self.rolled: list = []          # the pools of Aliased nodes being read (Rolled)
+        self.spent = np.zeros(0, INT)   # by row (a row's index), dice rolled in this evaluation
+
+    def begin(self, rows) -> None:
+        """A new evaluation for these rows: none of their games has rolled a die in it yet."""
+        self.spent_by(rows)          # grows the counts to hold these rows
+        self.spent[rows] = 0
+
+    def spent_by(self, rows):
+        """The dice these rows' games rolled so far in the evaluation under way (a copy)."""
+        most = int(rows.max()) + 1 if len(rows) else 0
+        if most > len(self.spent):
+            grown = np.zeros(max(most, 2 * len(self.spent)), INT)
+            grown[:len(self.spent)] = self.spent
+            self.spent = grown
+        return self.spent[rows]
 
     # ---- what entries call
     def pool(self, faces, aside: VPool | None = None) -> VPool:
@@ -351,11 +370,11 @@ class DiceState:
 
     __slots__ = ("faces", "sides", "dropped", "draws")
 
-    def __init__(self, faces, sides):
+    def __init__(self, faces, sides, draws=0):
         self.faces = faces
         self.sides = sides
         self.dropped = None
-        self.draws = 0
+        self.draws = draws      # dice rolled in this evaluation, by each row's game (an array)
 
 
 def _dice(v, node, rows):
@@ -364,6 +383,10 @@ def _dice(v, node, rows):
     sides = v.number(node.sides, rows)
     if np.any(np.asarray(count) < 0):
         raise DiceValueError("a negative number of dice", span=node.span)
+    most = int(np.max(count)) if n else 0
+    if most > v.max_pool_dice:       # checked before a die is drawn, as the untraced check_count does
+        raise DiceLimitError(f"too many dice in one pool: {most:,} (the limit is {v.max_pool_dice:,})",
+                             span=node.count.span)
     if np.any(np.asarray(sides) < 1):
         raise DiceValueError("a die needs at least 1 side", span=node.sides.span)
     if np.any(np.asarray(sides) > MAX_FACE):
@@ -372,12 +395,18 @@ def _dice(v, node, rows):
     faces = v.draw(sides, (n, width))
     if isinstance(count, np.ndarray):
         faces[np.arange(width)[None, :] >= count[:, None]] = 0
-    state = DiceState(faces, sides)
+    # Each game's dice count against its own limit of dice rolled in this evaluation, the first roll too.
+    before = v.spent_by(rows)
+    state = DiceState(faces, sides, before + count)
+    if n and state.draws.max() > v.max_dice_rolled:
+        raise DiceLimitError(limit_message(v.max_dice_rolled), span=node.span)
     for modifier in node.modifiers:
         entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
-        entry.vector(v, state, _operand(v, modifier, rows))
-        if state.draws > v.max_dice_rolled:
-            raise DiceLimitError(f"this evaluation rolled more than {v.max_dice_rolled:,} dice", span=node.span)
+        try:
+            entry.vector(v, state, _operand(v, modifier, rows))
+        except DiceLimitError as err:      # the limit passed while it rolled: at the modifier, as untraced
+            raise err.located(None, modifier.span) from None
+    v.spent[rows] += state.draws - before       # (a modifier's operand may have rolled dice meanwhile)
     return VPool(state.faces, state.dropped)
 
 

@@ -170,6 +170,7 @@ class Machine:
 
     def value(self, formula: model.Formula, rows):
         self.site = formula
+        self.values.begin(rows)         # each formula is one evaluation (its limit of dice rolled)
         return self.values.value(formula.expr.tree, rows)
 
     def number(self, formula, rows):
@@ -178,6 +179,7 @@ class Machine:
 
     def truth(self, formula, rows):
         self.site = formula
+        self.values.begin(rows)
         value = self.values.truth(formula.expr.tree, rows)
         return value if isinstance(value, np.ndarray) else np.full(len(rows), bool(value))
 

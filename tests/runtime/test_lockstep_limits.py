@@ -77,3 +77,40 @@ def test_largest_set_ignores_the_faces_of_each_games_own_ignore_pool(tmp_path):
                      "{kept: kept}")
     mean = assert_same_mean(source, "kept", 20_000, 4_000)
     assert mean > 2
+
+
+# ---- dice rolled in one evaluation, dice in one pool: each game's own ------------------------------
+
+
+def test_the_limit_of_dice_rolled_holds_for_each_game_not_for_the_batch(tmp_path):
+    # 300d6! rolls 360 dice a game on average: 3,000 games at once roll a million, and each is far
+    # from the limit of 100,000. Its total: 300 x 3.5 x 6/5 = 1,260.
+    source = ruleset(tmp_path, "explode", "{total: 0}", '- set: {total: "sum(300d6!)"}', "{total: total}")
+    mean = assert_same_mean(source, "total", 3_000, 400)
+    assert abs(mean - 1_260) < 10
+    # 5d6rr<6 re-rolls each die until it shows 6 (30 dice a game): 900,000 for 30,000 games.
+    source = ruleset(tmp_path, "reroll", "{total: 0}", '- set: {total: "sum(5d6rr<6)"}', "{total: total}")
+    assert plays(source, 30_000, "lockstep", "total") == 30 == plays(source, 50, "untraced", "total")
+
+
+def test_a_game_past_the_limit_of_dice_rolled_stops_at_the_same_place(tmp_path):
+    limit = "this evaluation rolled more than 100,000 dice (re-rolls and explosions included); it was stopped here"
+    # Explosions: 1,000 dice exploding on 2..1000 roll about a million dice; stopped at the modifier.
+    source = ruleset(tmp_path, "blowup", "{t: 0}", '- set: {t: "sum(1000d1000!>=2)"}', "{t: t}")
+    assert_same_failure(source, 20, 3, limit)
+    assert failure(source, 20, "lockstep").endswith("  sum(1000d1000!>=2)\n               ^~~~")
+    # First rolls count too: 101 pools of 1,000 dice in one formula, stopped at the 101st pool.
+    many = "+".join(["sum(1000d6)"] * 101)
+    source = ruleset(tmp_path, "many", "{t: 0}", f'- set: {{t: "{many}"}}', "{t: t}")
+    assert_same_failure(source, 20, 3, limit)
+
+
+def test_a_pool_past_the_limit_of_dice_in_one_pool_stops_at_its_count(tmp_path):
+    # n triples each round: 729 dice in round 7, 2,187 in round 8, past the limit of 1,000 dice in a pool.
+    source = ruleset(tmp_path, "triple", "{n: 1, t: 0}", '- set: {t: "sum((n)d6)"}\n- set: {n: "n * 3"}',
+                     "{t: t}", times=12)
+    assert_same_failure(source, 20, 3, "too many dice in one pool: 2,187 (the limit is 1,000)")
+    assert failure(source, 20, "lockstep").endswith("  sum((n)d6)\n      ^~~")
+    # Up to the limit it plays: 1,000 dice.
+    source = ruleset(tmp_path, "thousand", "{n: 1000, t: 0}", '- set: {t: "size((n)d6)"}', "{t: t}")
+    assert plays(source, 50, "lockstep", "t") == 1_000
