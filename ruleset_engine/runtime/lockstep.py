@@ -141,7 +141,7 @@ class Machine:
         self.site = None                           # the formula or step being run, for errors
         self.depth = 0
         self.loops: list = []                      # the loop steps whose iterations are running
-        self.step_count = 0                        # steps run in this action (for the busiest game)
+        self.step_count = np.zeros(size, np.int64)  # steps each game ran in this action
         self.level = ruleset.loop[0]
         self.action = next(a for a in ruleset.actions.values() if a.plays_level)
         self.args = {k: p.default for k, p in self.action.params.items()}
@@ -236,23 +236,23 @@ class Machine:
 
     def block(self, steps, rows, loop=None, checked: bool = False) -> None:
         """Steps for the rows that reach them. They count against the limit of steps in one action
-        as in the untraced program (writer.py's block), counted once for all the rows that run
-        them: the count is the most steps any one game could have taken, so a game is never let
-        past the limit (`loop`: the loop step whose iteration this block is)."""
+        as in the untraced program (writer.py's block), for each game that runs them: a game is
+        stopped when it passes the limit, as it would be alone (`loop`: the loop step whose
+        iteration this block is)."""
         if loop is not None:
             self.loops.append(loop)
         try:
-            self._counted(steps, checked)
+            self._counted(steps, rows, checked)
             self._steps(steps, rows)
         finally:
             if loop is not None:
                 self.loops.pop()
 
-    def _counted(self, steps, checked: bool) -> None:
-        if not steps and not self.loops:
+    def _counted(self, steps, rows, checked: bool) -> None:
+        if not steps and not self.loops or not len(rows):
             return
-        self.step_count += max(1, len(steps))
-        if (checked or self.loops) and self.step_count > self.max_steps:
+        self.step_count[rows] += max(1, len(steps))
+        if (checked or self.loops) and self.step_count[rows].max() > self.max_steps:
             self.too_many(self.loops[-1] if self.loops else steps[0], bool(self.loops))
 
     def too_many(self, site, in_loop: bool) -> None:
@@ -284,10 +284,11 @@ class Machine:
                     if hit.any():
                         self.end_game(live[hit], ending.result)
 
-    def iterations(self, most: int, body: list, step) -> None:
-        """A loop whose number of iterations is known as it starts: refused before its first one if
-        they alone would pass the limit of steps (writer.py's iterations_checked)."""
-        if self.step_count + most * max(1, len(body)) > self.max_steps:
+    def iterations(self, times, body: list, step, rows) -> None:
+        """A loop whose number of iterations (`times`, one per row) is known as it starts: refused
+        before its first one if they alone would take a game past the limit of steps (writer.py's
+        iterations_checked)."""
+        if len(rows) and (self.step_count[rows] + times * max(1, len(body))).max() > self.max_steps:
             self.too_many(step, True)
 
     def call(self, step, args: dict, rows) -> None:
@@ -352,7 +353,7 @@ class Machine:
         self.result[rows] = -1
         self.rounds[rows] = 0
         self.frames = [Frame()]
-        self.step_count = 0
+        self.step_count[:] = 0
         from ruleset_engine import dice
         for name in self.dice_params:
             text = str(self.params[name])
@@ -420,7 +421,7 @@ class Machine:
             raise RoundLimitReached(self.max_rounds)
         frame = Frame()
         self.frames = [frame]
-        self.step_count = 0
+        self.step_count[:] = 0
         for name, value in self.args.items():
             self.bind(name, rows, value)
         self.block(self.action.steps, rows)

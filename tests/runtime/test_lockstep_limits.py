@@ -114,3 +114,24 @@ def test_a_pool_past_the_limit_of_dice_in_one_pool_stops_at_its_count(tmp_path):
     # Up to the limit it plays: 1,000 dice.
     source = ruleset(tmp_path, "thousand", "{n: 1000, t: 0}", '- set: {t: "size((n)d6)"}', "{t: t}")
     assert plays(source, 50, "lockstep", "t") == 1_000
+
+
+# ---- steps in one action: each game's own ---------------------------------------------------------
+
+BRANCHES = """- repeat: {{times: {times}}}
+  do:
+    - if: "sum(1d2) == 1"
+      then:
+        - set: {{a: "a + 1"}}
+      else:
+        - set: {{b: "b + 1"}}"""
+
+
+def test_the_limit_of_steps_counts_the_branch_each_game_takes(tmp_path):
+    # 40,000 iterations of one step (the if) and one step of the branch taken: 80,000 steps a game,
+    # under the limit of 100,000, though the batch runs both branches each time.
+    source = ruleset(tmp_path, "branches", "{a: 0, b: 0}", BRANCHES.format(times=40_000), "{both: a + b}")
+    assert plays(source, 50, "lockstep", "both") == 40_000 == plays(source, 2, "untraced", "both")
+    # 100,001 iterations of one step would pass the limit alone: refused before the first, in both backends.
+    source = ruleset(tmp_path, "too-many", "{a: 0, b: 0}", BRANCHES.format(times=100_001), "{both: a + b}")
+    assert_same_failure(source, 50, 2, "more than 100,000 steps in one action; stopped in the loop here")
