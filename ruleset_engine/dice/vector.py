@@ -228,12 +228,29 @@ def _unary(v, node, rows):
     return value if node.op == "+" else -value
 
 
-def _checked(value, span):
-    if isinstance(value, np.ndarray):
-        if value.size and np.abs(value).max() > MAX_NUMBER:
-            raise DiceLimitError(f"a number past the limit of numbers ({MAX_NUMBER:,})", span=span)
-    elif abs(value) > MAX_NUMBER:
-        raise DiceLimitError(f"a number past the limit of numbers ({MAX_NUMBER:,})", span=span)
+# A sum or difference is let past the limit of numbers (the untraced mode checks the number kept, not
+# each step of a formula), up to this bound, far below where int64 would wrap round without a word.
+MAX_STEP = 2**61
+
+
+def _product(value, right, span):
+    """value * right, refused before it is computed when it would pass the limit of numbers (an
+    int64 product past 2^63 would wrap round into a small number), with the message of the untraced mode."""
+    past = (right != 0) & (np.abs(value) > MAX_NUMBER // np.maximum(np.abs(right), 1))
+    if np.any(past):
+        x, y, past = np.broadcast_arrays(np.asarray(value), np.asarray(right), past)
+        first = np.argmax(past)
+        raise DiceLimitError(f"{int(x.flat[first]):,} * {int(y.flat[first]):,} is past the limit of numbers "
+                             f"({MAX_NUMBER:,})", span=span)
+    return value * right
+
+
+def _sum_checked(value, span):
+    past = np.abs(value) > MAX_STEP
+    if np.any(past):
+        value, past = np.broadcast_arrays(np.asarray(value), past)
+        raise DiceLimitError(f"{int(value.flat[np.argmax(past)]):,} is past the limit of numbers ({MAX_NUMBER:,})",
+                             span=span)
     return value
 
 
@@ -242,11 +259,11 @@ def _arithmetic(v, node, rows):
     for op, operand in zip(node.ops, node.operands[1:]):
         right = v.number(operand, rows)
         if op == "+":
-            value = value + right
+            value = _sum_checked(value + right, node.span)
         elif op == "-":
-            value = value - right
+            value = _sum_checked(value - right, node.span)
         elif op == "*":
-            value = _checked(value * right, node.span)
+            value = _product(value, right, node.span)
         else:
             zero = (right == 0)
             if np.any(zero):

@@ -36,6 +36,7 @@ from ruleset_engine.ruleset.steps import StepFailed
 from .at_once import reads as at_once_reads
 from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
+from .support import too_big
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
 
 BATCH = 4096          # game slots played at once
@@ -171,7 +172,14 @@ class Machine:
     def value(self, formula: model.Formula, rows):
         self.site = formula
         self.values.begin(rows)         # each formula is one evaluation (its limit of dice rolled)
-        return self.values.value(formula.expr.tree, rows)
+        value = self.values.value(formula.expr.tree, rows)
+        if isinstance(value, np.ndarray) and value.dtype.kind == "i" and len(value):
+            # A number about to be kept, held to the limit of numbers as the untraced program holds
+            # it (writer.py's number_checked): the first game past it is named by its value.
+            past = np.abs(value) > vector.MAX_NUMBER
+            if past.any():
+                too_big(int(value[np.argmax(past)]))
+        return value
 
     def number(self, formula, rows):
         value = self.value(formula, rows)

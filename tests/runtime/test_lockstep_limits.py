@@ -135,3 +135,22 @@ def test_the_limit_of_steps_counts_the_branch_each_game_takes(tmp_path):
     # 100,001 iterations of one step would pass the limit alone: refused before the first, in both backends.
     source = ruleset(tmp_path, "too-many", "{a: 0, b: 0}", BRANCHES.format(times=100_001), "{both: a + b}")
     assert_same_failure(source, 50, 2, "more than 100,000 steps in one action; stopped in the loop here")
+
+
+# ---- the limit of numbers -----------------------------------------------------------------------
+
+
+def test_a_number_kept_past_the_limit_stops_the_game_as_untraced(tmp_path):
+    # n doubles each round: 2^54 in round 54, past the limit of 2^53 as it is kept (int64 would
+    # have held it, and wrapped round to 0 by round 64).
+    source = ruleset(tmp_path, "doubling", "{n: 1}", '- set: {n: "n + n"}', "{n: n}", times=70)
+    assert_same_failure(source, 50, 3, "18,014,398,509,481,984 is past the limit of numbers "
+                                       "(9,007,199,254,740,992) (at loop[0].steps[0].set.n)")
+
+
+def test_a_product_past_the_limit_is_refused_before_int64_wraps_it(tmp_path):
+    # 2^32 * 2^32 is 2^64, which int64 holds as 0.
+    source = ruleset(tmp_path, "square", "{n: 4294967296, m: 0}", '- set: {m: "n * n"}', "{m: m}")
+    assert_same_failure(source, 50, 3, "4,294,967,296 * 4,294,967,296 is past the limit of numbers "
+                                       "(9,007,199,254,740,992)")
+    assert failure(source, 50, "lockstep").endswith("  n * n\n  ^~~~~")
