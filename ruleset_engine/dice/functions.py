@@ -317,8 +317,9 @@ def _vector_sort(v, pool, descending=False):
     if not isinstance(descending, bool) and not isinstance(descending, np.bool_):
         raise DiceTypeError("sort(.., descending=) takes true or false known before the game")
     # Empty slots sort last; equal faces are the same die to every later rule, so the faces alone are sorted.
-    big = np.iinfo(faces.dtype).max
-    key = np.sort(np.where(pool.present, -faces if descending else faces, big), axis=1)
+    big = np.iinfo(np.int32).max         # above any face (a die may show the most a face holds)
+    wide = faces.astype(np.int32)
+    key = np.sort(np.where(pool.present, -wide if descending else wide, big), axis=1)
     return v.pool(np.where(key == big, 0, -key if descending else key).astype(faces.dtype))
 
 

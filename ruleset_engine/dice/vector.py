@@ -28,11 +28,11 @@ from .errors import DiceLimitError, DiceTypeError, DiceValueError
 from .functions import FUNCTIONS
 from .limits import DEFAULT_LIMITS
 from .modifiers import MODIFIERS, limit_message
+from .vectorizable import MAX_FACE       # the largest face a pool holds here
 from .vectorizable import TOKENS as _TOKENS
 from .runtime import MAX_NUMBER
 
 FACE = np.int16           # a die's face in a pool; 0 is an empty slot
-MAX_FACE = 32_767         # the largest face a pool holds here
 INT = np.int64
 
 COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq,
@@ -421,7 +421,7 @@ def _dice(v, node, rows):
         entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
         try:
             entry.vector(v, state, _operand(v, modifier, rows))
-        except DiceLimitError as err:      # the limit passed while it rolled: at the modifier, as untraced
+        except (DiceLimitError, DiceValueError) as err:      # placed at the modifier, as untraced
             raise err.located(None, modifier.span) from None
     v.spent[rows] += state.draws - before       # (a modifier's operand may have rolled dice meanwhile)
     return VPool(state.faces, state.dropped)

@@ -17,6 +17,7 @@ import math
 import pytest
 
 from ruleset_engine.analysis.simulate import SimulationError, simulate
+from ruleset_engine.runtime import RuleError
 
 
 def ruleset(tmp_path, name: str, state: str, steps: str, report: str, times: int = 1) -> str:
@@ -154,3 +155,46 @@ def test_a_product_past_the_limit_is_refused_before_int64_wraps_it(tmp_path):
     assert_same_failure(source, 50, 3, "4,294,967,296 * 4,294,967,296 is past the limit of numbers "
                                        "(9,007,199,254,740,992)")
     assert failure(source, 50, "lockstep").endswith("  n * n\n  ^~~~~")
+
+
+# ---- faces a pool of the lockstep backend cannot hold (1..32,767 in int16) -------------------------
+
+
+def test_a_face_set_above_what_a_pool_holds_is_played_untraced(tmp_path):
+    # min40000 makes each die show 40,000: 120,000 for three. auto plays it untraced (found before
+    # any game); lockstep asked for refuses it at the modifier, instead of failing inside numpy.
+    source = ruleset(tmp_path, "min-big", "{t: 0}", '- set: {t: "sum(3d6min40000)"}', "{t: t}")
+    summary = simulate(source, 20, seed=5, backend="auto")
+    assert summary.backend == "untraced" and summary.tally.values["t"].total == 20 * 120_000
+    with pytest.raises(RuleError) as caught:
+        simulate(source, 20, seed=5, backend="lockstep")
+    assert "the lockstep backend cannot play the modifier minN giving dice a face its pools cannot hold" \
+        in str(caught.value) and ":8:19:" in str(caught.value)
+    # A face known only as the game runs: refused in words, at the modifier.
+    source = ruleset(tmp_path, "min-read", "{m: 40000, t: 0}", '- set: {t: "sum(3d6min(m))"}', "{t: t}")
+    message = failure(source, 20, "lockstep")
+    assert message.startswith(f"{source}:8:19: the lockstep backend holds faces 1..32,767 in a pool, and a game "
+                              "put 40000 in one (run it with --backend untraced)"), message
+    assert message.endswith("  sum(3d6min(m))\n         ^~~~~~"), message
+    assert plays(source, 3, "untraced", "t") == 120_000
+
+
+@pytest.mark.parametrize("formula, value, why", [
+    ("size([0, 3])", 2, "a pool holding a number outside 1..32,767 (the faces its pools hold)"),
+    ("sum([3, -2])", 1, "a pool holding a number outside 1..32,767 (the faces its pools hold)"),
+    ("min(sum(1d40000), 1)", 1, "dice of more than 32,767 sides (its pools hold faces 1..32,767)"),
+    ("size(3d6max0)", 3, "the modifier maxN giving dice a face its pools cannot hold (faces 1..32,767)"),
+])
+def test_numbers_written_that_a_pool_cannot_hold_are_played_untraced(tmp_path, formula, value, why):
+    source = ruleset(tmp_path, "written", "{t: 0}", f'- set: {{t: "{formula}"}}', "{t: t}")
+    summary = simulate(source, 10, seed=5, backend="auto")
+    assert summary.backend == "untraced" and why in summary.reason
+    assert summary.tally.values["t"].total == 10 * value
+
+
+def test_a_die_showing_the_most_a_pool_holds_is_sorted_as_a_die(tmp_path):
+    # Every d32767 shows 32,767 after min32767: sorted either way, three dice total 98,301.
+    for descending in ("false", "true"):
+        source = ruleset(tmp_path, f"sort-{descending}", "{t: 0}",
+                         f'- set: {{t: "sum(sort(3d32767min32767, descending={descending}))"}}', "{t: t}")
+        assert plays(source, 50, "lockstep", "t") == 98_301 == plays(source, 3, "untraced", "t")
