@@ -292,11 +292,12 @@ class Machine:
                     if hit.any():
                         self.end_game(live[hit], ending.result)
 
-    def iterations(self, times, body: list, step, rows) -> None:
-        """A loop whose number of iterations (`times`, one per row) is known as it starts: refused
-        before its first one if they alone would take a game past the limit of steps (writer.py's
-        iterations_checked)."""
-        if len(rows) and (self.step_count[rows] + times * max(1, len(body))).max() > self.max_steps:
+    def iterations(self, times, body: list, step, rows=None) -> None:
+        """A loop whose number of iterations (`times`, one per row, or the most) is known as it starts:
+        refused before its first one if they alone would take a game past the limit of steps (writer.py's
+        iterations_checked). Without `rows`, counted from the busiest game."""
+        steps = self.step_count[rows] if rows is not None else self.step_count.max()
+        if np.size(steps) and np.max(steps + np.asarray(times) * max(1, len(body))) > self.max_steps:
             self.too_many(step, True)
 
     def call(self, step, args: dict, rows) -> None:
