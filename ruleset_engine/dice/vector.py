@@ -129,21 +129,32 @@ class Vectors:
         self.max_dice_rolled = max_dice_rolled
         self.max_pool_dice = max_pool_dice
         self.rolled: list = []          # the pools of Aliased nodes being read (Rolled)
-        self.spent = np.zeros(0, INT)   # by row (a row's index), dice rolled in this evaluation
+        # By row (a row's index): dice rolled in the evaluation numbered `evaluation` (begin() starts
+        # one without touching the rows: a count of an earlier evaluation is read as 0).
+        self.spent = np.zeros(0, INT)
+        self.spent_in = np.zeros(0, INT)
+        self.evaluation = 0
+        self.counting = True            # False: this evaluation cannot roll enough dice to pass the limit
 
-    def begin(self, rows) -> None:
-        """A new evaluation for these rows: none of their games has rolled a die in it yet."""
-        self.spent_by(rows)          # grows the counts to hold these rows
-        self.spent[rows] = 0
+    def begin(self, counting: bool = True) -> None:
+        """A new evaluation: none of its games has rolled a die in it yet. `counting`: it may roll
+        more dice than the limit (the lowering's count of the most it can roll), so they are counted."""
+        self.evaluation += 1
+        self.counting = counting
 
     def spent_by(self, rows):
-        """The dice these rows' games rolled so far in the evaluation under way (a copy)."""
+        """The dice these rows' games rolled so far in the evaluation under way."""
         most = int(rows.max()) + 1 if len(rows) else 0
         if most > len(self.spent):
-            grown = np.zeros(max(most, 2 * len(self.spent)), INT)
-            grown[:len(self.spent)] = self.spent
-            self.spent = grown
-        return self.spent[rows]
+            size, old = max(most, 2 * len(self.spent)), len(self.spent)
+            self.spent, self.spent_in = (np.concatenate([a, np.zeros(size - old, INT)]) for a in (self.spent,
+                                                                                               self.spent_in))
+        return np.where(self.spent_in[rows] == self.evaluation, self.spent[rows], 0)
+
+    def spend(self, rows, total) -> None:
+        """These rows' games have rolled `total` dice (each) in the evaluation under way."""
+        self.spent[rows] = total
+        self.spent_in[rows] = self.evaluation
 
     # ---- what entries call
     def pool(self, faces, aside: VPool | None = None) -> VPool:
@@ -246,12 +257,13 @@ def _product(value, right, span):
 
 
 def _sum_checked(value, span):
-    past = np.abs(value) > MAX_STEP
-    if np.any(past):
-        value, past = np.broadcast_arrays(np.asarray(value), past)
-        raise DiceLimitError(f"{int(value.flat[np.argmax(past)]):,} is past the limit of numbers ({MAX_NUMBER:,})",
-                             span=span)
-    return value
+    if isinstance(value, np.ndarray):
+        if not value.size or (value.max() <= MAX_STEP and value.min() >= -MAX_STEP):
+            return value
+        value = value[np.abs(value) > MAX_STEP][0]
+    elif -MAX_STEP <= value <= MAX_STEP:
+        return value
+    raise DiceLimitError(f"{int(value):,} is past the limit of numbers ({MAX_NUMBER:,})", span=span)
 
 
 def _arithmetic(v, node, rows):
@@ -413,9 +425,9 @@ def _dice(v, node, rows):
     if isinstance(count, np.ndarray):
         faces[np.arange(width)[None, :] >= count[:, None]] = 0
     # Each game's dice count against its own limit of dice rolled in this evaluation, the first roll too.
-    before = v.spent_by(rows)
-    state = DiceState(faces, sides, before + count)
-    if n and state.draws.max() > v.max_dice_rolled:
+    before = v.spent_by(rows) if v.counting else 0
+    state = DiceState(faces, sides, before + rows_of(count, n))
+    if v.counting and n and state.draws.max() > v.max_dice_rolled:
         raise DiceLimitError(limit_message(v.max_dice_rolled), span=node.span)
     for modifier in node.modifiers:
         entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
@@ -423,7 +435,9 @@ def _dice(v, node, rows):
             entry.vector(v, state, _operand(v, modifier, rows))
         except (DiceLimitError, DiceValueError) as err:      # placed at the modifier, as untraced
             raise err.located(None, modifier.span) from None
-    v.spent[rows] += state.draws - before       # (a modifier's operand may have rolled dice meanwhile)
+    # A modifier's operand (kh(1d3)) may have rolled dice meanwhile, counted in v.spent already.
+    if v.counting:
+        v.spend(rows, v.spent_by(rows) + state.draws - before if node.modifiers else state.draws)
     return VPool(state.faces, state.dropped)
 
 
