@@ -336,14 +336,14 @@ def _vector_set_faces(v, state, value, raising: bool):
     np = v.np
     faces = state.faces
     value = np.asarray(value)[:, None] if np.ndim(value) else value
-    # A face the pool cannot hold (min above its most, max below 1), for a game that has dice: refused.
-    top = np.iinfo(faces.dtype).max
-    outside = (faces != 0) & ((value > top) if raising else (value < 1))
+    # A face the pool cannot hold (min above its most, max below its lowest), for a game with dice: refused.
+    top, low = np.iinfo(faces.dtype).max, v.MIN_FACE
+    outside = v.pool(faces).present & ((value > top) if raising else (value < low))
     if outside.any():
         bad = int(np.broadcast_to(value, faces.shape)[outside][0])
-        raise DiceValueError(f"the lockstep backend holds faces 1..{top:,} in a pool, and a game put {bad} "
+        raise DiceValueError(f"the lockstep backend holds faces {low:,}..{top:,} in a pool, and a game put {bad} "
                              f"in one (run it with --backend untraced)")
-    value = np.clip(value, 0, top)      # in range, so no face of another game is changed by it
+    value = np.clip(value, low - 1, top)      # within the face type; a face past a die's changes none
     moved = np.maximum(faces, value) if raising else np.minimum(faces, value)
     state.faces = np.where(faces != 0, moved, 0).astype(faces.dtype)
 

@@ -28,7 +28,7 @@ from .errors import DiceLimitError, DiceTypeError, DiceValueError
 from .functions import FUNCTIONS
 from .limits import DEFAULT_LIMITS
 from .modifiers import MODIFIERS, limit_message
-from .vectorizable import MAX_FACE       # the largest face a pool holds here
+from .vectorizable import MAX_FACE, MIN_FACE       # the largest and the lowest face a pool holds here
 from .vectorizable import TOKENS as _TOKENS
 from .runtime import MAX_NUMBER
 
@@ -121,6 +121,7 @@ class Vectors:
     for the limit of dice rolled in one evaluation, which holds for each game on its own."""
 
     np = np
+    MIN_FACE = MIN_FACE
 
     def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000,
                  max_pool_dice: int = DEFAULT_LIMITS.max_pool_dice):

@@ -180,9 +180,11 @@ def test_a_face_set_above_what_a_pool_holds_is_played_untraced(tmp_path):
 
 
 @pytest.mark.parametrize("formula, value, why", [
+    ("min(sum(1d40000), 1)", 1, "dice of more than 32,767 sides (its pools hold faces 1..32,767)"),
+    ("sum([3, 40000])", 40_003, "a pool holding a number outside 1..32,767 (the faces its pools hold)"),
+    # Below 1 while 0 marks an empty slot of a pool (max0 would have emptied the pool: size 0).
     ("size([0, 3])", 2, "a pool holding a number outside 1..32,767 (the faces its pools hold)"),
     ("sum([3, -2])", 1, "a pool holding a number outside 1..32,767 (the faces its pools hold)"),
-    ("min(sum(1d40000), 1)", 1, "dice of more than 32,767 sides (its pools hold faces 1..32,767)"),
     ("size(3d6max0)", 3, "the modifier maxN giving dice a face its pools cannot hold (faces 1..32,767)"),
 ])
 def test_numbers_written_that_a_pool_cannot_hold_are_played_untraced(tmp_path, formula, value, why):
