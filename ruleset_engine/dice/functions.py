@@ -263,13 +263,14 @@ def _vector_largest_set(v, pool, ignore=None):
         return _split(v, pool, pool.present)
     top = int(faces.max()) if faces.size else 0
     counts = np.zeros((faces.shape[0], top + 1), np.int64)
-    for column in faces.T:      # a pool holds a few dice: one pass per die
-        counts[np.arange(faces.shape[0]), column] += 1
+    # Each game ignores the faces of its own ignore= pool (a die showing one is counted nowhere).
+    counted = pool.present
+    if ignore is not None and ignore.faces.shape[1]:
+        ignored = (faces[:, :, None] == ignore.faces[:, None, :]) & ignore.present[:, None, :]
+        counted = counted & ~ignored.any(axis=2)
+    for column, counts_it in zip(faces.T, counted.T):      # a pool holds a few dice: one pass per die
+        counts[np.arange(faces.shape[0]), column] += counts_it
     counts[:, 0] = 0
-    if ignore is not None:
-        for face in np.unique(ignore.faces):
-            if 0 < face <= top:
-                counts[:, face] = 0
     # The biggest group; ties go to the higher face (the later column among equal counts).
     best = (top - np.argmax(counts[:, ::-1], axis=1))
     best = np.where(counts.max(axis=1) > 0, best, 0)
@@ -316,8 +317,9 @@ def _vector_sort(v, pool, descending=False):
     if not isinstance(descending, bool) and not isinstance(descending, np.bool_):
         raise DiceTypeError("sort(.., descending=) takes true or false known before the game")
     # Empty slots sort last; equal faces are the same die to every later rule, so the faces alone are sorted.
-    big = np.iinfo(faces.dtype).max
-    key = np.sort(np.where(pool.present, -faces if descending else faces, big), axis=1)
+    big = np.iinfo(np.int32).max         # above any face (a die may show the most a face holds)
+    wide = faces.astype(np.int32)
+    key = np.sort(np.where(pool.present, -wide if descending else wide, big), axis=1)
     return v.pool(np.where(key == big, 0, -key if descending else key).astype(faces.dtype))
 
 

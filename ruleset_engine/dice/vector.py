@@ -26,12 +26,13 @@ import numpy as np
 from . import ast
 from .errors import DiceLimitError, DiceTypeError, DiceValueError
 from .functions import FUNCTIONS
-from .modifiers import MODIFIERS
+from .limits import DEFAULT_LIMITS
+from .modifiers import MODIFIERS, limit_message
+from .vectorizable import MAX_FACE, MIN_FACE       # the largest and the lowest face a pool holds here
 from .vectorizable import TOKENS as _TOKENS
 from .runtime import MAX_NUMBER
 
 FACE = np.int16           # a die's face in a pool; 0 is an empty slot
-MAX_FACE = 32_767         # the largest face a pool holds here
 INT = np.int64
 
 COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq,
@@ -116,15 +117,45 @@ class VectorError(DiceTypeError):
 
 class Vectors:
     """Evaluates syntax trees over rows. `names(path, rows)` gives a name's value for those rows;
-    `draws` counts the dice rolled, for the limit of dice rolled in one evaluation."""
+    `spent` counts the dice each row's game rolled in the evaluation under way (begin() starts one),
+    for the limit of dice rolled in one evaluation, which holds for each game on its own."""
 
     np = np
+    MIN_FACE = MIN_FACE
 
-    def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000):
+    def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000,
+                 max_pool_dice: int = DEFAULT_LIMITS.max_pool_dice):
         self.rng = rng
         self.names = names
         self.max_dice_rolled = max_dice_rolled
+        self.max_pool_dice = max_pool_dice
         self.rolled: list = []          # the pools of Aliased nodes being read (Rolled)
+        # By row (a row's index): dice rolled in the evaluation numbered `evaluation` (begin() starts
+        # one without touching the rows: a count of an earlier evaluation is read as 0).
+        self.spent = np.zeros(0, INT)
+        self.spent_in = np.zeros(0, INT)
+        self.evaluation = 0
+        self.counting = True            # False: this evaluation cannot roll enough dice to pass the limit
+
+    def begin(self, counting: bool = True) -> None:
+        """A new evaluation: none of its games has rolled a die in it yet. `counting`: it may roll
+        more dice than the limit (the lowering's count of the most it can roll), so they are counted."""
+        self.evaluation += 1
+        self.counting = counting
+
+    def spent_by(self, rows):
+        """The dice these rows' games rolled so far in the evaluation under way."""
+        most = int(rows.max()) + 1 if len(rows) else 0
+        if most > len(self.spent):
+            size, old = max(most, 2 * len(self.spent)), len(self.spent)
+            self.spent, self.spent_in = (np.concatenate([a, np.zeros(size - old, INT)]) for a in (self.spent,
+                                                                                               self.spent_in))
+        return np.where(self.spent_in[rows] == self.evaluation, self.spent[rows], 0)
+
+    def spend(self, rows, total) -> None:
+        """These rows' games have rolled `total` dice (each) in the evaluation under way."""
+        self.spent[rows] = total
+        self.spent_in[rows] = self.evaluation
 
     # ---- what entries call
     def pool(self, faces, aside: VPool | None = None) -> VPool:
@@ -209,13 +240,31 @@ def _unary(v, node, rows):
     return value if node.op == "+" else -value
 
 
-def _checked(value, span):
+# A sum or difference is let past the limit of numbers (the untraced mode checks the number kept, not
+# each step of a formula), up to this bound, far below where int64 would wrap round without a word.
+MAX_STEP = 2**61
+
+
+def _product(value, right, span):
+    """value * right, refused before it is computed when it would pass the limit of numbers (an
+    int64 product past 2^63 would wrap round into a small number), with the message of the untraced mode."""
+    past = (right != 0) & (np.abs(value) > MAX_NUMBER // np.maximum(np.abs(right), 1))
+    if np.any(past):
+        x, y, past = np.broadcast_arrays(np.asarray(value), np.asarray(right), past)
+        first = np.argmax(past)
+        raise DiceLimitError(f"{int(x.flat[first]):,} * {int(y.flat[first]):,} is past the limit of numbers "
+                             f"({MAX_NUMBER:,})", span=span)
+    return value * right
+
+
+def _sum_checked(value, span):
     if isinstance(value, np.ndarray):
-        if value.size and np.abs(value).max() > MAX_NUMBER:
-            raise DiceLimitError(f"a number past the limit of numbers ({MAX_NUMBER:,})", span=span)
-    elif abs(value) > MAX_NUMBER:
-        raise DiceLimitError(f"a number past the limit of numbers ({MAX_NUMBER:,})", span=span)
-    return value
+        if not value.size or (value.max() <= MAX_STEP and value.min() >= -MAX_STEP):
+            return value
+        value = value[np.abs(value) > MAX_STEP][0]
+    elif -MAX_STEP <= value <= MAX_STEP:
+        return value
+    raise DiceLimitError(f"{int(value):,} is past the limit of numbers ({MAX_NUMBER:,})", span=span)
 
 
 def _arithmetic(v, node, rows):
@@ -223,11 +272,11 @@ def _arithmetic(v, node, rows):
     for op, operand in zip(node.ops, node.operands[1:]):
         right = v.number(operand, rows)
         if op == "+":
-            value = value + right
+            value = _sum_checked(value + right, node.span)
         elif op == "-":
-            value = value - right
+            value = _sum_checked(value - right, node.span)
         elif op == "*":
-            value = _checked(value * right, node.span)
+            value = _product(value, right, node.span)
         else:
             zero = (right == 0)
             if np.any(zero):
@@ -351,11 +400,11 @@ class DiceState:
 
     __slots__ = ("faces", "sides", "dropped", "draws")
 
-    def __init__(self, faces, sides):
+    def __init__(self, faces, sides, draws=0):
         self.faces = faces
         self.sides = sides
         self.dropped = None
-        self.draws = 0
+        self.draws = draws      # dice rolled in this evaluation, by each row's game (an array)
 
 
 def _dice(v, node, rows):
@@ -364,6 +413,10 @@ def _dice(v, node, rows):
     sides = v.number(node.sides, rows)
     if np.any(np.asarray(count) < 0):
         raise DiceValueError("a negative number of dice", span=node.span)
+    most = int(np.max(count)) if n else 0
+    if most > v.max_pool_dice:       # checked before a die is drawn, as the untraced check_count does
+        raise DiceLimitError(f"too many dice in one pool: {most:,} (the limit is {v.max_pool_dice:,})",
+                             span=node.count.span)
     if np.any(np.asarray(sides) < 1):
         raise DiceValueError("a die needs at least 1 side", span=node.sides.span)
     if np.any(np.asarray(sides) > MAX_FACE):
@@ -372,12 +425,20 @@ def _dice(v, node, rows):
     faces = v.draw(sides, (n, width))
     if isinstance(count, np.ndarray):
         faces[np.arange(width)[None, :] >= count[:, None]] = 0
-    state = DiceState(faces, sides)
+    # Each game's dice count against its own limit of dice rolled in this evaluation, the first roll too.
+    before = v.spent_by(rows) if v.counting else 0
+    state = DiceState(faces, sides, before + rows_of(count, n))
+    if v.counting and n and state.draws.max() > v.max_dice_rolled:
+        raise DiceLimitError(limit_message(v.max_dice_rolled), span=node.span)
     for modifier in node.modifiers:
         entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
-        entry.vector(v, state, _operand(v, modifier, rows))
-        if state.draws > v.max_dice_rolled:
-            raise DiceLimitError(f"this evaluation rolled more than {v.max_dice_rolled:,} dice", span=node.span)
+        try:
+            entry.vector(v, state, _operand(v, modifier, rows))
+        except (DiceLimitError, DiceValueError) as err:      # placed at the modifier, as untraced
+            raise err.located(None, modifier.span) from None
+    # A modifier's operand (kh(1d3)) may have rolled dice meanwhile, counted in v.spent already.
+    if v.counting:
+        v.spend(rows, v.spent_by(rows) + state.draws - before if node.modifiers else state.draws)
     return VPool(state.faces, state.dropped)
 
 

@@ -18,6 +18,9 @@ TOKENS = {
     ast.SetFaces: lambda m: m.kind,
 }
 
+MAX_FACE = 32_767      # the largest face a pool of the lockstep backend holds (vector.py: int16)
+MIN_FACE = 1           # the lowest (0 marks an empty slot there)
+
 _PLAYED = (ast.Integer, ast.String, ast.Boolean, ast.Name, ast.Unary, ast.Arithmetic, ast.Compare, ast.AllOf,
            ast.AnyOf, ast.Not, ast.Conditional, ast.Call, ast.Dice, ast.PoolLiteral, ast.Aliased, ast.Rolled,
            ast.Condition, ast.Keyword, ast.KindName, *TOKENS)
@@ -39,14 +42,38 @@ def unsupported(tree, formulas=()) -> tuple[str, tuple] | None:
             if node.function == "count" and node.keywords:
                 return f"count(.., kind=K) ({form.no_vector})", node.span
         elif isinstance(node, ast.Dice):
+            if isinstance(node.sides, ast.Integer) and node.sides.value > MAX_FACE:
+                return f"dice of more than {MAX_FACE:,} sides (its pools hold faces {MIN_FACE:,}..{MAX_FACE:,})", \
+                    node.sides.span
             for modifier in node.modifiers:
                 entry = MODIFIERS[TOKENS[type(modifier)](modifier)]
                 if entry.vector is None:
                     return f"the modifier {entry.syntax} (no vector form)", modifier.span
+                if isinstance(modifier, ast.SetFaces) and _face_outside(modifier.value, modifier.kind):
+                    return f"the modifier {entry.syntax} giving dice a face its pools cannot hold (faces " \
+                           f"{MIN_FACE:,}..{MAX_FACE:,})", modifier.span
         elif isinstance(node, ast.PoolLiteral) and node.modifiers:
             return "modifiers after [..] (no vector form)", node.span
+        elif isinstance(node, ast.PoolLiteral):
+            for item in node.items:
+                if _face_outside(item):
+                    return f"a pool holding a number outside {MIN_FACE:,}..{MAX_FACE:,} (the faces its pools hold)", \
+                        item.span
         elif isinstance(node, ast.Member):
             return "a field of a record (no vector form)", node.span
         elif not isinstance(node, _PLAYED):
             return f"{type(node).__name__} (no vector form)", node.span
     return None
+
+
+def _face_outside(node, kind: str = "") -> bool:
+    """A number written in the text that a pool of the lockstep backend cannot hold as a face: in a
+    pool, or as the face min sets (above the most) or max sets (below 1); min0 or max99999 change no die."""
+    value = node.value if isinstance(node, ast.Integer) else None
+    if isinstance(node, ast.Unary) and isinstance(node.operand, ast.Integer):
+        value = -node.operand.value if node.op == "-" else node.operand.value
+    if value is None:
+        return False
+    if kind == "min":
+        return value > MAX_FACE
+    return value < MIN_FACE if kind == "max" else not MIN_FACE <= value <= MAX_FACE

@@ -284,7 +284,7 @@ def vector_repeat(m, step: RepeatStep, rows) -> None:
         if step.max is not None:
             times = m.np.minimum(times, step.max)
         most = int(times.max()) if len(times) else 0
-        m.iterations(most, step.body, step)
+        m.iterations(times, step.body, step, rows)
         for k in range(most):
             live = m.running(rows[times > k])
             if not len(live):
