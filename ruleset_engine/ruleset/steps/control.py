@@ -242,8 +242,26 @@ def lower_call(w, step: CallStep) -> None:
     for name in procedure.params:
         value, kind = w.value(given[name])
         w.program.argument(step.procedure, name, kind)
+        if name in procedure.instances:
+            # A parameter that holds an instance: checked at the call, where a wrong argument is written.
+            group = procedure.instances[name]
+            value = f"_instance_arg({value}, {w.group(group)}, {group!r}, {step.procedure!r}, {name!r})"
         args.append(value)
     w.call(step, args, step.result)
+
+
+def instance_arg(value, group: list, group_name: str, procedure: str, param: str):
+    """The argument of a parameter declared {param: {of: group}}: an instance of the group, or a name
+    one has; anything else stops the step that calls."""
+    from ..templates import format_value
+    if isinstance(value, str):
+        for instance in group:
+            if instance.get("name") == value:
+                return instance
+        raise StepFailed(f"{procedure}: {param} is an instance of {group_name}, and none is named {value!r}")
+    if isinstance(value, dict) and any(instance is value for instance in group):
+        return value
+    raise StepFailed(f"{procedure}: {param} is an instance of {group_name}, not {format_value(value)!r}")
 
 
 def lower_return(w, step: ReturnStep) -> None:
@@ -354,7 +372,8 @@ FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "do"),
                     check_for_each, lower_for_each, helpers={"_each": each}, nested=("body",),
                     vector=vector_for_each, vector_refuses=refuses_for_each)
 CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with arguments; as: binds what it returns",
-                "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call, vector=vector_call)
+                "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call,
+                helpers={"_instance_arg": instance_arg}, vector=vector_call)
 RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value, or a record of named values", "return: net",
                   check_return, lower_return, ends_block=True,
                   vector=vector_return, vector_refuses=refuses_return)
