@@ -173,7 +173,7 @@ def test_past_incapacitated_a_vampire_sleeps_and_unsoakable_damage_ends_it():
     assert sheet(game, "Kojiro")["condition"] == "torpor"
     out = game.perform("attack", who="Brute", target="Kojiro", kind="melee", damage=0, type="aggravated")
     assert "Kojiro cannot soak aggravated damage." in said(out)
-    assert said(out)[-1] == "Kojiro takes damage that cannot be soaked past Incapacitated: Final Death."
+    assert said(out)[-1] == "Kojiro takes damage that cannot be soaked, past Incapacitated or in torpor: Final Death."
     assert sheet(game, "Kojiro")["condition"] == "final death"
     out = game.perform("attack", who="Brute", target="Kojiro", kind="brawl")
     assert said(out) == ["Refused: Kojiro is final death."] and rolled(out) == []
@@ -276,3 +276,20 @@ def test_aimed_flank_rear_blind_and_multiple_actions():
     out = game.perform("attack", who="Ana", target="Guard", kind="firearms", actions=2, nth=1, defend="dodge", defence_actions=2)
     assert len(rolled(out)[0]) == 3 + 4 - 2 and len(rolled(out)[1]) == 3 + 2 - 2
     assert said(out)[-1] == "No damage." and source.remaining == 0
+
+
+def test_in_torpor_any_damage_that_cannot_be_soaked_is_final_death():
+    # Kojiro in torpor (past Incapacitated), healed of two levels with blood: the track has room, yet
+    # one aggravated level (no power to soak it) ends him; a lethal one he soaks is only marked.
+    game, source = start([6, 6, 6] + [6, 6, 6, 6, 2, 2] + [2, 2, 2] + [6, 6, 6] + [6, 2, 2, 2] + [2, 2, 2]
+                         + [6, 6, 6] + [6, 2, 2, 2])
+    game.perform("wound", who="Kojiro", levels=6, type="lethal")
+    npc(game, "Brute", nature="human", str=4, dex=3, sta=4)
+    game.perform("attack", who="Brute", target="Kojiro", kind="brawl", damage=2)
+    assert sheet(game, "Kojiro")["condition"] == "torpor"
+    assert said(game.perform("heal", who="Kojiro", levels=2))[-1].startswith("Kojiro spends 2 blood and heals 2 levels")
+    out = game.perform("attack", who="Brute", target="Kojiro", kind="melee", damage=0, type="lethal")
+    assert said(out)[-1] == "Kojiro: 6/7 (lethal 6), Crippled (dice -5)." and sheet(game, "Kojiro")["condition"] == "torpor"
+    out = game.perform("attack", who="Brute", target="Kojiro", kind="melee", damage=0, type="aggravated")
+    assert said(out)[-1] == "Kojiro takes damage that cannot be soaked, past Incapacitated or in torpor: Final Death."
+    assert source.remaining == 0
