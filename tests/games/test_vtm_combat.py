@@ -293,3 +293,97 @@ def test_in_torpor_any_damage_that_cannot_be_soaked_is_final_death():
     out = game.perform("attack", who="Brute", target="Kojiro", kind="melee", damage=0, type="aggravated")
     assert said(out)[-1] == "Kojiro takes damage that cannot be soaked, past Incapacitated or in torpor: Final Death."
     assert source.remaining == 0
+
+
+# ---- staking, emergency dodge, surprise, knockdown, movement ---------------------------------------
+
+def test_a_stake_at_the_heart_paralyses_with_three_levels():
+    # Ana (Dexterity 3, Melee 0) at difficulty 9: 9 9 2, two successes; damage: `damage 2` + Strength 2
+    # = 4 dice, all hits, of her weapon's type (lethal); the Brute (vampire, Stamina 2) soaks none: 4.
+    game, source = start([9, 9, 2] + [6, 6, 6, 6] + [2, 2] + [9, 2, 2] + [6, 6, 2, 2] + [2, 2])
+    npc(game, "Brute", nature="vampire", sta=2, dex=2, brawl=2)
+    npc(game, "Other", nature="vampire", sta=2)
+    out = game.perform("attack", who="Ana", target="Brute", kind="melee", stake=True, damage=2)
+    assert said(out)[0] == "A stake at the heart: difficulty 9."
+    assert [e["label"]["en"] for e in out.events if e["kind"] == "roll"][0] == "Ana: 3 dice at 9"
+    assert said(out)[-1] == "The stake pierces Brute's heart: paralysed until it is drawn out."
+    out = game.perform("attack", who="Brute", target="Ana", kind="brawl")
+    assert said(out) == ["Brute is paralysed by a stake through the heart (only Auspex is left)."]
+    game.perform("unstake", who="Brute")
+    assert sheet(game, "Brute")["staked"] is False
+    # Two levels only: the stake misses the heart.
+    out = game.perform("attack", who="Ana", target="Other", kind="melee", stake=True, damage=2)
+    assert said(out)[-1] == "Fewer than 3 levels: the stake misses the heart." and not sheet(game, "Other")["staked"]
+    assert source.remaining == 0
+
+
+def test_an_emergency_dodge_takes_a_willpower_roll_or_a_point():
+    # Ana shoots (7 dice, one success); the Guard (Willpower 3) rolls 2 2 2 at 6: no switch, no dodge.
+    game, source = start([6, 2, 2, 2, 2, 2, 2] + [2, 2, 2] + [2, 2, 2, 2, 2])
+    npc(game, "Guard", nature="human", dex=3, dodge=2)
+    out = game.perform("attack", who="Ana", target="Guard", kind="firearms", defend="dodge", emergency="roll")
+    assert said(out)[1:4] == ["Guard drops an action to defend: a Willpower roll.", "2 2 2 = 0 successes: Failure",
+                              "Guard cannot switch to a defence."]
+    assert "Damage: 4 + 1 success = 5 dice." in said(out) and source.remaining == 0
+    # A point of Willpower: the dodge is made (3 + 2 = 5 dice), and the pool goes down.
+    game, source = start([6, 2, 2, 2, 2, 2, 2] + [6, 2, 2, 2, 2])
+    npc(game, "Guard", nature="human", dex=3, dodge=2)
+    out = game.perform("attack", who="Ana", target="Guard", kind="firearms", defend="dodge", emergency="point")
+    assert said(out)[1:4] == ["Guard spends a point of Willpower to drop an action and defend.",
+                              "6✓ 2 2 2 2 = 1 success: Marginal", "1 - 1 (dodge) = 0."]
+    assert sheet(game, "Guard")["willpower_pool"] == 2 and source.remaining == 0
+
+
+@pytest.mark.parametrize("rule, bonus", [("more", 2), ("net", 1)])
+def test_surprise_won_gives_a_free_attack_with_the_successes(rule, bonus):
+    # Ana, Dexterity 3 + Stealth 0: 6 6 2 (2); the Guard, Perception 2 + Alertness 0: 6 2 (1).
+    game, source = start([6, 6, 2] + [6, 2] + [6, 2, 2, 2, 2, 2, 2] + [2] * (4 + 1 + bonus), resisted_rule=rule)
+    npc(game, "Guard", nature="human", dex=3, dodge=2, per=2)
+    out = game.perform("surprise", who="Ana", target="Guard")
+    assert said(out)[-1] == f"Ana takes Guard by surprise (2 to 1): a free attack, {bonus} {'success' if bonus == 1 else 'successes'} added to it."
+    out = game.perform("attack", who="Ana", target="Guard", kind="firearms", defend="dodge")
+    assert said(out)[1:3] == [f"The ambush adds {bonus}: 1 + {bonus} = {1 + bonus}.", "Guard is taken by surprise: no defence."]
+    assert f"Damage: 4 + {1 + bonus} successes = {5 + bonus} dice." in said(out) and source.remaining == 0
+    assert sheet(game, "Ana")["ambush_on"] == ""        # once only
+
+
+def test_surprise_tied_or_lost():
+    game, source = start([6, 2, 2] + [6, 2] + [2, 2, 2] + [6, 6])
+    npc(game, "Guard", nature="human", per=2)
+    assert said(game.perform("surprise", who="Ana", target="Guard"))[-1] == \
+        "A tie (1 to 1): Ana strikes first, and Guard may defend."
+    assert said(game.perform("surprise", who="Ana", target="Guard"))[-1] == "Guard sees it coming (2 to 0): an ordinary fight."
+    assert source.remaining == 0
+
+
+def test_knocked_down_rise_fail_or_botch():
+    # Ana, Dexterity 3 + Athletics 2 = 5 dice at 6.
+    game, source = start([6, 2, 2, 2, 2] + [2, 2, 2, 2, 2] + [1, 2, 2, 2, 2] + [5, 5])
+    assert said(game.perform("knockdown", who="Ana"))[-1] == "Ana is up at once; initiative -2 next turn."
+    game.perform("turn")
+    out = game.perform("knockdown", who="Ana")
+    assert said(out)[-1] == "Ana stays down: rising takes an action."
+    out = game.perform("knockdown", who="Ana")
+    assert said(out)[-2:] == ["Ana lands badly: hurt where they fell.", "Ana: 1/7 (bashing 1), Bruised (dice 0)."]
+    # The -2 was for turn 2: this is turn 2, so initiative counts it (Ana 3 + 3 + 5 - 2 = 9; Kojiro 3 + 4 + 5).
+    out = game.perform("initiative")
+    assert said(out)[:2] == ["Ana: -2 this turn (risen from a fall).", "Ana: 3 + 3 + 5 (wounds 0, armour -0) = 9"]
+    assert source.remaining == 0
+
+
+def test_movement_by_health_level():
+    game, _ = start([])
+    lines = [said(game.perform("move", who="Ana"))[0]]
+    for level in range(7):
+        game.perform("wound", who="Ana", levels=1)
+        lines.append(said(game.perform("move", who="Ana"))[0])
+    assert lines == [
+        "Ana moves 7.5 metres a turn at most.",                      # 6 + 3 / 2
+        "Ana moves 7.5 metres a turn at most.",                      # Bruised
+        "Ana moves 7.5 metres a turn at most.",                      # Hurt
+        "Ana moves 3.5 metres a turn at most (Injured: half speed).",   # 7.5 / 2, to the half metre below
+        "Ana walks 7.5 metres a turn at most, and cannot run (Wounded).",
+        "Ana moves slowly, 3 yards a turn (Mauled).",
+        "Ana crawls 1 yard a turn (Crippled).",
+        "Ana cannot move.",
+    ]
