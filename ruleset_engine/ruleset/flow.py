@@ -111,21 +111,20 @@ def procedure(c, name: str, spec) -> model.Procedure:
     raw = spec.get("params") or []
     params = procedure_param_names(raw)
     scope = Scope(c.names)
-    instances = {}
     for i, (p, given) in enumerate(zip(params, raw)):
         info = None
-        if isinstance(given, dict):
-            # {who: {of: character}}: the parameter holds an instance of that group, so steps may
-            # mark its tracks and formulas read its fields as they do an entity parameter's.
-            of = given[p]["of"]
+        of = given[p].get("of") if isinstance(given, dict) and isinstance(given.get(p), dict) else None
+        if isinstance(of, str):
+            # {NAME: {of: GROUP}}: the parameter holds an instance of that group, so steps may mark
+            # its tracks and formulas read its fields as they do an entity parameter's.
             if of not in c.entities:
                 c.problem(f"procedure parameter {p!r}: {of!r} is not an entity{c.suggest(of, c.entities)}",
                           ("procedures", name, "params", i, p, "of"))
             else:
-                info, instances[p] = ("entity", of), of
+                info = ("entity", of)
         c.bind(scope, p, ("procedures", name, "params", i), "a procedure's parameter", info)
     return model.Procedure(name, params, c.steps(spec["steps"], ("procedures", name, "steps"), scope),
-                           spec.get("doc"), position_of(c.data, ("procedures", name)), instances)
+                           spec.get("doc"), position_of(c.data, ("procedures", name)))
 
 
 def trigger(c, i: int, spec) -> model.Trigger:

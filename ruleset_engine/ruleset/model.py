@@ -204,7 +204,6 @@ class Procedure:
     steps: list
     doc: Any = None
     where: Position | None = None
-    instances: dict[str, str] = field(default_factory=dict)   # a parameter holding an instance: its group
 
 
 @dataclass(slots=True)

@@ -91,3 +91,13 @@ def test_a_wrong_argument_stops_the_call_in_both_modes(tmp_path, argument, messa
     with pytest.raises(DuskError) as err:
         play_game(simulation_program(r, resolve_params(r, {})), 1)
     assert message in str(err.value) and ":24:" in str(err.value)
+
+
+def test_the_lockstep_backend_leaves_such_a_call_to_the_untraced_one():
+    # The check of the argument has no vector form: a call of such a procedure is refused by lockstep
+    # (and played untraced), a call of a plain procedure is not.
+    from ruleset_engine.ruleset.steps.control import CallStep, refuses_call
+    call = ruleset("procedure-instance").actions["strike"].steps[1]
+    assert isinstance(call, CallStep) and call.instances == (("who", "fighter"),)
+    assert refuses_call(call) == "a call whose parameters hold instances ({who: {of: GROUP}})"
+    assert refuses_call(CallStep(call.where, call.path, "plain", [])) is None
