@@ -305,6 +305,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     _cap_workers(args, "simulate")
     if args.sweep:
+        if args.sheets:
+            print("dusk simulate: --sheets goes with a plain run, not a --sweep", file=sys.stderr)
+            return 2
         return cmd_sweep(args)
     if args.plot:
         print("dusk simulate: --plot draws a sweep: give --sweep PARAM=a..b too", file=sys.stderr)
@@ -312,7 +315,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     progress = _Progress(args.n)
     try:
         summary = dusk.simulate(args.ruleset, args.n, args.seed, dusk.parse_sets(args.set), args.workers, progress,
-                                backend=args.backend, announce=_announce_backend)
+                                backend=args.backend, announce=_announce_backend, sheets=args.sheets or ())
     except (dusk.DuskError, OSError, ValueError) as err:
         progress.close()
         print(f"dusk simulate: {err}", file=sys.stderr)
@@ -513,6 +516,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="the run's seed (game i uses a seed derived from it)")
     sim.add_argument("--workers", type=int, default=1, help="processes to share the games (same report)")
     sim.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param (repeatable)")
+    sim.add_argument("--sheets", nargs="+", metavar="PATH",
+                     help="sheet files, or folders of them: instances every game starts with (as dusk play "
+                          "--sheets), checked against the ruleset's sheet: template")
     sim.add_argument("--sweep", action="append", metavar="PARAM=a..b",
                      help="play N games for every value (PARAM=a..b or PARAM=a,b,c; twice: every combination), "
                           "on the same seeds")

@@ -69,6 +69,7 @@ def play_game(program: Program, seed: int, max_rounds: int = MAX_ROUNDS) -> tupl
     rng = random.Random(seed)
     run = Run(traced=False, auto=True, max_steps=DEFAULT_RUN_LIMITS.max_steps,
               max_depth=DEFAULT_RUN_LIMITS.max_call_depth)
+    run.sheets = program.sheets     # the sheets the run brought, made as each game starts
     entry = program.bind(rng.randint, run)
     try:
         rounds = entry["play"](max_rounds)
@@ -93,13 +94,18 @@ def _ruleset(source: str) -> Ruleset:
     return _RULESETS[source]
 
 
-def cell_program(source: str, params: dict) -> Program:
-    """The ruleset's simulation program for these params, written once per process."""
-    key = (source, repr(sorted(params.items())))
+def cell_program(source: str, params: dict, sheets: tuple = ()) -> Program:
+    """The ruleset's simulation program for these params, written once per process; `sheets`: the
+    sheet files (or folders) the run brings, read and checked here, made in every game."""
+    key = (source, repr(sorted(params.items())), sheets)
     if key not in _PROGRAMS:
         if len(_PROGRAMS) >= KEPT_PROGRAMS:
             _PROGRAMS.pop(next(iter(_PROGRAMS)))
-        _PROGRAMS[key] = simulation_program(_ruleset(source), params)
+        program = simulation_program(_ruleset(source), params)
+        if sheets:
+            from ruleset_engine.ruleset.sheets import read_all
+            program.sheets = tuple(read_all(list(sheets), _ruleset(source)))
+        _PROGRAMS[key] = program
     return _PROGRAMS[key]
 
 
@@ -110,9 +116,9 @@ def _played(program: Program, seed: int, i: int):
         raise SimulationError(f"game {i} (seed {game_seed(seed, i)}) stopped: {err}") from None
 
 
-def play_range(source: str, params: dict, seed: int, start: int, stop: int) -> Totals:
+def play_range(source: str, params: dict, seed: int, start: int, stop: int, sheets: tuple = ()) -> Totals:
     """Games start..stop-1 (what one worker does), summarised."""
-    program = cell_program(source, params)
+    program = cell_program(source, params, sheets)
     tally = Totals()
     for i in range(start, stop):
         result, rounds, report, _ = _played(program, seed, i)
@@ -179,7 +185,7 @@ def play_task(task: Task, seed: int, start: int, stop: int):
     return PLAYERS[task.kind](*task.cells, seed, start, stop)
 
 
-PLAYERS = {"one": lambda cell, seed, start, stop: play_range(*cell, seed, start, stop),
+PLAYERS = {"one": lambda cell, seed, start, stop: play_range(cell[0], cell[1], seed, start, stop, *cell[2:]),
            "pair": play_pair_range, "lockstep": play_lockstep_range}
 EMPTY = {"one": Totals, "pair": Paired, "lockstep": Totals}
 CHUNKS = {"one": CHUNK, "pair": CHUNK, "lockstep": LOCKSTEP_CHUNK}
@@ -308,16 +314,27 @@ def run_tasks(tasks: list[Task], games: int, seed: int = 0, workers: int = 1, pr
 
 
 def simulate(source: str, games: int, seed: int = 0, params: dict | None = None, workers: int = 1,
-             progress=None, backend: str = "untraced", announce=None) -> Summary:
+             progress=None, backend: str = "untraced", announce=None, sheets=()) -> Summary:
     """Play `games` games of the ruleset at `source`; `progress(done)` is called as games finish.
     `backend`: auto, lockstep or untraced (the command line gives auto); `announce(backend, reason)`
-    is told the choice first."""
+    is told the choice first. `sheets`: sheet files or folders, whose instances every game starts
+    with (as `dusk play --sheets`), checked here before any game."""
     check_games(games)
     ruleset, full_params = prepared(source, params)
+    sheets = tuple(str(path) for path in sheets)
+    if sheets:
+        cell_program(source, full_params, sheets)       # every problem of every sheet, before a game
+        if backend == "lockstep":
+            raise GameError("--backend lockstep plays the ruleset's own sheets only: sheets brought with "
+                            "--sheets are played untraced")
+        backend = "untraced"
     chosen, reason = choose_backend(ruleset, full_params, backend)
+    if sheets:
+        reason = "sheets brought with --sheets are played one game at a time"
     if announce is not None:
         announce(chosen, reason)
     started = time.perf_counter()
     kind = "lockstep" if chosen == "lockstep" else "one"
-    tally, = run_tasks([Task(kind, ((source, full_params),))], games, seed, workers, progress)
+    cell = (source, full_params, sheets) if sheets else (source, full_params)
+    tally, = run_tasks([Task(kind, (cell,))], games, seed, workers, progress)
     return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started, chosen, reason)

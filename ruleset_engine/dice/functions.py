@@ -266,13 +266,14 @@ def _vector_largest_set(v, pool, ignore=None):
     low, top = int(faces[present].min()), int(faces[present].max())
     column_of = np.where(present, faces.astype(np.int64) - low + 1, 0)
     counts = np.zeros((faces.shape[0], top - low + 2), np.int64)
-    for column in column_of.T:      # a pool holds a few dice: one pass per die
-        counts[np.arange(faces.shape[0]), column] += 1
+    # Each game ignores the faces of its own ignore= pool (a die showing one is counted nowhere).
+    counted = present
+    if ignore is not None and ignore.faces.shape[1]:
+        ignored = (faces[:, :, None] == ignore.faces[:, None, :]) & ignore.present[:, None, :]
+        counted = counted & ~ignored.any(axis=2)
+    for column, counts_it in zip(column_of.T, counted.T):      # a pool holds a few dice: one pass per die
+        counts[np.arange(faces.shape[0]), column] += counts_it
     counts[:, 0] = 0
-    if ignore is not None:
-        for face in np.unique(ignore.faces[ignore.present]):
-            if low <= face <= top:
-                counts[:, int(face) - low + 1] = 0
     # The biggest group; ties go to the higher face (the later column among equal counts).
     best = counts.shape[1] - 1 - np.argmax(counts[:, ::-1], axis=1)
     best = np.where(counts.max(axis=1) > 0, best, -1)

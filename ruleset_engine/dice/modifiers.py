@@ -285,12 +285,12 @@ def _vector_reroll(v, state, test, once: bool):
     per_game = isinstance(state.sides, np.ndarray)
     while pending.any():
         where = pending.nonzero()
-        state.draws += len(where[0])
+        state.draws = state.draws + np.bincount(where[0], minlength=faces.shape[0])     # each game's own
+        if state.draws.max() > v.max_dice_rolled:
+            raise DiceLimitError(limit_message(v.max_dice_rolled))
         faces[where] = v.draw(state.sides[where[0]] if per_game else state.sides, (len(where[0]),))
         if once:
             break
-        if state.draws > v.max_dice_rolled:
-            raise DiceLimitError(limit_message(v.max_dice_rolled))
         pending &= test(faces)
 
 
@@ -316,11 +316,11 @@ def _vector_explode(v, state, test, once: bool = False):
         width = int(k.max()) if n else 0
         if not width:
             break
+        state.draws = state.draws + k      # each game's own dice rolled, against its own limit
+        if state.draws.max() > v.max_dice_rolled:
+            raise DiceLimitError(limit_message(v.max_dice_rolled))
         added = v.draw(state.sides, (n, width))
         added[np.arange(width)[None, :] >= k[:, None]] = v.EMPTY
-        state.draws += int(k.sum())
-        if state.draws > v.max_dice_rolled:
-            raise DiceLimitError(limit_message(v.max_dice_rolled))
         faces = np.concatenate([faces, added], axis=1)
         if once:
             break
@@ -336,6 +336,14 @@ def _vector_set_faces(v, state, value, raising: bool):
     np = v.np
     faces = state.faces
     value = np.asarray(value)[:, None] if np.ndim(value) else value
+    # A face the pool cannot hold (min above its most, max below its lowest), for a game with dice: refused.
+    top, low = np.iinfo(faces.dtype).max, v.MIN_FACE
+    outside = v.pool(faces).present & ((value > top) if raising else (value < low))
+    if outside.any():
+        bad = int(np.broadcast_to(value, faces.shape)[outside][0])
+        raise DiceValueError(f"the lockstep backend holds faces {low:,}..{top:,} in a pool, and a game put {bad} "
+                             f"in one (run it with --backend untraced)")
+    value = np.clip(value, low - 1, top)      # within the face type; a face past a die's changes none
     moved = np.maximum(faces, value) if raising else np.minimum(faces, value)
     state.faces = np.where(faces != v.EMPTY, moved, v.EMPTY).astype(faces.dtype)
 

@@ -26,14 +26,15 @@ import numpy as np
 from . import ast
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from .functions import FUNCTIONS
-from .modifiers import MODIFIERS
+from .limits import DEFAULT_LIMITS
+from .modifiers import MODIFIERS, limit_message
+from .vectorizable import MAX_FACE, MIN_FACE       # the largest and the lowest face a pool holds here
 from .vectorizable import TOKENS as _TOKENS
 from .vectorizable import literal_sides
 from .runtime import MAX_NUMBER
 
-FACE = np.int16           # a die's face in a pool
-EMPTY = -32_768           # an empty slot of a pool (no face is this low: a pool may hold 0 or less)
-MAX_FACE = 32_767         # the largest face a pool holds here, and -MAX_FACE the lowest
+FACE = np.int16           # a die's face in a pool (MIN_FACE to MAX_FACE)
+EMPTY = -32_768           # an empty slot of a pool: below MIN_FACE, so a pool may hold 0 or less
 INT = np.int64
 
 COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq,
@@ -78,9 +79,9 @@ def empty_pool(n: int) -> VPool:
 def pool_of(faces) -> VPool:
     """A pool from faces that may hold values no die shows (a number written into a pool)."""
     faces = np.asarray(faces)
-    if faces.size and (faces.min() < -MAX_FACE or faces.max() > MAX_FACE):
-        bad = int(faces.min()) if faces.min() < -MAX_FACE else int(faces.max())
-        raise DiceValueError(f"the lockstep backend holds faces -{MAX_FACE:,}..{MAX_FACE:,} in a pool, and a game "
+    if faces.size and (faces.min() < MIN_FACE or faces.max() > MAX_FACE):
+        bad = int(faces.min()) if faces.min() < MIN_FACE else int(faces.max())
+        raise DiceValueError(f"the lockstep backend holds faces {MIN_FACE:,}..{MAX_FACE:,} in a pool, and a game "
                              f"put {bad} in one (run it with --backend untraced)")
     return VPool(faces.astype(FACE))
 
@@ -118,19 +119,49 @@ class VectorError(DiceTypeError):
 
 class Vectors:
     """Evaluates syntax trees over rows. `names(path, rows)` gives a name's value for those rows;
-    `draws` counts the dice rolled, for the limit of dice rolled in one evaluation."""
+    `spent` counts the dice each row's game rolled in the evaluation under way (begin() starts one),
+    for the limit of dice rolled in one evaluation, which holds for each game on its own."""
 
     np = np
     EMPTY = EMPTY           # an empty slot of a pool, for the vector forms
+    MIN_FACE = MIN_FACE
 
-    def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000, formulas=None, records=None):
+    def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000,
+                 max_pool_dice: int = DEFAULT_LIMITS.max_pool_dice, formulas=None, records=None):
         self.rng = rng
         self.names = names
         self.max_dice_rolled = max_dice_rolled
+        self.max_pool_dice = max_pool_dice
         self.formulas = formulas or {}  # the ruleset's named formulas (dice/named.py)
         self.records = records          # (name, a, b, field, rows, span) -> NAME(a, b).FIELD, for each row
         self.rolled: list = []          # the pools of Aliased nodes being read (Rolled), as Bound
         self.bound: list = []           # the parameters of the named formulas being evaluated, as Bound
+        # By row (a row's index): dice rolled in the evaluation numbered `evaluation` (begin() starts
+        # one without touching the rows: a count of an earlier evaluation is read as 0).
+        self.spent = np.zeros(0, INT)
+        self.spent_in = np.zeros(0, INT)
+        self.evaluation = 0
+        self.counting = True            # False: this evaluation cannot roll enough dice to pass the limit
+
+    def begin(self, counting: bool = True) -> None:
+        """A new evaluation: none of its games has rolled a die in it yet. `counting`: it may roll
+        more dice than the limit (the lowering's count of the most it can roll), so they are counted."""
+        self.evaluation += 1
+        self.counting = counting
+
+    def spent_by(self, rows):
+        """The dice these rows' games rolled so far in the evaluation under way."""
+        most = int(rows.max()) + 1 if len(rows) else 0
+        if most > len(self.spent):
+            size, old = max(most, 2 * len(self.spent)), len(self.spent)
+            self.spent, self.spent_in = (np.concatenate([a, np.zeros(size - old, INT)]) for a in (self.spent,
+                                                                                               self.spent_in))
+        return np.where(self.spent_in[rows] == self.evaluation, self.spent[rows], 0)
+
+    def spend(self, rows, total) -> None:
+        """These rows' games have rolled `total` dice (each) in the evaluation under way."""
+        self.spent[rows] = total
+        self.spent_in[rows] = self.evaluation
 
     # ---- what entries call
     def pool(self, faces, aside: VPool | None = None) -> VPool:
@@ -237,13 +268,31 @@ def _unary(v, node, rows):
     return value if node.op == "+" else -value
 
 
-def _checked(value, span):
+# A sum or difference is let past the limit of numbers (the untraced mode checks the number kept, not
+# each step of a formula), up to this bound, far below where int64 would wrap round without a word.
+MAX_STEP = 2**61
+
+
+def _product(value, right, span):
+    """value * right, refused before it is computed when it would pass the limit of numbers (an
+    int64 product past 2^63 would wrap round into a small number), with the message of the untraced mode."""
+    past = (right != 0) & (np.abs(value) > MAX_NUMBER // np.maximum(np.abs(right), 1))
+    if np.any(past):
+        x, y, past = np.broadcast_arrays(np.asarray(value), np.asarray(right), past)
+        first = np.argmax(past)
+        raise DiceLimitError(f"{int(x.flat[first]):,} * {int(y.flat[first]):,} is past the limit of numbers "
+                             f"({MAX_NUMBER:,})", span=span)
+    return value * right
+
+
+def _sum_checked(value, span):
     if isinstance(value, np.ndarray):
-        if value.size and np.abs(value).max() > MAX_NUMBER:
-            raise DiceLimitError(f"a number past the limit of numbers ({MAX_NUMBER:,})", span=span)
-    elif abs(value) > MAX_NUMBER:
-        raise DiceLimitError(f"a number past the limit of numbers ({MAX_NUMBER:,})", span=span)
-    return value
+        if not value.size or (value.max() <= MAX_STEP and value.min() >= -MAX_STEP):
+            return value
+        value = value[np.abs(value) > MAX_STEP][0]
+    elif -MAX_STEP <= value <= MAX_STEP:
+        return value
+    raise DiceLimitError(f"{int(value):,} is past the limit of numbers ({MAX_NUMBER:,})", span=span)
 
 
 def _arithmetic(v, node, rows):
@@ -251,11 +300,11 @@ def _arithmetic(v, node, rows):
     for op, operand in zip(node.ops, node.operands[1:]):
         right = v.number(operand, rows)
         if op == "+":
-            value = value + right
+            value = _sum_checked(value + right, node.span)
         elif op == "-":
-            value = value - right
+            value = _sum_checked(value - right, node.span)
         elif op == "*":
-            value = _checked(value * right, node.span)
+            value = _product(value, right, node.span)
         else:
             zero = (right == 0)
             if np.any(zero):
@@ -407,11 +456,11 @@ class DiceState:
 
     __slots__ = ("faces", "sides", "dropped", "draws")
 
-    def __init__(self, faces, sides):
+    def __init__(self, faces, sides, draws=0):
         self.faces = faces
         self.sides = sides
         self.dropped = None
-        self.draws = 0
+        self.draws = draws      # dice rolled in this evaluation, by each row's game (an array)
 
 
 def _dice(v, node, rows):
@@ -420,6 +469,10 @@ def _dice(v, node, rows):
     sides = v.number(node.sides, rows)
     if np.any(np.asarray(count) < 0):
         raise DiceValueError("a negative number of dice", span=node.span)
+    most = int(np.max(count)) if n else 0
+    if most > v.max_pool_dice:       # checked before a die is drawn, as the untraced check_count does
+        raise DiceLimitError(f"too many dice in one pool: {most:,} (the limit is {v.max_pool_dice:,})",
+                             span=node.count.span)
     if np.any(np.asarray(sides) < 1):
         raise DiceValueError("a die needs at least 1 side", span=node.sides.span)
     if np.any(np.asarray(sides) > MAX_FACE):
@@ -428,12 +481,20 @@ def _dice(v, node, rows):
     faces = v.draw(sides, (n, width))
     if isinstance(count, np.ndarray):
         faces[np.arange(width)[None, :] >= count[:, None]] = EMPTY
-    state = DiceState(faces, sides)
+    # Each game's dice count against its own limit of dice rolled in this evaluation, the first roll too.
+    before = v.spent_by(rows) if v.counting else 0
+    state = DiceState(faces, sides, before + rows_of(count, n))
+    if v.counting and n and state.draws.max() > v.max_dice_rolled:
+        raise DiceLimitError(limit_message(v.max_dice_rolled), span=node.span)
     for modifier in node.modifiers:
         entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
-        entry.vector(v, state, _operand(v, modifier, rows))
-        if state.draws > v.max_dice_rolled:
-            raise DiceLimitError(f"this evaluation rolled more than {v.max_dice_rolled:,} dice", span=node.span)
+        try:
+            entry.vector(v, state, _operand(v, modifier, rows))
+        except (DiceLimitError, DiceValueError) as err:      # placed at the modifier, as untraced
+            raise err.located(None, modifier.span) from None
+    # A modifier's operand (kh(1d3)) may have rolled dice meanwhile, counted in v.spent already.
+    if v.counting:
+        v.spend(rows, v.spent_by(rows) + state.draws - before if node.modifiers else state.draws)
     return VPool(state.faces, state.dropped)
 
 
@@ -461,12 +522,17 @@ def _pool_literal(v, node, rows):
         return joined
     # Modifiers after the brackets, as after NdS: the dice in order, their sides (one size for all
     # when a modifier rolls more: vectorizable.py made sure) for the ones that re-roll or explode.
-    state = DiceState(compact(joined.faces), literal_sides(node))
+    # The dice the items rolled are counted already (each game's own, as _dice counts them).
+    before = v.spent_by(rows) if v.counting else np.zeros(n, INT)
+    state = DiceState(compact(joined.faces), literal_sides(node), before)
     for modifier in node.modifiers:
         entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
-        entry.vector(v, state, _operand(v, modifier, rows))
-        if state.draws > v.max_dice_rolled:
-            raise DiceLimitError(f"this evaluation rolled more than {v.max_dice_rolled:,} dice", span=node.span)
+        try:
+            entry.vector(v, state, _operand(v, modifier, rows))
+        except (DiceLimitError, DiceValueError) as err:      # placed at the modifier, as untraced
+            raise err.located(None, modifier.span) from None
+    if v.counting:
+        v.spend(rows, v.spent_by(rows) + state.draws - before)
     return VPool(state.faces, state.dropped)
 
 

@@ -18,6 +18,9 @@ TOKENS = {
     ast.SetFaces: lambda m: m.kind,
 }
 
+MAX_FACE = 32_767      # the largest face a pool of the lockstep backend holds (vector.py: int16)
+MIN_FACE = -32_767     # the lowest (one value below it marks an empty slot there: vector.EMPTY)
+
 _PLAYED = (ast.Integer, ast.String, ast.Boolean, ast.Name, ast.Unary, ast.Arithmetic, ast.Compare, ast.AllOf,
            ast.AnyOf, ast.Not, ast.Conditional, ast.Call, ast.Dice, ast.PoolLiteral, ast.Aliased, ast.Rolled,
            ast.Condition, ast.Keyword, ast.KindName, *TOKENS)
@@ -49,11 +52,17 @@ def unsupported(tree, formulas=(), seen: tuple = (), pairs=()) -> tuple[str, tup
             if node.function == "count" and node.keywords:
                 return f"count(.., kind=K) ({form.no_vector})", node.span
         elif isinstance(node, ast.Dice):
+            if isinstance(node.sides, ast.Integer) and node.sides.value > MAX_FACE:
+                return f"dice of more than {MAX_FACE:,} sides (its pools hold faces {MIN_FACE:,}..{MAX_FACE:,})", \
+                    node.sides.span
             for modifier in node.modifiers:
                 entry = MODIFIERS[TOKENS[type(modifier)](modifier)]
                 if entry.vector is None:
                     return f"the modifier {entry.syntax} (no vector form)", modifier.span
-        elif isinstance(node, ast.PoolLiteral) and node.modifiers:
+                if isinstance(modifier, ast.SetFaces) and _face_outside(modifier.value, modifier.kind):
+                    return f"the modifier {entry.syntax} giving dice a face its pools cannot hold (faces " \
+                           f"{MIN_FACE:,}..{MAX_FACE:,})", modifier.span
+        elif isinstance(node, ast.PoolLiteral):
             for modifier in node.modifiers:
                 entry = MODIFIERS[TOKENS[type(modifier)](modifier)]
                 if entry.vector is None:
@@ -61,6 +70,10 @@ def unsupported(tree, formulas=(), seen: tuple = (), pairs=()) -> tuple[str, tup
                 if entry.draws and literal_sides(node) is None:
                     return (f"'{entry.token}' after [..] on dice of different sides (each die would need "
                             f"its own; no vector form)"), modifier.span
+            for item in node.items:
+                if _face_outside(item):
+                    return f"a pool holding a number outside {MIN_FACE:,}..{MAX_FACE:,} (the faces its pools hold)", \
+                        item.span
         elif isinstance(node, ast.Member):
             if node.value.function not in pairs:
                 return "a field of a record (no vector form)", node.span
@@ -84,3 +97,15 @@ def literal_sides(node) -> int | None:
             return None
     return sides.pop() if len(sides) == 1 else None
 
+
+def _face_outside(node, kind: str = "") -> bool:
+    """A number written in the text that a pool of the lockstep backend cannot hold as a face: in a
+    pool, or as the face min sets (above the most) or max sets (below the lowest); max99999 changes no die."""
+    value = node.value if isinstance(node, ast.Integer) else None
+    if isinstance(node, ast.Unary) and isinstance(node.operand, ast.Integer):
+        value = -node.operand.value if node.op == "-" else node.operand.value
+    if value is None:
+        return False
+    if kind == "min":
+        return value > MAX_FACE
+    return value < MIN_FACE if kind == "max" else not MIN_FACE <= value <= MAX_FACE

@@ -5,7 +5,7 @@ texts and steps) and one YAML item; the steps inside are each checked by their k
 from __future__ import annotations
 
 from . import model
-from .names import Scope
+from .names import Scope, procedure_param_names
 from .yamlio import position_of
 
 
@@ -108,10 +108,21 @@ def action(c, name: str, spec) -> model.Action:
 
 
 def procedure(c, name: str, spec) -> model.Procedure:
-    params = tuple(spec.get("params") or ())
+    raw = spec.get("params") or []
+    params = procedure_param_names(raw)
     scope = Scope(c.names)
-    for i, p in enumerate(params):
-        c.bind(scope, p, ("procedures", name, "params", i), "a procedure's parameter")
+    for i, (p, given) in enumerate(zip(params, raw)):
+        info = None
+        of = given[p].get("of") if isinstance(given, dict) and isinstance(given.get(p), dict) else None
+        if isinstance(of, str):
+            # {NAME: {of: GROUP}}: the parameter holds an instance of that group, so steps may mark
+            # its tracks and formulas read its fields as they do an entity parameter's.
+            if of not in c.entities:
+                c.problem(f"procedure parameter {p!r}: {of!r} is not an entity{c.suggest(of, c.entities)}",
+                          ("procedures", name, "params", i, p, "of"))
+            else:
+                info = ("entity", of)
+        c.bind(scope, p, ("procedures", name, "params", i), "a procedure's parameter", info)
     return model.Procedure(name, params, c.steps(spec["steps"], ("procedures", name, "steps"), scope),
                            spec.get("doc"), position_of(c.data, ("procedures", name)))
 

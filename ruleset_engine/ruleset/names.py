@@ -90,7 +90,7 @@ class Names:
         self.levels = [level.get("name") for level in loop if isinstance(level, dict)]
         for name, spec in section("procedures").items():
             params = spec.get("params") if isinstance(spec, dict) else None
-            self.procedure_params[name] = tuple(params) if isinstance(params, list) else ()
+            self.procedure_params[name] = procedure_param_names(params)
             steps = spec.get("steps") if isinstance(spec, dict) else None
             self.procedure_fields[name] = _record_fields(name, steps, ("procedures", name, "steps"), problem)
 
@@ -182,3 +182,11 @@ def _record_fields(name, steps, path, problem) -> tuple[str, ...]:
             problem(f"procedure {name!r} returns a record of {', '.join(fields)} elsewhere, and "
                     f"{', '.join(value)} here: give every return the same fields", p + ("return",))
     return fields
+
+
+def procedure_param_names(params) -> tuple[str, ...]:
+    """A procedure's parameter names, in order: each is a name, or {NAME: {of: GROUP}} for one that
+    holds an instance of a group."""
+    if not isinstance(params, list):
+        return ()
+    return tuple(next(iter(p)) if isinstance(p, dict) and p else p for p in params)

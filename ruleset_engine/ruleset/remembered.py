@@ -30,9 +30,20 @@ def _folder() -> Path | None:
 def fingerprint(kind: str, *parts) -> str:
     digest = hashlib.sha256(f"{kind}/{FORMAT}".encode())
     for part in parts:
-        text = part if isinstance(part, str) else json.dumps(part, sort_keys=True, ensure_ascii=False, default=repr)
+        text = part if isinstance(part, str) else json.dumps(_keyed(part), sort_keys=True, ensure_ascii=False,
+                                                              default=repr)
         digest.update(b"\0" + text.encode("utf-8"))
     return digest.hexdigest()
+
+
+def _keyed(value):
+    """Data whose mapping keys can be sorted: YAML allows keys that are not texts (`~: 1`, `1: a`)
+    beside ones that are, so every key is written with its kind ("str:a", "NoneType:None")."""
+    if isinstance(value, dict):
+        return {f"{type(k).__name__}:{k}": _keyed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_keyed(v) for v in value]
+    return value
 
 
 def known(key: str) -> bool:

@@ -66,7 +66,7 @@ def _message(err) -> tuple[str, bool]:
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return f"missing key {missing!r}", False
     if v == "additionalProperties":
-        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        extra = _extra_keys(err)
         allowed = sorted(err.schema.get("properties", {}))
         guess = get_close_matches(str(extra[0]), allowed, n=1) if extra else []
         hint = f" (did you mean {guess[0]!r}?)" if guess else f" (allowed: {', '.join(allowed)})"
@@ -110,6 +110,11 @@ def _message(err) -> tuple[str, bool]:
     return err.message, False
 
 
+def _extra_keys(err) -> list:
+    """The keys an additionalProperties error is about, in order (YAML keys need not be texts: `~: 1`)."""
+    return sorted(set(err.instance) - set(err.schema.get("properties", {})), key=lambda k: (str(type(k)), str(k)))
+
+
 def validate(data) -> list[Problem]:
     """Every problem the schema finds in a ruleset's (merged) data, located; [] when it is valid.
 
@@ -138,7 +143,7 @@ def _problems(data) -> list[Problem]:
         path = tuple(err.absolute_path)
         message, at_key = _message(err)
         if at_key and err.validator == "additionalProperties":
-            extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+            extra = _extra_keys(err)
             if extra:
                 path = path + (extra[0],)
         if at_key and "propertyNames" in list(err.absolute_schema_path):

@@ -45,6 +45,8 @@ from .errors import BoundReached, RuleError
 from .lockstep_values import (Record, Ref, RefStore, Store, Track, _as_python, _assemble, _by_instance, _key, _part,
                               _plain, _store_for)
 from .support import auto_answer, decision, default_arg, fmt, group_size, plain_text, track_boxes
+from .support import too_big
+from .writer import _may_grow
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
 
 BATCH = 4096          # game slots played at once
@@ -78,7 +80,8 @@ class Machine:
         self.max_steps = run_limits.max_steps
         self.max_depth = run_limits.max_call_depth
         self.max_rounds = max_rounds
-        self.values = Vectors(rng, self.name, DEFAULT_LIMITS.max_dice_rolled, ruleset.formulas, self.pair_read)
+        self.values = Vectors(rng, self.name, DEFAULT_LIMITS.max_dice_rolled, formulas=ruleset.formulas,
+                              records=self.pair_read)
         self.records: dict = {name: {} for name in ruleset.pairs}   # pair -> (i, j) -> field -> Store
         self.globals: dict = {}                    # state variables, entity fields ("e.f"), dice params
         self.dice_params = {n for n, p in ruleset.params.items() if p.type == "dice"}
@@ -99,7 +102,10 @@ class Machine:
         self.site = None                           # the formula or step being run, for errors
         self.depth = 0
         self.loops: list = []                      # the loop steps whose iterations are running
-        self.step_count = 0                        # steps run in this action (for the busiest game)
+        # Steps each game ran in this action: step_all (run by all its games) + step_count[row] (by some);
+        # step_bound, at least the most of them, is compared first (a sum: cheap).
+        self.step_count = np.zeros(size, np.int64)
+        self.step_all = self.step_bound = self.action_games = 0
         self.action = next(a for a in ruleset.actions.values() if a.plays_level)
         params = self.action.params.values()
         self.args = {p.name: p.default for p in params if not isinstance(p.default, model.Formula)}
@@ -149,7 +155,17 @@ class Machine:
 
     def value(self, formula: model.Formula, rows):
         self.site = formula
-        return self.values.value(formula.expr.tree, rows)
+        # Each formula is one evaluation (its limit of dice rolled), counted if it could pass it.
+        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled)
+        value = self.values.value(formula.expr.tree, rows)
+        if isinstance(value, np.ndarray) and value.dtype.kind == "i" and len(value) and \
+                _may_grow(formula.expr._src) and \
+                (value.max() > vector.MAX_NUMBER or value.min() < -vector.MAX_NUMBER):
+            # A number about to be kept, held to the limit of numbers where the untraced program holds
+            # it (writer.py's number_checked, for a formula that may pass it): the first game past it
+            # is named by its value.
+            too_big(int(value[np.abs(value) > vector.MAX_NUMBER][0]))
+        return value
 
     def number(self, formula, rows):
         value = self.value(formula, rows)
@@ -157,6 +173,7 @@ class Machine:
 
     def truth(self, formula, rows):
         self.site = formula
+        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled)
         value = self.values.truth(formula.expr.tree, rows)
         return value if isinstance(value, np.ndarray) else np.full(len(rows), bool(value))
 
@@ -236,23 +253,29 @@ class Machine:
 
     def block(self, steps, rows, loop=None, checked: bool = False) -> None:
         """Steps for the rows that reach them. They count against the limit of steps in one action
-        as in the untraced program (writer.py's block), counted once for all the rows that run
-        them: the count is the most steps any one game could have taken, so a game is never let
-        past the limit (`loop`: the loop step whose iteration this block is)."""
+        as in the untraced program (writer.py's block), for each game that runs them: a game is
+        stopped when it passes the limit, as it would be alone (`loop`: the loop step whose
+        iteration this block is)."""
         if loop is not None:
             self.loops.append(loop)
         try:
-            self._counted(steps, checked)
+            self._counted(steps, rows, checked)
             self._steps(steps, rows)
         finally:
             if loop is not None:
                 self.loops.pop()
 
-    def _counted(self, steps, checked: bool) -> None:
-        if not steps and not self.loops:
+    def _counted(self, steps, rows, checked: bool) -> None:
+        if not steps and not self.loops or not len(rows):
             return
-        self.step_count += max(1, len(steps))
-        if (checked or self.loops) and self.step_count > self.max_steps:
+        counted = max(1, len(steps))
+        self.step_bound += counted
+        if len(rows) == self.action_games:      # rows are some of the action's games: here, all of them
+            self.step_all += counted
+        else:
+            self.step_count[rows] += counted
+        if (checked or self.loops) and self.step_bound > self.max_steps and \
+                self.step_all + self.step_count[rows].max() > self.max_steps:
             self.too_many(self.loops[-1] if self.loops else steps[0], bool(self.loops))
 
     def too_many(self, site, in_loop: bool) -> None:
@@ -284,10 +307,12 @@ class Machine:
                     if hit.any():
                         self.end_game(live[hit], ending.result)
 
-    def iterations(self, most: int, body: list, step) -> None:
-        """A loop whose number of iterations is known as it starts: refused before its first one if
-        they alone would pass the limit of steps (writer.py's iterations_checked)."""
-        if self.step_count + most * max(1, len(body)) > self.max_steps:
+    def iterations(self, times, body: list, step, rows=None) -> None:
+        """A loop whose number of iterations (`times`, one per row, or the most) is known as it starts:
+        refused before its first one if they alone would take a game past the limit of steps (writer.py's
+        iterations_checked). Without `rows`, counted from the busiest game."""
+        steps = self.step_all + (self.step_count[rows] if rows is not None else self.step_count.max())
+        if np.size(steps) and np.max(steps + np.asarray(times) * max(1, len(body))) > self.max_steps:
             self.too_many(step, True)
 
     def call(self, step, args: dict, rows) -> None:
@@ -457,7 +482,9 @@ class Machine:
         self.result[rows] = -1
         self.rounds[rows] = 0
         self.frames = [Frame()]
-        self.step_count = 0
+        self.step_count[:] = 0
+        self.step_all = self.step_bound = 0
+        self.action_games = len(rows)
         from ruleset_engine import dice
         for name in self.dice_params:
             text = str(self.params[name])
@@ -784,7 +811,9 @@ class Machine:
             raise RoundLimitReached(self.max_rounds)
         frame = Frame()
         self.frames = [frame]
-        self.step_count = 0
+        self.step_count[:] = 0
+        self.step_all = self.step_bound = 0
+        self.action_games = len(rows)
         for name, value in self.args.items():
             self.bind(name, rows, value)
         for param in self.read_args:

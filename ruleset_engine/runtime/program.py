@@ -67,6 +67,7 @@ class Program:
         self.source = source
         self.origins = origins
         self.traced = traced
+        self.sheets: tuple = ()     # sheets a simulation brings (dusk simulate --sheets), made in every game
         self.filename = f"<dusk program {next(_NUMBERS)}: {ruleset.id}>"
         code = builtins.compile(source, self.filename, "exec")
         exec(code, namespace)  # noqa: S102 - our own generated source

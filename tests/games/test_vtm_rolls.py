@@ -246,7 +246,7 @@ def test_the_health_levels_and_their_penalties():
     lines = [said(game.perform("wound", who="Ana", levels=1, type="bashing"))[-1] for _ in range(7)]
     assert [line.split(", ")[1] for line in lines] == [
         "Bruised (dice 0).", "Hurt (dice -1).", "Injured (dice -1).", "Wounded (dice -2).",
-        "Mauled (dice -2).", "Crippled (dice -5).", "Incapacitated (dice 0)."]
+        "Mauled (dice -2).", "Crippled (dice -5).", "Incapacitated: only blood may be spent."]
     out = game.perform("test", who="Ana", dice=6)
     assert said(out) == ["Ana is incapacitated and cannot act."] and rolls(out) == []
 

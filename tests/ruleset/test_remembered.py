@@ -40,3 +40,16 @@ def test_a_cache_folder_that_cannot_be_written_is_not_used(tmp_path):
     blocked.write_text("not a folder")
     assert load_in_a_process(path, blocked / "cache") == "ok True"
     assert load_in_a_process(path, blocked / "cache") == "ok True"
+
+
+def test_keys_that_are_not_texts_are_located_not_a_crash(tmp_path):
+    # YAML keys may be null or numbers beside texts: sorting them once raised a TypeError
+    from ruleset_engine.ruleset import RulesetError, load
+
+    path = tmp_path / "keys.yaml"
+    path.write_text("ruleset: t\ntitle: T\n~: 1\n1: a\nactions: {go: {steps: []}}\n", encoding="utf-8")
+    try:
+        load(str(path))
+    except RulesetError as err:
+        found = [str(p) for p in err.problems]
+    assert [f.split(" (allowed")[0] for f in found] == [f"{path}:3:1: unknown key None"]

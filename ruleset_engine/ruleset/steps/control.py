@@ -41,6 +41,7 @@ class CallStep(Step):
     procedure: str
     args: list[tuple[str, Formula]]
     result: str | None = None
+    instances: tuple[tuple[str, str], ...] = ()   # (parameter, group): arguments checked to be instances
 
 
 @dataclass(slots=True)
@@ -131,7 +132,18 @@ def check_call(c, item, path, scope):
         fields = c.names.procedure_fields.get(name)
         c.bind(scope, item["as"], tuple(path) + ("as",), "call", ("record", name) if fields else None)
     return CallStep(position_of(c.data, path), path, name, [(a, f) for a, f in args if f is not None],
-                    item.get("as"))
+                    item.get("as"), instance_params(c.data["procedures"][name]))
+
+
+def instance_params(spec) -> tuple[tuple[str, str], ...]:
+    """The parameters of a procedure declared {NAME: {of: GROUP}}, with their groups (none when the
+    procedure is written wrong: that is reported where it is)."""
+    params = spec.get("params") if isinstance(spec, dict) else None
+    if not isinstance(params, list):
+        return ()
+    return tuple((next(iter(p)), p[next(iter(p))]["of"]) for p in params
+                 if isinstance(p, dict) and len(p) == 1 and isinstance(p[next(iter(p))], dict)
+                 and isinstance(p[next(iter(p))].get("of"), str))
 
 
 def check_return(c, item, path, scope):
@@ -239,11 +251,30 @@ def lower_call(w, step: CallStep) -> None:
     procedure = w.program.ruleset.procedures[step.procedure]
     given = dict(step.args)
     args = []
+    checked = dict(step.instances)
     for name in procedure.params:
         value, kind = w.value(given[name])
         w.program.argument(step.procedure, name, kind)
+        if name in checked:
+            # A parameter that holds an instance: checked at the call, where a wrong argument is written.
+            group = checked[name]
+            value = f"_instance_arg({value}, {w.group(group)}, {group!r}, {step.procedure!r}, {name!r})"
         args.append(value)
     w.call(step, args, step.result)
+
+
+def instance_arg(value, group: list, group_name: str, procedure: str, param: str):
+    """The argument of a parameter declared {param: {of: group}}: an instance of the group, or a name
+    one has; anything else stops the step that calls."""
+    from ..templates import format_value
+    if isinstance(value, str):
+        for instance in group:
+            if instance.get("name") == value:
+                return instance
+        raise StepFailed(f"{procedure}: {param} is an instance of {group_name}, and none is named {value!r}")
+    if isinstance(value, dict) and any(instance is value for instance in group):
+        return value
+    raise StepFailed(f"{procedure}: {param} is an instance of {group_name}, not {format_value(value)!r}")
 
 
 def lower_return(w, step: ReturnStep) -> None:
@@ -284,7 +315,7 @@ def vector_repeat(m, step: RepeatStep, rows) -> None:
         if step.max is not None:
             times = m.np.minimum(times, step.max)
         most = int(times.max()) if len(times) else 0
-        m.iterations(most, step.body, step)
+        m.iterations(times, step.body, step, rows)
         for k in range(most):
             live = m.running(rows[times > k])
             if not len(live):
@@ -321,6 +352,11 @@ def vector_for_each(m, step: ForEachStep, rows) -> None:
             m.block(step.body, live, loop=step)
 
 
+def refuses_call(step: CallStep):
+    # The check that an argument is an instance of its group has no vector form yet.
+    return "a call whose parameters hold instances ({who: {of: GROUP}})" if step.instances else None
+
+
 def vector_call(m, step: CallStep, rows) -> None:
     m.call(step, {name: m.value(formula, rows) for name, formula in step.args}, rows)
 
@@ -351,7 +387,8 @@ FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "do"),
                     check_for_each, lower_for_each, helpers={"_each": each}, nested=("body",),
                     vector=vector_for_each)
 CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with arguments; as: binds what it returns",
-                "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call, vector=vector_call)
+                "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call,
+                helpers={"_instance_arg": instance_arg}, vector=vector_call, vector_refuses=refuses_call)
 RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value, or a record of named values", "return: net",
                   check_return, lower_return, ends_block=True,
                   vector=vector_return)

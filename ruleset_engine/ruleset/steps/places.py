@@ -108,7 +108,9 @@ def check_mark(c, item, path, scope):
     if info is None or info[0] != "entity" or len(parts) != 2 or parts[1] not in c.entities.get(info[1], {}).get(
             "tracks", ()):
         tracks = [f"{e}.{t}" for e, spec in c.entities.items() for t in spec["tracks"]]
-        c.problem(f"{key}: {text!r} is not a track (write ENTITY.TRACK, declared under entities: tracks:)"
+        hint = f"; a procedure's parameter that holds an instance is declared {{{head}: {{of: GROUP}}}}" \
+            if head in scope.local and info is None and len(parts) == 2 else ""
+        c.problem(f"{key}: {text!r} is not a track (write ENTITY.TRACK, declared under entities: tracks:{hint})"
                   f"{c.suggest(text, tracks)}", tuple(path) + (key,))
         return None
     kinds = c.entities[info[1]].get("marks", {}).get(parts[1])

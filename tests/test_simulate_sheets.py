@@ -1,0 +1,52 @@
+"""`dusk simulate --sheets`: the sheets a run brings are made in every game, as `dusk play --sheets`
+makes them at the table: checked before any game, the same with any number of workers, played
+untraced; a sweep does not take them."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ruleset_engine.analysis.simulate import simulate
+from ruleset_engine.errors import DuskError
+
+TWINS = Path(__file__).resolve().parent / "rulesets" / "vtm-twins"
+
+
+def dusk(*args):
+    return subprocess.run([sys.executable, "-m", "ruleset_engine", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_brought_sheets_play_as_the_rulesets_own():
+    # The duel of the bundled ruleset with the twins' sheets brought (Ana's in place of its own Ana,
+    # Bea beside her) plays the very games of tests/rulesets/vtm-twins.yaml, whose own sheets they are:
+    # the third character, Kojiro, stays out of the scene and rolls nothing.
+    brought = simulate("vtm-duel", 300, seed=3, params={"defender": "Bea"}, sheets=[TWINS])
+    own = simulate(str(TWINS.parent / "vtm-twins.yaml"), 300, seed=3)
+    assert brought.to_json()["results"] == own.to_json()["results"]
+    assert brought.to_json()["report"] == own.to_json()["report"]
+    assert brought.backend == "untraced" and "--sheets" in brought.reason
+    # Without them, Bea is nobody: every game ends at once.
+    assert simulate("vtm-duel", 20, seed=3, params={"defender": "Bea"}).to_json()["results"]["no_duel"]["count"] == 20
+
+
+def test_the_same_games_with_two_workers():
+    one = simulate("vtm-duel", 200, seed=5, params={"defender": "Bea"}, sheets=[TWINS / "bea.yaml"])
+    two = simulate("vtm-duel", 200, seed=5, params={"defender": "Bea"}, sheets=[TWINS / "bea.yaml"], workers=2)
+    assert one.to_json()["results"] == two.to_json()["results"] and one.to_json()["report"] == two.to_json()["report"]
+
+
+def test_a_bad_sheet_is_refused_with_its_place_before_any_game(tmp_path):
+    (tmp_path / "bad.yaml").write_text("sheet: character\nname: Bad\ndexterity: 9\n", encoding="utf-8")
+    with pytest.raises(DuskError, match=r"bad.yaml:3:12: dexterity must be 1..5"):
+        simulate("vtm-duel", 10, sheets=[tmp_path])
+    out = dusk("simulate", "vtm-duel", "-n", "10", "--sheets", str(tmp_path))
+    assert out.returncode == 1 and "bad.yaml:3:12: dexterity must be 1..5 (at dexterity)" in out.stderr
+
+
+def test_lockstep_and_sweeps_do_not_take_them():
+    out = dusk("simulate", "vtm-duel", "-n", "10", "--sheets", str(TWINS), "--backend", "lockstep")
+    assert out.returncode == 2 and "sheets brought with --sheets are played untraced" in out.stderr
+    out = dusk("simulate", "vtm-duel", "-n", "10", "--sheets", str(TWINS), "--sweep", "turns=1..2")
+    assert out.returncode == 2 and out.stderr == "dusk simulate: --sheets goes with a plain run, not a --sweep\n"
