@@ -35,7 +35,7 @@ with `roll` the dice being built (ExactRoll: each die changed, the pool changed,
 The vector form (optional, read only by the lockstep backend of `dusk simulate`): the same rule for
 many games at once. It is called as vector(v, *arguments, **params, **keywords) with `v` the vector
 evaluator (dice/vector.py; `v.np` is numpy, so nothing here imports it): a number is an integer
-array (one value per game) or a plain number, a pool a VPool (`faces`: games x slots, 0 an empty
+array (one value per game) or a plain number, a pool a VPool (`faces`: games x slots, v.EMPTY an empty
 slot), a condition a test over such faces. It returns the value in the same terms. A modifier's
 vector form is vector(v, state, operand), changing `state` (DiceState: faces, sides, dropped) in
 place. A ruleset using an entry without one is simulated untraced (the entry's note says why).

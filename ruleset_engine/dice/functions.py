@@ -179,7 +179,8 @@ def _exact_sort(x, pool, descending=None):
 
 # ---- vector forms: the same rules over many games at once (the lockstep backend) ----------------
 # `v` is the vector evaluator (ruleset_engine/dice/vector.py); `v.np` is numpy, so nothing here
-# imports it. A pool is a VPool: `faces` (games x slots, 0 an empty slot, dice in roll order).
+# imports it. A pool is a VPool: `faces` (games x slots, v.EMPTY an empty slot, dice in roll order;
+# a face may be 0 or less, as a number put in a pool is).
 
 
 def _vector_min(v, *values):
@@ -214,7 +215,7 @@ def _vector_extreme(v, pool, highest, default=None):
     if not faces.shape[1]:
         picked = np.zeros(n, np.int64)
     elif highest:
-        picked = faces.max(axis=1).astype(np.int64)     # an empty slot (0) is below every face
+        picked = faces.max(axis=1).astype(np.int64)     # an empty slot (v.EMPTY) is below every face
     else:
         picked = np.where(present, faces, np.iinfo(faces.dtype).max).min(axis=1).astype(np.int64)
     if has.all():
@@ -237,8 +238,8 @@ def _split(v, pool, keep):
     faces = pool.faces
     where = v.np.where
     # What was set aside is worked out only if something reads it (aside(..)).
-    return v.pool(where(keep, faces, 0).astype(faces.dtype, copy=False),
-                  lambda: v.pool(where(keep, 0, faces).astype(faces.dtype, copy=False)))
+    return v.pool(where(keep, faces, v.EMPTY).astype(faces.dtype, copy=False),
+                  lambda: v.pool(where(keep, v.EMPTY, faces).astype(faces.dtype, copy=False)))
 
 
 def _vector_top(v, pool, n, highest):
@@ -258,23 +259,25 @@ def _vector_top(v, pool, n, highest):
 
 def _vector_largest_set(v, pool, ignore=None):
     np = v.np
-    faces = pool.faces
-    if not faces.shape[1]:
-        return _split(v, pool, pool.present)
-    top = int(faces.max()) if faces.size else 0
-    counts = np.zeros((faces.shape[0], top + 1), np.int64)
+    faces, present = pool.faces, pool.present
+    if not present.any():
+        return _split(v, pool, present)
+    # Counted by face, from the lowest face any game holds (column 0: the empty slots, never counted).
+    low, top = int(faces[present].min()), int(faces[present].max())
+    column_of = np.where(present, faces.astype(np.int64) - low + 1, 0)
+    counts = np.zeros((faces.shape[0], top - low + 2), np.int64)
     # Each game ignores the faces of its own ignore= pool (a die showing one is counted nowhere).
-    counted = pool.present
+    counted = present
     if ignore is not None and ignore.faces.shape[1]:
         ignored = (faces[:, :, None] == ignore.faces[:, None, :]) & ignore.present[:, None, :]
         counted = counted & ~ignored.any(axis=2)
-    for column, counts_it in zip(faces.T, counted.T):      # a pool holds a few dice: one pass per die
+    for column, counts_it in zip(column_of.T, counted.T):      # a pool holds a few dice: one pass per die
         counts[np.arange(faces.shape[0]), column] += counts_it
     counts[:, 0] = 0
     # The biggest group; ties go to the higher face (the later column among equal counts).
-    best = (top - np.argmax(counts[:, ::-1], axis=1))
-    best = np.where(counts.max(axis=1) > 0, best, 0)
-    return _split(v, pool, pool.present & (faces == best[:, None]))
+    best = counts.shape[1] - 1 - np.argmax(counts[:, ::-1], axis=1)
+    best = np.where(counts.max(axis=1) > 0, best, -1)
+    return _split(v, pool, present & (column_of == best[:, None]))
 
 
 def _vector_unpair(v, pool):
@@ -295,7 +298,7 @@ def _vector_cancel(v, pool, against):
     rows = np.arange(faces.shape[0])
     keep = pool.present.copy()
     for face in against.faces.T:          # each die of b cancels one equal die of a, the earliest first
-        match = keep & (faces == face[:, None]) & (face[:, None] != 0)
+        match = keep & (faces == face[:, None]) & (face[:, None] != v.EMPTY)
         found = match.any(axis=1)
         first = np.argmax(match, axis=1)
         keep[rows[found], first[found]] = False
@@ -317,10 +320,10 @@ def _vector_sort(v, pool, descending=False):
     if not isinstance(descending, bool) and not isinstance(descending, np.bool_):
         raise DiceTypeError("sort(.., descending=) takes true or false known before the game")
     # Empty slots sort last; equal faces are the same die to every later rule, so the faces alone are sorted.
-    big = np.iinfo(np.int32).max         # above any face (a die may show the most a face holds)
     wide = faces.astype(np.int32)
+    big = np.iinfo(np.int32).max
     key = np.sort(np.where(pool.present, -wide if descending else wide, big), axis=1)
-    return v.pool(np.where(key == big, 0, -key if descending else key).astype(faces.dtype))
+    return v.pool(np.where(key == big, v.EMPTY, -key if descending else key).astype(faces.dtype))
 
 
 def _vector_reroll(v, expr, test):

@@ -241,14 +241,14 @@ def _exact_lower_faces(x, roll, value):
 
 
 # ---- vector forms: the same rules over many games at once (the lockstep backend) ----------------
-# `state` is dice/vector.py's DiceState: faces (games x slots, 0 an empty slot), sides (a number or one
+# `state` is dice/vector.py's DiceState: faces (games x slots, v.EMPTY an empty slot), sides (a number or one
 # per game), dropped (the dice left out, a VPool, or None) and draws (dice rolled, for the limit).
 
 
 def _vector_rank(v, state, n, highest: bool, keeping: bool):
     np = v.np
     faces = state.faces
-    present = faces != 0
+    present = faces != v.EMPTY
     wide = faces.astype(np.int32)
     key = np.where(present, -wide if highest else wide, np.iinfo(np.int32).max)
     order = np.argsort(key, axis=1, kind="stable")       # earlier dice first among equal faces
@@ -257,8 +257,8 @@ def _vector_rank(v, state, n, highest: bool, keeping: bool):
     n = np.asarray(n)
     chosen = rank < (n[:, None] if n.ndim else n)
     keep = present & (chosen if keeping else ~chosen)
-    state.dropped = v.pool(np.where(keep, 0, faces).astype(faces.dtype))
-    state.faces = np.where(keep, faces, 0).astype(faces.dtype)
+    state.dropped = v.pool(np.where(keep, v.EMPTY, faces).astype(faces.dtype))
+    state.faces = np.where(keep, faces, v.EMPTY).astype(faces.dtype)
 
 
 def _vector_keep_highest(v, state, n):
@@ -281,7 +281,7 @@ def _vector_reroll(v, state, test, once: bool):
     """Every die meeting the test drawn again, all games at once, until none meets it (or once)."""
     np = v.np
     faces = state.faces
-    pending = (faces != 0) & test(faces)
+    pending = (faces != v.EMPTY) & test(faces)
     per_game = isinstance(state.sides, np.ndarray)
     while pending.any():
         where = pending.nonzero()
@@ -309,7 +309,7 @@ def _vector_explode(v, state, test, once: bool = False):
     faces = state.faces
     n = faces.shape[0]
     sides = state.sides[:, None] if isinstance(state.sides, np.ndarray) else state.sides
-    new = faces != 0
+    new = faces != v.EMPTY
     while True:
         meets = new & ((faces == sides) if test is None else test(faces))
         k = meets.sum(axis=1)
@@ -320,11 +320,11 @@ def _vector_explode(v, state, test, once: bool = False):
         if state.draws.max() > v.max_dice_rolled:
             raise DiceLimitError(limit_message(v.max_dice_rolled))
         added = v.draw(state.sides, (n, width))
-        added[np.arange(width)[None, :] >= k[:, None]] = 0
+        added[np.arange(width)[None, :] >= k[:, None]] = v.EMPTY
         faces = np.concatenate([faces, added], axis=1)
         if once:
             break
-        new = np.concatenate([np.zeros(meets.shape, bool), added != 0], axis=1)
+        new = np.concatenate([np.zeros(meets.shape, bool), added != v.EMPTY], axis=1)
     state.faces = faces
 
 
@@ -345,7 +345,7 @@ def _vector_set_faces(v, state, value, raising: bool):
                              f"in one (run it with --backend untraced)")
     value = np.clip(value, low - 1, top)      # within the face type; a face past a die's changes none
     moved = np.maximum(faces, value) if raising else np.minimum(faces, value)
-    state.faces = np.where(faces != 0, moved, 0).astype(faces.dtype)
+    state.faces = np.where(faces != v.EMPTY, moved, v.EMPTY).astype(faces.dtype)
 
 
 def _vector_raise_faces(v, state, value):

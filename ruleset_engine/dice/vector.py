@@ -2,7 +2,7 @@
 
 An expression is evaluated for a set of rows (one row per game being played) and gives one value
 per row: a number is an integer array, true/false a boolean array, a pool a VPool (a fixed-width
-small-integer array, one row per game, 0 an empty slot, so each row holds its own number of dice).
+small-integer array, one row per game, EMPTY an empty slot, so each row holds its own number of dice).
 A value known before any game (a constant, a param) stays a plain Python value, which numpy
 broadcasts. Dice are drawn for all the rows at once from one numpy generator.
 
@@ -24,15 +24,17 @@ from typing import Callable
 import numpy as np
 
 from . import ast
-from .errors import DiceLimitError, DiceTypeError, DiceValueError
+from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from .functions import FUNCTIONS
 from .limits import DEFAULT_LIMITS
 from .modifiers import MODIFIERS, limit_message
 from .vectorizable import MAX_FACE, MIN_FACE       # the largest and the lowest face a pool holds here
 from .vectorizable import TOKENS as _TOKENS
+from .vectorizable import literal_sides
 from .runtime import MAX_NUMBER
 
-FACE = np.int16           # a die's face in a pool; 0 is an empty slot
+FACE = np.int16           # a die's face in a pool (MIN_FACE to MAX_FACE)
+EMPTY = -32_768           # an empty slot of a pool: below MIN_FACE, so a pool may hold 0 or less
 INT = np.int64
 
 COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq,
@@ -40,7 +42,7 @@ COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator
 
 
 class VPool:
-    """Dice of many games: `faces` (rows x width, 0 an empty slot, dice in roll order) and, when
+    """Dice of many games: `faces` (rows x width, EMPTY an empty slot, dice in roll order) and, when
     the operation that made it set dice aside, those dice as another VPool (aside(..) reads them)."""
 
     __slots__ = ("faces", "_aside")
@@ -57,13 +59,13 @@ class VPool:
 
     @property
     def present(self):
-        return self.faces != 0
+        return self.faces != EMPTY
 
     def size(self):
-        return np.count_nonzero(self.faces, axis=1).astype(INT)
+        return np.count_nonzero(self.faces != EMPTY, axis=1).astype(INT)
 
     def total(self):
-        return self.faces.sum(axis=1, dtype=INT)
+        return np.where(self.faces != EMPTY, self.faces, 0).sum(axis=1, dtype=INT)
 
     def take(self, index) -> "VPool":
         """The rows at `index` (an index array or a mask into this pool's rows)."""
@@ -77,10 +79,10 @@ def empty_pool(n: int) -> VPool:
 def pool_of(faces) -> VPool:
     """A pool from faces that may hold values no die shows (a number written into a pool)."""
     faces = np.asarray(faces)
-    if faces.size and (faces.min() < 1 or faces.max() > MAX_FACE):
-        bad = int(faces.min()) if faces.min() < 1 else int(faces.max())
-        raise DiceValueError(f"the lockstep backend holds faces 1..{MAX_FACE:,} in a pool, and a game put {bad} "
-                             f"in one (run it with --backend untraced)")
+    if faces.size and (faces.min() < MIN_FACE or faces.max() > MAX_FACE):
+        bad = int(faces.min()) if faces.min() < MIN_FACE else int(faces.max())
+        raise DiceValueError(f"the lockstep backend holds faces {MIN_FACE:,}..{MAX_FACE:,} in a pool, and a game "
+                             f"put {bad} in one (run it with --backend untraced)")
     return VPool(faces.astype(FACE))
 
 
@@ -94,11 +96,11 @@ def join(pools: list, n: int) -> VPool:
 
 def compact(faces):
     """Each row's dice moved to its left (order kept), the width cut to the most any row holds."""
-    present = faces != 0
+    present = faces != EMPTY
     # Each die's place among its row's dice: a scatter, not a sort (pools are a few dice wide).
     place = np.cumsum(present, axis=1) - 1
     most = int(place[:, -1].max()) + 1 if faces.size else 0
-    out = np.zeros((faces.shape[0], most), faces.dtype)
+    out = np.full((faces.shape[0], most), EMPTY, faces.dtype)
     rows, columns = np.nonzero(present)
     out[rows, place[rows, columns]] = faces[rows, columns]
     return out
@@ -121,15 +123,19 @@ class Vectors:
     for the limit of dice rolled in one evaluation, which holds for each game on its own."""
 
     np = np
+    EMPTY = EMPTY           # an empty slot of a pool, for the vector forms
     MIN_FACE = MIN_FACE
 
     def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000,
-                 max_pool_dice: int = DEFAULT_LIMITS.max_pool_dice):
+                 max_pool_dice: int = DEFAULT_LIMITS.max_pool_dice, formulas=None, records=None):
         self.rng = rng
         self.names = names
         self.max_dice_rolled = max_dice_rolled
         self.max_pool_dice = max_pool_dice
-        self.rolled: list = []          # the pools of Aliased nodes being read (Rolled)
+        self.formulas = formulas or {}  # the ruleset's named formulas (dice/named.py)
+        self.records = records          # (name, a, b, field, rows, span) -> NAME(a, b).FIELD, for each row
+        self.rolled: list = []          # the pools of Aliased nodes being read (Rolled), as Bound
+        self.bound: list = []           # the parameters of the named formulas being evaluated, as Bound
         # By row (a row's index): dice rolled in the evaluation numbered `evaluation` (begin() starts
         # one without touching the rows: a count of an earlier evaluation is read as 0).
         self.spent = np.zeros(0, INT)
@@ -231,7 +237,29 @@ def _constant(v, node, rows):
     return node.value
 
 
+class Bound:
+    """Values given for a set of rows (a named formula's arguments, an aliased pool), read back for
+    any of those rows: a part of the expression may be evaluated for only some of them."""
+
+    __slots__ = ("values", "position")
+
+    def __init__(self, values, rows):
+        self.values = values
+        self.position = np.zeros(int(rows.max()) + 1 if len(rows) else 0, np.int64)
+        self.position[rows] = np.arange(len(rows))
+
+    def get(self, name, rows):
+        value = self.values[name]
+        if hasattr(value, "take"):          # a pool, or an instance of a group per game
+            return value.take(self.position[rows])
+        if isinstance(value, np.ndarray):
+            return value[self.position[rows]]
+        return value
+
+
 def _name(v, node, rows):
+    if v.bound and node.path[0] in v.bound[-1].values:
+        return v.bound[-1].get(node.path[0], rows)
     return v.names(node.path, rows, node.span)
 
 
@@ -332,14 +360,13 @@ def merge(mask, a, b, n: int):
         if not (isinstance(a, VPool) and isinstance(b, VPool)):
             raise DiceTypeError("the two sides of a conditional give a pool and a number")
         width = max(a.faces.shape[1], b.faces.shape[1])
-        faces = np.zeros((n, width), FACE)
+        faces = np.full((n, width), EMPTY, FACE)
         faces[mask, :a.faces.shape[1]] = a.faces
         faces[~mask, :b.faces.shape[1]] = b.faces
         return VPool(faces)
-    if isinstance(a, str) or isinstance(b, str):
-        raise VectorError("a text in a formula")
     a_rows, b_rows = rows_of(a, int(mask.sum())), rows_of(b, n - int(mask.sum()))
-    out = np.empty(n, np.result_type(a_rows, b_rows))
+    texts = a_rows.dtype.kind in "OU" or b_rows.dtype.kind in "OU"      # a text (a choice's answer)
+    out = np.empty(n, object if texts else np.result_type(a_rows, b_rows))
     out[mask] = a_rows
     out[~mask] = b_rows
     return out
@@ -349,9 +376,9 @@ def scatter(value, index, part, n: int):
     """`value` (of n rows) with the rows at `index` replaced by `part`."""
     if isinstance(value, VPool):
         width = max(value.faces.shape[1], part.faces.shape[1])
-        faces = np.zeros((n, width), FACE)
+        faces = np.full((n, width), EMPTY, FACE)
         faces[:, :value.faces.shape[1]] = value.faces
-        faces[index] = 0
+        faces[index] = EMPTY
         faces[index, :part.faces.shape[1]] = part.faces
         return VPool(faces)
     out = rows_of(value, n).copy()
@@ -359,7 +386,36 @@ def scatter(value, index, part, n: int):
     return out
 
 
+def _named(v, node, rows):
+    """A named formula: each argument evaluated once, in order, then the body with the parameters
+    bound to them; an error in the body is placed in the body's text, naming the formula."""
+    formula = v.formulas[node.function]
+    values = {}
+    for name, arg in zip(formula.params, node.args):
+        value = v.value(arg, rows)
+        values[name] = VPool(value.faces) if isinstance(value, VPool) else value   # a parameter: a plain pool
+    v.bound.append(Bound(values, rows))
+    try:
+        return v.value(formula.tree, rows)
+    except DiceError as err:
+        if err.text is None:
+            err.text = formula.text
+            err.message = f"{err.message} (in the formula {formula.name})"
+        raise
+    finally:
+        v.bound.pop()
+
+
+def _member(v, node, rows):
+    """NAME(a, b).FIELD, a record between two instances: read by the caller (its store)."""
+    call = node.value
+    a, b = (v.value(arg, rows) for arg in call.args)
+    return v.records(call.function, a, b, node.path[0], rows, node.span)
+
+
 def _call(v, node, rows):
+    if node.function in v.formulas:
+        return _named(v, node, rows)
     entry = FUNCTIONS[node.function]
     form = entry.form_for(len(node.args))
     kinds = form.args + (form.args[-1],) * (len(node.args) - len(form.args)) if form.variadic else form.args
@@ -395,7 +451,7 @@ ARGUMENTS = {
 
 
 class DiceState:
-    """The dice of one NdS while its modifiers run: faces (rows x width, 0 empty), their sides
+    """The dice of one NdS while its modifiers run: faces (rows x width, EMPTY empty), their sides
     (a number or one per row), and the dice left out so far (aside(..) reads them)."""
 
     __slots__ = ("faces", "sides", "dropped", "draws")
@@ -424,7 +480,7 @@ def _dice(v, node, rows):
     width = int(np.max(count)) if n else 0
     faces = v.draw(sides, (n, width))
     if isinstance(count, np.ndarray):
-        faces[np.arange(width)[None, :] >= count[:, None]] = 0
+        faces[np.arange(width)[None, :] >= count[:, None]] = EMPTY
     # Each game's dice count against its own limit of dice rolled in this evaluation, the first roll too.
     before = v.spent_by(rows) if v.counting else 0
     state = DiceState(faces, sides, before + rows_of(count, n))
@@ -461,14 +517,30 @@ def _pool_literal(v, node, rows):
             parts.append(value)
         else:
             parts.append(pool_of(rows_of(value, n)[:, None]))
-    return join(parts, n)      # joined, a pool keeps no dice aside (as in the untraced mode)
+    joined = join(parts, n)      # joined, a pool keeps no dice aside (as in the untraced mode)
+    if not node.modifiers:
+        return joined
+    # Modifiers after the brackets, as after NdS: the dice in order, their sides (one size for all
+    # when a modifier rolls more: vectorizable.py made sure) for the ones that re-roll or explode.
+    # The dice the items rolled are counted already (each game's own, as _dice counts them).
+    before = v.spent_by(rows) if v.counting else np.zeros(n, INT)
+    state = DiceState(compact(joined.faces), literal_sides(node), before)
+    for modifier in node.modifiers:
+        entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
+        try:
+            entry.vector(v, state, _operand(v, modifier, rows))
+        except (DiceLimitError, DiceValueError) as err:      # placed at the modifier, as untraced
+            raise err.located(None, modifier.span) from None
+    if v.counting:
+        v.spend(rows, v.spent_by(rows) + state.draws - before)
+    return VPool(state.faces, state.dropped)
 
 
 def _aliased(v, node, rows):
     pool = v.as_pool(node.pool, rows)
     if node.body is None:
         return pool
-    v.rolled.append(pool)
+    v.rolled.append(Bound({None: pool}, rows))
     try:
         return v.value(node.body, rows)
     finally:
@@ -476,7 +548,7 @@ def _aliased(v, node, rows):
 
 
 def _rolled(v, node, rows):
-    return v.rolled[-1]
+    return v.rolled[-1].get(None, rows)
 
 
 NODES = {
@@ -485,5 +557,5 @@ NODES = {
     ast.AllOf: lambda v, node, rows: _logic(v, node, rows, True),
     ast.AnyOf: lambda v, node, rows: _logic(v, node, rows, False),
     ast.Not: _not, ast.Conditional: _conditional, ast.Call: _call, ast.Dice: _dice,
-    ast.PoolLiteral: _pool_literal, ast.Aliased: _aliased, ast.Rolled: _rolled,
+    ast.PoolLiteral: _pool_literal, ast.Aliased: _aliased, ast.Rolled: _rolled, ast.Member: _member,
 }

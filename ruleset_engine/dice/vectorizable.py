@@ -19,19 +19,29 @@ TOKENS = {
 }
 
 MAX_FACE = 32_767      # the largest face a pool of the lockstep backend holds (vector.py: int16)
-MIN_FACE = 1           # the lowest (0 marks an empty slot there)
+MIN_FACE = -32_767     # the lowest (one value below it marks an empty slot there: vector.EMPTY)
 
 _PLAYED = (ast.Integer, ast.String, ast.Boolean, ast.Name, ast.Unary, ast.Arithmetic, ast.Compare, ast.AllOf,
            ast.AnyOf, ast.Not, ast.Conditional, ast.Call, ast.Dice, ast.PoolLiteral, ast.Aliased, ast.Rolled,
            ast.Condition, ast.Keyword, ast.KindName, *TOKENS)
 
 
-def unsupported(tree, formulas=()) -> tuple[str, tuple] | None:
-    """The first construct of a tree that has no vector form: (what it is, its span), or None."""
+def unsupported(tree, formulas=(), seen: tuple = (), pairs=()) -> tuple[str, tuple] | None:
+    """The first construct of a tree that has no vector form: (what it is, its span), or None. A
+    named formula is played through its body (`seen`: the bodies being read, against a cycle);
+    `pairs`: the ruleset's records between instances, read as NAME(a, b).FIELD."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
+            if node.function in pairs:
+                continue
             if node.function in formulas:
-                return f"the named formula {node.function}(..)", node.span
+                if node.function in seen:
+                    return f"the named formula {node.function}(..), which calls itself", node.span
+                found = unsupported(formulas[node.function].tree, formulas, seen + (node.function,), pairs)
+                if found is not None:
+                    # Said at the call: the body is in another part of the file.
+                    return f"{found[0]} in the named formula {node.function}(..)", node.span
+                continue
             entry = FUNCTIONS.get(node.function)
             if entry is None:
                 return f"{node.function}(..), a function the game gives", node.span
@@ -52,23 +62,45 @@ def unsupported(tree, formulas=()) -> tuple[str, tuple] | None:
                 if isinstance(modifier, ast.SetFaces) and _face_outside(modifier.value, modifier.kind):
                     return f"the modifier {entry.syntax} giving dice a face its pools cannot hold (faces " \
                            f"{MIN_FACE:,}..{MAX_FACE:,})", modifier.span
-        elif isinstance(node, ast.PoolLiteral) and node.modifiers:
-            return "modifiers after [..] (no vector form)", node.span
         elif isinstance(node, ast.PoolLiteral):
+            for modifier in node.modifiers:
+                entry = MODIFIERS[TOKENS[type(modifier)](modifier)]
+                if entry.vector is None:
+                    return f"the modifier {entry.syntax} (no vector form)", modifier.span
+                if entry.draws and literal_sides(node) is None:
+                    return (f"'{entry.token}' after [..] on dice of different sides (each die would need "
+                            f"its own; no vector form)"), modifier.span
             for item in node.items:
                 if _face_outside(item):
                     return f"a pool holding a number outside {MIN_FACE:,}..{MAX_FACE:,} (the faces its pools hold)", \
                         item.span
         elif isinstance(node, ast.Member):
-            return "a field of a record (no vector form)", node.span
+            if node.value.function not in pairs:
+                return "a field of a record (no vector form)", node.span
         elif not isinstance(node, _PLAYED):
             return f"{type(node).__name__} (no vector form)", node.span
     return None
 
 
+def literal_sides(node) -> int | None:
+    """The sides of every die of a bracketed pool, when they are all NdS of one written size (what
+    a re-roll or an explosion after the brackets needs in lockstep); None otherwise."""
+    sides: set = set()
+    items = list(node.items)
+    while items:
+        item = items.pop()
+        if isinstance(item, ast.PoolLiteral) and not item.modifiers:
+            items.extend(item.items)
+        elif isinstance(item, ast.Dice) and isinstance(item.sides, ast.Integer):
+            sides.add(item.sides.value)
+        else:
+            return None
+    return sides.pop() if len(sides) == 1 else None
+
+
 def _face_outside(node, kind: str = "") -> bool:
     """A number written in the text that a pool of the lockstep backend cannot hold as a face: in a
-    pool, or as the face min sets (above the most) or max sets (below 1); min0 or max99999 change no die."""
+    pool, or as the face min sets (above the most) or max sets (below the lowest); max99999 changes no die."""
     value = node.value if isinstance(node, ast.Integer) else None
     if isinstance(node, ast.Unary) and isinstance(node.operand, ast.Integer):
         value = -node.operand.value if node.op == "-" else node.operand.value

@@ -125,3 +125,63 @@ def shown_marks(track: dict) -> str:
     for m in track.get("marks", ()):
         counts[m] = counts.get(m, 0) + 1
     return ", ".join(f"{m} {c}" for m, c in counts.items())
+
+
+# ---- the same rules for many games at once (the lockstep backend; numpy passed in, never imported
+# here: the process that only checks a ruleset never loads it) ------------------------------------
+
+
+def mark_typed_many(np, ranks, n, rank: int | None, rule: MarkRule, clear: bool):
+    """mark_typed for one track of many games: `ranks` (games x boxes) holds each box's type by its
+    rank in rule.types, -1 an unmarked box, the marked boxes first; `n` the marks per game (an array),
+    `rank` the type's (None: a clear of any type). Changes `ranks` in place, one mark at a time for
+    the games that still have one to make, until no game's mark can change anything (bounded: a mark
+    that changes nothing ends that game's marks, as in mark_typed)."""
+    games, size = ranks.shape
+    columns = np.arange(size)
+    left = np.maximum(0, np.asarray(n, np.int64)) * np.ones(games, np.int64)
+    while True:
+        todo = np.flatnonzero(left > 0)
+        if not len(todo):
+            return ranks
+        box = ranks[todo]
+        count = (box >= 0).sum(axis=1)
+        changed = np.zeros(len(todo), bool)
+        if clear:
+            at = count - 1 if rank is None else \
+                size - 1 - np.argmax((box == rank)[:, ::-1], axis=1)
+            has = count > 0 if rank is None else (box == rank).any(axis=1)
+            # Boxes after the cleared one move back by one (the marked boxes stay first).
+            shifted = np.where(columns[None, :] >= at[:, None], np.roll(box, -1, axis=1), box)
+            shifted[:, -1] = np.where(has, -1, shifted[:, -1])
+            box = np.where(has[:, None], shifted, box)
+            changed = has
+        else:
+            room = count < size
+            if room.any():
+                # strongest: before the first weaker mark (an unmarked box is weaker than any);
+                # marked: after the last mark.
+                at = np.argmax(box < rank, axis=1) if rule.order == "strongest" else count
+                moved = np.where(columns[None, :] > at[:, None], np.roll(box, 1, axis=1), box)
+                moved[columns[None, :] == at[:, None]] = rank
+                box = np.where(room[:, None], moved, box)
+                changed |= room
+            full = ~room
+            if full.any() and rule.full != "lost":
+                low = box.min(axis=1)
+                weakest = size - 1 - np.argmax((box == low[:, None])[:, ::-1], axis=1)
+                if rule.full == "upgrade":
+                    can = full & (low + 1 < len(rule.types))
+                    new = low + 1
+                else:   # replace
+                    can = full & (low < rank)
+                    new = np.full(len(todo), rank)
+                if can.any():
+                    index = np.flatnonzero(can)
+                    box[index, weakest[index]] = new[index]
+                    if rule.order == "strongest":
+                        box[index] = -np.sort(-box[index], axis=1)     # stronger marks first
+                changed |= can
+        ranks[todo] = box
+        left[todo] -= 1
+        left[todo[~changed]] = 0

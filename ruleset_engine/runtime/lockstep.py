@@ -1,7 +1,7 @@
 """The lockstep backend of `dusk simulate`: thousands of games played at once, a row per game.
 
 Every value of the games (state variables, entity fields, locals, loop counters) is a numpy
-array with one row per game slot; a pool is a fixed-width array of small integers (0 an empty
+array with one row per game slot; a pool is a fixed-width array of small integers (vector.EMPTY an empty
 slot). A step runs for the rows that reach it, through its kind's vector form (ruleset/steps/):
 an `if` splits the rows by its test, a loop keeps a counter per row, a call gathers the rows that
 make it into a fresh frame of locals. Formulas are evaluated by dice/vector.py, each function and
@@ -13,7 +13,8 @@ The machine is built from the ruleset's parsed model, like the program writer (p
 the loop machine (machine.py), whose order it follows: the values a game starts with (dice params
 rolled, entities, state), setup:, the loop level's begin:, then rounds of the loop action, the
 triggers and the end conditions, the level's finish:, its counter and its then: when it runs out.
-vectorizable.py finds, before any game, the first construct of a ruleset that has no vector form.
+vectorizable.py finds, before any game, the first construct of a ruleset that has no vector form;
+lockstep_values.py holds the values the machine keeps (stores, records, instances, tracks).
 
 The dice come from one numpy generator per range of games, seeded from the run's seed and the
 range, so the same seed gives the same report however the ranges are shared among workers. They
@@ -31,74 +32,24 @@ from ruleset_engine.dice.limits import DEFAULT_LIMITS
 from ruleset_engine.dice.vector import VPool, Vectors, compact, rows_of
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
+from ruleset_engine.ruleset.model import MAX_BOXES
+from ruleset_engine.ruleset.pairs import PairFailed
+from ruleset_engine.ruleset.templates import format_value
+from ruleset_engine.ruleset.steps.instances import MAX_NAME
+from ruleset_engine.ruleset.templates import LocalText
 from ruleset_engine.ruleset.steps import StepFailed
 
 from .at_once import reads as at_once_reads
 from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
+from .lockstep_values import (Record, Ref, RefStore, Store, Track, _as_python, _assemble, _by_instance, _key, _part,
+                              _plain, _store_for)
+from .support import auto_answer, decision, default_arg, fmt, group_size, plain_text, track_boxes
 from .support import too_big
 from .writer import _may_grow
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
 
 BATCH = 4096          # game slots played at once
-# ---- the values of the games --------------------------------------------------------------------
-
-
-class Store:
-    """One value for every game slot: numbers, true/false or texts (an array of `size` rows), or a
-    pool (faces: size x width, 0 empty), with the dice it set aside when it is a local."""
-
-    __slots__ = ("data", "aside", "keeps_aside")
-
-    def __init__(self, keeps_aside: bool = False):
-        self.data = None
-        self.aside: Store | None = None
-        self.keeps_aside = keeps_aside
-
-    def put(self, rows, value, size: int) -> None:
-        if isinstance(value, VPool):
-            faces = value.faces
-            if self.data is None:
-                self.data = np.zeros((size, faces.shape[1]), vector.FACE)
-            elif self.data.ndim != 2:
-                raise StepFailed("a value that was a number is now a pool (the lockstep backend keeps one kind)")
-            width = self.data.shape[1]
-            if faces.shape[1] > width:
-                # Wider than the store: cut empty columns at the end, or move each row's dice left.
-                faces = faces[:, :width] if not faces[:, width:].any() else compact(faces)
-                if faces.shape[1] > width:
-                    grown = np.zeros((size, faces.shape[1]), vector.FACE)
-                    grown[:, :width] = self.data
-                    self.data = grown
-                    width = faces.shape[1]
-            self.data[rows, :faces.shape[1]] = faces
-            if faces.shape[1] < width:
-                self.data[rows, faces.shape[1]:] = 0
-            if self.keeps_aside:
-                if value.aside is not None:
-                    if self.aside is None:
-                        self.aside = Store()
-                    self.aside.put(rows, value.aside, size)
-                elif self.aside is not None:
-                    self.aside.put(rows, vector.empty_pool(len(rows)), size)
-            return
-        if isinstance(value, np.ndarray):
-            if self.data is None:
-                self.data = np.zeros(size, value.dtype if value.dtype != np.int16 else np.int64)
-        elif self.data is None:
-            dtype = bool if type(value) is bool else np.int64 if type(value) is int else object
-            self.data = np.zeros(size, dtype)
-        if self.data.ndim != 1:
-            raise StepFailed("a value that was a pool is now a number (the lockstep backend keeps one kind)")
-        self.data[rows] = value
-
-    def get(self, rows):
-        if self.data.ndim == 2:
-            aside = self.aside.get(rows) if self.aside is not None else None
-            return VPool(self.data[rows], aside)
-        return self.data[rows]
-
-
 class Frame:
     """The locals of one call (or of the loop action, or a block outside any): a Store each, and
     the rows that returned (their steps after return: skip them) with what they gave back."""
@@ -119,6 +70,7 @@ class Machine:
     """Plays the games of one range (start..stop-1) in lockstep and returns their Totals."""
 
     np = np
+    EMPTY = vector.EMPTY        # an empty slot of a pool
 
     def __init__(self, ruleset: model.Ruleset, params: dict, rng, size: int, run_limits, max_rounds: int):
         self.ruleset = ruleset
@@ -128,7 +80,9 @@ class Machine:
         self.max_steps = run_limits.max_steps
         self.max_depth = run_limits.max_call_depth
         self.max_rounds = max_rounds
-        self.values = Vectors(rng, self.name, DEFAULT_LIMITS.max_dice_rolled)
+        self.values = Vectors(rng, self.name, DEFAULT_LIMITS.max_dice_rolled, formulas=ruleset.formulas,
+                              records=self.pair_read)
+        self.records: dict = {name: {} for name in ruleset.pairs}   # pair -> (i, j) -> field -> Store
         self.globals: dict = {}                    # state variables, entity fields ("e.f"), dice params
         self.dice_params = {n for n, p in ruleset.params.items() if p.type == "dice"}
         self.frames: list[Frame] = [Frame()]
@@ -136,8 +90,13 @@ class Machine:
         self.result = np.full(size, -1, np.int64)
         self.results: list[str] = []
         self.rounds = np.zeros(size, np.int64)
-        self.counter = np.zeros(size, np.int64)
-        self.done = np.zeros(size, np.int64)
+        self.levels = ruleset.loop
+        self.level_names = [level.name for level in ruleset.loop]
+        self.counters = [np.zeros(size, np.int64) for _ in ruleset.loop]    # per level: the iteration played
+        self.dones = [np.zeros(size, np.int64) for _ in ruleset.loop]       # per level: iterations done
+        self.stopped = np.zeros(size, bool)        # rows an end: LEVEL took out of the action (or trigger)
+        self.level_ended = np.full(size, -1, np.int64)   # the level a row's end: LEVEL ended this round
+        self.no_level = None                       # where no iteration runs (setup:, a level's block), or None
         self.gone = 0                              # rows that ended or returned so far: blocks refilter
         self.ended: list = []                      # rows that ended since the last retirement
         self.site = None                           # the formula or step being run, for errors
@@ -147,30 +106,51 @@ class Machine:
         # step_bound, at least the most of them, is compared first (a sum: cheap).
         self.step_count = np.zeros(size, np.int64)
         self.step_all = self.step_bound = self.action_games = 0
-        self.level = ruleset.loop[0]
         self.action = next(a for a in ruleset.actions.values() if a.plays_level)
-        self.args = {k: p.default for k, p in self.action.params.items()}
+        params = self.action.params.values()
+        self.args = {p.name: p.default for p in params if not isinstance(p.default, model.Formula)}
+        self.read_args = [p for p in params if isinstance(p.default, model.Formula)]   # read each round
         self.at_once = [(e, at_once_reads(e)) for e in ruleset.end if e.at_once]
         self.reads_loop = any(path[0] == "loop" for e in ruleset.end for path, _ in e.when.expr.names)
         # Locals keep what their pools set aside only when some formula reads it (aside(..)).
         self.reads_aside = any(dice_ast.reads_aside(f.expr.tree) for f in _all_formulas(ruleset))
         self.writes: dict = {}                     # id(step) -> what it may write (at_once.writes)
-        self.texts = {name for name, initial in ruleset.state.items() if initial.text is not None}
+        from .vectorizable import _read_names
+        self.read_names = _read_names(ruleset)     # the heads of the names formulas read (notes: only those)
+        self.counts = {name: np.zeros(size, np.int64) for name, spec in ruleset.entities.items() if spec.is_group}
 
     # ---- names, formulas
     def name(self, path, rows, span):
         head = path[0]
         frame = self.frames[-1]
         if head in frame.locals:
-            return frame.locals[head].get(rows)
+            store = frame.locals[head]
+            if isinstance(store, RefStore):
+                ref = store.get(rows)
+                return ref if len(path) == 1 else self.instance_value(ref, path[1:], rows)
+            if isinstance(store, Record):
+                if len(path) < 2:
+                    raise StepFailed(f"{head} is a record: read its fields, {head}.NAME")
+                return store.field(path[1], rows)
+            return store.get(rows)
         if head == "params":
             if path[1] in self.dice_params:
                 return self.globals["params." + path[1]].get(rows)
             return self.params[path[1]]
         if head == "loop":
-            return (self.done if len(path) > 2 else self.counter)[rows]
+            i = self.level_names.index(path[1])
+            return (self.dones[i] if len(path) > 2 else self.counters[i])[rows]
         if head in self.ruleset.entities:
-            return self.globals[f"{head}.{path[1]}"].get(rows)
+            if len(path) == 1:          # the entity itself, passed on (a parameter holds it)
+                return Ref(head, np.full(len(rows), -1, np.int64))
+            if path[1] == "name" and f"{head}.name" not in self.globals:
+                return head
+            store = self.globals[f"{head}.{path[1]}"]
+            if isinstance(store, Track):
+                if len(path) < 3:
+                    raise StepFailed(f"{head}.{path[1]} is a track: read its numbers ({head}.{path[1]}.marked, ..)")
+                return store.read(path[2], rows)
+            return store.get(rows)
         return self.globals[head].get(rows)
 
     def value(self, formula: model.Formula, rows):
@@ -203,6 +183,25 @@ class Machine:
             return value
         raise StepFailed("for_each goes through a pool here")
 
+    def read(self, target: tuple, rows):
+        """What a step's place (a state variable, a local, an entity's field) holds for the rows."""
+        return self.name(target, rows, None)
+
+    @staticmethod
+    def is_pool(value) -> bool:
+        return isinstance(value, VPool)
+
+    def as_pool(self, value, rows) -> VPool:
+        """A pool, or a face (a number) as a pool of one die."""
+        if isinstance(value, VPool):
+            return value
+        return vector.pool_of(self.per_row(value, rows)[:, None])
+
+    @staticmethod
+    def pool(faces) -> VPool:
+        """A pool of these faces (each row's dice in order; empty slots anywhere): compacted."""
+        return VPool(compact(faces))
+
     def per_row(self, value, rows):
         return rows_of(value, len(rows))
 
@@ -212,9 +211,12 @@ class Machine:
         if len(target) == 1 and head in self.frames[-1].locals:
             self.frames[-1].locals[head].put(rows, value, self.size)
             return
+        if len(target) > 1 and isinstance(self.frames[-1].locals.get(head), RefStore):
+            ref = self.frames[-1].locals[head].get(rows)
+            for j, part, positions in _by_instance(ref, rows):
+                self.assign((_key(ref.group, j, None), target[1]), part, _part(value, positions))
+            return
         key = head if len(target) == 1 else f"{head}.{target[1]}"
-        if head in self.texts:
-            return          # a text nothing reads (refusal made sure)
         if isinstance(value, VPool) and value.aside is not None:
             value = VPool(value.faces)       # a pool is stored as its faces
         store = self.globals.get(key)
@@ -225,8 +227,9 @@ class Machine:
     def bind(self, name: str, rows, value) -> None:
         frame = self.frames[-1]
         store = frame.locals.get(name)
-        if store is None:
-            store = frame.locals[name] = Store(keeps_aside=self.reads_aside)
+        if store is None or isinstance(store, Record) != isinstance(value, dict) or \
+                isinstance(store, RefStore) != isinstance(value, Ref):
+            store = frame.locals[name] = _store_for(value, self.reads_aside, self.size)
         store.put(rows, value, self.size)
 
     # ---- running steps
@@ -234,7 +237,7 @@ class Machine:
         """The rows still playing this block: their game goes on, and they did not return."""
         if not len(rows):
             return rows
-        keep = self.alive[rows]
+        keep = self.alive[rows] & ~self.stopped[rows]
         returned = self.frames[-1].returned
         if returned is not None:
             keep &= ~returned[rows]
@@ -242,7 +245,7 @@ class Machine:
 
     def running_with(self, rows, column):
         """running(rows), with the values of `column` (one per row) that go with them."""
-        keep = self.alive[rows]
+        keep = self.alive[rows] & ~self.stopped[rows]
         returned = self.frames[-1].returned
         if returned is not None:
             keep &= ~returned[rows]
@@ -319,7 +322,7 @@ class Machine:
                                f"without end?", step.where, step.path)
         frame = Frame()
         for name in procedure.params:
-            store = frame.locals[name] = Store(keeps_aside=self.reads_aside)
+            store = frame.locals[name] = _store_for(args[name], self.reads_aside, self.size)
             store.put(rows, args[name], self.size)
         self.frames.append(frame)
         self.depth += 1
@@ -329,6 +332,9 @@ class Machine:
             self.depth -= 1
             self.frames.pop()
         if step.result is not None:
+            rows = self.running(rows)       # not the games that ended, nor left the action (end: LEVEL)
+            if not len(rows):
+                return
             given = frame.given
             if given is None:
                 raise StepFailed(f"the procedure {step.procedure!r} returned nothing for as: {step.result}")
@@ -341,8 +347,21 @@ class Machine:
         frame.returned[rows] = True
         if value is not None:
             if frame.given is None:
-                frame.given = Store(keeps_aside=self.reads_aside)
+                frame.given = _store_for(value, self.reads_aside, self.size)
             frame.given.put(rows, value, self.size)
+        self.gone += 1
+
+    def end_level(self, rows, name: str) -> None:
+        """end: LEVEL: these rows leave the action (or trigger) being run; once it and the triggers
+        are over, that level's iteration ends (the first level ended in a round is the one)."""
+        if self.no_level is not None:
+            raise StepFailed(self.no_level(name))
+        rows = self.running(rows)
+        if not len(rows):
+            return
+        self.stopped[rows] = True
+        first = rows[self.level_ended[rows] < 0]
+        self.level_ended[first] = self.level_names.index(name)
         self.gone += 1
 
     def end_game(self, rows, result: str) -> None:
@@ -366,6 +385,95 @@ class Machine:
             if hit.any():
                 self.end_game(rows[hit], ending.result)
 
+    # ---- texts (a text question's answer, a name, a note a formula reads): rendered per game
+    def render(self, template, rows):
+        """A template for each game: its placeholders evaluated for all the games at once, the
+        pieces joined per game as the untraced program joins them (support.plain_text, fmt)."""
+        n = len(rows)
+        if template.is_constant and len(template.parts) == 1:       # the same words for every game
+            out = np.empty(n, object)
+            out[:] = "".join(next(iter(template.parts.values())))
+            return out
+        texts = {}
+        for lang, parts in template.parts.items():
+            columns = []
+            for part in parts:
+                if isinstance(part, str):
+                    columns.append(part)
+                    continue
+                self.site = template
+                value = self.values.value(part.tree, rows)
+                columns.append(_as_python(value, n))
+            pieces = [tuple(c if isinstance(c, str) else c[i] for c in columns) for i in range(n)]
+            if template.plain:
+                texts[lang] = [plain_text(p) for p in pieces]
+            else:
+                texts[lang] = ["".join(x if type(x) is str else fmt(x, lang) for x in p) for p in pieces]
+        out = np.empty(n, object)
+        if len(texts) == 1:
+            out[:] = next(iter(texts.values()))
+        else:
+            langs = list(texts)
+            for i in range(n):
+                out[i] = LocalText({lang: str(texts[lang][i]) for lang in langs})
+        return out
+
+    # ---- questions, answered by auto: (steps/people.py's vector_ask)
+    def answers(self, step, rows, auto, low, high, pool):
+        """Each game's auto: answer, checked as a person's answer is (support.auto_answer on the
+        question support.decision puts), once for each distinct answer with its bounds and pool:
+        a few checks however many games. The first that fails stops the run, with its message."""
+        n = len(rows)
+        if step.kind == "pick":
+            if not isinstance(auto, VPool):
+                auto = vector.pool_of(self.per_row(auto, rows)[:, None])
+            faces = compact(auto.faces)
+            parts = [np.sort(faces, axis=1), np.sort(compact(pool.faces), axis=1)]
+        else:
+            faces = None
+            value = auto.total() if isinstance(auto, VPool) else self.per_row(auto, rows)
+            parts = [value]
+            if isinstance(auto, VPool):
+                parts = [np.full(n, None, object)]          # a pool answers no number, choice or yes/no
+        for bound in (low, high):
+            if bound is not None:
+                parts.append(bound)
+        if all(p.dtype.kind in "biu" for p in parts):
+            table = np.concatenate([p.reshape(n, -1).astype(np.int64) for p in parts], axis=1)
+            _, first, inverse = np.unique(table, axis=0, return_index=True, return_inverse=True)
+            inverse = inverse.reshape(n)
+        else:       # texts (a choice): grouped by their values
+            keys = [tuple(_plain(x) for x in row) for row in zip(*parts)]
+            distinct: dict = {}
+            inverse = np.array([distinct.setdefault(key, len(distinct)) for key in keys], np.int64)
+            first = [keys.index(key) for key in distinct]
+        answered = [self.one_answer(step, rows, int(i), auto, faces, low, high, pool) for i in first]
+        if step.kind == "pick":
+            return VPool(faces)
+        if all(type(a) is int for a in answered):
+            return np.array(answered, np.int64)[inverse]
+        if all(type(a) is bool for a in answered):
+            return np.array(answered, bool)[inverse]
+        return np.array(answered, object)[inverse]
+
+    def one_answer(self, step, rows, i, auto, faces, low, high, pool):
+        """Game i's answer, as the untraced program checks it (the same question, the same message)."""
+        lo = None if low is None else int(low[i])
+        hi = None if high is None else int(high[i])
+        if step.kind == "text":
+            lo, hi = step.min, step.max         # lengths, fixed when the ruleset loads
+        given = tuple(int(f) for f in pool.faces[i] if f != vector.EMPTY) if pool is not None else ()
+        asked = decision("/".join(map(str, step.path)), step.var, step.kind, step.var, None, lo, hi, step.choices,
+                         given, None)
+        if step.kind == "pick":
+            value = tuple(int(f) for f in faces[i] if f != vector.EMPTY)
+        elif isinstance(auto, VPool):
+            value = tuple(int(f) for f in auto.faces[i] if f != vector.EMPTY)   # a pool, which no such question takes
+        else:
+            value = _plain(self.per_row(auto, rows)[i])
+        self.site = step
+        return auto_answer(asked, value)
+
     # ---- a game's start, a round
     def start(self, rows) -> None:
         """The values the games start with, their setup:, the first iteration of the loop level."""
@@ -382,7 +490,14 @@ class Machine:
             text = str(self.params[name])
             formula = model.Formula(text, dice.compile(text), None, ("params", name))
             self.assign(("params", name), rows, self.number(formula, rows))
+        for name, records in self.records.items():      # a new game's records read their defaults
+            for record in records.values():
+                for field, default in ruleset.pairs[name].fields.items():
+                    record[field].put(rows, default, self.size)
         for entity, spec in ruleset.entities.items():
+            if spec.is_group:
+                self.start_group(entity, spec, rows)
+                continue
             # Fields are written in order, each may read the ones before (as locals in the program).
             frame = Frame()
             self.frames.append(frame)
@@ -391,52 +506,304 @@ class Machine:
                     value = self.initial(initial, rows)
                     self.bind(field, rows, value)
                     self.assign((entity, field), rows, value)
+                for name, track in spec.tracks.items():
+                    self.start_track(entity, name, track, rows)
             finally:
                 self.frames.pop()
         for name, initial in ruleset.state.items():
-            if initial.text is not None:
-                continue
+            if initial.text is not None and name not in self.read_names:
+                continue        # a text only shown: a simulation shows none (as a note nothing reads)
             self.assign((name,), rows, self.initial(initial, rows))
-        self.block(ruleset.setup, rows)
-        self.level_start(self.running(rows))
-        self.endings(self.running(rows))
+        self.level_block(ruleset.setup, rows, lambda name: f"end: {name} is not allowed in setup: (no loop runs yet)")
+        self.level_start(0, rows[self.alive[rows]])
+        self.endings(rows[self.alive[rows]])
+
+    def start_group(self, entity: str, spec, rows) -> None:
+        """A group's instances as a game starts: count: read per game (support.group_size's bounds)."""
+        n = self.per_row(self.number(spec.count, rows), rows)
+        if (n > spec.most).any():
+            self.site = spec.count
+            group_size(int(n[np.flatnonzero(n > spec.most)[0]]), entity, spec.most)
+        n = np.maximum(0, n)
+        self.counts[entity][rows] = n
+        for j in range(int(n.max()) if len(n) else 0):
+            self.make_instances(entity, spec, rows[n > j], j)
+
+    def start_track(self, entity: str, name: str, spec, rows) -> None:
+        key = f"{entity}.{name}"
+        track = self.globals.get(key)
+        if track is None:
+            track = self.globals[key] = Track(spec, self.size)
+        size = len(spec.labels)
+        if spec.size is not None:      # boxes: a formula, 1 to MAX_BOXES (support.track_boxes says so)
+            size = self.per_row(self.number(spec.size, rows), rows)
+            bad = (size < 1) | (size > MAX_BOXES)
+            if bad.any():
+                track_boxes(int(size[np.flatnonzero(bad)[0]]), f"{entity}.{name}: boxes {spec.size.text}")
+        track.start(rows, size)
+
+    def mark_track(self, target: tuple, rows, n, type_, clear: bool) -> None:
+        """mark:/clear: on ENTITY.TRACK, or on the track of a group's instance (a local)."""
+        store = self.frames[-1].locals.get(target[0])
+        if isinstance(store, RefStore):
+            ref = store.get(rows)
+            for j, part, positions in _by_instance(ref, rows):
+                self.globals[_key(ref.group, j, target[1])].mark(part, _part(n, positions), type_, clear)
+            return
+        self.globals[".".join(target)].mark(rows, n, type_, clear)
+
+    # ---- groups: each instance's fields kept apart, a game's count of instances per group
+    def instance_value(self, ref: Ref, rest: tuple, rows):
+        """INSTANCE.FIELD (or .TRACK.NUMBER, or .index) for each game, from its own instance."""
+        parts = []
+        for j, part, positions in _by_instance(ref, rows):
+            if rest[0] == "index" and j >= 0:
+                value = j + 1
+            elif rest[0] == "name" and j < 0 and f"{ref.group}.name" not in self.globals:
+                value = ref.group
+            else:
+                store = self.globals[_key(ref.group, j, rest[0])]
+                if isinstance(store, Track):
+                    if len(rest) < 2:
+                        raise StepFailed(f"{rest[0]} is a track: read its numbers ({rest[0]}.marked, ..)")
+                    value = store.read(rest[1], part)
+                else:
+                    value = store.get(part)
+            parts.append((positions, value))
+        return _assemble(len(rows), parts)
+
+    def make_instances(self, entity: str, spec, rows, first, name=None) -> None:
+        """Instance `first` (an index from 0, the same for these rows) of a group: its fields in
+        order, each reading index and the fields before it as locals, then its tracks."""
+        frame = Frame()
+        self.frames.append(frame)
+        try:
+            self.bind("index", rows, first + 1)
+            if name is None:
+                name = self.render(spec.names, rows) if spec.names is not None else f"{entity} {first + 1}"
+            self.bind("name", rows, name)
+            self.assign((f"{entity}#{first}", "name"), rows, name)
+            for field, initial in spec.fields.items():
+                value = self.initial(initial, rows)
+                self.bind(field, rows, value)
+                self.assign((f"{entity}#{first}", field), rows, value)
+            for name, track in spec.tracks.items():
+                self.start_track(f"{entity}#{first}", name, track, rows)
+        finally:
+            self.frames.pop()
+
+    def create(self, step, rows, values: list) -> None:
+        """create: a new instance per game, at the end of its group (instances.create_instance's
+        checks: the group's max, a name of words on one line, a name no other instance has)."""
+        entity = step.entity
+        spec = self.ruleset.entities[entity]
+        count = self.counts[entity]
+        name = self.render(step.name, rows) if step.name is not None else None
+        self.site = step
+        full = count[rows] >= spec.most
+        if full.any():
+            raise StepFailed(f"the group {entity!r} holds {spec.most:,} instances, as many as it may: no more "
+                             f"can be made")
+        if name is not None:
+            for i, text in enumerate(name):
+                given = str(text).strip()
+                if not 1 <= len(given) <= MAX_NAME or any(ch in _CONTROL for ch in given) or \
+                        not given.isprintable():
+                    raise StepFailed(f"the name of a new {entity!r} is 1 to {MAX_NAME} characters on one line, "
+                                     f"not {given[:MAX_NAME]!r}")
+                name[i] = LocalText(text.texts) if isinstance(text, LocalText) else given
+        made = count[rows].copy()
+        for j in np.unique(made):
+            part = made == j
+            j = int(j)
+            given = name[part] if name is not None else None
+            self.make_instances(entity, spec, rows[part], j, given)
+            taken = self.instance_value(Ref(entity, np.full(int(part.sum()), j)), ("name",), rows[part])
+            for k in range(j):
+                other = self.instance_value(Ref(entity, np.full(int(part.sum()), k)), ("name",), rows[part])
+                same = [str(a).casefold() == str(b).casefold() for a, b in zip(taken, other)]
+                if any(same):
+                    self.site = step
+                    raise StepFailed(f"the group {entity!r} has an instance named {other[same.index(True)]!r} "
+                                     f"already")
+            for field, value in values:
+                self.assign((f"{entity}#{j}", field), rows[part], _part(value, part))
+        count[rows] = made + 1
+        if step.var is not None:
+            self.bind(step.var, rows, Ref(entity, made))
+
+    # ---- records between two instances (pairs:): a Store per field, for each pair written so far
+    def pair_keys(self, name: str, a, b, rows, span=None):
+        """(i, j, the rows of that pair, their positions in rows) for each pair of instances the
+        games name (pairs.pair_key's checks: two different instances of the group; i < j unless
+        ordered)."""
+        spec = self.ruleset.pairs[name]
+        a, b = (self.named_instance(x, spec.between, rows) for x in (a, b))
+        for x in (a, b):
+            if not isinstance(x, Ref) or x.group != spec.between:
+                raise PairFailed(f"{name}(..) joins two instances of its group, not {format_value(_plain(x))}"
+                                 if not isinstance(x, Ref) else
+                                 f"{name}(..) joins two instances of its group, not an instance of {x.group}",
+                                 span=span)
+        i, j = a.index, b.index
+        if not spec.ordered:
+            i, j = np.minimum(i, j), np.maximum(i, j)
+        same = i == j
+        if same.any():
+            k = int(np.flatnonzero(same)[0])
+            shown = self.instance_value(Ref(spec.between, i[k:k + 1]), ("name",), rows[k:k + 1])[0]
+            raise PairFailed(f"{name}(..) joins two different instances, not {str(shown)!r} with itself", span=span)
+        if (i == i[0]).all() and (j == j[0]).all():
+            return [(int(i[0]), int(j[0]), rows, slice(None))]
+        out = []
+        for i_, j_ in np.unique(np.stack([i, j], axis=1), axis=0):
+            mask = (i == i_) & (j == j_)
+            out.append((int(i_), int(j_), rows[mask], mask))
+        return out
+
+    def named_instance(self, x, group: str, rows):
+        """An instance given by its name (a text, per game), as pairs._index reads it; else x."""
+        if isinstance(x, str) or isinstance(x, np.ndarray) and x.dtype == object:
+            names = rows_of(x, len(rows))
+            index = np.full(len(rows), -1, np.int64)
+            count = self.counts[group][rows]
+            for j in range(int(count.max()) if len(rows) else 0):
+                held = self.instance_value(Ref(group, np.full(len(rows), j, np.int64)), ("name",), rows)
+                index[(index < 0) & (count > j) & (held == names)] = j
+            if (index < 0).any():
+                missing = names[np.flatnonzero(index < 0)[0]]
+                raise PairFailed(f"no instance is named {str(missing)!r}")
+            return Ref(group, index)
+        return x
+
+    def pair_read(self, name: str, a, b, field: str, rows, span):
+        defaults = self.ruleset.pairs[name].fields
+        parts = []
+        for i, j, part, positions in self.pair_keys(name, a, b, rows, span):
+            record = self.records[name].get((i, j))
+            parts.append((positions, record[field].get(part) if record is not None else defaults[field]))
+        return _assemble(len(rows), parts)
+
+    def pair_write(self, name: str, a, b, values: list, rows) -> None:
+        """pair: the fields of each game's record (made from the defaults the first time)."""
+        defaults = self.ruleset.pairs[name].fields
+        everyone = np.arange(self.size)
+        for i, j, part, positions in self.pair_keys(name, a, b, rows):
+            record = self.records[name].get((i, j))
+            if record is None:
+                record = self.records[name][(i, j)] = {}
+                for field, default in defaults.items():
+                    record[field] = Store()
+                    record[field].put(everyone, default, self.size)
+            for field, value in values:
+                record[field].put(part, _part(value, positions), self.size)
+
+    def each_instance(self, step, rows) -> None:
+        """for_each over a group: instance j for the games that have one, then j + 1, ..."""
+        count = self.counts[step.group]
+        for j in range(int(count[rows].max()) if len(rows) else 0):
+            live = self.running(rows[count[rows] > j])
+            if len(live):
+                self.bind(step.var, live, Ref(step.group, np.full(len(live), j, np.int64)))
+                self.block(step.body, live, loop=step)
 
     def initial(self, initial: model.Initial, rows):
+        if initial.text is not None:
+            return self.render(initial.text, rows)
         if initial.pool is not None:
             return vector.pool_of(np.tile(np.array(initial.pool, np.int64), (len(rows), 1)))
         return self.value(initial.formula, rows)
 
-    def run_done(self, rows):
-        """The rows whose level has run all its iterations (times: read each time)."""
-        level = self.level
+    # ---- the loop's levels (machine.py's start, next, complete and advance, for many games)
+    def level_block(self, steps, rows, no_level) -> None:
+        """setup:, or a level's begin:, finish: or then:, in locals of its own; no iteration runs
+        there that end: LEVEL could end (`no_level` says so)."""
+        if not steps or not len(rows):
+            return
+        saved_frames, saved = self.frames, self.no_level
+        self.frames, self.no_level = [Frame()], no_level
+        try:
+            self.block(steps, rows)
+        finally:
+            self.frames, self.no_level = saved_frames, saved
+
+    def part(self, i: int, name: str, rows) -> None:
+        level = self.levels[i]
+        where = f"the {name}: of loop level {level.name!r}"
+        self.level_block(getattr(level, name), rows, lambda ended: f"end: {ended} inside {where} is not allowed")
+
+    def run_done(self, i: int, rows):
+        """The rows whose level i has run all its iterations (times: read each time)."""
+        level = self.levels[i]
         done = np.zeros(len(rows), bool)
         if level.times is not None:
-            done |= self.counter[rows] > self.number(level.times, rows)
+            done |= self.counters[i][rows] > self.number(level.times, rows)
         if level.max is not None:
-            done |= self.counter[rows] > level.max
+            done |= self.counters[i][rows] > level.max
         return done
 
-    def level_start(self, rows) -> None:
-        self.counter[rows] = 1
-        self.done[rows] = 0
-        self.level_begin(rows)
+    def level_start(self, i: int, rows) -> None:
+        self.counters[i][rows] = 1
+        self.dones[i][rows] = 0
+        self.rest_of_begin(i, rows)
 
-    def level_begin(self, rows) -> None:
+    def level_next(self, i: int, rows) -> None:
+        self.dones[i][rows] = self.counters[i][rows]
+        self.counters[i][rows] += 1
+        self.rest_of_begin(i, rows)
+
+    def rest_of_begin(self, i: int, rows) -> None:
+        """Unless level i has run out (then it completes), its begin:, then the next level starts."""
         if not len(rows):
             return
-        over = self.run_done(rows)
+        over = self.run_done(i, rows)
         if over.any():
-            self.level_complete(rows[over])
+            self.level_complete(i, rows[over])
             rows = rows[~over]
-        if self.level.begin and len(rows):
-            self.block(self.level.begin, rows)
+        self.part(i, "begin", rows)
+        rows = rows[self.alive[rows]]
+        if i + 1 < len(self.levels) and len(rows):
+            self.level_start(i + 1, rows)
 
-    def level_complete(self, rows) -> None:
-        self.counter[rows] = self.done[rows]
-        if self.level.then:
-            self.block(self.level.then, rows)
-        self.end_game(rows, "done")
+    def level_complete(self, i: int, rows) -> None:
+        """Level i ran every iteration: its counter back to the last played, its then:; the
+        enclosing iteration ends (its finish:) and moves on; the outermost ends the game: done."""
+        self.counters[i][rows] = self.dones[i][rows]
+        self.part(i, "then", rows)
+        rows = rows[self.alive[rows]]
+        if i == 0:
+            self.end_game(rows, "done")
+            return
+        self.part(i - 1, "finish", rows)
+        self.level_next(i - 1, rows[self.alive[rows]])
 
+    def level_advance(self, i: int, rows) -> None:
+        """The iteration of level i ends, with every level inside it (their finish:)."""
+        for j in range(len(self.levels) - 1, i - 1, -1):
+            self.part(j, "finish", rows)
+            rows = rows[self.alive[rows]]
+        self.level_next(i, rows)
+
+    def default_arg(self, param, rows):
+        """A loop action's parameter whose default is a formula, read as the round starts and held
+        to the parameter's bounds (support.default_arg says what is wrong, for the first game)."""
+        value = self.per_row(self.value(param.default, rows), rows)
+        low = self.per_row(self.number(param.min, rows), rows) if param.min is not None else None
+        high = self.per_row(self.number(param.max, rows), rows) if param.max is not None else None
+        bad = np.zeros(len(rows), bool) if value.dtype.kind in "iu" else np.ones(len(rows), bool)
+        if low is not None:
+            bad |= value < low
+        if high is not None:
+            bad |= value > high
+        if bad.any():
+            self.site = param.default
+            i = int(np.flatnonzero(bad)[0])
+            one = value[i].item() if isinstance(value[i], np.generic) else value[i]
+            default_arg(one, None if low is None else int(low[i]), None if high is None else int(high[i]),
+                        f"{self.action.name} {param.name}: the default {param.default.text}")
+        return value
+
+    # ---- a round
     def round(self, rows) -> None:
         """One round of the loop action for every game in rows, and what follows it."""
         self.rounds[rows] += 1
@@ -449,7 +816,10 @@ class Machine:
         self.action_games = len(rows)
         for name, value in self.args.items():
             self.bind(name, rows, value)
+        for param in self.read_args:
+            self.bind(param.name, rows, self.default_arg(param, rows))
         self.block(self.action.steps, rows)
+        self.stopped[rows] = False
         self.frames = [Frame()]
         rows = rows[self.alive[rows]]
         for trigger in self.ruleset.triggers:
@@ -458,23 +828,36 @@ class Machine:
             hit = self.truth(trigger.when, rows)
             if hit.any():
                 self.block(trigger.do, rows[hit])
+                self.stopped[rows] = False
                 rows = rows[self.alive[rows]]
         self.endings(rows)
         rows = rows[self.alive[rows]]
         if not len(rows):
             return
-        if self.level.finish:
-            self.block(self.level.finish, rows)
-            rows = rows[self.alive[rows]]
-        self.done[rows] = self.counter[rows]
-        self.counter[rows] += 1
-        over = self.run_done(rows)
+        ended = self.level_ended[rows]
+        if (ended >= 0).any():
+            self.level_ended[rows] = -1
+            for i in np.unique(ended[ended >= 0]):
+                jumped = rows[ended == i]
+                self.level_advance(int(i), jumped)
+                self.endings(jumped[self.alive[jumped]])
+            rows = rows[ended < 0]
+            if not len(rows):
+                return
+        inner = len(self.levels) - 1
+        level = self.levels[inner]
+        self.part(inner, "finish", rows)
+        rows = rows[self.alive[rows]]
+        self.dones[inner][rows] = self.counters[inner][rows]
+        self.counters[inner][rows] += 1
+        over = self.run_done(inner, rows)
         if over.any():
-            self.level_complete(rows[over])
+            done = rows[over]
+            self.level_complete(inner, done)
+            self.endings(done[self.alive[done]])
             rows = rows[~over]
-        if self.level.begin and len(rows):
-            self.block(self.level.begin, rows)
-        if self.level.begin or self.level.finish or self.reads_loop:
+        self.part(inner, "begin", rows)
+        if level.begin or level.finish or self.reads_loop:
             self.endings(rows[self.alive[rows]])
 
     # ---- the games of a range
@@ -514,6 +897,9 @@ class Machine:
                 raise StepFailed("a report gives a number (a pool gives its total) or true/false, not a text")
             report[name] = rows_of(value, len(rows))
         totals.add_many([self.results[i] for i in self.result[rows]], self.rounds[rows], report)
+
+
+_CONTROL = {chr(c) for c in range(32)} | {chr(127)}
 
 
 class RoundLimitReached(DuskError):

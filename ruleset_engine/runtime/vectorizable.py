@@ -47,7 +47,7 @@ def refusal(ruleset: model.Ruleset, params: dict) -> Unsupported | None:
 def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> None:
     if formula is None:
         return
-    found = unsupported(formula.expr.tree, ruleset.formulas)
+    found = unsupported(formula.expr.tree, ruleset.formulas, pairs=ruleset.pairs)
     if found is None:
         found = _text_read(formula, ruleset)
     if found is not None:
@@ -63,13 +63,12 @@ def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> Non
 
 
 def _text_read(formula: model.Formula, ruleset: model.Ruleset):
-    """A formula that reads a state variable holding a text (texts are not kept in lockstep)."""
+    """A formula that reads a group as a whole (the lockstep backend reads one instance at a time)."""
     for path, span in formula.expr.names:
-        initial = ruleset.state.get(path[0])
-        if initial is not None and initial.text is not None:
-            return f"a text read by a formula ({path[0]})", span
+        if len(path) == 3 and path[2] == "labels":
+            return f"the labels of a track as a list ({'.'.join(path)})", span
         if path[0] in ruleset.entities and ruleset.entities[path[0]].is_group:
-            return f"the group {path[0]} (a group's instances are played one game at a time)", span
+            return f"the group {path[0]} as a whole (its instances are read one by one, in for_each)", span
     return None
 
 
@@ -83,11 +82,6 @@ def _read_names(ruleset: model.Ruleset) -> set:
 def _check_steps(steps, ruleset: model.Ruleset, read: set) -> None:
     for step in steps:
         kind = STEP_KINDS[type(step)]
-        if kind.key == "note":
-            # Texts are not kept in lockstep: a note is skipped, so no formula may read what it writes.
-            for target, _ in step.notes:
-                if target[0] in read:
-                    raise Unsupported(f"a text read by a formula ({'.'.join(target)})", step.where, step.path)
         if kind.vector is None:
             raise Unsupported(f"the step {kind.key}: ({kind.no_vector or 'no vector form'})", step.where, step.path)
         reason = kind.vector_refuses(step) if kind.vector_refuses is not None else None
@@ -128,19 +122,13 @@ def _all_formulas(ruleset: model.Ruleset):
 
 def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
     levels = ruleset.loop
-    if len(levels) != 1:
-        where = levels[1].where if len(levels) > 1 else None
-        raise Unsupported("a loop of more than one level" if levels else "a ruleset without a loop", where,
-                          ("loop", 1) if len(levels) > 1 else ())
-    if ruleset.pairs:
-        raise Unsupported("records between instances (pairs:)", None, ("pairs",))
+    if not levels:
+        raise Unsupported("a ruleset without a loop")
     for name, spec in ruleset.entities.items():
         if spec.is_group:
-            raise Unsupported(f"the group {name} (a group's instances are played one game at a time)",
-                              spec.count.where if spec.count else None, ("entities", name))
-        if spec.tracks:
-            raise Unsupported(f"the tracks of {name} (tracks of boxes have no vector form yet)", None,
-                              ("entities", name, "tracks"))
+            _check_formula(spec.count, ruleset)
+        for track in spec.tracks.values():
+            _check_formula(track.size, ruleset)
         for initial in spec.fields.values():
             _check_formula(initial.formula, ruleset)
     for name in params:
@@ -153,13 +141,18 @@ def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
     action = next(a for a in ruleset.actions.values() if a.plays_level)
     for name, param in action.params.items():
         if isinstance(param.default, model.Formula):
-            raise Unsupported(f"the loop action's parameter {name} with a default read each round", None,
-                              ("loop", 0, "params", name))
-    level = levels[0]
-    _check_formula(level.times, ruleset)
+            if param.type == "entity":
+                raise Unsupported(f"the loop action's parameter {name}, an instance of a group", None,
+                                  ("loop", len(levels) - 1, "params", name))
+            for formula in (param.default, param.min, param.max):
+                _check_formula(formula, ruleset)
     read = _read_names(ruleset)
-    for block in (ruleset.setup, level.begin, level.finish, level.then, action.steps):
-        _check_steps(block, ruleset, read)
+    _check_steps(ruleset.setup, ruleset, read)
+    for level in levels:
+        _check_formula(level.times, ruleset)
+        for block in (level.begin, level.finish, level.then):
+            _check_steps(block, ruleset, read)
+    _check_steps(action.steps, ruleset, read)
     for procedure in ruleset.procedures.values():
         _check_steps(procedure.steps, ruleset, read)
     for trigger in ruleset.triggers:

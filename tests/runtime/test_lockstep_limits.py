@@ -157,7 +157,7 @@ def test_a_product_past_the_limit_is_refused_before_int64_wraps_it(tmp_path):
     assert failure(source, 50, "lockstep").endswith("  n * n\n  ^~~~~")
 
 
-# ---- faces a pool of the lockstep backend cannot hold (1..32,767 in int16) -------------------------
+# ---- faces a pool of the lockstep backend cannot hold (-32,767..32,767 in int16) -------------------
 
 
 def test_a_face_set_above_what_a_pool_holds_is_played_untraced(tmp_path):
@@ -173,25 +173,33 @@ def test_a_face_set_above_what_a_pool_holds_is_played_untraced(tmp_path):
     # A face known only as the game runs: refused in words, at the modifier.
     source = ruleset(tmp_path, "min-read", "{m: 40000, t: 0}", '- set: {t: "sum(3d6min(m))"}', "{t: t}")
     message = failure(source, 20, "lockstep")
-    assert message.startswith(f"{source}:8:19: the lockstep backend holds faces 1..32,767 in a pool, and a game "
+    assert message.startswith(f"{source}:8:19: the lockstep backend holds faces -32,767..32,767 in a pool, and a game "
                               "put 40000 in one (run it with --backend untraced)"), message
     assert message.endswith("  sum(3d6min(m))\n         ^~~~~~"), message
     assert plays(source, 3, "untraced", "t") == 120_000
 
 
 @pytest.mark.parametrize("formula, value, why", [
-    ("min(sum(1d40000), 1)", 1, "dice of more than 32,767 sides (its pools hold faces 1..32,767)"),
-    ("sum([3, 40000])", 40_003, "a pool holding a number outside 1..32,767 (the faces its pools hold)"),
-    # Below 1 while 0 marks an empty slot of a pool (max0 would have emptied the pool: size 0).
-    ("size([0, 3])", 2, "a pool holding a number outside 1..32,767 (the faces its pools hold)"),
-    ("sum([3, -2])", 1, "a pool holding a number outside 1..32,767 (the faces its pools hold)"),
-    ("size(3d6max0)", 3, "the modifier maxN giving dice a face its pools cannot hold (faces 1..32,767)"),
+    ("min(sum(1d40000), 1)", 1, "dice of more than 32,767 sides (its pools hold faces -32,767..32,767)"),
+    ("sum([3, 40000])", 40_003, "a pool holding a number outside -32,767..32,767 (the faces its pools hold)"),
+    ("sum([3, -40000])", -39_997, "a pool holding a number outside -32,767..32,767 (the faces its pools hold)"),
 ])
 def test_numbers_written_that_a_pool_cannot_hold_are_played_untraced(tmp_path, formula, value, why):
     source = ruleset(tmp_path, "written", "{t: 0}", f'- set: {{t: "{formula}"}}', "{t: t}")
     summary = simulate(source, 10, seed=5, backend="auto")
     assert summary.backend == "untraced" and why in summary.reason
     assert summary.tally.values["t"].total == 10 * value
+
+
+@pytest.mark.parametrize("formula, value", [
+    # 0 and less are faces like any other (an empty slot is a value below every face).
+    ("size([0, 3])", 2), ("sum([3, -2])", 1), ("size(3d6max0)", 3), ("sum(3d6max0)", 0),
+    ("count([0, -1, 0], == 0)", 2), ("highest([0, -5], default=9)", 0), ("size(largest_set([0, 0, -1]))", 2),
+])
+def test_numbers_of_0_or_less_in_a_pool_play_in_lockstep(tmp_path, formula, value):
+    source = ruleset(tmp_path, "low", "{t: 0}", f'- set: {{t: "{formula}"}}', "{t: t}")
+    assert simulate(source, 10, seed=5, backend="auto").backend == "lockstep"
+    assert plays(source, 10, "lockstep", "t") == value == plays(source, 10, "untraced", "t")
 
 
 def test_a_die_showing_the_most_a_pool_holds_is_sorted_as_a_die(tmp_path):

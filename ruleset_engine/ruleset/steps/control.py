@@ -339,18 +339,17 @@ def vector_repeat(m, step: RepeatStep, rows) -> None:
 
 
 def vector_for_each(m, step: ForEachStep, rows) -> None:
+    if step.group is not None:
+        m.each_instance(step, rows)     # instance j for the games that have one, then j + 1, ...
+        return
     pool = m.pool_value(step.source, rows)
     faces = pool.faces
     for j in range(faces.shape[1]):
         live, column = m.running_with(rows, faces[:, j])
-        live, column = live[column != 0], column[column != 0]
+        live, column = live[column != m.EMPTY], column[column != m.EMPTY]
         if len(live):
             m.bind(step.var, live, column.astype(m.np.int64))
             m.block(step.body, live, loop=step)
-
-
-def refuses_for_each(step: ForEachStep):
-    return "for_each over a group's instances" if step.group is not None else None
 
 
 def refuses_call(step: CallStep):
@@ -363,19 +362,17 @@ def vector_call(m, step: CallStep, rows) -> None:
 
 
 def vector_return(m, step: ReturnStep, rows) -> None:
+    if step.fields:     # a record: each field's value for the rows, read back as NAME.FIELD after as:
+        m.give_back(rows, {name: m.value(formula, rows) for name, formula in step.fields})
+        return
     m.give_back(rows, m.value(step.value, rows) if step.value is not None else None)
 
 
-def refuses_return(step: ReturnStep):
-    return "return: of a record" if step.fields else None
-
-
 def vector_end(m, step: EndStep, rows) -> None:
-    m.end_game(rows, step.result)
-
-
-def refuses_end(step: EndStep):
-    return None if step.target == "game" else f"end: {step.target} (the end of a loop level's iteration)"
+    if step.target == "game":
+        m.end_game(rows, step.result)
+    else:
+        m.end_level(rows, step.target)     # the rows leave the action; the level moves on after it
 
 
 IF = StepKind("if", IfStep, ("if", "then", "else"), "runs then: when the test holds, else: otherwise",
@@ -388,14 +385,14 @@ REPEAT = StepKind("repeat", RepeatStep, ("repeat", "as", "do"),
 FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "do"),
                     "goes through a group's instances, or the faces of a pool", "for_each: p\nin: player\ndo: [...]",
                     check_for_each, lower_for_each, helpers={"_each": each}, nested=("body",),
-                    vector=vector_for_each, vector_refuses=refuses_for_each)
+                    vector=vector_for_each)
 CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with arguments; as: binds what it returns",
                 "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call,
                 helpers={"_instance_arg": instance_arg}, vector=vector_call, vector_refuses=refuses_call)
 RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value, or a record of named values", "return: net",
                   check_return, lower_return, ends_block=True,
-                  vector=vector_return, vector_refuses=refuses_return)
+                  vector=vector_return)
 END = StepKind("end", EndStep, ("end", "result"),
                "ends the game with a result, or the current iteration of a loop level",
                "end: game\nresult: won", check_end, lower_end, ends_block=True,
-               vector=vector_end, vector_refuses=refuses_end)
+               vector=vector_end)

@@ -99,11 +99,16 @@ def lower_create(w, step: CreateStep) -> None:
         w.emit("create", entity=repr(step.entity), name=f"{new}['name']")
 
 
+def vector_create(m, step: CreateStep, rows) -> None:
+    """create: for many games: the fields' values first (as lower_create), then the new instances."""
+    m.create(step, rows, [(field, m.value(formula, rows)) for field, formula in step.fields])
+
+
 CREATE = StepKind(
     "create", CreateStep, ("create", "name", "fields", "as"),
     "makes a new instance of a group during play, named by name: (else the group's names:), its fields "
     "as the group's, then fields:; as: binds it",
     'create: character\nname: "{who}"\nfields: {side: "\'night\'"}\nas: c',
-    check_create, lower_create, no_vector="instances made during play (a group's size differs per game)",
+    check_create, lower_create, vector=vector_create,
     helpers={"_create_instance": create_instance},
 )

@@ -153,6 +153,22 @@ def lower_say(w, step: SayStep) -> None:
     w.emit("say", text=f"_to_state({text})")
 
 
+def vector_ask(m, step: AskStep, rows) -> None:
+    """A simulation answers with auto:, so many games answer at once: the bounds, the pool and the
+    default read in the order lower_ask reads them, then auto:, each game's answer checked as a
+    person's would be (the machine's answers(): Decision.check, once per distinct answer)."""
+    if step.kind == "text":       # words: its auto: is a text, rendered for each game
+        m.bind(step.var, rows, m.answers(step, rows, m.render(step.auto, rows), None, None, None))
+        return
+    low = m.per_row(m.number(step.min, rows), rows) if step.min is not None else None
+    high = m.per_row(m.number(step.max, rows), rows) if step.max is not None else None
+    pool = m.pool_value(step.source, rows) if step.source is not None else None
+    if step.default is not None:
+        m.value(step.default, rows)      # only shown at the table, but read there (it may roll, or fail)
+    auto = m.value(step.auto, rows)
+    m.bind(step.var, rows, m.answers(step, rows, auto, low, high, pool))
+
+
 def vector_say(m, step, rows) -> None:
     """A simulation keeps no chronicle: nothing to do for many games at once either."""
 
@@ -161,7 +177,6 @@ ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no"
                "a decision for a person: a number, a choice, yes or no, dice picked from a pool, or a text "
                "(text: {max: 80}, its auto: a text); auto: answers it when nobody does (dusk simulate, auto N)",
                'ask: "{p.name}: how many dice?"\nas: risk\nnumber: {min: 1, max: p.dice}\nauto: p.dice',
-               check_ask, lower_ask,
-               no_vector="a decision asked of a person: a simulation answers it with auto:, one game at a time")
+               check_ask, lower_ask, vector=vector_ask)
 SAY = StepKind("say", SayStep, ("say",), "a line of the chronicle", 'say: "The guard strikes for {white}."',
                check_say, lower_say, vector=vector_say)

@@ -247,24 +247,122 @@ def lower_mark(w, step: MarkStep) -> None:
                type=repr(step.type), marks=f"list({track}['marks'])")
 
 
+# ---- vector forms (the lockstep backend: many games at once) -----------------------------------
+
+
+def _matching(matcher, values, np):
+    """Matcher.matches for one key value per game: a range holds whole numbers (not true/false)."""
+    if matcher.is_range:
+        if values.dtype.kind not in "iu":
+            return np.zeros(len(values), bool)
+        hit = np.ones(len(values), bool)
+        if matcher.low is not None:
+            hit &= values >= matcher.low
+        if matcher.high is not None:
+            hit &= values <= matcher.high
+        return hit
+    if isinstance(matcher.exact, str) != (values.dtype == object):
+        return np.zeros(len(values), bool)      # a text never equals a number
+    return np.asarray(values == matcher.exact, bool)
+
+
+def vector_lookup(m, step: LookupStep, rows) -> None:
+    """The first matching row per game (the rows tried in order), bound as a record of its cells."""
+    np = m.np
+    table = m.ruleset.tables[step.table]
+    keys = [m.per_row(m.number(formula, rows), rows) for formula in step.keys]
+    m.site = step      # what fails now is the step's (the formulas ran)
+    found = np.full(len(rows), -1, np.int64)
+    for r, row in enumerate(table.rows):
+        open_ = found < 0
+        if not open_.any():
+            break
+        hit = open_.copy()
+        for matcher, values in zip(row.matchers, keys):
+            hit &= _matching(matcher, values, np)
+        found[hit] = r
+    cells = [row.cells for row in table.rows]
+    if (found < 0).any():
+        if table.default is None:
+            first = int(np.flatnonzero(found < 0)[0])
+            shown = ", ".join(format_value(k[first].item()) for k in keys)
+            raise StepFailed(f"no row of table {table.name!r} matches {shown} (add a row, or a default:)")
+        found[found < 0] = len(cells)
+        cells.append(table.default)
+    record = {}
+    for column in dict.fromkeys(c for row in cells for c in row):
+        column_cells = [row.get(column) for row in cells]
+        plain = all(type(c) in (int, bool) for c in column_cells) and len({type(c) for c in column_cells}) == 1
+        record[column] = np.array(column_cells, None if plain else object)[found]
+    m.bind(step.var, rows, record)
+
+
+def vector_move(m, step: MoveStep, rows) -> None:
+    """move: for many games, as move_count and move_dice do for one: the source and the target
+    read first, then floor:, then the count or the dice; what cannot move is the first game's error."""
+    np = m.np
+    source, target = m.read(step.source, rows), m.read(step.target, rows)
+    floor = m.per_row(m.number(step.floor, rows), rows) if step.floor is not None else 0
+    if step.count is not None:
+        n = m.per_row(m.number(step.count, rows), rows)
+        if m.is_pool(source) or m.is_pool(target):
+            raise StepFailed("move count: moves between numbers of dice; use dice: to move faces between pools")
+        n = np.maximum(0, np.minimum(np.maximum(0, n), source - floor))
+        m.assign(step.source, rows, source - n)
+        m.assign(step.target, rows, target + n)
+        return
+    faces = m.value(step.dice, rows)
+    m.site = step
+    if not (m.is_pool(source) and m.is_pool(target)):
+        raise StepFailed("move dice: moves faces between pools (lists of faces); use count: for numbers")
+    faces = m.as_pool(faces, rows).faces
+    held = source.faces
+    empty = m.EMPTY
+    bad = np.zeros(len(rows), bool)
+    wanted = [v for v in np.unique(faces) if v != empty]
+    for v in wanted:
+        bad |= (faces == v).sum(axis=1) > (held == v).sum(axis=1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        shown = [int(f) for f in faces[i] if f != empty]
+        raise StepFailed(f"cannot move {format_value(shown)}: {'.'.join(step.source)} holds "
+                         f"{format_value([int(f) for f in held[i] if f != empty])}")
+    # The last dice named stay when moving them all would leave fewer than floor: in the source.
+    count, size = (faces != empty).sum(axis=1), (held != empty).sum(axis=1)
+    keep_back = np.maximum(0, floor - (size - count))
+    place = np.cumsum(faces != empty, axis=1)
+    moving = np.where((faces != empty) & (place <= (count - keep_back)[:, None]), faces, empty)
+    left = held.copy()
+    for v in wanted:
+        # Each die moved takes the first die of its face still in the source.
+        k = (moving == v).sum(axis=1)
+        left[(held == v) & (np.cumsum(held == v, axis=1) <= k[:, None])] = empty
+    m.assign(step.source, rows, m.pool(left))
+    m.assign(step.target, rows, m.pool(np.concatenate([target.faces, moving], axis=1)))
+
+
+def vector_mark(m, step: MarkStep, rows) -> None:
+    """mark:/clear: for many games: the track's rules (marks.py) applied to each game's boxes."""
+    n = m.per_row(m.number(step.count, rows), rows) if step.count is not None else 1
+    m.mark_track(step.track, rows, n, step.type, step.clear)
+
+
 LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as", "quiet"),
                   "binds the first matching row of a table; keys: {col: formula, ..} for several key columns; "
                   "quiet: true keeps the row out of the table's output (it stays in the log)",
                   "lookup: degrees\nkey: net\nas: row", check_lookup, lower_lookup, helpers={"_find_row": find_row},
-                  no_vector="not written yet: a row found per game by its key cells")
+                  vector=vector_lookup)
 MOVE = StepKind("move", MoveStep, ("move",),
                 "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
                 "from going below that many", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
                 check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice},
-                no_vector="not written yet: dice moved between pools by count or by pick")
+                vector=vector_move)
 MARK = StepKind("mark", MarkStep, ("mark", "count", "type"),
                 "marks boxes of a track, from the first unmarked; type: names the mark on a track with marks: "
                 "(its full: rule says what a mark does to a full track)",
                 "mark: character.health\ncount: 2\ntype: heavy", check_mark, lower_mark,
-                helpers={"_mark": mark, "_mark_typed": mark_typed},
-                no_vector="not written yet: tracks of boxes (marks with types and rules)")
+                helpers={"_mark": mark, "_mark_typed": mark_typed}, vector=vector_mark)
 CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type"),
                  "clears marked boxes of a track, from the last marked (type: only the marks of that type)",
                  "clear: character.health\ncount: 1", check_mark, lower_mark,
-                 helpers={"_mark": mark, "_mark_typed": mark_typed},
-                no_vector="not written yet: tracks of boxes (marks with types and rules)")
+                 helpers={"_mark": mark, "_mark_typed": mark_typed}, vector=vector_mark)

@@ -66,11 +66,19 @@ def lower_pair(w, step: PairStep) -> None:
             w.line(f"{record}[{field!r}] = {plain}")
 
 
+def vector_pair(m, step: PairStep, rows) -> None:
+    """pair: for many games: the two instances and every value first (as lower_pair), then the records."""
+    a, b = m.value(step.between[0], rows), m.value(step.between[1], rows)
+    values = [(field, m.value(formula, rows)) for field, formula in step.fields]
+    m.site = step
+    m.pair_write(step.pair, a, b, values, rows)
+
+
 PAIR = StepKind(
     "pair", PairStep, ("pair", "of", "fields"),
     "writes fields of the record between two instances (declared under pairs:, read as NAME(a, b).FIELD)",
     'pair: bond\nof: [p, q]\nfields: {kind: "\'rival\'", text: words}',
-    check_pair, lower_pair, no_vector="records between two instances of a group (groups run one game at a time)",
+    check_pair, lower_pair, vector=vector_pair,
     helpers={"_pair_key": pair_key, "_pair_read": pair_read, "_pair_record": pair_record,
              "_pair_shown": pair_shown},
 )

@@ -127,7 +127,10 @@ def vector_let(m, step, rows) -> None:
 
 
 def vector_note(m, step: NoteStep, rows) -> None:
-    """A simulation keeps no texts: the lockstep backend runs only rulesets whose formulas read none."""
+    """Only the notes a formula reads are rendered (a simulation shows none of its texts)."""
+    for target, template in step.notes:
+        if target[0] in m.read_names or len(target) > 1:
+            m.assign(target, rows, m.render(template, rows))
 
 
 SET = StepKind("set", SetStep, ("set",),
