@@ -486,16 +486,21 @@ def _dice(v, node, rows):
     state = DiceState(faces, sides, before + rows_of(count, n))
     if v.counting and n and state.draws.max() > v.max_dice_rolled:
         raise DiceLimitError(limit_message(v.max_dice_rolled), span=node.span)
+    _modify(v, node, state, rows)
+    # A modifier's operand (kh(1d3)) may have rolled dice meanwhile, counted in v.spent already.
+    if v.counting:
+        v.spend(rows, v.spent_by(rows) + state.draws - before if node.modifiers else state.draws)
+    return VPool(state.faces, state.dropped)
+
+
+def _modify(v, node, state, rows) -> None:
+    """The node's modifiers, in order, each by its entry's vector form, on the dice of `state`."""
     for modifier in node.modifiers:
         entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
         try:
             entry.vector(v, state, _operand(v, modifier, rows))
         except (DiceLimitError, DiceValueError) as err:      # placed at the modifier, as untraced
             raise err.located(None, modifier.span) from None
-    # A modifier's operand (kh(1d3)) may have rolled dice meanwhile, counted in v.spent already.
-    if v.counting:
-        v.spend(rows, v.spent_by(rows) + state.draws - before if node.modifiers else state.draws)
-    return VPool(state.faces, state.dropped)
 
 
 def _operand(v, modifier, rows):
@@ -525,12 +530,7 @@ def _pool_literal(v, node, rows):
     # The dice the items rolled are counted already (each game's own, as _dice counts them).
     before = v.spent_by(rows) if v.counting else np.zeros(n, INT)
     state = DiceState(compact(joined.faces), literal_sides(node), before)
-    for modifier in node.modifiers:
-        entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
-        try:
-            entry.vector(v, state, _operand(v, modifier, rows))
-        except (DiceLimitError, DiceValueError) as err:      # placed at the modifier, as untraced
-            raise err.located(None, modifier.span) from None
+    _modify(v, node, state, rows)
     if v.counting:
         v.spend(rows, v.spent_by(rows) + state.draws - before)
     return VPool(state.faces, state.dropped)
