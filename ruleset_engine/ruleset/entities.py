@@ -92,4 +92,4 @@ def mark_rule(c, track, path) -> MarkRule | None:
             # The symbol is how the table tells two types apart, never colour alone.
             c.problem(f"types {types[symbols.index(symbol)]!r} and {types[i]!r} have the same symbol {symbol!r}: "
                       f"give each type its own", path + ("marks", types[i]))
-    return MarkRule(types, symbols, track.get("order", "strongest"), track.get("full", "lost"))
+    return MarkRule.of(track)

@@ -30,6 +30,12 @@ class MarkRule:
     order: str = "strongest"
     full: str = "lost"
 
+    @classmethod
+    def of(cls, track: dict) -> "MarkRule":
+        """The rule a track's YAML declares (`marks:`, `order:`, `full:`), its defaults filled in."""
+        return cls(tuple(track["marks"]), tuple(track["marks"].values()), track.get("order", "strongest"),
+                   track.get("full", "lost"))
+
     def rank(self, name: str) -> int:
         return self.types.index(name)
 

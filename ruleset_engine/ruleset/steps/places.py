@@ -136,8 +136,7 @@ def check_mark(c, item, path, scope):
 def track_rule(c, entity: str, track: str) -> MarkRule:
     """The rule of a track whose schema the checker accepted (its problems are reported with the entity)."""
     spec = c.data["entities"][entity]["tracks"][track]
-    return MarkRule(tuple(spec["marks"]), tuple(spec["marks"].values()), spec.get("order", "strongest"),
-                    spec.get("full", "lost"))
+    return MarkRule.of(spec)
 
 
 # ---- what the lowered steps call ---------------------------------------------------------
