@@ -11,6 +11,7 @@ every front end (the CLI, the REPL, a later web page) and a library user need on
     game = dusk.Game.start(ruleset, seed=7)
     outcome = game.perform("round")
     summary = dusk.simulate("my-game.yaml", 1000, seed=1)
+    frame = dusk.simulate("my-game.yaml", 1000, seed=1, records=True).to_frame()   # a row per game (dusk[data])
 
 Names are imported when first used, so `dusk roll` does not pay for the ruleset machinery.
 """
@@ -63,6 +64,9 @@ _API = {
     "restore_dice_source": ("ruleset_engine.runtime.game", "restore_dice_source"),
     # analysis
     "simulate": ("ruleset_engine.analysis.simulate", "simulate"),
+    "sweep": ("ruleset_engine.analysis.sweep", "sweep"),
+    "compare": ("ruleset_engine.analysis.compare", "compare"),
+    "prob": ("ruleset_engine.analysis.prob", "odds"),
     # the registries: what the language and the rulesets are made of
     "FUNCTIONS": ("ruleset_engine.dice.functions", "FUNCTIONS"),
     "MODIFIERS": ("ruleset_engine.dice.modifiers", "MODIFIERS"),

@@ -315,7 +315,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     progress = _Progress(args.n)
     try:
         summary = dusk.simulate(args.ruleset, args.n, args.seed, dusk.parse_sets(args.set), args.workers, progress,
-                                backend=args.backend, announce=_announce_backend, sheets=args.sheets or ())
+                                backend=args.backend, announce=_announce_backend, sheets=args.sheets or (),
+                                records=args.records)
     except (dusk.DuskError, OSError, ValueError) as err:
         progress.close()
         print(f"dusk simulate: {err}", file=sys.stderr)
@@ -327,6 +328,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 130
     progress.close()
     data = summary.to_json()
+    _records_written(args, "simulate")
     if args.json:
         print(json.dumps(data, ensure_ascii=False, sort_keys=True))
         return 0
@@ -353,6 +355,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _records_written(args: argparse.Namespace, command: str, row: str = "game") -> None:
+    """The file --records wrote, one line on stderr (stdout keeps the report alone)."""
+    if args.records:
+        print(f"dusk {command}: a row per {row} written to {args.records}", file=sys.stderr)
+
+
 def _analysis_failed(command: str, err: Exception, progress: _Progress) -> int:
     """A run that could not be done: bad arguments (2), or a ruleset that cannot be played (1)."""
     progress.close()
@@ -369,13 +377,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if args.plot:
             plot.check_target(args.plot)          # before any game: a file type and matplotlib
         result = sweep.sweep(args.ruleset, args.n, args.sweep, args.seed, dusk.parse_sets(args.set), args.workers,
-                             progress.of)
+                             progress.of, records=args.records)
         data = result.to_json()
         if args.plot:
             plot.write(data, args.plot)
     except (dusk.DuskError, OSError, ValueError) as err:
         return _analysis_failed("simulate", err, progress)
     progress.close()
+    _records_written(args, "simulate")
     if args.json:
         print(json.dumps(data, ensure_ascii=False, sort_keys=True))
         return 0
@@ -403,10 +412,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     progress = _Progress(args.n)
     try:
         result = compare.compare(args.a, args.b, args.n, args.seed, dusk.parse_sets(args.set), args.workers,
-                                 progress)
+                                 progress, records=args.records)
     except (dusk.DuskError, OSError, ValueError) as err:
         return _analysis_failed("compare", err, progress)
     progress.close()
+    _records_written(args, "compare", "pair of games")
     data = result.to_json()
     if args.json:
         print(json.dumps(data, ensure_ascii=False, sort_keys=True))
@@ -432,6 +442,10 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
                              "game rolls (play: auto unless said; resume: as the session was unless said)")
     parser.add_argument("-c", metavar="COMMANDS", help='run these commands ("round; round; state") and leave')
     parser.add_argument("--script", metavar="FILE", help="run the commands of FILE, one a line, and leave")
+
+
+RECORDS_HELP = ("write a row per game to FILE: .parquet (needs pyarrow: pip install 'dusk[data]'), .csv or .jsonl; "
+                "the same rows whatever --workers")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -525,6 +539,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--plot", metavar="FILE", help="with --sweep: draw the main result to FILE (.png or .svg; "
                                                     "needs matplotlib: pip install 'dusk[plot]')")
     sim.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
+    sim.add_argument("--records", metavar="FILE", help=RECORDS_HELP)
     sim.add_argument("--backend", choices=("auto", "lockstep", "untraced"), default="auto",
                      help="lockstep: many games at once (numpy); untraced: one game at a time; auto (the default): "
                           "lockstep when every construct the ruleset uses has a vector form")
@@ -542,6 +557,7 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("--workers", type=int, default=1, help="processes to share the games (same report)")
     comp.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param of both (repeatable)")
     comp.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
+    comp.add_argument("--records", metavar="FILE", help=RECORDS_HELP + " (one row per pair of games: _a and _b)")
     comp.set_defaults(handler=cmd_compare)
 
     play = sub.add_parser("play", help="play a game at the table (the REPL)",

@@ -11,17 +11,19 @@ import time
 from dataclasses import dataclass
 
 from .paired import Paired
-from .simulate import Task, check_games, prepared, run_tasks
+from .records import Recorded, pair_layout, sink_for
+from .simulate import Task, check_games, prepared, recorded_run
 
 
-@dataclass(slots=True)
-class Comparison:
+@dataclass
+class Comparison(Recorded):
     rulesets: tuple[str, str]
     params: tuple[dict, dict]
     seed: int
     games: int
     paired: Paired
     seconds: float
+    records: object = None   # records.Kept with records=True (`.to_frame()`), a file's sink, or None
 
     def to_json(self) -> dict:
         a, b = self.paired.a.to_json(), self.paired.b.to_json()
@@ -44,13 +46,15 @@ class Comparison:
 
 
 def compare(source_a: str, source_b: str, games: int, seed: int = 0, params: dict | None = None,
-            workers: int = 1, progress=None) -> Comparison:
-    """Play games 0..games-1 of both rulesets on the same seeds; `params` (--set) apply to both."""
+            workers: int = 1, progress=None, records=None) -> Comparison:
+    """Play games 0..games-1 of both rulesets on the same seeds; `params` (--set) apply to both.
+    `records`: a row per pair of games (records.py), to a file or, with True, kept for `.to_frame()`."""
     check_games(games, 2)
     ruleset_a, params_a = prepared(source_a, params)
     ruleset_b, params_b = prepared(source_b, params)
+    sink = sink_for(records)
     started = time.perf_counter()
-    paired, = run_tasks([Task("pair", ((source_a, params_a), (source_b, params_b)))], games, seed, workers,
-                        progress)
+    paired, = recorded_run([Task("pair", ((source_a, params_a), (source_b, params_b)), sink is not None)], games,
+                           seed, workers, progress, sink, lambda k, rows: pair_layout(rows, (params_a, params_b)))
     return Comparison((ruleset_a.id, ruleset_b.id), (params_a, params_b), seed, games, paired,
-                      time.perf_counter() - started)
+                      time.perf_counter() - started, sink)

@@ -85,6 +85,22 @@ class Odds:
             data.update(mean=str(self.mean), mean_float=float(self.mean), sd_float=self.sd)
         return data
 
+    def to_frame(self):
+        """A pandas DataFrame, a row per value: `value`, `p` and, for a number, `at_least` and
+        `at_most` (floats; the exact fractions are in `chances`); an estimate adds `ci_low`, `ci_high`.
+        Needs pandas (`dusk[data]`)."""
+        from .records import need
+
+        pandas = need("pandas", ".to_frame()")
+        columns: dict = {"value": [v for v, _ in self.chances], "p": [float(p) for _, p in self.chances]}
+        if self.kind != BOOL:
+            columns["at_least"] = [float(self.at_least(v)) for v, _ in self.chances]
+            columns["at_most"] = [float(self.at_most(v)) for v, _ in self.chances]
+        if self.samples is not None:
+            bounds = [self.interval(p) for _, p in self.chances]
+            columns["ci_low"], columns["ci_high"] = [b[0] for b in bounds], [b[1] for b in bounds]
+        return pandas.DataFrame(columns)
+
 
 @dataclass
 class Answer:
@@ -308,6 +324,25 @@ def grid(expression: str, axes: list[tuple[str, list[int]]], *, at_least: int | 
     return Chart(expression, rows, columns, table, answers, at_least, at_most)
 
 
+def odds(expression: str, *, lets: dict | None = None, ruleset: str | None = None, params: dict | None = None,
+         depth: int | None = None, estimate: bool = False, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Odds:
+    """The Python face's `dusk.prob`: one expression's distribution (`.to_frame()` for pandas), exact or
+    a seeded estimate (`samples` not None); `lets` NAME -> EXPR as `--let`; `ruleset` and `params` give
+    `params.NAME` as `--ruleset` and `--set` do."""
+    if params and ruleset is None:
+        raise ProbError("params change a ruleset's params: name the ruleset too")
+    env, formulas = {}, NO_FORMULAS
+    if ruleset is not None:
+        from ruleset_engine.ruleset import load
+        from ruleset_engine.runtime import resolve_params
+
+        loaded = load(ruleset)
+        env, formulas = {"params": resolve_params(loaded, dict(params or {}))}, loaded.formulas
+    pairs = [(_let_name(name), text) for name, text in (lets or {}).items()]
+    return ask([expression.strip()], lets=pairs, env=env, depth=depth, estimate=estimate, samples=samples,
+               seed=seed, formulas=formulas).questions[0]
+
+
 def ruleset_env(ruleset: str, sets: list[str] | None) -> dict:
     """The names a ruleset gives its formulas before a game starts: `params` (defaults, --set over them)."""
     from ruleset_engine.ruleset import load
@@ -325,5 +360,5 @@ def ruleset_formulas(ruleset: str):
     return load(ruleset).formulas
 
 
-__all__ = ["ask", "grid", "Odds", "Answer", "Chart", "ProbError", "parse_let", "parse_axis", "ruleset_env",
+__all__ = ["ask", "grid", "odds", "Odds", "Answer", "Chart", "ProbError", "parse_let", "parse_axis", "ruleset_env",
            "ruleset_formulas"]

@@ -28,6 +28,7 @@ from ruleset_engine.runtime.run import Run
 from ruleset_engine.runtime.signals import RoundLimit
 
 from .paired import Paired
+from .records import PairRows, Recorded, Rows, sink_for
 from .summary import Totals, wilson  # noqa: F401 - wilson is part of this module's API
 
 MAX_ROUNDS = 1_000_000
@@ -116,17 +117,20 @@ def _played(program: Program, seed: int, i: int):
         raise SimulationError(f"game {i} (seed {game_seed(seed, i)}) stopped: {err}") from None
 
 
-def play_range(source: str, params: dict, seed: int, start: int, stop: int, sheets: tuple = ()) -> Totals:
-    """Games start..stop-1 (what one worker does), summarised."""
+def play_range(source: str, params: dict, seed: int, start: int, stop: int, sheets: tuple = (),
+               rows: Rows | None = None) -> Totals:
+    """Games start..stop-1 (what one worker does), summarised; each game a row of `rows` if given."""
     program = cell_program(source, params, sheets)
     tally = Totals()
     for i in range(start, stop):
         result, rounds, report, _ = _played(program, seed, i)
         tally.add(result, rounds, report)
+        if rows is not None:
+            rows.add(i, result, rounds, report, game_seed(seed, i))
     return tally
 
 
-def play_pair_range(a: tuple, b: tuple, seed: int, start: int, stop: int) -> Paired:
+def play_pair_range(a: tuple, b: tuple, seed: int, start: int, stop: int, rows: PairRows | None = None) -> Paired:
     """Games start..stop-1 of two (source, params), each game on the same seed in both: their
     summaries, and the per-game differences that make a paired comparison."""
     first, second = cell_program(*a), cell_program(*b)
@@ -134,10 +138,12 @@ def play_pair_range(a: tuple, b: tuple, seed: int, start: int, stop: int) -> Pai
     for i in range(start, stop):
         one, two = _played(first, seed, i), _played(second, seed, i)
         paired.add((one[0], one[1], one[2]), (two[0], two[1], two[2]))
+        if rows is not None:
+            rows.add(i, game_seed(seed, i), one[:3], two[:3])
     return paired
 
 
-def play_lockstep_range(cell: tuple, seed: int, start: int, stop: int) -> Totals:
+def play_lockstep_range(cell: tuple, seed: int, start: int, stop: int, rows: Rows | None = None) -> Totals:
     """Games start..stop-1 of one (source, params), all at once in the lockstep backend."""
     from ruleset_engine.runtime import lockstep
 
@@ -145,7 +151,8 @@ def play_lockstep_range(cell: tuple, seed: int, start: int, stop: int) -> Totals
     cell_program(source, params)       # written once per process: its checks come first
     tally = Totals()
     try:
-        lockstep.play_range(_ruleset(source), params, seed, start, stop, tally, DEFAULT_RUN_LIMITS, MAX_ROUNDS)
+        lockstep.play_range(_ruleset(source), params, seed, start, stop, tally, DEFAULT_RUN_LIMITS, MAX_ROUNDS,
+                            rows=rows)
     except lockstep.RoundLimitReached as err:
         raise SimulationError(f"games {start}..{stop - 1} (lockstep, seed {seed}) stopped: {err}") from None
     except RuleError as err:
@@ -175,27 +182,35 @@ def choose_backend(ruleset: Ruleset, params: dict, backend: str) -> tuple[str, s
 
 @dataclass(frozen=True, slots=True)
 class Task:
-    """One cell of a run: a ruleset and its params (`one`), or two played on the same seeds (`pair`)."""
+    """One cell of a run: a ruleset and its params (`one`), or two played on the same seeds (`pair`);
+    `records`: each game a row too (records.py)."""
 
     kind: str
     cells: tuple      # ((source, params),) or ((source, params), (source, params))
+    records: bool = False
 
 
 def play_task(task: Task, seed: int, start: int, stop: int):
-    return PLAYERS[task.kind](*task.cells, seed, start, stop)
+    """A range of games: its summary, and its rows (None without records)."""
+    rows = ROWS[task.kind]() if task.records else None
+    return PLAYERS[task.kind](*task.cells, seed, start, stop, rows=rows), rows
 
 
-PLAYERS = {"one": lambda cell, seed, start, stop: play_range(cell[0], cell[1], seed, start, stop, *cell[2:]),
+PLAYERS = {"one": lambda cell, seed, start, stop, rows: play_range(cell[0], cell[1], seed, start, stop,
+                                                                   *cell[2:], rows=rows),
            "pair": play_pair_range, "lockstep": play_lockstep_range}
 EMPTY = {"one": Totals, "pair": Paired, "lockstep": Totals}
+ROWS = {"one": Rows, "pair": PairRows, "lockstep": Rows}
 CHUNKS = {"one": CHUNK, "pair": CHUNK, "lockstep": LOCKSTEP_CHUNK}
 
 
-class Summary:
-    """A finished simulation: its totals and what it was run with."""
+class Summary(Recorded):
+    """A finished simulation: its totals and what it was run with (and its records, if kept:
+    `.to_frame()`, `.to_arrow()`)."""
 
     def __init__(self, ruleset: str, seed: int, games: int, params: dict, tally: Totals, seconds: float,
-                 backend: str | None = None, reason: str = ""):
+                 backend: str | None = None, reason: str = "", records=None):
+        self.records = records
         self.backend = backend
         self.reason = reason
         self.ruleset = ruleset
@@ -272,16 +287,22 @@ def prepared(source: str, params: dict | None) -> tuple[Ruleset, dict]:
     return ruleset, full_params
 
 
-def run_tasks(tasks: list[Task], games: int, seed: int = 0, workers: int = 1, progress=None) -> list:
+def run_tasks(tasks: list[Task], games: int, seed: int = 0, workers: int = 1, progress=None,
+              on_rows=None) -> list:
     """Play games 0..games-1 of every task, on the same per-game seeds, sharing one set of workers;
-    a merged summary per task. Ranges are handed out task by task, a few ahead of the results."""
+    a merged summary per task. Ranges are handed out task by task, a few ahead of the results, and
+    taken back in that order: `on_rows(k, rows)` gets the rows of each range of a task with
+    records, in the order of the tasks and their games."""
     tallies = [EMPTY[task.kind]() for task in tasks]
     done = 0
     work = ((k, start, stop) for k in range(len(tasks)) for start, stop in _ranges(games, CHUNKS[tasks[k].kind]))
 
-    def finished(k: int, part) -> None:
+    def finished(k: int, played) -> None:
         nonlocal done
+        part, rows = played
         tallies[k].merge(part)
+        if rows is not None and on_rows is not None:
+            on_rows(k, rows)
         done += part.games
         if progress:
             progress(done)
@@ -313,12 +334,29 @@ def run_tasks(tasks: list[Task], games: int, seed: int = 0, workers: int = 1, pr
     return tallies
 
 
+def recorded_run(tasks: list[Task], games: int, seed: int, workers: int, progress, sink, lay) -> list:
+    """run_tasks, each range's rows laid out by `lay(k, rows)` and written to `sink` as they come;
+    the file is complete only once every game is played (a failed run leaves none)."""
+    if sink is None:
+        return run_tasks(tasks, games, seed, workers, progress)
+    try:
+        tallies = run_tasks(tasks, games, seed, workers, progress, lambda k, rows: sink.write(lay(k, rows)))
+        sink.done()
+    except BaseException:
+        sink.abandon()
+        raise
+    return tallies
+
+
 def simulate(source: str, games: int, seed: int = 0, params: dict | None = None, workers: int = 1,
-             progress=None, backend: str = "untraced", announce=None, sheets=()) -> Summary:
+             progress=None, backend: str = "untraced", announce=None, sheets=(), records=None) -> Summary:
     """Play `games` games of the ruleset at `source`; `progress(done)` is called as games finish.
     `backend`: auto, lockstep or untraced (the command line gives auto); `announce(backend, reason)`
     is told the choice first. `sheets`: sheet files or folders, whose instances every game starts
-    with (as `dusk play --sheets`), checked here before any game."""
+    with (as `dusk play --sheets`), checked here before any game. `records`: a row per game
+    (records.py), written to a file (.parquet, .csv, .jsonl) or, with True, kept for `.to_frame()`."""
+    from .records import layout
+
     check_games(games)
     ruleset, full_params = prepared(source, params)
     sheets = tuple(str(path) for path in sheets)
@@ -333,8 +371,11 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
         reason = "sheets brought with --sheets are played one game at a time"
     if announce is not None:
         announce(chosen, reason)
+    sink = sink_for(records)
     started = time.perf_counter()
     kind = "lockstep" if chosen == "lockstep" else "one"
     cell = (source, full_params, sheets) if sheets else (source, full_params)
-    tally, = run_tasks([Task(kind, (cell,))], games, seed, workers, progress)
-    return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started, chosen, reason)
+    tally, = recorded_run([Task(kind, (cell,), sink is not None)], games, seed, workers, progress, sink,
+                          lambda k, rows: layout(rows.columns(), full_params))
+    return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started, chosen, reason,
+                   sink)

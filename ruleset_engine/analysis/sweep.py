@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from ruleset_engine.runtime import GameError, resolve_params
 
-from .simulate import Task, cell_program, check_games, prepared, run_tasks
+from .records import Recorded, layout, sink_for
+from .simulate import Task, cell_program, check_games, prepared, recorded_run
 from .summary import Totals
 
 MAX_SWEEPS = 2
@@ -94,8 +95,8 @@ class Cell:
     tally: Totals
 
 
-@dataclass(slots=True)
-class Sweep:
+@dataclass
+class Sweep(Recorded):
     ruleset: str
     seed: int
     games: int
@@ -104,6 +105,7 @@ class Sweep:
     cells: list[Cell]
     main: str | None         # the result the chart shows
     seconds: float
+    records: object = None   # records.Kept with records=True (`.to_frame()`), a file's sink, or None
 
     def to_json(self) -> dict:
         cells = []
@@ -128,9 +130,22 @@ def main_result(ruleset, tallies: list[Totals]) -> str | None:
     return max(sorted(seen), key=seen.get) if seen else None
 
 
-def sweep(source: str, games: int, specs: list[str], seed: int = 0, params: dict | None = None,
-          workers: int = 1, progress=None) -> Sweep:
-    """Play `games` games of every cell; `progress(done, total)` is called as games finish."""
+def specs_of(sweeps) -> list[str]:
+    """--sweep's texts, from those texts or (the Python face) a mapping PARAM -> its values."""
+    if isinstance(sweeps, str):
+        return [sweeps]
+    if isinstance(sweeps, dict):
+        return [f"{name}={','.join(str(v).lower() if isinstance(v, bool) else str(v) for v in values)}"
+                if not isinstance(values, str) else f"{name}={values}" for name, values in sweeps.items()]
+    return list(sweeps)
+
+
+def sweep(source: str, games: int, specs, seed: int = 0, params: dict | None = None,
+          workers: int = 1, progress=None, records=None) -> Sweep:
+    """Play `games` games of every cell; `progress(done, total)` is called as games finish. `specs`:
+    --sweep's texts (PARAM=a..b, PARAM=a,b,c) or a mapping {PARAM: values}. `records`: a row per game
+    of every cell, cell by cell (records.py), to a file or, with True, kept for `.to_frame()`."""
+    specs = specs_of(specs)
     ruleset, fixed = prepared(source, params)
     axes = axes_of(ruleset, specs, params or {})
     combos = list(itertools.product(*(axis.values for axis in axes)))
@@ -143,9 +158,13 @@ def sweep(source: str, games: int, specs: list[str], seed: int = 0, params: dict
     # before any game is played.
     for task in tasks:
         cell_program(*task.cells[0])
+    sink = sink_for(records)
+    if sink is not None:
+        tasks = [Task(task.kind, task.cells, True) for task in tasks]
     started = time.perf_counter()
     total = games * len(tasks)
-    tallies = run_tasks(tasks, games, seed, workers, (lambda done: progress(done, total)) if progress else None)
+    tallies = recorded_run(tasks, games, seed, workers, (lambda done: progress(done, total)) if progress else None,
+                           sink, lambda k, rows: layout(rows.columns(), tasks[k].cells[0][1]))
     cells = [Cell(combo, tally) for combo, tally in zip(combos, tallies)]
     return Sweep(ruleset.id, seed, games, fixed, axes, cells, main_result(ruleset, tallies),
-                 time.perf_counter() - started)
+                 time.perf_counter() - started, sink)

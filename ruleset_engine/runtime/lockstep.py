@@ -90,6 +90,7 @@ class Machine:
         self.result = np.full(size, -1, np.int64)
         self.results: list[str] = []
         self.rounds = np.zeros(size, np.int64)
+        self.game = np.zeros(size, np.int64)      # the index of the game each slot plays (for its record)
         self.levels = ruleset.loop
         self.level_names = [level.name for level in ruleset.loop]
         self.counters = [np.zeros(size, np.int64) for _ in ruleset.loop]    # per level: the iteration played
@@ -861,7 +862,8 @@ class Machine:
             self.endings(rows[self.alive[rows]])
 
     # ---- the games of a range
-    def play(self, start: int, stop: int, totals) -> None:
+    def play(self, start: int, stop: int, totals, rows=None) -> None:
+        """Games start..stop-1, added to `totals` as they end (and to `rows`, a row each, if given)."""
         size = self.size
         free = np.arange(size)
         live = np.zeros(0, np.int64)
@@ -871,6 +873,7 @@ class Machine:
             wanted = min(len(free), games - begun)
             if wanted and (len(free) >= size // 2 or not len(live)):
                 new, free = free[:wanted], free[wanted:]
+                self.game[new] = np.arange(start + begun, start + begun + wanted)
                 begun += wanted
                 self.start(new)
                 live = np.concatenate([live, new])
@@ -879,14 +882,15 @@ class Machine:
             if self.ended:
                 retired = np.concatenate(self.ended)
                 self.ended = []
-                self.retire(retired, totals)
+                self.retire(retired, totals, rows)
                 free = np.concatenate([free, retired])
                 live = live[self.alive[live]]
             if not len(live) and begun == games:
                 return
 
-    def retire(self, rows, totals) -> None:
-        """Finished games: their results, lengths and report values, added to the totals at once."""
+    def retire(self, rows, totals, records=None) -> None:
+        """Finished games: their results, lengths and report values, added to the totals at once (and
+        to `records`, a row each, with the index of each game: they end out of order)."""
         self.frames = [Frame()]
         report = {}
         for name, formula in self.ruleset.report.items():
@@ -896,7 +900,10 @@ class Machine:
             elif isinstance(value, np.ndarray) and value.dtype == object:
                 raise StepFailed("a report gives a number (a pool gives its total) or true/false, not a text")
             report[name] = rows_of(value, len(rows))
-        totals.add_many([self.results[i] for i in self.result[rows]], self.rounds[rows], report)
+        results = [self.results[i] for i in self.result[rows]]
+        totals.add_many(results, self.rounds[rows], report)
+        if records is not None:
+            records.add_many(self.game[rows].copy(), results, self.rounds[rows].copy(), report)
 
 
 _CONTROL = {chr(c) for c in range(32)} | {chr(127)}
@@ -908,13 +915,14 @@ class RoundLimitReached(DuskError):
 
 
 def play_range(ruleset: model.Ruleset, params: dict, seed: int, start: int, stop: int, totals, run_limits,
-               max_rounds: int, batch: int = BATCH) -> None:
-    """Games start..stop-1 in lockstep, added to `totals`; their dice drawn from a generator seeded
-    by (seed, start). A rule that fails is a RuleError at its place."""
+               max_rounds: int, batch: int = BATCH, rows=None) -> None:
+    """Games start..stop-1 in lockstep, added to `totals` (and a row each to `rows`, if given: its
+    `add_many(games, results, rounds, report)`); their dice drawn from a generator seeded by
+    (seed, start). A rule that fails is a RuleError at its place."""
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed & (2**64 - 1), seed >> 64, start])))
     machine = Machine(ruleset, params, rng, min(batch, stop - start), run_limits, max_rounds)
     try:
-        machine.play(start, stop, totals)
+        machine.play(start, stop, totals, rows)
     except (RuleError, RoundLimitReached):
         raise
     except (DiceError, StepFailed, DuskError) as err:
