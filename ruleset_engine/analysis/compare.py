@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 
 from .paired import Paired
-from .records import Recorded, pair_layout, sink_for
+from .records import Recorded, check_target, pair_layout, sink_for
 from .simulate import Task, check_games, prepared, recorded_run
 
 
@@ -49,6 +49,7 @@ def compare(source_a: str, source_b: str, games: int, seed: int = 0, params: dic
             workers: int = 1, progress=None, records=None) -> Comparison:
     """Play games 0..games-1 of both rulesets on the same seeds; `params` (--set) apply to both.
     `records`: a row per pair of games (records.py), to a file or, with True, kept for `.to_frame()`."""
+    check_target(records)
     check_games(games, 2)
     ruleset_a, params_a = prepared(source_a, params)
     ruleset_b, params_b = prepared(source_b, params)

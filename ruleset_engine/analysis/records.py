@@ -43,7 +43,7 @@ def need(module: str, why: str):
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise MissingExtra(f"{why} needs {module}, part of dusk's optional extra data: {EXTRA}") from None
+        raise MissingExtra(f"{why} needs {module}, from dusk's optional extra `data`: {EXTRA}") from None
 
 
 def report_columns(report: dict) -> dict:
@@ -190,29 +190,52 @@ class FileSink:
 
 
 class ParquetSink(FileSink):
-    """Apache Parquet through pyarrow: a row group per range, the schema set by the first."""
+    """Apache Parquet through pyarrow, the schema set by the first range. Ranges are written as row
+    groups of at least ROW_GROUP rows (a lockstep range is one; the small ranges of the untraced
+    backend are gathered first), so memory holds at most about one row group."""
+
+    ROW_GROUP = 50_000
 
     def __init__(self, path: str):
         super().__init__(path)
         self.pa = need("pyarrow", "--records FILE.parquet")
         self.pq = need("pyarrow.parquet", "--records FILE.parquet")
         self.writer = None
+        self.schema = None
+        self.pending: list = []
+        self.waiting = 0
         self.partial.touch()             # an unwritable place is said before any game
 
     def _write(self, columns: dict) -> None:
         table = self.pa.table(columns)
-        if self.writer is None:
-            self.writer = self.pq.ParquetWriter(str(self.partial), table.schema)
-        elif table.schema != self.writer.schema:
-            changed = next(f.name for f, g in zip(table.schema, self.writer.schema) if f != g)
+        if self.schema is None:
+            self.schema = table.schema
+        elif table.schema != self.schema:
+            changed = next(f.name for f, g in zip(table.schema, self.schema) if f != g)
             raise GameError(f"--records: {changed} gave true/false in some games and a number in others; a "
                             "column of a .parquet file keeps one type (write .csv or .jsonl)")
-        self.writer.write_table(table)
+        self.pending.append(table)
+        self.waiting += table.num_rows
+        if self.waiting >= self.ROW_GROUP:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self.pending:
+            return
+        if self.writer is None:
+            self.writer = self.pq.ParquetWriter(str(self.partial), self.schema)
+        self.writer.write_table(self.pa.concat_tables(self.pending))
+        self.pending, self.waiting = [], 0
 
     def _close(self) -> None:
+        self._flush()
         if self.writer is not None:
             self.writer.close()
             self.writer = None
+
+    def abandon(self) -> None:
+        self.pending = []
+        super().abandon()
 
 
 class TextSink(FileSink):
@@ -259,16 +282,26 @@ class JsonlSink(TextSink):
 SINKS = {".parquet": ParquetSink, ".csv": CsvSink, ".jsonl": JsonlSink}
 
 
-def open_sink(path) -> FileSink:
-    """The sink for FILE by its ending, opened before any game (a missing pyarrow, an unknown
-    ending or a folder that cannot be written is said at once)."""
-    path = str(path)
+def check_target(records) -> None:
+    """A records file's ending, that it is no folder, and pyarrow for .parquet: checked first, before
+    the ruleset is read (None, False and True need nothing)."""
+    if records is None or isinstance(records, bool):
+        return
+    path = str(records)
     suffix = Path(path).suffix.lower()
-    if suffix not in SINKS:
-        raise GameError(f"--records writes {', '.join(FORMATS)}: {path!r} ends otherwise")
     if os.path.isdir(path):
         raise GameError(f"--records {path}: a folder, not a file")
-    return SINKS[suffix](path)
+    if suffix not in SINKS:
+        raise GameError(f"--records writes {', '.join(FORMATS)}: {path!r} ends otherwise")
+    if suffix == ".parquet":
+        need("pyarrow.parquet", "--records FILE.parquet")
+
+
+def open_sink(path) -> FileSink:
+    """The sink for FILE by its ending, opened before any game (a folder that cannot be written is
+    said at once)."""
+    check_target(path)
+    return SINKS[Path(str(path)).suffix.lower()](str(path))
 
 
 class Kept:

@@ -28,7 +28,7 @@ from ruleset_engine.runtime.run import Run
 from ruleset_engine.runtime.signals import RoundLimit
 
 from .paired import Paired
-from .records import PairRows, Recorded, Rows, sink_for
+from .records import PairRows, Recorded, Rows, check_target, sink_for
 from .summary import Totals, wilson  # noqa: F401 - wilson is part of this module's API
 
 MAX_ROUNDS = 1_000_000
@@ -357,6 +357,7 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
     (records.py), written to a file (.parquet, .csv, .jsonl) or, with True, kept for `.to_frame()`."""
     from .records import layout
 
+    check_target(records)
     check_games(games)
     ruleset, full_params = prepared(source, params)
     sheets = tuple(str(path) for path in sheets)

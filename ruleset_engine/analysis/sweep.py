@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ruleset_engine.runtime import GameError, resolve_params
 
-from .records import Recorded, layout, sink_for
+from .records import Recorded, check_target, layout, sink_for
 from .simulate import Task, cell_program, check_games, prepared, recorded_run
 from .summary import Totals
 
@@ -145,6 +145,7 @@ def sweep(source: str, games: int, specs, seed: int = 0, params: dict | None = N
     """Play `games` games of every cell; `progress(done, total)` is called as games finish. `specs`:
     --sweep's texts (PARAM=a..b, PARAM=a,b,c) or a mapping {PARAM: values}. `records`: a row per game
     of every cell, cell by cell (records.py), to a file or, with True, kept for `.to_frame()`."""
+    check_target(records)
     specs = specs_of(specs)
     ruleset, fixed = prepared(source, params)
     axes = axes_of(ruleset, specs, params or {})
