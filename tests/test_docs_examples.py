@@ -161,3 +161,35 @@ def test_the_generated_code_shown_in_engine_md_is_what_dusk_writes():
         assert block in source, f"docs/engine.md: the {mode} code shown is not what dusk writes now"
         shown += 1
     assert shown == 2
+
+
+def notebook_cells(page: Path) -> list[str]:
+    """The `python` blocks of a page, in order: the cells of a notebook."""
+    return ["\n".join(lines) for _, language, lines in _blocks(page) if language == "python"]
+
+
+@pytest.mark.timeout(900)
+def test_the_notebook_page_runs_and_draws_its_chart(tmp_path, monkeypatch, capsys):
+    # docs/notebooks.md: its cells run in order in one namespace, as a notebook runs them, in a
+    # folder of their own; the chart it commits is the one it draws.
+    page = ROOT / "docs" / "notebooks.md"
+    cells = notebook_cells(page)
+    assert len(cells) >= 5
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.setenv("DUSK_DATA_DIR", str(tmp_path / "data"))
+    namespace: dict = {}
+    for cell in cells:
+        exec(compile(cell, str(page), "exec"), namespace)    # noqa: S102 - the page's own cells
+    chart = tmp_path / "notebooks-survivors.png"
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "notebooks-survivors.png" in page.read_text(encoding="utf-8")
+    assert (ROOT / "docs" / "notebooks-survivors.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    games, survivors = namespace["games"], namespace["survivors"]
+    assert len(games) == 25 * 8 and {"game", "seed", "players", "cancelled_dice_to_pool", "survivors"} <= set(games)
+    assert list(survivors.index) == [3, 4, 5, 6] and survivors.shape == (4, 2)
+    for players, row in survivors.iterrows():       # a mean of survivors lies between none and everyone
+        assert all(0 <= value <= players for value in row)
+    odds = namespace["odds"]
+    assert abs(odds["p"].sum() - 1) < 1e-9 and list(odds["value"]) == [0, 1, 2, 3, 4, 5]
+    assert len(namespace["pairs"]) == 20
