@@ -8,7 +8,9 @@ the ranges fixed by -n alone. Either way the same S gives the same report whatev
 workers. `auto` (the default) plays lockstep when every construct the ruleset uses has a vector
 form, untraced otherwise, and says which and why. Each worker loads the ruleset and writes its
 program once, then plays ranges of games and sends back their Totals, a running summary (counts,
-sums and histograms) that merges with the others: memory does not grow with N.
+sums and histograms) that merges with the others: memory does not grow with N. With records
+(`--records FILE`, `records=True`: records.py) a range sends back its rows too, which the parent
+writes in game order as the ranges come back.
 """
 
 from __future__ import annotations
