@@ -369,46 +369,79 @@ class Journal:
         _remove(self.path)
 
 
+class DataDirError(JournalError):
+    """The data folder (sessions, history, bug reports) cannot be made or used; the message says why."""
+
+
 def data_dir() -> Path:
-    """Where sessions, history and bug reports live: DUSK_DATA_DIR, else the user data dir."""
+    """Where sessions, history and bug reports live: DUSK_DATA_DIR, else the user data dir.
+    DataDirError (a message for people) when it cannot be made: a file of that name, a full disk."""
     override = os.environ.get("DUSK_DATA_DIR")
     if override:
-        base = Path(override)
+        base, named = Path(override), " (DUSK_DATA_DIR)"
     else:
         from platformdirs import user_data_dir
 
-        base = Path(user_data_dir("dusk", appauthor=False))
-    base.mkdir(parents=True, exist_ok=True)
+        base, named = Path(user_data_dir("dusk", appauthor=False)), ""
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise DataDirError(f"the data folder {base}{named} cannot be used: it is a file, not a folder; "
+                           "set DUSK_DATA_DIR to a folder") from None
+    except OSError as err:
+        raise DataDirError(f"the data folder {base}{named} cannot be made: {why(err)}") from None
+    if not base.is_dir():
+        raise DataDirError(f"the data folder {base}{named} cannot be used: it is not a folder; "
+                           "set DUSK_DATA_DIR to a folder")
     return base
 
 
-def log_bug(what: str) -> Path:
-    """Write the exception being handled, with its traceback, to bugs.log in the data dir; its path.
+def log_bug(what: str) -> str:
+    """Write the exception being handled, with its traceback, to bugs.log in the data dir; where its
+    details are, in words (`the details are in PATH`) for the one line a person sees.
 
-    A bug is never shown as a traceback: the person sees one line naming this file."""
-    path = data_dir() / "bugs.log"
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(f"--- {what} ({time.strftime('%Y-%m-%d %H:%M:%S')})\n{traceback.format_exc()}\n")
-    return path
+    A bug is never shown as a traceback, and the report of one never fails: when the log cannot be
+    written (a full disk, a data folder that is a file) the line says so, and nothing more is raised."""
+    try:
+        path = data_dir() / "bugs.log"
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"--- {what} ({time.strftime('%Y-%m-%d %H:%M:%S')})\n{traceback.format_exc()}\n")
+    except DataDirError as err:
+        return f"its details could not be written down ({err})"
+    except (OSError, ValueError) as err:
+        return f"its details could not be written down ({path}: {why(err)})"
+    return f"the details are in {path}"
 
 
 def sessions_dir() -> Path:
     path = data_dir() / "sessions"
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise DataDirError(f"the folder of sessions {path} cannot be used: it is a file, not a folder") from None
+    except OSError as err:
+        raise DataDirError(f"the folder of sessions {path} cannot be made: {why(err)}") from None
     return path
 
 
 def remember_last(path: Path) -> None:
-    """Point `dusk resume` (without a path) at this session: only interactive sessions move it."""
-    (data_dir() / "last-session").write_text(str(path.resolve()), encoding="utf-8")
+    """Point `dusk resume` (without a path) at this session: only interactive sessions move it. A
+    pointer that cannot be written (a full disk) is skipped: `dusk resume PATH` still continues it."""
+    try:
+        (data_dir() / "last-session").write_text(str(path.resolve()), encoding="utf-8")
+    except (OSError, DataDirError):
+        pass
 
 
 def _pointer() -> Path | None:
-    marker = data_dir() / "last-session"
-    if marker.exists():
-        path = Path(marker.read_text(encoding="utf-8").strip())
-        if path.exists():
-            return path
+    try:
+        marker = data_dir() / "last-session"
+        if marker.is_file():
+            path = Path(marker.read_text(encoding="utf-8").strip())
+            if path.exists():
+                return path
+    except (OSError, ValueError):      # unreadable, not UTF-8, a NUL in the path
+        pass
     return None
 
 
