@@ -20,6 +20,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shlex
 import sqlite3
 import stat
 import time
@@ -110,8 +111,29 @@ def _uri(path: Path, mode: str) -> str:
 
 
 def _connect(path: Path, mode: str) -> sqlite3.Connection:
-    """A connection to the file at `path`: mode "ro" (read only) or "rw" (the file must exist)."""
-    return sqlite3.connect(_uri(path, mode), uri=True, isolation_level=None, timeout=5)
+    """A connection to the file at `path`: mode "ro" (read only) or "rw" (the file must exist).
+    Read only where nothing can be written beside the file (a read-only file system, a CD): SQLite is
+    told the file will not change (`immutable`), as it cannot make the files it reads a session with."""
+    uri = _uri(path, mode)
+    if mode == "ro" and unwritable(path) is not None:
+        uri += "&immutable=1"
+    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5)
+
+
+def unwritable(path: Path) -> str | None:
+    """Why the session at `path` cannot be played where it is (every command is written into it, and
+    SQLite writes files beside it), in words; None when it can be."""
+    folder = Path(os.path.abspath(path)).parent
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "it is on a read-only file system"
+    except OSError:
+        pass
+    if not os.access(path, os.W_OK):
+        return "the file is read-only (no permission to write it)"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"its folder {folder} cannot be written in"
+    return None
 
 
 def _remove(path: Path) -> None:
@@ -286,6 +308,13 @@ class Journal:
                                "time; leave that table first (quit or Ctrl-D there)")
         try:
             meta, entries = _probe(path)
+            stuck = unwritable(path)
+            if stuck is not None:
+                raise JournalError(
+                    f"{path} is a dusk session, but it cannot be played where it is: {stuck}, and every command "
+                    f"is saved into it as it is done. Copy it somewhere you can write "
+                    f"(cp {shlex.quote(str(path))} ~/{shlex.quote(path.name)}) "
+                    f"and resume the copy; it was left as it is")
             if accept is not None:
                 accept(meta, entries)
             db = _connect(path, "rw")
