@@ -45,3 +45,36 @@ def test_a_session_on_a_read_only_file_system_says_so_and_how_to_go_on(tmp_path)
     listed = [line for line in done.stdout.splitlines() if line.endswith("kept.dusk")]
     assert len(listed) == 1 and "attack-of-the-vampires" in listed[0] and "not a dusk session" not in listed[0]
     assert (tmp_path / "rw" / "my game.dusk").read_bytes() == (data / "sessions" / "kept.dusk").read_bytes()
+
+
+# ---- 14: answers to one action replay it from its start: the questions of one action are bounded
+
+MANY = str(Path(__file__).resolve().parents[1] / "rulesets" / "many-questions.yaml")
+
+
+def test_an_action_asking_past_the_limit_of_questions_is_refused_and_undo_drops_it():
+    from ruleset_engine.runtime.limits import DEFAULT_RUN_LIMITS
+
+    assert DEFAULT_RUN_LIMITS.max_questions == 1_000
+    repl, out = make_repl(MANY, seed=1)
+    run(repl, out, "tally 20000")
+    for _ in range(999):
+        repl.run_line("7")
+    assert repl.errors == 0 and repl.decision is not None
+    text = run(repl, out, "7")
+    assert text == ("tally asks more than 1,000 questions (the most one action may ask at the table, as each answer "
+                    "replays it from its start): it cannot be finished; undo drops it (the game is as before it)\n")
+    assert repl.decision is not None and repl.session.game.values["total"] == 0
+    run(repl, out, "undo")
+    assert repl.decision is None and repl.session.game.pending is None
+    # An action within the limit is played to its end, every answer counted.
+    run(repl, out, "tally 3", "1", "2", "3")
+    assert repl.session.game.values["total"] == 6 and repl.errors == 1
+    repl.session.close()
+
+
+def test_auto_answers_do_not_replay_and_are_not_bounded():
+    repl, out = make_repl(MANY, seed=1)
+    run(repl, out, "tally 5000", "auto")
+    assert repl.errors == 0 and repl.session.game.values["total"] == 5000
+    repl.session.close()
