@@ -61,6 +61,7 @@ _API = {
     "resolve_params": ("ruleset_engine.runtime", "resolve_params"),
     "dice_source_state": ("ruleset_engine.runtime.game", "dice_source_state"),
     "restore_dice_source": ("ruleset_engine.runtime.game", "restore_dice_source"),
+    "saved_values_problem": ("ruleset_engine.runtime.saved", "problem"),
     # analysis
     "simulate": ("ruleset_engine.analysis.simulate", "simulate"),
     # the registries: what the language and the rulesets are made of

@@ -78,3 +78,69 @@ def test_auto_answers_do_not_replay_and_are_not_bounded():
     run(repl, out, "tally 5000", "auto")
     assert repl.errors == 0 and repl.session.game.values["total"] == 5000
     repl.session.close()
+
+
+# ---- 11: a hand-edited value of the wrong kind is refused at resume, naming the entry and the field
+
+def _saved(game, tmp_path, *lines):
+    repl, out = make_repl(GAMES[game] if game in GAMES else game, seed=4)
+    run(repl, out, *lines)
+    repl.session.close()
+    return repl.session.journal.path
+
+
+def _edit_last_game(path, change):
+    import json
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    n, text = db.execute("SELECT n, game FROM entries ORDER BY n DESC LIMIT 1").fetchone()
+    game = json.loads(text)
+    change(game["values"])
+    db.execute("UPDATE entries SET game = ? WHERE n = ?", (json.dumps(game), n))
+    db.commit()
+    db.close()
+    return n
+
+
+GROUP = str(Path(__file__).resolve().parents[1] / "rulesets" / "pair-records.yaml")
+
+
+@pytest.mark.parametrize("game, change, said", [
+    ("attack", lambda v: v.update(vampires="three"), "value vampires is a text, not a whole number within ±2^53"),
+    ("attack", lambda v: v.update(vampires=2**53 + 1), "value vampires is the number 9007199254740993, not a "
+                                                       "whole number within ±2^53"),
+    ("attack", lambda v: v.update(ones=float("inf")), "value ones is inf (a number with a fraction, or not a "
+                                                      "number), not a whole number within ±2^53"),
+    ("attack", lambda v: v.update(ones=float("nan")), "value ones is nan (a number with a fraction"),
+    ("attack", lambda v: v.update(fighting=1), "value fighting is the number 1, not true/false"),
+    ("attack", lambda v: v.update(track=[6, "6"]), "value track is a list, not a pool of dice"),
+    ("attack", lambda v: v.update(hunter=["hunter", 19]), "value hunter is a list, not an instance"),
+    ("attack", lambda v: v["hunter"].pop("life"), "value hunter has no life"),
+    ("attack", lambda v: v["hunter"].update(life=10**40), "value hunter.life is a number past ±2^53"),
+    (GROUP, lambda v: v.update(person={"1": v["person"][0]}), "value person is a mapping, not a list of instances"),
+    (GROUP, lambda v: v["person"][1].update(owed="lots"), "value person[2].owed is a text, not a whole number"),
+    (GROUP, lambda v: v["person"][2].pop("name"), "value person[3] has no name"),
+    (GROUP, lambda v: v["person"][0].update(index=2), "value person[1].index is the number 2, not 1"),
+    (GROUP, lambda v: v["bond"]["1,2"].update(strength=[1]), "value bond[1,2].strength is a list, not a whole number"),
+])
+def test_a_value_of_the_wrong_kind_is_refused_at_resume_naming_entry_and_field(tmp_path, game, change, said):
+    path = _saved(game, tmp_path, "auto 2")
+    n = _edit_last_game(path, change)
+    with pytest.raises(JournalError) as refused:
+        Session.resume(path)
+    text = str(refused.value)
+    assert f"is damaged or its ruleset changed: entry {n} (" in text and said in text, text
+    assert "bug" not in text and "Traceback" not in text
+
+
+def test_a_track_whose_numbers_do_not_agree_with_its_marks_is_refused():
+    source = "vampire-the-masquerade"
+    path = _saved(source, None, "auto 1")
+    n = _edit_last_game(path, lambda v: v["character"][0]["health"].update(marked=5))
+    with pytest.raises(JournalError, match=rf"entry {n} .*value character\[1\]\.health\.marked does not agree "
+                                           "with the track's marks"):
+        Session.resume(path)
+    n = _edit_last_game(path, lambda v: v["character"][0]["health"].update(marked=0, marks=["nothing"]))
+    with pytest.raises(JournalError, match=r"value character\[1\]\.health\.marks is not a list of at most 7 marks"):
+        Session.resume(path)
