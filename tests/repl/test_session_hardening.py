@@ -144,3 +144,38 @@ def test_a_track_whose_numbers_do_not_agree_with_its_marks_is_refused():
     n = _edit_last_game(path, lambda v: v["character"][0]["health"].update(marked=0, marks=["nothing"]))
     with pytest.raises(JournalError, match=r"value character\[1\]\.health\.marks is not a list of at most 7 marks"):
         Session.resume(path)
+
+
+# ---- 4: what one action keeps of its chronicle is bounded; the rest is counted
+
+CHATTY = str(Path(__file__).resolve().parents[1] / "rulesets" / "chatty.yaml")
+
+
+def test_an_action_keeps_about_a_million_characters_of_its_chronicle_and_counts_the_rest():
+    from ruleset_engine.runtime.run import MAX_EVENT_WEIGHT, _weight
+
+    repl, out = make_repl(CHATTY, seed=1)
+    text = run(repl, out, "talk")
+    game = repl.session.game
+    assert game.values["said"] == 20_000                 # every turn of the loop was played
+    events = [e for e in game.log if e["kind"] != "start"]
+    kept = [e for e in events if e["kind"] in ("note", "say", "set")]
+    elided = [e for e in events if e["kind"] == "elided"]
+    assert len(elided) == 1 and elided[0] is events[-1]
+    # Every line of the loop is either kept or counted: three of each kind per turn.
+    counted = elided[0]["kinds"]
+    for kind in ("note", "say", "set"):
+        assert sum(1 for e in kept if e["kind"] == kind) + counted.get(kind, 0) == 20_000
+    assert elided[0]["count"] == 60_000 - len(kept)
+    weight = sum(_weight({k: v for k, v in e.items() if k not in ("seq", "turn", "kind")}) for e in kept)
+    assert MAX_EVENT_WEIGHT <= weight < MAX_EVENT_WEIGHT + 1_000          # the last one kept passes it
+    assert text.rstrip().endswith(f"(and {elided[0]['count']:,} more lines of this action, not kept: an action "
+                                  "keeps about a million characters of the chronicle)")
+    path = repl.session.journal.path
+    repl.session.close()
+    assert path.stat().st_size < 3 * MAX_EVENT_WEIGHT          # 12 MB before the bound
+    resumed = Session.resume(path)
+    assert resumed.game.log[-1] == elided[0]
+    resumed.undo()
+    assert resumed.game.values["said"] == 0 and resumed.game.log[-2]["undone"]
+    resumed.close()
