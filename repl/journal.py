@@ -2,6 +2,9 @@
 
 Each accepted command is one transaction appending one entry: the events it added
 (every die), the answers its action was given and the game as it stands after it, together.
+The game and the dice source are kept as what changed since the entry before (delta.py), so an
+entry's size follows what its command changed, not the size of the game; the first entry keeps
+them whole. A session of the first format (every game whole) is read as ever, and goes on in this one.
 WAL and synchronous=FULL make a committed entry survive a kill -9 or a power cut. Undo appends
 a compensating entry; nothing is ever deleted. Switching between the game's dice and real dice
 (`dice manual`, `dice auto`) is an entry too, so a resumed game asks for dice where it did.
@@ -31,10 +34,11 @@ from pathlib import Path
 
 from ruleset_engine import DuskError
 
-from . import validate
+from . import delta, validate
 from .lock import SessionLock, describe, holder
 
-FORMAT = "dusk-session/1"
+FORMAT = "dusk-session/2"                      # the game of each entry kept as what changed
+FORMATS_READ = ("dusk-session/1", FORMAT)       # /1: every entry's game whole
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,8 +47,9 @@ CREATE TABLE entries (
     kind TEXT NOT NULL,          -- start, action, roll, undo, dice (a switch: real dice or the game's)
     command TEXT NOT NULL,       -- what was typed
     events TEXT NOT NULL,        -- JSON: the events this entry added to the game's log
-    game TEXT NOT NULL,          -- JSON: the game after this entry (values, dice source, turn, end)
-    free_rng TEXT NOT NULL,      -- JSON: the source of free `roll` commands after this entry
+    game TEXT NOT NULL,          -- JSON: the game after this entry (values, dice source, turn, end), or
+                                 -- {"changed": ...}: what changed since the entry before (delta.py)
+    free_rng TEXT NOT NULL,      -- JSON: the source of free `roll` commands after this entry (or its change)
     at REAL NOT NULL,            -- when (seconds since the epoch)
     command_no INTEGER,          -- the command as typed it belongs to: auto 12 makes twelve entries undone together
     answers TEXT                 -- JSON: the answers its action was given, in order, each {answer, by, kind}:
@@ -232,7 +237,7 @@ def _probe(path: Path) -> tuple[dict, list]:
             meta = {}
             for key, value in probe.execute("SELECT key, value FROM meta"):
                 meta[key] = validate.parsed(value, f"meta.{key}")
-            if meta.get("format") != FORMAT:
+            if meta.get("format") not in FORMATS_READ:
                 raise JournalError(f"{path} is a session of another format ({meta.get('format')!r}); "
                                    "it was left as it is")
             validate.meta(meta)
@@ -243,10 +248,14 @@ def _probe(path: Path) -> tuple[dict, list]:
             missing = [c for c in wanted[:6] if c not in columns]
             if missing:
                 raise validate.Damaged(f"the entries have no column {missing[0]}")
-            rows = probe.execute(f"SELECT {', '.join(chosen)} FROM entries ORDER BY n").fetchall()
+            # Row by row (not all the rows first): each entry's game is put back together from the one before.
+            entries, before = [], None
+            for row in probe.execute(f"SELECT {', '.join(chosen)} FROM entries ORDER BY n"):
+                entry = Entry(*validate.entry(row, before))
+                entries.append(entry)
+                before = (entry.game, entry.free_rng)
         finally:
             probe.close()
-        entries = [Entry(*validate.entry(row)) for row in rows]
         validate.history(entries)
     except JournalError:
         raise
@@ -274,6 +283,8 @@ class Journal:
         self.meta = meta
         self.lock = lock
         self._entries = entries      # as read and checked when the session was opened
+        # The game and dice source of the last entry: the next one keeps what changed since.
+        self._last = (entries[-1].game, entries[-1].free_rng) if entries else None
 
     @classmethod
     def create(cls, path: Path, meta: dict) -> "Journal":
@@ -335,6 +346,8 @@ class Journal:
             raise
         journal = cls(path, db, meta, lock, entries)
         journal.set_meta("holder", holder(), required=False)
+        if meta.get("format") != FORMAT:     # a session of the first format goes on in this one
+            journal.set_meta("format", FORMAT, required=False)
         return journal
 
     def set_meta(self, key: str, value, required: bool = True) -> None:
@@ -354,13 +367,19 @@ class Journal:
                command_no: int | None = None, answers: list | None = None) -> None:
         """One entry, in one transaction: its events, its answers and the game after it, together.
         SaveError (and nothing of it in the file) when it cannot be written."""
-        row = (kind, command, json.dumps(events, ensure_ascii=False), json.dumps(game), json.dumps(free_rng),
-               time.time(), command_no, None if answers is None else json.dumps(answers, ensure_ascii=False))
+        kept_game, kept_rng = game, free_rng
+        if self._last is not None:
+            kept_game = {"changed": delta.change_of(self._last[0], game)}
+            kept_rng = {"changed": delta.change_of(self._last[1], free_rng)}
+        row = (kind, command, json.dumps(events, ensure_ascii=False), json.dumps(kept_game, ensure_ascii=False),
+               json.dumps(kept_rng), time.time(), command_no,
+               None if answers is None else json.dumps(answers, ensure_ascii=False))
         try:
             self._write(row)
         except (sqlite3.Error, OSError) as err:
             raise SaveError(why(err)) from None
         self._entries = None
+        self._last = (game, free_rng)     # the caller's fresh copies (Game.core()), never changed after
 
     def _write(self, row: tuple) -> None:
         with self.db:
@@ -512,12 +531,15 @@ def summary(path: Path) -> Summary:
         db = _connect(path, "ro")
         try:
             meta = {k: validate.parsed(v, f"meta.{k}") for k, v in db.execute("SELECT key, value FROM meta")}
-            last = db.execute("SELECT game, at FROM entries ORDER BY n DESC LIMIT 1").fetchone()
+            if meta.get("format") not in FORMATS_READ:
+                found.problem = f"a session of another format ({meta.get('format')!r})"
+                return found
+            last = None
+            for text, at in db.execute("SELECT game, at FROM entries ORDER BY n"):   # each game from the one before
+                game = validate.changed(validate.parsed(text, "an entry's game"), last and last[0], "an entry's game")
+                last = (game, at)
         finally:
             db.close()
-        if meta.get("format") != FORMAT:
-            found.problem = f"a session of another format ({meta.get('format')!r})"
-            return found
         found.ruleset = str(meta.get("ruleset", ""))
         # What a hand-edited file holds is read only where it has the kind it must have.
         created = meta.get("created")
@@ -526,7 +548,7 @@ def summary(path: Path) -> Summary:
         if last is None:
             found.problem = "no game yet"
             return found
-        game, at = validate.parsed(last[0], "the last entry's game"), last[1]
+        game, at = last
         validate.game_core(game, "the last entry's game")
     except (sqlite3.DatabaseError, validate.Damaged, ValueError, TypeError) as err:
         found.problem = f"not a dusk session ({err})"

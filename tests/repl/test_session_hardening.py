@@ -12,7 +12,7 @@ import pytest
 
 from ruleset_engine.repl.journal import JournalError
 from ruleset_engine.repl.session import Session
-from tests.repl.conftest import GAMES, make_repl, run
+from tests.repl.conftest import GAMES, as_first_format, make_repl, run
 
 DUSK = str(Path(sys.executable).parent / "dusk")
 
@@ -93,6 +93,7 @@ def _edit_last_game(path, change):
     import json
     import sqlite3
 
+    as_first_format(path)       # every game whole, as a hand edits it
     db = sqlite3.connect(path)
     n, text = db.execute("SELECT n, game FROM entries ORDER BY n DESC LIMIT 1").fetchone()
     game = json.loads(text)
@@ -179,3 +180,93 @@ def test_an_action_keeps_about_a_million_characters_of_its_chronicle_and_counts_
     resumed.undo()
     assert resumed.game.values["said"] == 0 and resumed.game.log[-2]["undone"]
     resumed.close()
+
+
+# ---- 4: each entry keeps what changed, not the whole game; sessions of the first format go on
+
+CROWD = str(Path(__file__).resolve().parents[1] / "rulesets" / "crowd.yaml")
+
+
+def _column_sizes(path):
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT n, length(game) + length(free_rng) FROM entries ORDER BY n").fetchall()
+    finally:
+        db.close()
+
+
+def entries_first_values(path):
+    from ruleset_engine.repl.journal import read_session
+
+    return read_session(path)[1][0].game["values"]
+
+
+def test_an_entry_keeps_what_changed_not_the_whole_crowd():
+    import json
+
+    repl, out = make_repl(CROWD, seed=2, people=2000)
+    run(repl, out, "auto 5")
+    game = repl.session.game
+    whole = len(json.dumps(game.core())) + len(json.dumps(repl.session.journal._last[1]))
+    path = repl.session.journal.path
+    repl.session.close()
+    sizes = _column_sizes(path)
+    assert len(sizes) == 6 and whole > 60_000            # the start, five rounds; 2,000 instances
+    assert sizes[0][1] > 60_000                            # the start keeps the game whole
+    # A round changes one instance, the round's counters and the dice: a few hundred bytes, not the crowd
+    # (and the dice source's 625 numbers when it draws them anew, every 624 draws: about 7 KB).
+    assert all(size < 10_000 for _, size in sizes[1:]), sizes
+    assert sum(size for _, size in sizes[1:]) < whole // 5
+    resumed = Session.resume(path)
+    assert resumed.game.core() == game.core() and resumed.game.values["rounds"] == 5
+    resumed.undo()                                         # auto 5 is one command: its five rounds
+    assert resumed.game.values["rounds"] == 0 and resumed.game.core()["values"] == entries_first_values(path)
+    resumed.close()
+
+
+def test_a_session_of_the_first_format_resumes_and_goes_on_in_this_one():
+    from ruleset_engine.repl.journal import read_session
+
+    repl, out = make_repl(GAMES["attack"], seed=8)
+    run(repl, out, "auto 3", "undo", "roll 2d6")
+    path = repl.session.journal.path
+    state = repl.session.game.state
+    repl.session.close()
+    as_first_format(path)
+    meta, _ = read_session(path)
+    assert meta["format"] == "dusk-session/1"
+    session = Session.resume(path)
+    assert session.game.state == state
+    session.perform("round", {}, "round")
+    after = session.game.state
+    session.close()
+    meta, entries = read_session(path)
+    assert meta["format"] == "dusk-session/2" and entries[-1].game["values"] == after["values"]
+    again = Session.resume(path)
+    assert again.game.state == after and [c.text for c in again.commands] == ["round"]
+    again.close()
+
+
+@pytest.mark.parametrize("change, said", [
+    ('{"changed": {"[": {}, "n": 625}}', "entry 2 (auto 2): game changes a list, but the value before it is not one"),
+    ('{"changed": {"{": {"values": {"{": {"nobody": {"{": {}}}}}}}', "entry 2 (auto 2): game.values.nobody "
+                                                                    "adds a key without its value"),
+    ('{"changed": {"{": {}, "-": ["rng"]}}', "entry 2 (auto 2): game has no rng"),
+    ('{"changed": 7}', "entry 2 (auto 2): game is not a change"),
+])
+def test_a_damaged_change_is_refused_with_its_place(change, said):
+    import sqlite3
+
+    repl, out = make_repl(GAMES["attack"], seed=8)
+    run(repl, out, "auto 2")
+    path = repl.session.journal.path
+    repl.session.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE entries SET game = ? WHERE n = 2", (change,))
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError) as refused:
+        Session.resume(path)
+    assert said in str(refused.value) and "it was left as it is" in str(refused.value), str(refused.value)

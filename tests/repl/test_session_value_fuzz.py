@@ -22,7 +22,7 @@ from ruleset_engine.repl.app import make_console
 from ruleset_engine.repl.commands import Repl
 from ruleset_engine.repl.render import Style
 from ruleset_engine.repl.session import Session
-from tests.repl.conftest import GAMES, RULESETS, make_repl, run
+from tests.repl.conftest import GAMES, RULESETS, as_first_format, make_repl, run
 
 pytestmark = pytest.mark.fuzz
 SCALE = int(os.environ.get("DUSK_FUZZ_SCALE", "1"))   # make fuzz: many times more examples
@@ -52,6 +52,7 @@ def saved(tmp_path_factory):
             run(repl, out, "auto 2", "undo", "auto 1")
             assert repl.errors == 0
             repl.session.close()
+            as_first_format(repl.session.journal.path)     # every game whole, for the edits to reach
             files.append(repl.session.journal.path)
     finally:
         if old is not None:
