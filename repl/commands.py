@@ -28,6 +28,7 @@ import ruleset_engine as dusk
 from ruleset_engine import DecisionError, DuskError, GameError, as_text, format_value, render_rich
 
 from . import render
+from .written import write_text
 from .journal import log_bug
 from .session import Session
 
@@ -66,6 +67,10 @@ class AutoRun:
 # The longest answer read: a question for dice is given room for its faces; an answer past this is
 # refused in words, without reading it (an answer is typed, or pasted, by anyone).
 LONGEST_ANSWER = 200
+# The longest command line read (an action with its arguments, a roll, a path): splitting a line into
+# words takes time that grows faster than its length, so a longer one (a paste gone wrong) is refused
+# before it is split. Ten thousand characters hold any dice expression (4,096) with room to spare.
+LONGEST_COMMAND = 10_000
 
 
 class Quit(BaseException):
@@ -182,8 +187,7 @@ class Repl:
         except PERSON_ERRORS as err:
             self.error(person_message(err))
         except Exception:  # noqa: BLE001 - a bug: logged with its traceback, one line shown
-            path = log_bug(repr(line))
-            self.error(f"Something went wrong inside dusk (a bug); the details are in {path}")
+            self.error(f"Something went wrong inside dusk (a bug); {log_bug(repr(line))}")
 
     def _takes_empty(self) -> bool:
         """True when the waiting question is a pick that may be answered with no dice."""
@@ -223,6 +227,9 @@ class Repl:
         confirm(line.strip().lower() in ("y", "yes"))
 
     def _command(self, line: str) -> None:
+        if len(line) > LONGEST_COMMAND:
+            raise ValueError(f"a command of {len(line):,} characters is not read (the longest read at the table is "
+                             f"{LONGEST_COMMAND:,} characters); nothing was done")
         word, _, rest = line.partition(" ")
         word = word.lower()
         builtin = BUILTINS.get(word)
@@ -699,9 +706,22 @@ def cmd_export(repl: Repl, rest: str) -> None:
         repl.show(f"{len(written)} {'sheet' if len(written) == 1 else 'sheets'} written: "
                   f"{', '.join(str(p) for p in written) or 'none'}.")
         return
-    path = Path(rest).expanduser()
-    path.write_text(chronicle_markdown(repl), encoding="utf-8")
+    force, name = _forced(rest)
+    if not name:
+        raise ValueError("export to which file? for example: export chronicle.md")
+    path = Path(name).expanduser()
+    write_text(path, chronicle_markdown(repl), force=force, session_file=repl.session.journal.path)
     repl.show(f"The chronicle is in {path}.")
+
+
+def _forced(rest: str) -> tuple[bool, str]:
+    """`--force` given first or last (it replaces a file that exists), and the rest of the words."""
+    words = rest.strip()
+    if words.startswith("--force"):
+        return True, words[len("--force"):].strip()
+    if words.endswith(" --force"):
+        return True, words[:-len(" --force")].strip()
+    return False, words
 
 
 def export_sheets(game, folder: Path) -> list[Path]:
@@ -855,8 +875,8 @@ BUILTINS: dict[str, Builtin] = {
     "dice": Builtin(cmd_dice, "dice [manual|auto]", "real dice (manual: each roll asks for its faces) or the "
                                                     "game's (auto); dice alone says which"),
     "new": Builtin(cmd_new, "new", "save this game and start a new one (asks first)"),
-    "export": Builtin(cmd_export, "export FILE", "write the chronicle as Markdown; export sheets DIR writes the "
-                      "sheets as they now stand"),
+    "export": Builtin(cmd_export, "export [--force] FILE", "write the chronicle as Markdown (a new file; --force "
+                      "replaces one); export sheets DIR writes the sheets as they now stand"),
     "sheet": Builtin(cmd_sheet, "sheet NAME", "one instance (a character) with every field and track"),
     "save": Builtin(cmd_save, "save [PATH]", "where the session is saved; save PATH copies it to a new file "
                                              "and goes on there (after a failed save, say)"),

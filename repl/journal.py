@@ -2,6 +2,9 @@
 
 Each accepted command is one transaction appending one entry: the events it added
 (every die), the answers its action was given and the game as it stands after it, together.
+The game and the dice source are kept as what changed since the entry before (delta.py), so an
+entry's size follows what its command changed, not the size of the game; the first entry keeps
+them whole. A session of the first format (every game whole) is read as ever, and goes on in this one.
 WAL and synchronous=FULL make a committed entry survive a kill -9 or a power cut. Undo appends
 a compensating entry; nothing is ever deleted. Switching between the game's dice and real dice
 (`dice manual`, `dice auto`) is an entry too, so a resumed game asks for dice where it did.
@@ -20,6 +23,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shlex
 import sqlite3
 import stat
 import time
@@ -30,10 +34,11 @@ from pathlib import Path
 
 from ruleset_engine import DuskError
 
-from . import validate
+from . import delta, validate
 from .lock import SessionLock, describe, holder
 
-FORMAT = "dusk-session/1"
+FORMAT = "dusk-session/2"                      # the game of each entry kept as what changed
+FORMATS_READ = ("dusk-session/1", FORMAT)       # /1: every entry's game whole
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -42,8 +47,9 @@ CREATE TABLE entries (
     kind TEXT NOT NULL,          -- start, action, roll, undo, dice (a switch: real dice or the game's)
     command TEXT NOT NULL,       -- what was typed
     events TEXT NOT NULL,        -- JSON: the events this entry added to the game's log
-    game TEXT NOT NULL,          -- JSON: the game after this entry (values, dice source, turn, end)
-    free_rng TEXT NOT NULL,      -- JSON: the source of free `roll` commands after this entry
+    game TEXT NOT NULL,          -- JSON: the game after this entry (values, dice source, turn, end), or
+                                 -- {"changed": ...}: what changed since the entry before (delta.py)
+    free_rng TEXT NOT NULL,      -- JSON: the source of free `roll` commands after this entry (or its change)
     at REAL NOT NULL,            -- when (seconds since the epoch)
     command_no INTEGER,          -- the command as typed it belongs to: auto 12 makes twelve entries undone together
     answers TEXT                 -- JSON: the answers its action was given, in order, each {answer, by, kind}:
@@ -110,8 +116,29 @@ def _uri(path: Path, mode: str) -> str:
 
 
 def _connect(path: Path, mode: str) -> sqlite3.Connection:
-    """A connection to the file at `path`: mode "ro" (read only) or "rw" (the file must exist)."""
-    return sqlite3.connect(_uri(path, mode), uri=True, isolation_level=None, timeout=5)
+    """A connection to the file at `path`: mode "ro" (read only) or "rw" (the file must exist).
+    Read only where nothing can be written beside the file (a read-only file system, a CD): SQLite is
+    told the file will not change (`immutable`), as it cannot make the files it reads a session with."""
+    uri = _uri(path, mode)
+    if mode == "ro" and unwritable(path) is not None:
+        uri += "&immutable=1"
+    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5)
+
+
+def unwritable(path: Path) -> str | None:
+    """Why the session at `path` cannot be played where it is (every command is written into it, and
+    SQLite writes files beside it), in words; None when it can be."""
+    folder = Path(os.path.abspath(path)).parent
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "it is on a read-only file system"
+    except OSError:
+        pass
+    if not os.access(path, os.W_OK):
+        return "the file is read-only (no permission to write it)"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"its folder {folder} cannot be written in"
+    return None
 
 
 def _remove(path: Path) -> None:
@@ -210,7 +237,7 @@ def _probe(path: Path) -> tuple[dict, list]:
             meta = {}
             for key, value in probe.execute("SELECT key, value FROM meta"):
                 meta[key] = validate.parsed(value, f"meta.{key}")
-            if meta.get("format") != FORMAT:
+            if meta.get("format") not in FORMATS_READ:
                 raise JournalError(f"{path} is a session of another format ({meta.get('format')!r}); "
                                    "it was left as it is")
             validate.meta(meta)
@@ -221,10 +248,14 @@ def _probe(path: Path) -> tuple[dict, list]:
             missing = [c for c in wanted[:6] if c not in columns]
             if missing:
                 raise validate.Damaged(f"the entries have no column {missing[0]}")
-            rows = probe.execute(f"SELECT {', '.join(chosen)} FROM entries ORDER BY n").fetchall()
+            # Row by row (not all the rows first): each entry's game is put back together from the one before.
+            entries, before = [], None
+            for row in probe.execute(f"SELECT {', '.join(chosen)} FROM entries ORDER BY n"):
+                entry = Entry(*validate.entry(row, before))
+                entries.append(entry)
+                before = (entry.game, entry.free_rng)
         finally:
             probe.close()
-        entries = [Entry(*validate.entry(row)) for row in rows]
         validate.history(entries)
     except JournalError:
         raise
@@ -252,6 +283,8 @@ class Journal:
         self.meta = meta
         self.lock = lock
         self._entries = entries      # as read and checked when the session was opened
+        # The game and dice source of the last entry: the next one keeps what changed since.
+        self._last = (entries[-1].game, entries[-1].free_rng) if entries else None
 
     @classmethod
     def create(cls, path: Path, meta: dict) -> "Journal":
@@ -286,6 +319,13 @@ class Journal:
                                "time; leave that table first (quit or Ctrl-D there)")
         try:
             meta, entries = _probe(path)
+            stuck = unwritable(path)
+            if stuck is not None:
+                raise JournalError(
+                    f"{path} is a dusk session, but it cannot be played where it is: {stuck}, and every command "
+                    f"is saved into it as it is done. Copy it somewhere you can write "
+                    f"(cp {shlex.quote(str(path))} ~/{shlex.quote(path.name)}) "
+                    f"and resume the copy; it was left as it is")
             if accept is not None:
                 accept(meta, entries)
             db = _connect(path, "rw")
@@ -306,6 +346,8 @@ class Journal:
             raise
         journal = cls(path, db, meta, lock, entries)
         journal.set_meta("holder", holder(), required=False)
+        if meta.get("format") != FORMAT:     # a session of the first format goes on in this one
+            journal.set_meta("format", FORMAT, required=False)
         return journal
 
     def set_meta(self, key: str, value, required: bool = True) -> None:
@@ -325,13 +367,19 @@ class Journal:
                command_no: int | None = None, answers: list | None = None) -> None:
         """One entry, in one transaction: its events, its answers and the game after it, together.
         SaveError (and nothing of it in the file) when it cannot be written."""
-        row = (kind, command, json.dumps(events, ensure_ascii=False), json.dumps(game), json.dumps(free_rng),
-               time.time(), command_no, None if answers is None else json.dumps(answers, ensure_ascii=False))
+        kept_game, kept_rng = game, free_rng
+        if self._last is not None:
+            kept_game = {"changed": delta.change_of(self._last[0], game)}
+            kept_rng = {"changed": delta.change_of(self._last[1], free_rng)}
+        row = (kind, command, json.dumps(events, ensure_ascii=False), json.dumps(kept_game, ensure_ascii=False),
+               json.dumps(kept_rng), time.time(), command_no,
+               None if answers is None else json.dumps(answers, ensure_ascii=False))
         try:
             self._write(row)
         except (sqlite3.Error, OSError) as err:
             raise SaveError(why(err)) from None
         self._entries = None
+        self._last = (game, free_rng)     # the caller's fresh copies (Game.core()), never changed after
 
     def _write(self, row: tuple) -> None:
         with self.db:
@@ -369,46 +417,79 @@ class Journal:
         _remove(self.path)
 
 
+class DataDirError(JournalError):
+    """The data folder (sessions, history, bug reports) cannot be made or used; the message says why."""
+
+
 def data_dir() -> Path:
-    """Where sessions, history and bug reports live: DUSK_DATA_DIR, else the user data dir."""
+    """Where sessions, history and bug reports live: DUSK_DATA_DIR, else the user data dir.
+    DataDirError (a message for people) when it cannot be made: a file of that name, a full disk."""
     override = os.environ.get("DUSK_DATA_DIR")
     if override:
-        base = Path(override)
+        base, named = Path(override), " (DUSK_DATA_DIR)"
     else:
         from platformdirs import user_data_dir
 
-        base = Path(user_data_dir("dusk", appauthor=False))
-    base.mkdir(parents=True, exist_ok=True)
+        base, named = Path(user_data_dir("dusk", appauthor=False)), ""
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise DataDirError(f"the data folder {base}{named} cannot be used: it is a file, not a folder; "
+                           "set DUSK_DATA_DIR to a folder") from None
+    except OSError as err:
+        raise DataDirError(f"the data folder {base}{named} cannot be made: {why(err)}") from None
+    if not base.is_dir():
+        raise DataDirError(f"the data folder {base}{named} cannot be used: it is not a folder; "
+                           "set DUSK_DATA_DIR to a folder")
     return base
 
 
-def log_bug(what: str) -> Path:
-    """Write the exception being handled, with its traceback, to bugs.log in the data dir; its path.
+def log_bug(what: str) -> str:
+    """Write the exception being handled, with its traceback, to bugs.log in the data dir; where its
+    details are, in words (`the details are in PATH`) for the one line a person sees.
 
-    A bug is never shown as a traceback: the person sees one line naming this file."""
-    path = data_dir() / "bugs.log"
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(f"--- {what} ({time.strftime('%Y-%m-%d %H:%M:%S')})\n{traceback.format_exc()}\n")
-    return path
+    A bug is never shown as a traceback, and the report of one never fails: when the log cannot be
+    written (a full disk, a data folder that is a file) the line says so, and nothing more is raised."""
+    try:
+        path = data_dir() / "bugs.log"
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"--- {what} ({time.strftime('%Y-%m-%d %H:%M:%S')})\n{traceback.format_exc()}\n")
+    except DataDirError as err:
+        return f"its details could not be written down ({err})"
+    except (OSError, ValueError) as err:
+        return f"its details could not be written down ({path}: {why(err)})"
+    return f"the details are in {path}"
 
 
 def sessions_dir() -> Path:
     path = data_dir() / "sessions"
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise DataDirError(f"the folder of sessions {path} cannot be used: it is a file, not a folder") from None
+    except OSError as err:
+        raise DataDirError(f"the folder of sessions {path} cannot be made: {why(err)}") from None
     return path
 
 
 def remember_last(path: Path) -> None:
-    """Point `dusk resume` (without a path) at this session: only interactive sessions move it."""
-    (data_dir() / "last-session").write_text(str(path.resolve()), encoding="utf-8")
+    """Point `dusk resume` (without a path) at this session: only interactive sessions move it. A
+    pointer that cannot be written (a full disk) is skipped: `dusk resume PATH` still continues it."""
+    try:
+        (data_dir() / "last-session").write_text(str(path.resolve()), encoding="utf-8")
+    except (OSError, DataDirError):
+        pass
 
 
 def _pointer() -> Path | None:
-    marker = data_dir() / "last-session"
-    if marker.exists():
-        path = Path(marker.read_text(encoding="utf-8").strip())
-        if path.exists():
-            return path
+    try:
+        marker = data_dir() / "last-session"
+        if marker.is_file():
+            path = Path(marker.read_text(encoding="utf-8").strip())
+            if path.exists():
+                return path
+    except (OSError, ValueError):      # unreadable, not UTF-8, a NUL in the path
+        pass
     return None
 
 
@@ -450,12 +531,15 @@ def summary(path: Path) -> Summary:
         db = _connect(path, "ro")
         try:
             meta = {k: validate.parsed(v, f"meta.{k}") for k, v in db.execute("SELECT key, value FROM meta")}
-            last = db.execute("SELECT game, at FROM entries ORDER BY n DESC LIMIT 1").fetchone()
+            if meta.get("format") not in FORMATS_READ:
+                found.problem = f"a session of another format ({meta.get('format')!r})"
+                return found
+            last = None
+            for text, at in db.execute("SELECT game, at FROM entries ORDER BY n"):   # each game from the one before
+                game = validate.changed(validate.parsed(text, "an entry's game"), last and last[0], "an entry's game")
+                last = (game, at)
         finally:
             db.close()
-        if meta.get("format") != FORMAT:
-            found.problem = f"a session of another format ({meta.get('format')!r})"
-            return found
         found.ruleset = str(meta.get("ruleset", ""))
         # What a hand-edited file holds is read only where it has the kind it must have.
         created = meta.get("created")
@@ -464,7 +548,7 @@ def summary(path: Path) -> Summary:
         if last is None:
             found.problem = "no game yet"
             return found
-        game, at = validate.parsed(last[0], "the last entry's game"), last[1]
+        game, at = last
         validate.game_core(game, "the last entry's game")
     except (sqlite3.DatabaseError, validate.Damaged, ValueError, TypeError) as err:
         found.problem = f"not a dusk session ({err})"

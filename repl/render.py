@@ -45,6 +45,10 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
         return render_rich(e, style.ascii_only, label=(label or "") + mark if label or mark else None)
     if kind == "say":
         return Text(text_of(e["text"], style) + mark)
+    if kind == "elided":
+        n = e["count"]
+        return Text(f"(and {n:,} more {'line' if n == 1 else 'lines'} of this action, not kept: an action keeps "
+                    f"about a million characters of the chronicle){mark}", style="dim")
     if kind == "ask":
         decision = e["decision"]
         prompt = decision.get("prompt", "")

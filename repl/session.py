@@ -452,7 +452,8 @@ def _checked_ruleset(path: Path, meta: dict, entries: list, force: bool):
             extra, missing = sorted(set(values) - names), sorted(names - set(values))
             what = f"has no {missing[0]}" if missing else f"holds {extra[0]}, which {ruleset.id} has not"
         else:
-            what = _records_problem(ruleset, values) or _counters_problem(ruleset, values)
+            what = _value_problem(ruleset, full, values) or _records_problem(ruleset, values) \
+                or _counters_problem(ruleset, values)
         if what:
             raise JournalError(f"{path} is damaged or its ruleset changed: entry {entry.n} ({entry.command[:40]}): "
                                f"the game {what}")
@@ -466,6 +467,16 @@ def _from_before(values: dict) -> None:
     if "loop_done" not in values and isinstance(values.get("loop"), dict):
         values["loop_done"] = {name: max(0, n - 1) if type(n) is int else n for name, n in values["loop"].items()}
     values.setdefault("once_per", {})
+
+
+def _value_problem(ruleset, params: dict, values: dict) -> str | None:
+    """A value of a kind the ruleset never keeps there, or past its bounds (a text for a number, an
+    instance saved as a list or without a field, a number past 2^53, Infinity), or None."""
+    kept = values.get("params")     # the params as the game reads them (a dice param: its roll)
+    if not isinstance(kept, dict) or set(kept) != set(params):
+        return "holds params that are not the session's"
+    found = dusk.saved_values_problem(ruleset, params, values)
+    return f"value {found}" if found else None
 
 
 def _counters_problem(ruleset, values: dict) -> str | None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+from . import delta
+
 KINDS = ("start", "action", "roll", "undo", "dice")
 RNG_WORDS = 625          # random.Random's state: 624 words and a position
 
@@ -128,8 +130,22 @@ def meta(data: dict) -> None:
         need(data["fingerprint"], (str,), "meta.fingerprint", "a text")
 
 
-def entry(row: tuple) -> tuple:
-    """One row of the entries table, its JSON read and every part checked; the row as read."""
+def changed(value, before, what: str):
+    """A column that an entry may keep whole, or as what changed since the entry before it
+    ({"changed": ...}, delta.py): the value whole, put back together from `before`."""
+    if not (isinstance(value, dict) and set(value) == {"changed"}):
+        return value
+    if before is None:
+        raise Damaged(f"{what} is kept as a change, but there is no entry before it")
+    try:
+        return delta.apply(before, value["changed"], what)
+    except delta.BadChange as err:
+        raise Damaged(str(err)) from None
+
+
+def entry(row: tuple, before: tuple | None = None) -> tuple:
+    """One row of the entries table, its JSON read and every part checked; the row as read, its game and
+    dice source whole (`before`: the game and the dice source of the entry before it, for a change)."""
     n, kind, command, raw_events, raw_game, raw_rng, command_no, raw_answers = row
     whole(n, "an entry's number")
     where = f"entry {n}"
@@ -140,9 +156,9 @@ def entry(row: tuple) -> tuple:
     where = f"entry {n} ({command[:40]})"
     got_events = parsed(raw_events, f"{where}: events")
     events(got_events, f"{where}: events")
-    game = parsed(raw_game, f"{where}: game")
+    game = changed(parsed(raw_game, f"{where}: game"), before and before[0], f"{where}: game")
     game_core(game, f"{where}: game")
-    free_rng = parsed(raw_rng, f"{where}: free_rng")
+    free_rng = changed(parsed(raw_rng, f"{where}: free_rng"), before and before[1], f"{where}: free_rng")
     rng_state(free_rng, f"{where}: free_rng")
     if command_no is not None:
         whole(command_no, f"{where}: command_no")

@@ -62,6 +62,7 @@ _API = {
     "resolve_params": ("ruleset_engine.runtime", "resolve_params"),
     "dice_source_state": ("ruleset_engine.runtime.game", "dice_source_state"),
     "restore_dice_source": ("ruleset_engine.runtime.game", "restore_dice_source"),
+    "saved_values_problem": ("ruleset_engine.runtime.saved", "problem"),
     # analysis
     "simulate": ("ruleset_engine.analysis.simulate", "simulate"),
     "sweep": ("ruleset_engine.analysis.sweep", "sweep"),

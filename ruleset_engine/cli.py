@@ -104,13 +104,17 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     """The saved sessions of the data dir, the last played first; `*` marks the one `dusk resume` continues."""
     import time
 
-    from ruleset_engine.repl.journal import last_session, list_sessions, sessions_dir
+    from ruleset_engine.repl.journal import DataDirError, last_session, list_sessions, sessions_dir
 
-    found = list_sessions()
-    if not found:
-        print(f"no saved sessions in {sessions_dir()}; start one with dusk play")
-        return 0
-    current = last_session()
+    try:
+        found = list_sessions()
+        if not found:
+            print(f"no saved sessions in {sessions_dir()}; start one with dusk play")
+            return 0
+        current = last_session()
+    except DataDirError as err:
+        print(f"dusk sessions: {err}", file=sys.stderr)
+        return 1
     current = current.resolve() if current is not None else None
 
     def when(seconds) -> str:
@@ -379,25 +383,31 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         result = sweep.sweep(args.ruleset, args.n, args.sweep, args.seed, dusk.parse_sets(args.set), args.workers,
                              progress.of, records=args.records)
         data = result.to_json()
-        if args.plot:
-            plot.write(data, args.plot)
     except (dusk.DuskError, OSError, ValueError) as err:
         return _analysis_failed("simulate", err, progress)
     progress.close()
     _records_written(args, "simulate")
+    # The sweep is shown before its figure is drawn: a figure that fails loses none of it.
     if args.json:
         print(json.dumps(data, ensure_ascii=False, sort_keys=True))
-        return 0
-    print("\n".join(sweep_view.render_table(data, result.axes, result.seconds, args.workers)))
-    print()
-    if _stdout_is_terminal() and not os.environ.get("NO_COLOR"):
-        from rich.console import Console
-
-        Console(highlight=False).print(sweep_view.render_chart_rich(data, result.axes))
     else:
-        print("\n".join(sweep_view.render_chart_text(data, result.axes)))
+        print("\n".join(sweep_view.render_table(data, result.axes, result.seconds, args.workers)))
+        print()
+        if _stdout_is_terminal() and not os.environ.get("NO_COLOR"):
+            from rich.console import Console
+
+            Console(highlight=False).print(sweep_view.render_chart_rich(data, result.axes))
+        else:
+            print("\n".join(sweep_view.render_chart_text(data, result.axes)))
     if args.plot:
-        print(f"figure written to {args.plot}")
+        sys.stdout.flush()
+        try:
+            plot.write(data, args.plot)
+        except (dusk.DuskError, OSError, ValueError) as err:
+            print(f"dusk simulate: the figure was not written: {err}", file=sys.stderr)
+            return 1
+        if not args.json:
+            print(f"figure written to {args.plot}")
     return 0
 
 
@@ -621,8 +631,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception:  # noqa: BLE001 - a bug: logged with its traceback, one line shown
         from ruleset_engine.repl.journal import log_bug
 
-        path = log_bug(f"dusk {' '.join(sys.argv[1:] if argv is None else argv)}")
-        print(f"dusk: something went wrong inside dusk (a bug); the details are in {path}", file=sys.stderr)
+        where = log_bug(f"dusk {' '.join(sys.argv[1:] if argv is None else argv)}")
+        print(f"dusk: something went wrong inside dusk (a bug); {where}", file=sys.stderr)
         return 70
 
 

@@ -109,3 +109,34 @@ def test_play_with_real_dice_from_a_script_and_a_pipe(tmp_path):
     assert piped.returncode == 1
     assert "6 2 9 is not a valid answer: 9 is not on a d6" in piped.stdout and "Search  6 2 6\n" in piped.stdout
     assert "Traceback" not in piped.stdout + piped.stderr
+
+
+@pytest.mark.parametrize("shape", ["a file", "a full disk"])
+def test_a_bug_is_one_line_even_when_its_log_cannot_be_written(monkeypatch, tmp_path, capsys, shape):
+    # issue 24.9: the bug reporter crashed (two chained tracebacks) when the data folder was a file.
+    if shape == "a file":
+        (tmp_path / "data").write_text("not a folder", encoding="utf-8")
+        why = f"its details could not be written down (the data folder {tmp_path / 'data'} (DUSK_DATA_DIR) " \
+              "cannot be used: it is a file, not a folder; set DUSK_DATA_DIR to a folder)"
+    else:
+        (tmp_path / "data").mkdir()
+        (tmp_path / "data" / "bugs.log").symlink_to("/dev/full")     # every write: no space left
+        why = f"its details could not be written down ({tmp_path / 'data' / 'bugs.log'}: disk full)"
+    monkeypatch.setenv("DUSK_DATA_DIR", str(tmp_path / "data"))
+
+    def broken(args):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(cli, "cmd_list", broken)
+    assert cli.main(["list"]) == 70
+    assert capsys.readouterr().err == f"dusk: something went wrong inside dusk (a bug); {why}\n"
+
+
+def test_sessions_with_a_data_folder_that_is_a_file_says_so(tmp_path):
+    (tmp_path / "data").write_text("not a folder", encoding="utf-8")
+    import os
+
+    done = dusk("sessions", cwd=tmp_path, env={**os.environ, "DUSK_DATA_DIR": str(tmp_path / "data")})
+    assert done.returncode == 1 and "Traceback" not in done.stderr and done.stdout == ""
+    assert done.stderr == (f"dusk sessions: the data folder {tmp_path / 'data'} (DUSK_DATA_DIR) cannot be used: "
+                           "it is a file, not a folder; set DUSK_DATA_DIR to a folder\n")

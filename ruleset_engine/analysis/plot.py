@@ -7,6 +7,7 @@ object API (no pyplot, no global state, no window): `pip install 'dusk[plot]'` b
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ruleset_engine.errors import DuskError
@@ -21,9 +22,19 @@ class PlotError(DuskError, ValueError):
 
 
 def check_target(path: str) -> None:
-    """Before any game: a file type it can write, and matplotlib to write it."""
-    if Path(path).suffix.lower() not in FORMATS:
+    """Before any game: a file type it can write, a folder that exists and takes files, and
+    matplotlib to write it (a sweep of hours is not run for a figure that cannot be written)."""
+    target = Path(path)
+    if target.suffix.lower() not in FORMATS:
         raise PlotError(f"--plot writes {' or '.join(FORMATS)} files, not {path!r}")
+    folder = target.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise PlotError(f"--plot {path}: the folder {folder} {what}; make it first, or choose another path")
+    if target.is_dir():
+        raise PlotError(f"--plot {path} is a folder: give the path of a .png or .svg file")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PlotError(f"--plot {path}: the folder {folder} cannot be written in")
     try:
         import matplotlib  # noqa: F401
     except ImportError:

@@ -215,6 +215,13 @@ class Game:
             if self._before is None:
                 self._before = self._save()   # answers replay from here
             self._put_back(self._before)
+            if len(answers) >= self.limits.max_questions:     # the question before waits again, unanswered
+                most = (f"more than {self.limits.max_questions:,} questions (the most one action may ask at the "
+                        "table, as each answer replays it from its start)")
+                if name == "setup":
+                    raise GameError(f"the game's setup asks {most}: the game cannot begin")
+                raise GameError(f"{name} asks {most}: it cannot be finished; undo drops it (the game is as "
+                                f"before it)")
             self.pending = _Pending(name, args, answers, len(events))
             return Outcome(events[shown:], need.decision)
         except Exception as err:   # a rule that failed, or a bug: the state as before, the place named

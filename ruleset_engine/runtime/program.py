@@ -75,6 +75,8 @@ class Program:
         self.namespace = namespace     # the helpers the program calls, looked up as it runs
         self.sites: list = []          # coverage mode: the steps, by the number _reached(..) is given
         self.reached: set = set()      # coverage mode: the numbers of the steps reached so far
+        self.state_kinds: dict = {}    # name -> kind (kinds.py) of each state value, as the program assumes it
+        self.field_kinds: dict = {}    # (entity, field) -> kind of each field of an instance
 
     def bind(self, randint, run, values: dict | None = None) -> dict:
         """The entry points (start, perform, report, play) of one game, drawing from `randint`."""
@@ -266,6 +268,8 @@ class ProgramWriter:
         if self.coverage:
             namespace["_reached"] = reached.add
         program = Program(self.ruleset, source, origins, namespace, self.traced)
+        # The kinds the program was written for: a saved game's values are checked against them (saved.py).
+        program.state_kinds, program.field_kinds = dict(self.state_kinds), dict(self.field_kinds)
         if self.coverage:
             program.sites = [step for _, step in sorted(self.sites.values(), key=lambda found: found[0])]
             program.reached = reached

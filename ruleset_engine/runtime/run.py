@@ -15,6 +15,28 @@ from .errors import BoundReached, RuleError
 
 NOTHING = object()     # no answer given yet
 
+# What one action keeps of its chronicle (docs/limits.md): events that only show what happened (a note,
+# a say, a roll, a value set...) are kept up to about this many characters; past it each is counted, not
+# kept, in one `elided` event (how many of each kind), so a loop of 100,000 long notes takes no memory.
+# The events that a replay, undo or the table reads (questions asked, levels, the start, the end) are kept.
+MAX_EVENT_WEIGHT = 1_000_000
+ELIDABLE = frozenset({"note", "say", "set", "roll", "lookup", "clear", "move", "mark"})
+
+
+def _weight(data: dict) -> int:
+    """About how many characters an event holds (its texts, a text in several languages, its lists)."""
+    weight = 32
+    for value in data.values():
+        if isinstance(value, str):
+            weight += len(value)
+        elif isinstance(value, dict):
+            weight += 8 + sum(len(v) if isinstance(v, str) else 8 for v in value.values())
+        elif isinstance(value, (list, tuple)):
+            weight += 8 * len(value)
+        else:
+            weight += 8
+    return weight
+
 
 class AutoAnswer:
     """An answer the auto: formula gave, kept among the action's answers so that a replay (which a
@@ -28,12 +50,14 @@ class AutoAnswer:
 
 class Run(Tally):
     __slots__ = ("events", "answers", "answered", "auto", "over", "result", "turn", "base_seq", "max_steps",
-                 "max_depth", "purpose", "given_by", "sheets")
+                 "max_depth", "purpose", "given_by", "sheets", "kept", "elided")
 
     def __init__(self, *, traced: bool, auto: bool, max_steps: int, max_depth: int,
                  dice_limit: int = DEFAULT_LIMITS.max_dice_rolled):
         super().__init__(dice_limit, traced=False)
         self.events: list | None = [] if traced else None
+        self.kept = 0           # the weight of the events of this action kept so far
+        self.elided: dict | None = None    # the event counting those past MAX_EVENT_WEIGHT
         self.answers: list = []
         self.answered = 0
         self.auto = auto
@@ -55,14 +79,29 @@ class Run(Tally):
         self.base_seq = base_seq
         if self.events is not None:
             self.events = []
+        self.kept, self.elided = 0, None
         self.steps = None
         self.budget = self.limit
 
     # ---- events (traced)
     def emit(self, kind: str, **data) -> None:
+        if kind in ELIDABLE:
+            if self.kept >= MAX_EVENT_WEIGHT:
+                self._elide(kind)
+                return
+            self.kept += _weight(data)
         event = {"seq": self.base_seq + len(self.events), "turn": self.turn, "kind": kind}
         event.update(data)
         self.events.append(event)
+
+    def _elide(self, kind: str) -> None:
+        """An event past what one action keeps: counted in the action's `elided` event."""
+        if self.elided is None:
+            self.elided = {"seq": self.base_seq + len(self.events), "turn": self.turn, "kind": "elided",
+                           "count": 0, "kinds": {}}
+            self.events.append(self.elided)
+        self.elided["count"] += 1
+        self.elided["kinds"][kind] = self.elided["kinds"].get(kind, 0) + 1
 
     def trace(self, purpose=None) -> None:
         """A formula that may roll dice starts: its trace and its dice budget start afresh.

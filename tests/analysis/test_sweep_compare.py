@@ -69,11 +69,16 @@ def test_compare_with_workers_gives_the_same_numbers():
     (["--sweep", "vampire_on=1..3", "-n", "999999999999"], "more than 1,000,000,000,000 games in all"),
     (["--sweep", "vampire_on=1..3", "--plot", "chart.jpg"], "--plot writes .png or .svg"),
     (["--plot", "chart.png"], "--plot draws a sweep"),
+    # issue 24.13: a folder that does not exist was found after the whole sweep.
+    (["--sweep", "vampire_on=1..3", "--plot", "no/such/folder/chart.png"],
+     "--plot no/such/folder/chart.png: the folder no/such/folder does not exist; make it first"),
+    (["--sweep", "vampire_on=1..3", "--plot", "a-file.txt/chart.svg"], "the folder a-file.txt is not a folder"),
 ])
 def test_bad_sweeps_are_refused_with_exit_2_before_any_game(args, message, tmp_path):
     argv = ["simulate", "attack-of-the-vampires", "-n", "5", *args]
     if "-n" in args:
         argv = ["simulate", "attack-of-the-vampires", *args]
+    (tmp_path / "a-file.txt").write_text("", encoding="utf-8")
     out = dusk(*argv, cwd=tmp_path)
     assert out.returncode == 2, out.stdout + out.stderr
     assert message in out.stderr and "Traceback" not in out.stderr
@@ -97,3 +102,27 @@ def test_the_sweep_and_compare_commands_print_tables_and_a_plain_chart_on_a_pipe
     assert compared.returncode == 0 and "B - A" in compared.stdout and "significant" in compared.stdout
     bad = dusk("compare", "attack-of-the-vampires", "attack-keep-sets", "-n", "0", cwd=tmp_path)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_sweep_is_printed_before_its_figure_is_drawn(tmp_path, monkeypatch, capsys, as_json):
+    # issue 24.13: a figure that failed printed nothing of the sweep; now the table (or JSON) comes first.
+    from ruleset_engine import cli
+    from ruleset_engine.analysis import plot
+
+    monkeypatch.setattr(plot, "check_target", lambda path: None)     # matplotlib need not be here
+
+    def fails(data, path):
+        raise plot.PlotError(f"cannot write {path}: disk full")
+
+    monkeypatch.setattr(plot, "write", fails)
+    argv = ["simulate", "attack-of-the-vampires", "-n", "20", "--sweep", "vampire_on=1,2",
+            "--plot", str(tmp_path / "chart.png")] + (["--json"] if as_json else [])
+    assert cli.main(argv) == 1
+    out, err = capsys.readouterr()
+    if as_json:
+        assert len(json.loads(out)["cells"]) == 2
+    else:
+        assert "won by vampire_on:" in out and "figure written" not in out
+    assert err.endswith(f"dusk simulate: the figure was not written: cannot write {tmp_path / 'chart.png'}: "
+                        "disk full\n")

@@ -38,3 +38,21 @@ def run(repl, out, *lines):
     for line in lines:
         repl.run_line(line)
     return out.getvalue()
+
+
+def as_first_format(path) -> None:
+    """Rewrite a session as the first format kept it (dusk-session/1: every entry's game and dice source
+    whole), as sessions saved before entries kept what changed are, and as a hand edits most easily."""
+    import json
+    import sqlite3
+
+    from ruleset_engine.repl.journal import read_session
+
+    _, entries = read_session(path)
+    db = sqlite3.connect(path)
+    for entry in entries:
+        db.execute("UPDATE entries SET game = ?, free_rng = ? WHERE n = ?",
+                   (json.dumps(entry.game), json.dumps(entry.free_rng), entry.n))
+    db.execute("UPDATE meta SET value = ? WHERE key = 'format'", (json.dumps("dusk-session/1"),))
+    db.commit()
+    db.close()

@@ -276,3 +276,53 @@ def test_prob_gives_exact_odds_reading_the_game_and_changes_nothing(game):
     assert "the odds of what" in run(repl, out, "prob")
     assert "^" in run(repl, out, "prob count(3d6 >= 5)")
     assert "prob EXPR" in run(repl, out, "help")
+
+
+def test_export_never_writes_over_the_session_file_nor_an_existing_file_unless_forced(tmp_path):
+    import io
+
+    from ruleset_engine.repl.app import make_console
+    from ruleset_engine.repl.commands import Repl
+    from ruleset_engine.repl.render import Style
+    from ruleset_engine.repl.session import Session
+
+    # issue 24.1: `export live.dusk` during a game saved in live.dusk replaced the game with Markdown.
+    session, reply = Session.new(GAMES["attack"], None, 3, save=tmp_path / "live.dusk")
+    out = io.StringIO()
+    repl = Repl(session, make_console(False, out), Style("en", False))
+    repl._after(reply)
+    run(repl, out, "auto 2")
+    before = (tmp_path / "live.dusk").read_bytes()
+    for line in (f"export {tmp_path / 'live.dusk'}", f"export --force {tmp_path / 'live.dusk'}",
+                 f"export {tmp_path / 'live.dusk-wal'}", f"export {tmp_path}/../{tmp_path.name}/live.dusk --force"):
+        assert "is this game's session file: writing there would lose the game" in run(repl, out, line)
+    assert (tmp_path / "live.dusk").read_bytes()[:16] == b"SQLite format 3\x00" and before[:16] == b"SQLite format 3\x00"
+    other = tmp_path / "notes.md"
+    other.write_text("mine", encoding="utf-8")
+    text = run(repl, out, f"export {other}")
+    assert text == f"{other} exists already: export --force FILE replaces it, or choose another name\n"
+    assert other.read_text(encoding="utf-8") == "mine"
+    link = tmp_path / "dangling.md"
+    link.symlink_to(tmp_path / "nowhere.md")
+    assert "exists already" in run(repl, out, f"export {link}") and not (tmp_path / "nowhere.md").exists()
+    assert run(repl, out, f"export --force {other}") == f"The chronicle is in {other}.\n"
+    assert other.read_text(encoding="utf-8").startswith("# ") and repl.errors == 6
+    session.close()
+    resumed = Session.resume(tmp_path / "live.dusk")
+    assert resumed.game.turn == 3
+    resumed.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_command_line_past_the_limit_is_refused_before_it_is_split(game):
+    # issue 24.15: a 2 MB paste was split into words in time quadratic in its length (over a minute).
+    from ruleset_engine.repl.commands import LONGEST_COMMAND
+
+    repl, out = make_repl(GAMES[game], seed=2)
+    before = repl.session.game.state
+    action = repl.session.loop_action() or "conflict"
+    for line in (f"{action} " + "x" * 2_000_000, "roll " + "1+" * 600_000 + "1", "export " + "a" * 50_000):
+        assert run(repl, out, line) == (f"a command of {len(line):,} characters is not read (the longest read at "
+                                        f"the table is 10,000 characters); nothing was done\n")
+    assert repl.errors == 3 and repl.session.game.state == before and LONGEST_COMMAND == 10_000
+    assert "is 4,099 characters long (the limit is 4,096)" in run(repl, out, "roll " + "1+" * 2049 + "1")

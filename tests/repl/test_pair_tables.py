@@ -4,7 +4,7 @@ completed after `table`, read by `roll`, exported with the chronicle, undone and
 from ruleset_engine.repl.commands import chronicle_markdown
 from ruleset_engine.repl.completer import TableCompleter
 from ruleset_engine.repl.session import Session
-from tests.repl.conftest import RULESETS, make_repl, run
+from tests.repl.conftest import RULESETS, as_first_format, make_repl, run
 
 GAME = str(RULESETS / "pair-records.yaml")
 
@@ -75,6 +75,7 @@ def test_a_session_with_a_record_it_could_not_have_made_is_refused():
     run(repl, out, "night", "an old debt")
     path = repl.session.journal.path
     repl.session.close()
+    as_first_format(path)       # every game whole, as a hand edits it
     db = sqlite3.connect(path)
     db.execute("""UPDATE entries SET game = json_set(game, '$.values.hold', json('{"2,2": {"stage": 1}}'))""")
     db.commit()

@@ -14,7 +14,7 @@ import pytest
 
 from ruleset_engine.repl.journal import JournalError, read_session
 from ruleset_engine.repl.session import Session
-from tests.repl.conftest import GAMES, make_repl, run
+from tests.repl.conftest import GAMES, as_first_format, make_repl, run
 
 DUSK = str(Path(sys.executable).parent / "dusk")
 ATTACK = Path(__file__).resolve().parents[2] / "rulesets" / "attack-of-the-vampires.yaml"
@@ -89,6 +89,7 @@ def saved_game(tmp_path, source=GAMES["attack"], lines=("auto 3", "undo", "round
     repl.session.close()
     copy = tmp_path / "saved.dusk"
     shutil.copy(path, copy)
+    as_first_format(copy)      # each game whole, as a hand edits it (and a session of the first format is read)
     return copy
 
 
