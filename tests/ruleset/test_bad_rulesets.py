@@ -282,3 +282,16 @@ def test_one_wrong_formula_is_one_problem_not_a_cascade(tmp_path):
     _, found = check("r.yaml")
     assert len(found) == 1, [str(p) for p in found]
     assert str(found[0]).startswith("r.yaml:9:22: a pool of dice compared with a number is ambiguous")
+
+
+def test_end_naming_no_level_beside_a_level_without_a_name(tmp_path):
+    # issue 24 (10): the level without name: was listed as None, and the message about end: crashed.
+    found = problems_of(tmp_path, GOOD_HEAD + "loop:\n  - times: 2\n    begin:\n      - end: nowhere\n"
+                        "  - name: b\n    times: 3\n    steps:\n      - end: nowhere\n")
+    assert found == ["r.yaml:4:5: missing key 'name' (at loop[0])",
+                     "r.yaml:10:14: end: takes game or a loop level (b), not 'nowhere' (at loop[1].steps[0].end)"]
+    found = problems_of(tmp_path, GOOD_HEAD + "loop:\n  - times: 2\n    steps: []\n"
+                        "actions:\n  x:\n    steps:\n      - end: nowhere\n")
+    assert found == ["r.yaml:4:5: missing key 'name' (at loop[0])",
+                     "r.yaml:9:14: end: takes game or a loop level (this ruleset has no named loop level), "
+                     "not 'nowhere' (at actions.x.steps[0].end)"]
