@@ -35,6 +35,7 @@ from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.model import MAX_BOXES
 from ruleset_engine.ruleset.pairs import PairFailed
 from ruleset_engine.ruleset.templates import format_value
+from ruleset_engine.ruleset.instance_names import name_key, name_problem
 from ruleset_engine.ruleset.steps.instances import MAX_NAME
 from ruleset_engine.ruleset.templates import LocalText
 from ruleset_engine.ruleset.steps import StepFailed
@@ -611,6 +612,9 @@ class Machine:
                         not given.isprintable():
                     raise StepFailed(f"the name of a new {entity!r} is 1 to {MAX_NAME} characters on one line, "
                                      f"not {given[:MAX_NAME]!r}")
+                problem = name_problem(given)
+                if problem:
+                    raise StepFailed(f"the name {given!r} of a new {entity!r}: {problem}")
                 name[i] = LocalText(text.texts) if isinstance(text, LocalText) else given
         made = count[rows].copy()
         for j in np.unique(made):
@@ -621,7 +625,7 @@ class Machine:
             taken = self.instance_value(Ref(entity, np.full(int(part.sum()), j)), ("name",), rows[part])
             for k in range(j):
                 other = self.instance_value(Ref(entity, np.full(int(part.sum()), k)), ("name",), rows[part])
-                same = [str(a).casefold() == str(b).casefold() for a, b in zip(taken, other)]
+                same = [name_key(a) == name_key(b) for a, b in zip(taken, other)]
                 if any(same):
                     self.site = step
                     raise StepFailed(f"the group {entity!r} has an instance named {other[same.index(True)]!r} "
