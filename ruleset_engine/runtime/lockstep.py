@@ -923,6 +923,12 @@ def play_range(ruleset: model.Ruleset, params: dict, seed: int, start: int, stop
         raise
     except (DiceError, StepFailed, DuskError) as err:
         raise _located(err, machine.site) from None
+    except MemoryError:
+        # The memory of the machine, not a rule: the games of a batch hold more than it has (values
+        # that grow every round). Said at the place, with the way on; the untraced backend holds one game.
+        raise RuleError(f"the lockstep backend ran out of memory here, playing {machine.size:,} games at once; "
+                        f"--backend untraced plays them one at a time", getattr(machine.site, "where", None),
+                        getattr(machine.site, "path", ())) from None
     except Exception as err:     # a bug in dusk: said as one, at the place it happened
         raise RuleError(f"dusk failed here (a bug in dusk's lockstep backend, not in the ruleset): "
                         f"{type(err).__name__}: {err}", getattr(machine.site, "where", None),
