@@ -9,6 +9,15 @@ from dataclasses import dataclass
 class RunLimits:
     max_steps: int = 100_000      # steps in one action, counted as each block of steps starts
     max_call_depth: int = 64      # nested calls of procedures that can call themselves
+    # Steps of one whole simulated game, its rounds together (a game of 10^11 steps, each action
+    # within its limit, would run for a day): checked as each round starts.
+    max_game_steps: int = 100_000_000
+
+
+def game_too_long(limit: int) -> str:
+    """What a simulated game past max_game_steps says (both backends)."""
+    return (f"a game went past {limit:,} steps in all (its rounds together); a game that long is stopped "
+            f"(fewer rounds, or fewer steps a round)")
 
 
 DEFAULT_RUN_LIMITS = RunLimits()

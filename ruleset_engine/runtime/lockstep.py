@@ -43,6 +43,7 @@ from ruleset_engine.ruleset.steps import StepFailed
 from .at_once import reads as at_once_reads
 from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
+from .limits import game_too_long
 from .lockstep_values import (Record, Ref, RefStore, Store, Track, _as_python, _assemble, _by_instance, _key, _part,
                               _plain, _store_for)
 from .support import auto_answer, decision, default_arg, fmt, group_size, plain_text, track_boxes
@@ -106,6 +107,10 @@ class Machine:
         # Steps each game ran in this action: step_all (run by all its games) + step_count[row] (by some);
         # step_bound, at least the most of them, is compared first (a sum: cheap).
         self.step_count = np.zeros(size, np.int64)
+        # Steps each game ran in all, its rounds before this one (run_limits.max_game_steps).
+        self.game_steps = np.zeros(size, np.int64)
+        self.max_game_steps = run_limits.max_game_steps
+        self.last_rows = None
         self.step_all = self.step_bound = self.action_games = 0
         self.action = next(a for a in ruleset.actions.values() if a.plays_level)
         params = self.action.params.values()
@@ -482,6 +487,7 @@ class Machine:
         self.alive[rows] = True
         self.result[rows] = -1
         self.rounds[rows] = 0
+        self.game_steps[rows] = 0
         self.frames = [Frame()]
         self.step_count[:] = 0
         self.step_all = self.step_bound = 0
@@ -813,6 +819,11 @@ class Machine:
         self.rounds[rows] += 1
         if self.rounds[rows].max() > self.max_rounds:
             raise RoundLimitReached(self.max_rounds)
+        if self.last_rows is not None:      # the round before: its steps added to each game's in all
+            self.game_steps[self.last_rows] += self.step_all + self.step_count[self.last_rows]
+            if self.game_steps[rows].max() > self.max_game_steps:
+                raise RoundLimitReached(self.max_rounds, game_too_long(self.max_game_steps))
+        self.last_rows = rows
         frame = Frame()
         self.frames = [frame]
         self.step_count[:] = 0
@@ -907,8 +918,8 @@ _CONTROL = {chr(c) for c in range(32)} | {chr(127)}
 
 
 class RoundLimitReached(DuskError):
-    def __init__(self, rounds: int):
-        super().__init__(f"a game went past {rounds:,} rounds")
+    def __init__(self, rounds: int, message: str | None = None):
+        super().__init__(message or f"a game went past {rounds:,} rounds")
 
 
 def play_range(ruleset: model.Ruleset, params: dict, seed: int, start: int, stop: int, totals, run_limits,
