@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from . import delta
+from ruleset_engine.textfile import control_character
 
 KINDS = ("start", "action", "roll", "undo", "dice")
 RNG_WORDS = 625          # random.Random's state: 624 words and a position
@@ -63,9 +64,30 @@ def parsed(text, what: str):
         raise Damaged(f"{what} is binary data, not JSON text")
     need(text, (str,), what, "JSON text")
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except (ValueError, RecursionError) as err:
         raise Damaged(f"{what} is not valid JSON ({str(err)[:80]})") from None
+    plain(value, what)
+    return value
+
+
+def plain(value, what: str) -> None:
+    """Damaged when a text of the value (a key or a value, at any depth) holds a character a terminal
+    acts on: the texts of a session are shown at the table, and an escape sequence written into one
+    by hand could clear the screen or write the clipboard."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            control = control_character(item)
+            if control is not None:
+                raise Damaged(f"{what} holds a text with the control character {control}, which a terminal "
+                              f"would obey")
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def rng_state(value, what: str) -> None:
@@ -116,6 +138,8 @@ def meta(data: dict) -> None:
         if key not in data:
             raise Damaged(f"meta has no {key}")
         need(data[key], kinds, f"meta.{key}", words)
+    for key, value in data.items():
+        plain(value, f"meta.{key}")
     if "seed" not in data:
         raise Damaged("meta has no seed")
     if data["seed"] is not None:
@@ -153,6 +177,7 @@ def entry(row: tuple, before: tuple | None = None) -> tuple:
     if kind not in KINDS:
         raise Damaged(f"{where}: kind is {kind!r}, not one of {', '.join(KINDS)}")
     need(command, (str,), f"{where}: command", "a text")
+    plain(command, f"{where}: command")
     where = f"entry {n} ({command[:40]})"
     got_events = parsed(raw_events, f"{where}: events")
     events(got_events, f"{where}: events")

@@ -48,6 +48,7 @@ _API = {
     "bundled_files": ("ruleset_engine.ruleset", "bundled_files"),
     "Ruleset": ("ruleset_engine.ruleset", "Ruleset"),
     "Problem": ("ruleset_engine.ruleset", "Problem"),
+    "count_line": ("ruleset_engine.ruleset.problems", "count_line"),
     "parse_sets": ("ruleset_engine.ruleset.params", "parse_sets"),
     "as_text": ("ruleset_engine.ruleset.templates", "as_text"),
     "format_value": ("ruleset_engine.ruleset.templates", "format_value"),

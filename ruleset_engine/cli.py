@@ -174,10 +174,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         try:
             ruleset, problems = dusk.check(source)
         except (dusk.DuskError, OSError) as err:     # check() returns a ruleset's problems; this is the rest
-            ruleset, problems = None, list(err.problems) if isinstance(err, dusk.RulesetError) else [str(err)]
+            ruleset, problems = None, err.problems if isinstance(err, dusk.RulesetError) else [str(err)]
         if problems:
             failed += 1
-            print("\n".join(str(p) for p in problems) + "\n" + _counted(len(problems), "problem"))
+            print("\n".join(str(p) for p in problems) + "\n" + dusk.count_line(problems))
             continue
         parts = [_counted(len(ruleset.params), "param"), _counted(len(ruleset.actions), "action"),
                  _counted(len(ruleset.tables), "table"), _counted(len(ruleset.procedures), "procedure")]
@@ -196,7 +196,7 @@ def _sheets(ruleset, paths) -> int:
     try:
         sheets = read_all(paths, ruleset)
     except dusk.RulesetError as err:
-        print("\n".join(str(p) for p in err.problems) + "\n" + _counted(len(err.problems), "problem"))
+        print("\n".join(str(p) for p in err.problems) + "\n" + dusk.count_line(err.problems))
         return 1
     except (dusk.DuskError, OSError) as err:
         print(f"dusk check: {err}")

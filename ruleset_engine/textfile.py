@@ -22,6 +22,23 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_I
           (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
 
 
+# The characters a terminal acts on rather than shows: C0 but a new line and a tab, DEL, C1, and the
+# marks that reorder a line (bidirectional overrides and isolates: a name shown backwards).
+_CONTROLS = frozenset([chr(c) for c in range(32) if chr(c) not in "\n\t"] + [chr(127)]
+                      + [chr(c) for c in range(0x80, 0xA0)]
+                      + [chr(c) for c in (0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))])
+_CONTROL_NAMES = {0x1B: "ESC", 0x07: "BEL", 0x08: "BS", 0x0D: "CR", 0x7F: "DEL", 0x9B: "CSI", 0x9D: "OSC"}
+
+
+def control_character(text: str) -> str | None:
+    """The first character of the text a terminal would act on, named (`U+001B (ESC)`), or None."""
+    for ch in text:
+        if ch in _CONTROLS:
+            name = _CONTROL_NAMES.get(ord(ch))
+            return f"U+{ord(ch):04X}" + (f" ({name})" if name else "")
+    return None
+
+
 class UnreadableFile(DuskError):
     """A file that cannot be read as text: `file:line:col: why`."""
 

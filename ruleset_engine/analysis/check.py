@@ -25,7 +25,7 @@ def check(source: str) -> tuple[Ruleset | None, list[Problem]]:
     try:
         ruleset = load(source)
     except RulesetError as err:
-        return None, list(err.problems)
+        return None, err.problems
     problems = []
     params = resolve_params(ruleset, {})
     for traced in (True, False):

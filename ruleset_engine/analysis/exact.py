@@ -55,6 +55,22 @@ class ExactLimits:
     max_depth: int = 20               # explosions followed at most this deep (--depth)
     cut_chance: Fraction = Fraction(1, 1_000_000)   # the automatic depth: a die's chance to explode again is at most this
     max_arrangements: int = 20_000    # a whole pool re-rolled as one (reroll(pool, ..)): its possible multisets
+    # The size of the work, estimated before it is done; past it the odds are estimated, and the first
+    # line says why. A pool's evaluation goes face by face through its dice, keeping a state (a sum
+    # reaches dice x faces values): about (dice x faces)^2 steps, times the pools a rolled count or
+    # rolled sides can make. Values of independent dice combine over every pair of outcomes. A die of
+    # more faces than max_faces is not made at all (icepool would hold each of its outcomes).
+    max_work: int = 200_000
+    max_faces: int = 10_000
+
+
+def too_much(work: int, limits: "ExactLimits") -> NoExact | None:
+    """The NoExact that says the work is past the limit (None when it is not), with the way on."""
+    if work <= limits.max_work:
+        return None
+    about = f"{work:,}" if work < 10**9 else f"10^{len(str(work)) - 1}"
+    return NoExact(f"exact odds would need about {about} steps, more than {limits.max_work:,}; estimated instead "
+                   f"(--samples sets how many rolls)")
 
 
 EXACT_LIMITS = ExactLimits()
@@ -73,13 +89,14 @@ class Source:
 class PoolValue:
     """A pool: a multiset built by `build` from its sources' multisets (by id), at most `most` dice."""
 
-    __slots__ = ("sources", "build", "most", "sides")
+    __slots__ = ("sources", "build", "most", "sides", "mixtures")
 
     def __init__(self, sources: tuple, build, most: int, sides: int):
         self.sources = sources
         self.build = build
         self.most = most        # the most dice it can hold
         self.sides = sides      # the most distinct faces (for the size of re-rolling it whole)
+        self.mixtures = 1       # the pools it may be (a rolled count or rolled sides), for the work
 
     @property
     def shared(self) -> bool:
@@ -194,11 +211,18 @@ class Exact:
         return self.text[span[0]:span[1]]
 
     # ---- the helpers the registry's exact forms call ----------------------------------------
+    def afford(self, work: int) -> None:
+        """NoExact when the work about to be done is past the limit (ExactLimits.max_work)."""
+        refused = too_much(work, self.limits)
+        if refused is not None:
+            raise refused
+
     def combine(self, fn, *values):
         """fn applied to the outcomes of independent values (constants, dice, formulas)."""
         if not any(is_random(v) for v in values):
             return fn(*values)
         if not any(isinstance(v, Formula) for v in values):
+            self.afford(math.prod(len(v) for v in values if isinstance(v, icepool.Die)))
             return icepool.map(fn, *values, star=False)
         pending = _unique(p for v in values if isinstance(v, Formula) for p in v.pending)
         atoms = _unique([a for v in values if isinstance(v, Formula) for a in v.atoms]
@@ -221,6 +245,7 @@ class Exact:
     def evaluate(self, pool: PoolValue, evaluation):
         """An evaluation of a pool (its size, sum, ...): now, or with the other readers of a shared roll."""
         if not pool.shared:
+            self.afford(_pool_work(pool))
             return evaluation(pool.concrete())
         return Formula(((pool, evaluation),), (), lambda p, a: p[0])
 
@@ -228,8 +253,10 @@ class Exact:
         """A pool made from pools by a multiset operation (it never holds more dice than they do)."""
         sources = tuple(_unique(s for p in pools for s in p.sources))
         builds = [p.build for p in pools]
-        return PoolValue(sources, lambda m: change(*(b(m) for b in builds)), max(p.most for p in pools),
+        made = PoolValue(sources, lambda m: change(*(b(m) for b in builds)), max(p.most for p in pools),
                          max(p.sides for p in pools))
+        made.mixtures = math.prod(p.mixtures for p in pools)
+        return made
 
     def extreme(self, pool: PoolValue, evaluation, default, kept: bool = False):
         """The highest (or lowest) face. `evaluation` gives (face, count) (icepool's
@@ -345,6 +372,7 @@ class Exact:
             value = self.evaluate(value, lambda e: e.sum())
         if isinstance(value, Formula):
             atoms = value.atoms
+            self.afford(math.prod(len(a) for a in atoms if isinstance(a, icepool.Die)) * _joint_work(value.pending))
             if value.pending:
                 joint = _joint(value.pending)
                 return icepool.map(lambda j, *a: value.fn(j, a), joint, *atoms, star=False)
@@ -352,6 +380,21 @@ class Exact:
         if isinstance(value, icepool.Die):
             return value
         return icepool.Die([value])
+
+
+def _pool_work(pool: PoolValue) -> int:
+    """The steps of one evaluation of a pool, about: (dice x faces)^2, once per pool it may be."""
+    return max(1, pool.most * pool.sides) ** 2 * max(1, getattr(pool, "mixtures", 1))
+
+
+def _joint_work(pending) -> int:
+    """The steps of the joint evaluation of the readers of shared rolls, about: the dice x faces of
+    the rolls, times the states of every reader together (a count's, dice + 1, at least)."""
+    if not pending:
+        return 1
+    sources = _unique(s for pool, _ in pending for s in pool.sources)
+    faces = sum(max(1, pool.most * pool.sides) for pool, _ in pending)
+    return max(1, faces) * math.prod(pool.most + 1 for pool, _ in pending) * max(1, len(sources))
 
 
 def _joint(pending):
@@ -547,6 +590,10 @@ def _dice(x: Exact, node: ast.Dice):
         if s < 1:
             raise x.fail(DiceValueError, f"{x.label(node.sides.span)} can be {s}, and a die needs at least 1 side",
                          node.sides.span)
+    if max(all_sides) > x.limits.max_faces:
+        raise NoExact(f"{label} has dice of up to {max(all_sides):,} faces, more than the {x.limits.max_faces:,} "
+                      f"exact odds follow; estimated instead")
+    mixtures = len(counts) * len(all_sides)        # the pools a rolled count or rolled sides can make
     mods = [_modifier(x, mod) for mod in node.modifiers]
 
     def roll(n, s):
@@ -563,7 +610,9 @@ def _dice(x: Exact, node: ast.Dice):
     deepest = max((d for d, _ in x.depths), default=0) if explodes else 0
     if any(entry.token == "!o" for entry, _ in mods):
         deepest = max(deepest, 1)
-    return _source_pool(expr, max(counts) * (deepest + 1), max(all_sides))
+    made = _source_pool(expr, max(counts) * (deepest + 1), max(all_sides))
+    made.mixtures = mixtures
+    return made
 
 
 def _modifier(x: Exact, mod):

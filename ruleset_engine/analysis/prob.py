@@ -14,6 +14,7 @@ untraced evaluation, with its sample size, seed and 95% intervals, and `exact` f
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections import Counter
@@ -30,6 +31,8 @@ DEFAULT_SAMPLES = 10_000
 MAX_SAMPLES = 1_000_000
 MAX_GRID_CELLS = 400
 MAX_GRID_VALUES = 100
+MAX_ESTIMATE_DICE = 20_000_000   # dice rolled by one estimate (every sample, every let and question)
+PROBE = 100                      # samples rolled first, to know the dice of one before rolling them all
 Z95 = 1.959963984540054
 
 
@@ -47,10 +50,24 @@ class Odds:
     samples: int | None = None                 # None: exact
 
     def at_least(self, value) -> Fraction:
-        return sum((p for v, p in self.chances if v >= value), Fraction(0))
+        values, below = self._cumulative()
+        return below[-1] - below[bisect.bisect_left(values, value)]
 
     def at_most(self, value) -> Fraction:
-        return sum((p for v, p in self.chances if v <= value), Fraction(0))
+        values, below = self._cumulative()
+        return below[bisect.bisect_right(values, value)]
+
+    def _cumulative(self) -> tuple[list, list]:
+        """The values in order and the chance below each (kept: a table of 10,000 values reads
+        P(>=x) and P(<=x) for each, which summed afresh would be 10^8 additions)."""
+        key = id(self.chances), len(self.chances)
+        if getattr(self, "_sums", (None,))[0] != key:
+            values = [v for v, _ in self.chances]
+            below = [Fraction(0)]
+            for _, p in self.chances:
+                below.append(below[-1] + p)
+            self._sums = (key, values, below)
+        return self._sums[1], self._sums[2]
 
     @property
     def mean(self) -> Fraction:
@@ -274,10 +291,34 @@ def _kind(chances) -> str:
     return "number"
 
 
+class _Counted:
+    """A dice source that counts the dice it rolls (the work of an estimate)."""
+
+    __slots__ = ("rng", "rolled")
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.rolled = 0
+
+    def randint(self, a: int, b: int) -> int:
+        self.rolled += 1
+        return self.rng.randint(a, b)
+
+
 def _estimate(compiled_lets, compiled, env, samples, seed, why, lets) -> Answer:
-    rng = random.Random(seed)
+    rng = _Counted(random.Random(seed))
     counts = [Counter() for _ in compiled]
-    for _ in range(samples):
+    for done in range(samples):
+        if done == PROBE and rng.rolled * samples > MAX_ESTIMATE_DICE * PROBE:
+            # Known after the first samples: the whole estimate would roll past the limit.
+            each = rng.rolled / PROBE
+            fewer = max(1, int(MAX_ESTIMATE_DICE / each))
+            raise ProbError(f"{samples:,} samples would roll about {int(each * samples):,} dice ({each:,.0f} a "
+                            f"sample), more than the {MAX_ESTIMATE_DICE:,} an estimate rolls; ask for "
+                            f"--samples {fewer:,} or fewer")
+        if rng.rolled > MAX_ESTIMATE_DICE:
+            raise ProbError(f"the estimate rolled more than {MAX_ESTIMATE_DICE:,} dice in its first {done:,} "
+                            f"samples (more a sample than the first {PROBE} did); ask for fewer --samples")
         scope = dict(env)
         for name, expr in compiled_lets:
             scope[name] = expr.plain(rng, scope)

@@ -77,8 +77,8 @@ def play_game(program: Program, seed: int, max_rounds: int = MAX_ROUNDS) -> tupl
     try:
         rounds = entry["play"](max_rounds)
         report = entry["report"]()
-    except RoundLimit:
-        raise SimulationError(f"a game went past {max_rounds:,} rounds") from None
+    except RoundLimit as limit:
+        raise SimulationError(limit.args[0] if limit.args else f"a game went past {max_rounds:,} rounds") from None
     except Exception as err:   # a rule that failed: located where the ruleset wrote it
         raise program.locate(err) from None
     return run.result, rounds, report, rng

@@ -17,7 +17,7 @@ from .errors import DiceError, DiceLimitError, UnknownName
 from .kinds import ANY, describe
 from .limits import DEFAULT_LIMITS, Limits
 from .lowering import Lowering, Namespace, Src
-from .named import NO_FORMULAS
+from .named import MAX_WRITTEN_OUT, NO_FORMULAS, calls_in, written_out
 from .parser import parse
 from .runtime import Tally, t_env, u_env
 from .values import Result
@@ -171,10 +171,25 @@ def compile(text: str, limits: Limits = DEFAULT_LIMITS,  # noqa: A001 - the API'
 @lru_cache(maxsize=1024)
 def _compile_cached(text: str, limits: Limits, functions: frozenset = frozenset(), formulas=NO_FORMULAS) -> Expression:
     tree = parse(text, limits)
+    if formulas:
+        written_out_checked(text, tree, formulas)
     try:
         return Expression(text, tree, limits, functions, formulas)
     except RecursionError:  # pragma: no cover - the depth limit is far below Python's
         raise DiceLimitError("the expression is too deeply nested", text, None) from None
+
+
+def written_out_checked(text: str, tree, formulas) -> None:
+    """An expression that calls named formulas is written out with their bodies in place, before it is
+    lowered: past MAX_WRITTEN_OUT parts (formulas calling formulas many times each), refused here, at
+    its first call, before the work of writing it out."""
+    depth, nodes = written_out(tree, formulas)
+    if nodes > MAX_WRITTEN_OUT:
+        call = calls_in(tree, formulas)[0][0]
+        about = f"{nodes:,}" if nodes < 10**9 else f"10^{len(str(nodes)) - 1}"
+        raise DiceLimitError(f"this formula is more than {MAX_WRITTEN_OUT:,} parts long once the named formulas "
+                             f"it calls are written in place (about {about}); call fewer of them", text,
+                             call.name_span)
 
 
 def roll(text: str, *, rng=None, env: Mapping | None = None, limits: Limits = DEFAULT_LIMITS,

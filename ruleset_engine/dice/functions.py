@@ -257,39 +257,71 @@ def _vector_top(v, pool, n, highest):
     return _split(v, pool, pool.present & (rank < (n[:, None] if n.ndim else n)))
 
 
+def _runs(np, key):
+    """Each row's keys sorted (stably: equal keys keep their order), and for each place of that order
+    how many equal keys come before it in its run. Memory: the pool's own size (rows x dice), never
+    rows x faces or rows x dice x dice."""
+    order = np.argsort(key, axis=1, kind="stable")
+    ordered = np.take_along_axis(key, order, axis=1)
+    width = key.shape[1]
+    places = np.arange(width)[None, :]
+    starts = np.ones(ordered.shape, bool)
+    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    run_start = np.maximum.accumulate(np.where(starts, places, 0), axis=1)
+    return order, ordered, places - run_start
+
+
+def _in_rows(np, faces, present, others, others_present):
+    """Whether each die's face is among the faces of the same row's other pool (sorted search on
+    (row, face) keys: memory of the two pools, not of their product)."""
+    rows = np.arange(faces.shape[0], dtype=np.int64)[:, None]
+    span = 1 << 17                         # more than the faces a pool holds (EMPTY .. MAX_FACE)
+    keys = np.sort((rows * span + others.astype(np.int64) + 32_768)[others_present])
+    wanted = rows * span + faces.astype(np.int64) + 32_768
+    at = np.searchsorted(keys, wanted).clip(0, max(0, len(keys) - 1))
+    return present & (keys[at] == wanted) if len(keys) else np.zeros(faces.shape, bool)
+
+
 def _vector_largest_set(v, pool, ignore=None):
     np = v.np
     faces, present = pool.faces, pool.present
     if not present.any():
         return _split(v, pool, present)
-    # Counted by face, from the lowest face any game holds (column 0: the empty slots, never counted).
-    low, top = int(faces[present].min()), int(faces[present].max())
-    column_of = np.where(present, faces.astype(np.int64) - low + 1, 0)
-    counts = np.zeros((faces.shape[0], top - low + 2), np.int64)
     # Each game ignores the faces of its own ignore= pool (a die showing one is counted nowhere).
     counted = present
     if ignore is not None and ignore.faces.shape[1]:
-        ignored = (faces[:, :, None] == ignore.faces[:, None, :]) & ignore.present[:, None, :]
-        counted = counted & ~ignored.any(axis=2)
-    for column, counts_it in zip(column_of.T, counted.T):      # a pool holds a few dice: one pass per die
-        counts[np.arange(faces.shape[0]), column] += counts_it
-    counts[:, 0] = 0
-    # The biggest group; ties go to the higher face (the later column among equal counts).
-    best = counts.shape[1] - 1 - np.argmax(counts[:, ::-1], axis=1)
-    best = np.where(counts.max(axis=1) > 0, best, -1)
-    return _split(v, pool, present & (column_of == best[:, None]))
+        counted = counted & ~_in_rows(np, faces, present, ignore.faces, ignore.present)
+    # Each row's counted faces in order (the others last): the longest run of one face is the set;
+    # ties go to the higher face (the later run among equal lengths).
+    last = np.iinfo(np.int32).max
+    key = np.where(counted, faces.astype(np.int32), last)
+    _, ordered, before = _runs(np, key)
+    length = np.where(ordered != last, before + 1, 0)
+    most = length.max(axis=1)
+    at = length.shape[1] - 1 - np.argmax((length == most[:, None])[:, ::-1], axis=1)
+    best = np.where(most > 0, ordered[np.arange(len(at)), at], last)
+    return _split(v, pool, present & (faces.astype(np.int32) == best[:, None]) & (most > 0)[:, None])
 
 
 def _vector_unpair(v, pool):
     np = v.np
     faces = pool.faces
     present = pool.present
-    # For each die: how many equal dice come before it, and how many there are in all.
-    same = (faces[:, :, None] == faces[:, None, :]) & present[:, :, None] & present[:, None, :]
-    before = np.tril(np.ones((faces.shape[1],) * 2, bool), -1)
-    seen = (same & before[None]).sum(axis=2) + 1
-    total = same.sum(axis=2)
-    return _split(v, pool, present & (seen <= total - total // 2))
+    # For each die: how many equal dice come before it, and how many there are in all; from each
+    # row's dice sorted stably by face (rows x dice, not rows x dice x dice).
+    last = np.iinfo(np.int32).max
+    key = np.where(present, faces.astype(np.int32), last)
+    order, ordered, before = _runs(np, key)
+    # A run's size: the places before its last die, plus one, read back along the run.
+    ends = np.ones(ordered.shape, bool)
+    ends[:, :-1] = ordered[:, :-1] != ordered[:, 1:]
+    places = np.arange(ordered.shape[1])[None, :]
+    end = np.minimum.accumulate(np.where(ends, places, ordered.shape[1])[:, ::-1], axis=1)[:, ::-1]
+    total = np.take_along_axis(before, end, axis=1) + 1
+    keep_sorted = (before + 1 <= total - total // 2) & (ordered != last)
+    keep = np.zeros(faces.shape, bool)
+    np.put_along_axis(keep, order, keep_sorted, axis=1)
+    return _split(v, pool, present & keep)
 
 
 def _vector_cancel(v, pool, against):

@@ -319,6 +319,7 @@ def _vector_explode(v, state, test, once: bool = False):
         state.draws = state.draws + k      # each game's own dice rolled, against its own limit
         if state.draws.max() > v.max_dice_rolled:
             raise DiceLimitError(limit_message(v.max_dice_rolled))
+        v.held(n, faces.shape[1] + width)
         added = v.draw(state.sides, (n, width))
         added[np.arange(width)[None, :] >= k[:, None]] = v.EMPTY
         faces = np.concatenate([faces, added], axis=1)

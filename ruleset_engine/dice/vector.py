@@ -36,6 +36,18 @@ from .runtime import MAX_NUMBER
 FACE = np.int16           # a die's face in a pool (MIN_FACE to MAX_FACE)
 EMPTY = -32_768           # an empty slot of a pool: below MIN_FACE, so a pool may hold 0 or less
 INT = np.int64
+# Dice of one pool held at once by the lockstep backend, its games together (rows x dice): 2^23 faces
+# (16 MB, and a few times that for the arrays a function works in). At 4,096 games a batch, 2,048
+# dice a game; a pool wider than that in every game stops with the way on (--backend untraced).
+MAX_POOL_CELLS = 1 << 23
+
+
+def held(rows: int, width: int) -> None:
+    """A DiceLimitError before a pool of `width` dice in `rows` games is made past MAX_POOL_CELLS."""
+    if rows * width > MAX_POOL_CELLS:
+        raise DiceLimitError(f"the lockstep backend holds at most {MAX_POOL_CELLS:,} dice of one pool at once "
+                             f"(games x dice), and {rows:,} games would hold {width:,} dice each; "
+                             f"--backend untraced plays the games one at a time")
 
 COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq,
            "!=": operator.ne}
@@ -48,6 +60,8 @@ class VPool:
     __slots__ = ("faces", "_aside")
 
     def __init__(self, faces, aside=None):
+        if faces.ndim == 2:
+            held(*faces.shape)
         self.faces = faces
         self._aside = aside      # a VPool, None, or a function giving it (most pools' aside is never read)
 
@@ -91,6 +105,7 @@ def join(pools: list, n: int) -> VPool:
     parts = [p.faces for p in pools if p.faces.shape[1]]
     if not parts:
         return empty_pool(n)
+    held(n, sum(part.shape[1] for part in parts))
     return VPool(parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1))
 
 
@@ -170,10 +185,16 @@ class Vectors:
     def empty(self, n: int) -> VPool:
         return empty_pool(n)
 
+    @staticmethod
+    def held(rows: int, width: int) -> None:
+        held(rows, width)
+
     def draw(self, sides, shape):
         """Faces of dice with `sides` (a number, or one per row) for `shape` (rows, dice)."""
         if isinstance(sides, np.ndarray):
             sides = sides[:, None] if len(shape) == 2 else sides
+        if len(shape) == 2:
+            held(*shape)
         return self.rng.integers(1, np.asarray(sides) + 1, size=shape, dtype=FACE)
 
     def reroll(self, expr, test):

@@ -23,7 +23,7 @@ from .flow import action, ending, level, procedure, trigger
 from .formulas import formula_book
 from .names import Names, Scope, suggest
 from .pairs import call_problems, pair
-from .problems import Problem
+from .problems import Problem, Problems
 from .steps import KINDS
 from .tables import build_table
 from .templates import LocalText, Template, split_template
@@ -38,7 +38,7 @@ class RulesetChecker:
         self.refused = refused or bool(self.broken)      # the schema found problems (maybe at the top)
         self.file = file
         self.files = tuple(files) or (file,)
-        self.problems: list[Problem] = []
+        self.problems = Problems()
         self.names = Names()
         self.results: set[str] = set()
         self.languages: set[str] = set()       # every language a text of the ruleset has

@@ -96,7 +96,7 @@ def action(c, name: str, spec) -> model.Action:
     params = action_params(c, spec.get("params") or {}, path + ("params",))
     scope = Scope(c.names, {p: (("entity", params[p].of) if params[p].type == "entity" else None) for p in params})
     once_per = spec.get("once_per")
-    levels = [level.get("name") for level in c.data.get("loop") or [] if isinstance(level, dict)]
+    levels = c.levels
     if once_per is not None and once_per not in levels:
         c.problem(f"once_per: names a loop level, and {once_per!r} is none"
                   f"{c.suggest(once_per, levels) if levels else ' (this ruleset has no loop:)'}", path + ("once_per",))

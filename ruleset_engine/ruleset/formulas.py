@@ -23,7 +23,8 @@ from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice.functions import FUNCTIONS
 from ruleset_engine.dice.kinds import ANY
 from ruleset_engine.dice.lowering import Lowering, Namespace, Src
-from ruleset_engine.dice.named import MAX_NESTING, FormulaBook, NamedFormula, calls_in, nesting
+from ruleset_engine.dice.named import (MAX_NESTING, MAX_WRITTEN_OUT, FormulaBook, NamedFormula, calls_in,
+                                       written_out)
 from ruleset_engine.dice.parser import parse
 
 
@@ -40,12 +41,23 @@ def formula_book(c) -> FormulaBook:
     book = FormulaBook({k: v for k, v in parsed.items() if k not in cyclic})
     for name, formula in book.items():
         path = ("formulas", name, "formula")
-        if nesting(formula.tree, book) > MAX_NESTING:
+        depth, nodes = written_out(formula.tree, book)
+        if depth > MAX_NESTING:
             c.problem(f"the formula {name} nests more than {MAX_NESTING} levels deep once the formulas it calls are "
                       f"written in place; split it", path)
             continue
+        if nodes > MAX_WRITTEN_OUT:
+            c.problem(f"the formula {name} is more than {MAX_WRITTEN_OUT:,} parts long once the formulas it calls "
+                      f"are written in place (about {_about(nodes)}); call fewer formulas in it, or pass a "
+                      f"value once as an argument rather than calling a formula for it again", path)
+            continue
         _lower_alone(c, formula, book, path)
     return book
+
+
+def _about(n: int) -> str:
+    """A count that may be astronomically large, in words: 12,345 or 10^40."""
+    return f"{n:,}" if n < 10**9 else f"10^{len(str(n)) - 1}"
 
 
 def _parse(c, name: str, spec: dict) -> NamedFormula | None:
@@ -112,29 +124,90 @@ def _callable(name: str) -> bool:
     return isinstance(tree, dice_ast.Call) and tree.function == name
 
 
+MAX_CHAINS = 100    # cycles shown with the formulas they go through; the others named alone
+
+
 def _cycles(c, parsed: dict) -> set[str]:
-    """The formulas that call themselves, directly or through others (each reported once)."""
-    calls = {name: {callee.name for _, callee in calls_in(f.tree, parsed)} for name, f in parsed.items()}
+    """The formulas that call themselves, directly or through others (each reported once): those of
+    a strongly connected group of calls (Tarjan's, linear in the calls), or calling themselves."""
+    calls = {name: sorted({callee.name for _, callee in calls_in(f.tree, parsed)}) for name, f in parsed.items()}
     cyclic: set[str] = set()
-    for start in parsed:
-        stack, seen = [(start, (start,))], set()
-        while stack:
-            name, chain = stack.pop()
-            for callee in sorted(calls.get(name, ())):
-                if callee == start:
-                    cyclic.add(start)
-                    through = f" (through {', '.join(chain[1:])})" if len(chain) > 1 else ""
-                    call = next(n for n, f in calls_in(parsed[name].tree, parsed) if f.name == callee)
-                    text = parsed[name].text
-                    c.formula_problem(dice.DiceValueError(f"the formula {start} calls itself{through}; a named formula "
-                                                          f"may not", text, call.name_span), text,
-                                      ("formulas", name, "formula"))
-                    stack = []
-                    break
-                if callee not in seen:
-                    seen.add(callee)
-                    stack.append((callee, chain + (callee,)))
+    for group in _groups(calls):
+        if len(group) == 1 and group[0] not in calls[group[0]]:
+            continue
+        members = set(group)
+        for k, start in enumerate(sorted(group, key=list(parsed).index)):
+            if k < MAX_CHAINS:      # the call that closes the shortest cycle back to start
+                chain = _chain(start, calls, members)
+                name, callee = chain[-1], start
+                shown = chain[1:6] + ((f"... and {len(chain) - 6} more",) if len(chain) > 6 else ())
+                through = f" (through {', '.join(shown)})" if len(chain) > 1 else ""
+            else:                   # past the first ones: start's call into its group, found in one pass
+                name, callee = start, next(n for n in calls[start] if n in members)
+                through = " (through others)"
+            call = next(n for n, f in calls_in(parsed[name].tree, parsed) if f.name == callee)
+            text = parsed[name].text
+            c.formula_problem(dice.DiceValueError(f"the formula {start} calls itself{through}; a named formula "
+                                                  f"may not", text, call.name_span), text,
+                              ("formulas", name, "formula"))
+            cyclic.add(start)
     return cyclic
+
+
+def _chain(start: str, calls: dict, members: set) -> tuple:
+    """The shortest chain of calls from start back to itself, inside its group: (start, ..., last)."""
+    before = {start: None}
+    queue = [start]
+    for name in queue:
+        for callee in calls[name]:
+            if callee == start:
+                chain = [name]
+                while before[chain[-1]] is not None:
+                    chain.append(before[chain[-1]])
+                return tuple(reversed(chain))
+            if callee in members and callee not in before:
+                before[callee] = name
+                queue.append(callee)
+    return (start,)
+
+
+def _groups(calls: dict) -> list[list[str]]:
+    """The strongly connected groups of the call graph (Tarjan's algorithm, without recursion)."""
+    index, low, on, stack, groups = {}, {}, set(), [], []
+    for root in calls:
+        if root in index:
+            continue
+        work = [(root, iter(calls[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            name, edges = work[-1]
+            for callee in edges:
+                if callee not in calls:
+                    continue
+                if callee not in index:
+                    index[callee] = low[callee] = len(index)
+                    stack.append(callee)
+                    on.add(callee)
+                    work.append((callee, iter(calls[callee])))
+                    break
+                if callee in on:
+                    low[name] = min(low[name], index[callee])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[name])
+                if low[name] == index[name]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on.discard(member)
+                        group.append(member)
+                        if member == name:
+                            break
+                    groups.append(group)
+    return groups
 
 
 def _lower_alone(c, formula: NamedFormula, book: FormulaBook, path) -> None:

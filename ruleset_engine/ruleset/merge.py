@@ -50,6 +50,28 @@ def _scalar(value):
     return value if isinstance(value, (str, int)) else None
 
 
+def _kind(value) -> str:
+    """A value's kind in words, never the value (it may be long)."""
+    for kind, words in ((bool, "a yes/no"), (dict, "a map"), (list, "a list"), (float, "a fraction"),
+                        (type(None), "nothing")):
+        if isinstance(value, kind):
+            return words
+    return "a number" if isinstance(value, int) else "a text"
+
+
+class _At:
+    """A place to report at, for an item whose node has none of its own (a number, a text)."""
+    def __init__(self, pos):
+        self.pos = pos
+
+
+def _item_node(items, n):
+    item = items[n]
+    if getattr(item, "pos", None) is None and isinstance(items, LList) and n < len(items.item_pos):
+        return _At(items.item_pos[n])
+    return item
+
+
 class Merger:
     def __init__(self, parent_file: str, child_file: str):
         self.parent_file = parent_file
@@ -144,6 +166,27 @@ class Merger:
         out.item_pos = positions
         return out
 
+    def keyed(self, items: list, path) -> bool:
+        """Whether each item of a `$merge` has its id, a name or a number: an item without one would
+        make the list be replaced whole, which $merge never means. Each item that has none is named."""
+        key = KEYS.get(tuple(path), "id")
+        good = True
+        for n, item in enumerate(items):
+            if isinstance(item, dict) and _scalar(item.get(key)) is not None:
+                continue
+            if not isinstance(item, dict):
+                found, node, at = f"is {_kind(item)}, not a map", _item_node(items, n), path + ("$merge", n)
+            elif key not in item:
+                found, node, at = f"has no {key}:", _item_node(items, n), path + ("$merge", n)
+            else:
+                found = f"has {_kind(item[key])} as its {key}"
+                node = _At(item.value_pos.get(key)) if isinstance(item, LDict) else item
+                at = path + ("$merge", n, key)
+            self.problem(f"each item of $merge names the item it changes by its {key}: (a name or a number); "
+                         f"this one {found}", node, at)
+            good = False
+        return good
+
     def edit_list(self, parent: list, child: LDict, path):
         items = list(parent)
         positions = list(getattr(parent, "item_pos", [None] * len(parent)))
@@ -164,7 +207,7 @@ class Merger:
             del positions[k]
         if "$merge" in child and not isinstance(child["$merge"], list):
             self.problem("$merge takes a list of items, each with its id", child, path + ("$merge",))
-        elif "$merge" in child:
+        elif "$merge" in child and self.keyed(child["$merge"], path):
             merged = self.merge_lists(items, child["$merge"], path + ("$merge",), keyed_by=path)
             positions = list(getattr(merged, "item_pos", positions))
             items = list(merged)

@@ -87,7 +87,10 @@ class Names:
                     columns.update(row.keys())
             self.tables[name] = columns
         loop = d.get("loop") if isinstance(d.get("loop"), list) else []
-        self.levels = [level.get("name") for level in loop if isinstance(level, dict)]
+        # Only the levels that have a name (the schema reports the others): a None here would reach
+        # every message that lists the levels.
+        self.levels = [level["name"] for level in loop
+                       if isinstance(level, dict) and isinstance(level.get("name"), str)]
         for name, spec in section("procedures").items():
             params = spec.get("params") if isinstance(spec, dict) else None
             self.procedure_params[name] = procedure_param_names(params)

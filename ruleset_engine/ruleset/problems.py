@@ -49,13 +49,65 @@ class Problem:
         return (p.file, p.line, p.column) if p else ("", 0, 0)
 
 
+MAX_KEPT = 100     # problems kept (and shown) of one ruleset or of the sheets of one command
+
+
+class Problems(list):
+    """The problems found, the first MAX_KEPT of them kept and the rest only counted: a file of
+    150,000 unknown fields gives 100 messages and a count, not 150,000 messages in memory."""
+
+    more = 0
+
+    def append(self, problem: Problem) -> None:
+        if len(self) < MAX_KEPT:
+            super().append(problem)
+        else:
+            self.more += 1
+
+    def extend(self, problems) -> None:
+        for problem in problems:
+            self.append(problem)
+        self.more += getattr(problems, "more", 0)
+
+    def __iadd__(self, problems):
+        self.extend(problems)
+        return self
+
+    def __add__(self, problems):
+        out = Problems()
+        out.extend(self)
+        out.extend(problems)
+        return out
+
+    __radd__ = lambda self, problems: Problems(problems) + self   # noqa: E731 (list + Problems)
+
+    @property
+    def total(self) -> int:
+        return len(self) + self.more
+
+
+def kept(problems) -> Problems:
+    """Any list of problems as Problems (the first MAX_KEPT, the rest counted)."""
+    out = Problems()
+    out.extend(problems)
+    return out
+
+
+def count_line(problems) -> str:
+    """The last line of a list of problems: how many, and how many of them were not kept."""
+    total = getattr(problems, "total", len(problems))
+    line = f"{total:,} problem{'s' if total != 1 else ''}"
+    return line + (f" (the first {len(problems):,} shown)" if total > len(problems) else "")
+
+
 class RulesetError(DuskError):
-    """A ruleset that cannot be used, with every problem found."""
+    """A ruleset that cannot be used, with the problems found (the first MAX_KEPT, and a count)."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = sorted(problems, key=Problem.sort_key)
+        found = kept(problems)
+        self.problems = Problems(sorted(found, key=Problem.sort_key))
+        self.problems.more = found.more
         super().__init__("\n".join(str(p) for p in self.problems))
 
     def __str__(self) -> str:
-        n = len(self.problems)
-        return "\n".join(str(p) for p in self.problems) + f"\n{n} problem{'s' if n != 1 else ''}"
+        return "\n".join(str(p) for p in self.problems) + "\n" + count_line(self.problems)

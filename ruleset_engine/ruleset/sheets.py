@@ -37,7 +37,8 @@ from difflib import get_close_matches
 from pathlib import Path
 
 from .files import may_include
-from .problems import Position, Problem, RulesetError
+from .instance_names import name_key, name_problem
+from .problems import Position, Problem, Problems, RulesetError
 from .yamlio import LDict, key_position_of, load_yaml_file, position_of
 
 MAX_SHEETS = 200          # sheets of one game (the ruleset's and the table's)
@@ -145,10 +146,10 @@ def template(c, name: str, spec, path) -> SheetTemplate | None:
         sheet, problems = check(data, shown, {name: made}, real)
         c.problems.extend(problems)
         if sheet is not None:
-            if sheet.name.casefold() in seen:
-                c.problem(f"two sheets are named {sheet.name!r}: {seen[sheet.name.casefold()]} and {shown}",
+            if name_key(sheet.name) in seen:
+                c.problem(f"two sheets are named {sheet.name!r}: {seen[name_key(sheet.name)]} and {shown}",
                           path + ("files", i))
-            seen[sheet.name.casefold()] = shown
+            seen[name_key(sheet.name)] = shown
             sheets.append(sheet)
     made.sheets = tuple(sheets)
     return made
@@ -199,7 +200,7 @@ def read_all(paths, ruleset) -> list[Sheet]:
     files = files_in(paths)
     if len(files) > MAX_SHEETS:
         raise RulesetError([Problem(f"{len(files):,} sheet files: at most {MAX_SHEETS} a game")])
-    sheets, problems = [], []
+    sheets, problems = [], Problems()
     seen: dict = {}
     own = {s.path for t in templates.values() for s in t.sheets}
     for path in files:
@@ -212,11 +213,11 @@ def read_all(paths, ruleset) -> list[Sheet]:
         problems += found
         if sheet is None or sheet.path in own:
             continue
-        if sheet.name.casefold() in seen:
-            problems.append(Problem(f"{sheet.name!r} is the name of another sheet ({seen[sheet.name.casefold()]})",
+        if name_key(sheet.name) in seen:
+            problems.append(Problem(f"{sheet.name!r} is the name of another sheet ({seen[name_key(sheet.name)]})",
                                     position_of(data, ("name",)), ("name",)))
             continue
-        seen[sheet.name.casefold()] = str(path)
+        seen[name_key(sheet.name)] = str(path)
         sheets.append(sheet)
     if problems:
         raise RulesetError(problems)
@@ -225,7 +226,7 @@ def read_all(paths, ruleset) -> list[Sheet]:
 
 def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | None, list[Problem]]:
     """(the sheet, []) or (None, every problem), each at its place in the file `shown`."""
-    problems: list[Problem] = []
+    problems = Problems()
 
     def problem(message, path, at_key=False):
         where = (key_position_of(data, path) if at_key else position_of(data, path)) or Position(shown, 1, 1)
@@ -246,6 +247,8 @@ def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | No
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 80 or any(ord(ch) < 32 for ch in name):
         problem("name: the instance's name, a text of 1 to 80 characters on one line", ("name",) if "name" in data else ())
+    elif name_problem(name):
+        problem(f"name: {name_problem(name)}", ("name",))
     fields: dict = {}
     marks: list = []
 

@@ -76,16 +76,15 @@ def _span(m: model.Matcher):
 
 def _pieces(matchers) -> list:
     """The pieces one key column is cut into: ("n", low, high) intervals and ("w", word) words."""
-    words = []
+    words = {}          # in order, each once (a dict: a table of many words is not quadratic)
     spans = []
     for m in matchers:
         span = _span(m)
         if span is None:
-            if m.exact not in words:
-                words.append(m.exact)
+            words.setdefault(_word_key(m.exact), m.exact)
         else:
             spans.append(span)
-    pieces = [("w", w) for w in words]
+    pieces = [("w", w) for w in words.values()]
     if not spans:
         return pieces
     cuts = sorted({lo for lo, _ in spans} | {hi + 1 for _, hi in spans})
@@ -96,11 +95,43 @@ def _pieces(matchers) -> list:
     return pieces
 
 
-def _holds(m: model.Matcher, piece) -> bool:
-    span = _span(m)
-    if piece[0] == "w":
-        return span is None and m.exact == piece[1]
-    return span is not None and span[0] <= piece[1] and piece[2] <= span[1]
+def _word_key(word):
+    """A word cell as a dict key: True and 1 are two words here, as == would not tell them apart."""
+    return (type(word).__name__, word) if isinstance(word, (str, int, bool)) else ("other", repr(word))
+
+
+def _masks(matchers, pieces) -> list[int]:
+    """For each piece of one key column, the rows whose key cell holds it, as a bit mask (bit i: row
+    i). Each row's cell is placed once (a word: its piece; a range: the run of pieces it spans,
+    marked at its ends and swept once), so the work is rows + pieces, not rows x pieces."""
+    from bisect import bisect_left, bisect_right
+
+    word_at = {_word_key(p[1]): k for k, p in enumerate(pieces) if p[0] == "w"}
+    numbers = [k for k, p in enumerate(pieces) if p[0] == "n"]
+    lows = [pieces[k][1] for k in numbers]
+    highs = [pieces[k][2] for k in numbers]
+    masks = [0] * len(pieces)
+    starts = [0] * (len(numbers) + 1)
+    ends = [0] * (len(numbers) + 1)
+    for i, m in enumerate(matchers):
+        span = _span(m)
+        if span is None:
+            masks[word_at[_word_key(m.exact)]] |= 1 << i
+            continue
+        first, last = bisect_left(lows, span[0]), bisect_right(highs, span[1]) - 1
+        if first <= last:
+            starts[first] |= 1 << i
+            ends[last] |= 1 << i
+    held = 0
+    for n, k in enumerate(numbers):
+        held |= starts[n]
+        masks[k] = held
+        held &= ~ends[n]
+    return masks
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
 
 
 def _show(piece) -> str:
@@ -136,14 +167,21 @@ def coverage(name: str, keys, rows, gaps_ok: bool, first_match: bool) -> list[tu
     overlaps: set = set()
     reachable: set = set()
     gaps = []
-    for square in product(*columns):
-        matching = [i for i, row in enumerate(rows) if all(_holds(m, p) for m, p in zip(row.matchers, square))]
+    masks = [_masks([row.matchers[k] for row in rows], pieces) for k, pieces in enumerate(columns)]
+    everyone = (1 << len(rows)) - 1
+    for square in product(*[range(len(pieces)) for pieces in columns]):
+        matching = everyone
+        for k, piece in enumerate(square):
+            matching &= masks[k][piece]
+        square = tuple(columns[k][piece] for k, piece in enumerate(square))
         if not matching:
             gaps.append(square)
             continue
-        reachable.add(matching[0])
-        if len(matching) > 1 and not first_match:
-            pair = (matching[0], matching[1])
+        first = _lowest(matching)
+        reachable.add(first)
+        rest = matching & (matching - 1)
+        if rest and not first_match:
+            pair = (first, _lowest(rest))
             if pair not in overlaps:
                 overlaps.add(pair)
                 first, second = rows[pair[0]], rows[pair[1]]
@@ -173,6 +211,9 @@ def coverage(name: str, keys, rows, gaps_ok: bool, first_match: bool) -> list[tu
 def _merged(gaps, rows):
     """Runs of uncovered numbers of a one-column table: (low, high, the row just after the run)."""
     runs = []
+    starting: dict = {}      # a number -> the first row whose range starts at it
+    for i, row in enumerate(rows):
+        starting.setdefault((_span(row.matchers[0]) or (INF,))[0], i)
     for (piece,) in gaps:
         if piece[0] != "n":
             continue
@@ -182,6 +223,5 @@ def _merged(gaps, rows):
             runs.append([piece[1], piece[2]])
     out = []
     for lo, hi in runs:
-        after = next((i for i, row in enumerate(rows) if (_span(row.matchers[0]) or (INF,))[0] == hi + 1), None)
-        out.append((lo, hi, after))
+        out.append((lo, hi, starting.get(hi + 1)))
     return out

@@ -19,7 +19,7 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from ..dice.runtime import MAX_NUMBER
-from ..textfile import MAX_BYTES, UnreadableFile, read_text
+from ..textfile import MAX_BYTES, UnreadableFile, control_character, read_text
 from .problems import Position, Problem, RulesetError
 
 MAX_NODES = 200_000   # nodes built, aliases expanded: far above any real ruleset
@@ -187,6 +187,16 @@ class _Builder:
                 return text
         if not isinstance(value, (str, int, bool, float)) and value is not None:
             return node.value
+        if isinstance(value, str):
+            control = control_character(value)
+            if control is not None:
+                # A text of a ruleset or a sheet reaches the terminal (a title, a say:, a name): an
+                # escape sequence in it could clear the screen, retitle the window or write the clipboard.
+                self.problems.append(Problem(
+                    f"this text holds the control character {control}, which a terminal would obey; "
+                    f"take it out (a new line and a tab are the only ones a text may hold)",
+                    self.at(node.start_mark), path))
+                return ""
         return value
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ruleset_engine import dice
 from ruleset_engine.ruleset import model
+from ruleset_engine.ruleset.instance_names import name_key
 
 from .decisions import Decision
 from .errors import GameError, RuleError
@@ -131,7 +132,7 @@ def check_arg(game, action, param: model.ActionParam, value, given: dict | None 
     if kind == "entity":
         candidates = instances(game, param.of)
         for instance in candidates:
-            if str(instance.get("name", "")).casefold() == str(value).casefold():
+            if name_key(instance.get("name", "")) == name_key(value):
                 return instance["name"]
         raise GameError(f"{name}: expected one of {', '.join(i['name'] for i in candidates)}")
     return str(value)

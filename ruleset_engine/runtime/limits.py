@@ -12,6 +12,15 @@ class RunLimits:
     # Questions one action asks at the table: each answer replays the action from its start (same dice,
     # the answers so far), so an action of N questions costs N^2 / 2 steps; one past this is refused.
     max_questions: int = 1_000
+    # Steps of one whole simulated game, its rounds together (a game of 10^11 steps, each action
+    # within its limit, would run for a day): checked as each round starts.
+    max_game_steps: int = 100_000_000
+
+
+def game_too_long(limit: int) -> str:
+    """What a simulated game past max_game_steps says (both backends)."""
+    return (f"a game went past {limit:,} steps in all (its rounds together); a game that long is stopped "
+            f"(fewer rounds, or fewer steps a round)")
 
 
 DEFAULT_RUN_LIMITS = RunLimits()

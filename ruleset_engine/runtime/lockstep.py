@@ -35,6 +35,7 @@ from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.model import MAX_BOXES
 from ruleset_engine.ruleset.pairs import PairFailed
 from ruleset_engine.ruleset.templates import format_value
+from ruleset_engine.ruleset.instance_names import name_key, name_problem
 from ruleset_engine.ruleset.steps.instances import MAX_NAME
 from ruleset_engine.ruleset.templates import LocalText
 from ruleset_engine.ruleset.steps import StepFailed
@@ -42,6 +43,7 @@ from ruleset_engine.ruleset.steps import StepFailed
 from .at_once import reads as at_once_reads
 from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
+from .limits import game_too_long
 from .lockstep_values import (Record, Ref, RefStore, Store, Track, _as_python, _assemble, _by_instance, _key, _part,
                               _plain, _store_for)
 from .support import auto_answer, decision, default_arg, fmt, group_size, plain_text, track_boxes
@@ -106,6 +108,10 @@ class Machine:
         # Steps each game ran in this action: step_all (run by all its games) + step_count[row] (by some);
         # step_bound, at least the most of them, is compared first (a sum: cheap).
         self.step_count = np.zeros(size, np.int64)
+        # Steps each game ran in all, its rounds before this one (run_limits.max_game_steps).
+        self.game_steps = np.zeros(size, np.int64)
+        self.max_game_steps = run_limits.max_game_steps
+        self.last_rows = None
         self.step_all = self.step_bound = self.action_games = 0
         self.action = next(a for a in ruleset.actions.values() if a.plays_level)
         params = self.action.params.values()
@@ -482,6 +488,7 @@ class Machine:
         self.alive[rows] = True
         self.result[rows] = -1
         self.rounds[rows] = 0
+        self.game_steps[rows] = 0
         self.frames = [Frame()]
         self.step_count[:] = 0
         self.step_all = self.step_bound = 0
@@ -612,6 +619,9 @@ class Machine:
                         not given.isprintable():
                     raise StepFailed(f"the name of a new {entity!r} is 1 to {MAX_NAME} characters on one line, "
                                      f"not {given[:MAX_NAME]!r}")
+                problem = name_problem(given)
+                if problem:
+                    raise StepFailed(f"the name {given!r} of a new {entity!r}: {problem}")
                 name[i] = LocalText(text.texts) if isinstance(text, LocalText) else given
         made = count[rows].copy()
         for j in np.unique(made):
@@ -622,7 +632,7 @@ class Machine:
             taken = self.instance_value(Ref(entity, np.full(int(part.sum()), j)), ("name",), rows[part])
             for k in range(j):
                 other = self.instance_value(Ref(entity, np.full(int(part.sum()), k)), ("name",), rows[part])
-                same = [str(a).casefold() == str(b).casefold() for a, b in zip(taken, other)]
+                same = [name_key(a) == name_key(b) for a, b in zip(taken, other)]
                 if any(same):
                     self.site = step
                     raise StepFailed(f"the group {entity!r} has an instance named {other[same.index(True)]!r} "
@@ -810,6 +820,11 @@ class Machine:
         self.rounds[rows] += 1
         if self.rounds[rows].max() > self.max_rounds:
             raise RoundLimitReached(self.max_rounds)
+        if self.last_rows is not None:      # the round before: its steps added to each game's in all
+            self.game_steps[self.last_rows] += self.step_all + self.step_count[self.last_rows]
+            if self.game_steps[rows].max() > self.max_game_steps:
+                raise RoundLimitReached(self.max_rounds, game_too_long(self.max_game_steps))
+        self.last_rows = rows
         frame = Frame()
         self.frames = [frame]
         self.step_count[:] = 0
@@ -910,8 +925,8 @@ _CONTROL = {chr(c) for c in range(32)} | {chr(127)}
 
 
 class RoundLimitReached(DuskError):
-    def __init__(self, rounds: int):
-        super().__init__(f"a game went past {rounds:,} rounds")
+    def __init__(self, rounds: int, message: str | None = None):
+        super().__init__(message or f"a game went past {rounds:,} rounds")
 
 
 def play_range(ruleset: model.Ruleset, params: dict, seed: int, start: int, stop: int, totals, run_limits,
@@ -927,6 +942,12 @@ def play_range(ruleset: model.Ruleset, params: dict, seed: int, start: int, stop
         raise
     except (DiceError, StepFailed, DuskError) as err:
         raise _located(err, machine.site) from None
+    except MemoryError:
+        # The memory of the machine, not a rule: the games of a batch hold more than it has (values
+        # that grow every round). Said at the place, with the way on; the untraced backend holds one game.
+        raise RuleError(f"the lockstep backend ran out of memory here, playing {machine.size:,} games at once; "
+                        f"--backend untraced plays them one at a time", getattr(machine.site, "where", None),
+                        getattr(machine.site, "path", ())) from None
     except Exception as err:     # a bug in dusk: said as one, at the place it happened
         raise RuleError(f"dusk failed here (a bug in dusk's lockstep backend, not in the ruleset): "
                         f"{type(err).__name__}: {err}", getattr(machine.site, "where", None),

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 
 from ruleset_engine.ruleset.model import Formula
 
+from .limits import game_too_long
 from .writer import FunctionWriter
 
 
@@ -317,10 +318,15 @@ def _play(p) -> FunctionWriter:
     level = p.ruleset.loop[inner]
     reads_loop = any(path[0] == "loop" for ending in p.ruleset.end for path, _ in ending.when.expr.names)
     w.line(f"_args = {args!r}")
+    w.line("_all = 0")
     w.line("while not C.over:")
     with w.indent():
         w.line("if _rounds >= max_rounds:")
         w.line("    raise _RoundLimit()")
+        # The steps of the round before (of start() too, the first time): the game's in all.
+        w.line("_all += _st")
+        w.line(f"if _all > {p.run_limits.max_game_steps}:")
+        w.line(f"    raise _RoundLimit({game_too_long(p.run_limits.max_game_steps)!r})")
         w.line("_rounds += 1")
         w.line("_st = 0")
         for key, param in read_each_round.items():

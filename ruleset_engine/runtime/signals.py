@@ -32,4 +32,4 @@ class NeedDecision(Signal):
 
 
 class RoundLimit(Signal):
-    """A simulated game went past its bound on rounds."""
+    """A simulated game went past its bound on rounds (or, with a message, on its steps in all)."""

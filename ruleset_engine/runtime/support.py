@@ -6,6 +6,7 @@ from __future__ import annotations
 from ruleset_engine.dice import DiceError, Die, FacesList, Pool
 from ruleset_engine.dice.values import as_face, kind_of
 from ruleset_engine.dice.runtime import MAX_NUMBER
+from ruleset_engine.ruleset.instance_names import name_key
 from ruleset_engine.ruleset.model import MAX_BOXES, MAX_GROUP
 from ruleset_engine.ruleset.steps import StepFailed
 from ruleset_engine.ruleset.templates import LocalText, format_value, is_language_map
@@ -206,7 +207,7 @@ def default_entity(value, instances, what: str) -> str:
     items = instances if isinstance(instances, list) else [instances] if isinstance(instances, dict) else []
     name = value.get("name") if isinstance(value, dict) else value
     for instance in items:
-        if isinstance(name, str) and str(instance.get("name", "")).casefold() == name.casefold():
+        if isinstance(name, str) and name_key(instance.get("name", "")) == name_key(name):
             return instance["name"]
     names = ", ".join(str(i.get("name")) for i in items) or "none yet"
     raise StepFailed(f"{what} gives {format_value(value)}, which names none of them ({names})")
@@ -229,11 +230,11 @@ def add_sheets(instances: list, make, sheets: tuple, run, entity: str, most: int
     from ruleset_engine.ruleset.marks import mark_typed
     from ruleset_engine.ruleset.steps.places import mark
 
-    taken = {str(i.get("name", "")).casefold() for i in instances}
+    taken = {name_key(i.get("name", "")) for i in instances}
     brought = tuple(s for s in getattr(run, "sheets", ()) if s.group == entity)
-    replaced = {s.name.casefold() for s in brought}
-    for sheet in tuple(s for s in sheets if s.name.casefold() not in replaced) + brought:
-        if sheet.name.casefold() in taken:
+    replaced = {name_key(s.name) for s in brought}
+    for sheet in tuple(s for s in sheets if name_key(s.name) not in replaced) + brought:
+        if name_key(sheet.name) in taken:
             raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} has an instance "
                              f"named {sheet.name!r} already")
         if len(instances) >= most:
@@ -246,7 +247,7 @@ def add_sheets(instances: list, make, sheets: tuple, run, entity: str, most: int
             else:
                 mark_typed(instance[track], count, kind, rules[track], False)
         instances.append(instance)
-        taken.add(sheet.name.casefold())
+        taken.add(name_key(sheet.name))
         if traced:
             run.emit("create", entity=entity, name=sheet.name)
 

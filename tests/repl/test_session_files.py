@@ -123,6 +123,15 @@ def edit(path: Path, *statements) -> bytes:
     (["DELETE FROM entries"], "holds no game yet"),
     (["UPDATE entries SET game = x'00ff' WHERE n = 2"], "binary data"),
     (["ALTER TABLE entries DROP COLUMN game"], "the entries have no column game"),
+    # issue 24 (8): texts a terminal would obey (clear the screen, write the clipboard), anywhere.
+    (["UPDATE entries SET game = json_set(game, '$.result', 'won' || char(27) || '[2J') WHERE n = 2"],
+     r"entry 2 \(.*\): game holds a text with the control character U\+001B \(ESC\), which a terminal"),
+    (["UPDATE entries SET command = 'round' || char(27) || ']52;c;aGk=' || char(7) WHERE n = 3"],
+     r"entry 3: command holds a text with the control character U\+001B \(ESC\)"),
+    (["UPDATE entries SET events = '[{\"kind\": \"say\", \"text\": \"a\\u009b2Jb\"}]' WHERE n = 3"],
+     r"entry 3 .*events holds a text with the control character U\+009B \(CSI\)"),
+    (["UPDATE meta SET value = '{\"vampires\": 3, \"x\\u202e\": 1}' WHERE key = 'params'"],
+     r"meta.params holds a text with the control character U\+202E"),
 ])
 def test_a_damaged_session_is_refused_with_its_place(tmp_path, data_dir, statements, message):
     path = saved_game(tmp_path)

@@ -282,3 +282,34 @@ def test_one_wrong_formula_is_one_problem_not_a_cascade(tmp_path):
     _, found = check("r.yaml")
     assert len(found) == 1, [str(p) for p in found]
     assert str(found[0]).startswith("r.yaml:9:22: a pool of dice compared with a number is ambiguous")
+
+
+def test_end_naming_no_level_beside_a_level_without_a_name(tmp_path):
+    # issue 24 (10): the level without name: was listed as None, and the message about end: crashed.
+    found = problems_of(tmp_path, GOOD_HEAD + "loop:\n  - times: 2\n    begin:\n      - end: nowhere\n"
+                        "  - name: b\n    times: 3\n    steps:\n      - end: nowhere\n")
+    assert found == ["r.yaml:4:5: missing key 'name' (at loop[0])",
+                     "r.yaml:10:14: end: takes game or a loop level (b), not 'nowhere' (at loop[1].steps[0].end)"]
+    found = problems_of(tmp_path, GOOD_HEAD + "loop:\n  - times: 2\n    steps: []\n"
+                        "actions:\n  x:\n    steps:\n      - end: nowhere\n")
+    assert found == ["r.yaml:4:5: missing key 'name' (at loop[0])",
+                     "r.yaml:9:14: end: takes game or a loop level (this ruleset has no named loop level), "
+                     "not 'nowhere' (at actions.x.steps[0].end)"]
+
+
+@pytest.mark.parametrize("text, named", [
+    (r'"\e[2J\e]0;owned\a"', "U+001B (ESC)"),                 # clear the screen, retitle the terminal
+    (r'"\e]52;c;aGVsbG8=\a"', "U+001B (ESC)"),                # OSC 52: write the clipboard
+    (r'"a\x9b2Jb"', "U+009B (CSI)"),                         # the one-byte C1 form
+    (r'"Bob\u202Eevil"', "U+202E"),                          # a line shown backwards
+    (r'"x\ry"', "U+000D (CR)"),
+])
+def test_a_text_a_terminal_would_obey_is_refused_at_load(tmp_path, text, named):
+    # issue 24 (8): a title (or any text, key or sheet) with an escape sequence was printed raw.
+    message = one(tmp_path, f"ruleset: t\ntitle: {text}\n")
+    assert message == (f"r.yaml:2:8: this text holds the control character {named}, which a terminal would "
+                       "obey; take it out (a new line and a tab are the only ones a text may hold) (at title)")
+    message = one(tmp_path, GOOD_HEAD + f"state:\n  {text}: 1\n")
+    assert named in message and message.startswith("r.yaml:4:3:")
+    (tmp_path / "ok.yaml").write_text(GOOD_HEAD.replace("title: T", 'title: "a\\tb\\nc"'))
+    assert load("ok.yaml").title == "a\tb\nc"                 # a tab and a new line are text

@@ -163,3 +163,18 @@ def test_loop_levels_merge_by_name_in_merge_and_a_misspelt_level_is_refused(tmp_
     (problem,) = info.value.problems
     assert str(problem).startswith("child.yaml:5:5: looped.yaml has no loop level named 'houre' "
                                    "(did you mean 'hour'?); its levels: hour")
+
+
+def test_merge_items_need_an_id_that_is_a_name_or_a_number(tmp_path):
+    # issue 24 (17): {$merge: [{id: [1], ...}]} replaced the whole list without a word.
+    with pytest.raises(RulesetError) as info:
+        load(child(tmp_path, """\
+            triggers:
+              $merge: [{id: [1], when: n > 3, do: []}, {when: n > 2, do: []}]
+            """))
+    found = [str(p) for p in info.value.problems]
+    assert found == [
+        "child.yaml:3:17: each item of $merge names the item it changes by its id: (a name or a number); "
+        "this one has a list as its id (merging over parent.yaml) (at triggers.$merge[0].id)",
+        "child.yaml:3:44: each item of $merge names the item it changes by its id: (a name or a number); "
+        "this one has no id: (merging over parent.yaml) (at triggers.$merge[1])"]

@@ -177,3 +177,36 @@ def test_dusk_check_checks_sheets_against_a_ruleset(tmp_path):
     out = dusk_cli("check", str(RULESET), "--sheets", "bad.yaml", cwd=tmp_path)
     assert out.returncode == 1
     assert out.stdout.splitlines()[1:] == ["bad.yaml:2:7: grit must be 1..5 (at grit)", "1 problem"]
+
+
+def test_confusable_sheet_names_are_one_name_and_mixed_scripts_are_refused(tmp_path):
+    # issue 24 (16): full-width Ｂｏｂ is Bob after NFKC; Bοb (a Greek omicron) mixes scripts.
+    ruleset = load(str(RULESET))
+    write(tmp_path / "a", "one.yaml", "name: Bob\n")
+    write(tmp_path / "a", "two.yaml", "name: Ｂｏｂ\n")
+    with pytest.raises(RulesetError) as err:
+        read_all([tmp_path / "a"], ruleset)
+    assert "'Ｂｏｂ' is the name of another sheet" in str(err.value)
+    path = write(tmp_path / "b", "greek.yaml", "name: Bοb\n")
+    with pytest.raises(RulesetError) as err:
+        read_all([path], ruleset)
+    assert [str(p) for p in err.value.problems] == [
+        f"{path}:1:7: name: it mixes Latin and Greek letters, so it could look like another name; write it in "
+        "one script (at name)"]
+
+
+def test_the_problems_of_many_sheets_are_the_first_ones_and_a_count(tmp_path):
+    # issue 24 (6): every problem of every sheet was kept (40 sheets of 150,000 unknown fields: a
+    # MemoryError); now the first 100 and how many more. Here 3 sheets of 400 unknown fields.
+    from ruleset_engine.ruleset.problems import MAX_KEPT
+
+    for n in range(3):
+        write(tmp_path / "many", f"s{n}.yaml", f"name: S{n}\n" + "".join(f"x{k}: 1\n" for k in range(400)))
+    with pytest.raises(RulesetError) as err:
+        read_all([tmp_path / "many"], load(str(RULESET)))
+    assert len(err.value.problems) == MAX_KEPT == 100
+    assert err.value.problems.total == 1200
+    assert str(err.value).endswith("\n1,200 problems (the first 100 shown)")
+    out = dusk_cli("check", str(RULESET), "--sheets", str(tmp_path / "many"), cwd=tmp_path)
+    assert out.returncode == 1 and out.stdout.endswith("\n1,200 problems (the first 100 shown)\n")
+    assert out.stdout.count("\n") == 102 and "Traceback" not in out.stderr

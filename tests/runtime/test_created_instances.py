@@ -56,6 +56,12 @@ def test_an_action_adds_one_that_undo_takes_back_and_a_snapshot_keeps():
     ("   ", "the name of a new 'character' is 1 to 80 characters on one line, not ''"),
     ("a\x1b[2Jb", "the name of a new 'character' is 1 to 80 characters on one line"),
     ("x" * 81, "the name of a new 'character' is 1 to 80 characters on one line"),
+    # issue 24 (16): names that look alike are one name (NFKC, then case folding) ...
+    ("Ａｎａ", "the group 'character' has an instance named 'Ana' already"),
+    ("ａＮＡ", "the group 'character' has an instance named 'Ana' already"),
+    # ... and a name may not mix scripts (a Greek omicron, a Cyrillic a: TR39's mixed-script test).
+    ("Bοb", "the name 'Bοb' of a new 'character': it mixes Latin and Greek letters"),
+    ("Аna", "the name 'Аna' of a new 'character': it mixes Cyrillic and Latin letters"),
 ])
 def test_a_bad_name_is_refused_at_the_step_and_nothing_changes(name, message):
     game = named(["Ana", "Beto"])
@@ -64,6 +70,15 @@ def test_a_bad_name_is_refused_at_the_step_and_nothing_changes(name, message):
         game.perform("join", who=name)
     assert message in str(err.value) and "made-at-the-table.yaml:" in str(err.value)
     assert game.values == before
+
+
+def test_names_of_one_script_each_are_made():
+    game = named(["Ana", "Beto"])
+    for name in ("Αθηνά", "山田たろう", "Jean-Luc 2", "Ñandú"):
+        game.perform("join", who=name)
+    assert [p["name"] for p in game.values["character"]][2:] == ["Αθηνά", "山田たろう", "Jean-Luc 2", "Ñandú"]
+    game.perform("fall", who="ΑΘΗΝΆ")          # chosen by any case of it
+    assert game.values["character"][2]["side"] == "dead"
 
 
 def test_the_group_max_bounds_what_is_made():

@@ -706,3 +706,23 @@ def test_create_refuses_what_the_untraced_backend_refuses(tmp_path, change, said
 ])
 def test_a_noche_night_plays_the_same_in_lockstep(name, lockstep_games, untraced_games):
     assert_parity(name, lockstep_games, untraced_games)
+
+
+@pytest.mark.parametrize("given, said", [
+    ("Bοb {i}", "it mixes Latin and Greek letters"),                                   # a Greek omicron
+    ("Char {i}", "the group 'character' has an instance named 'Char 1' already"),   # and ＣＨＡＲ １ after
+])
+def test_create_refuses_confusable_names_as_the_untraced_backend_does(tmp_path, given, said):
+    # issue 24 (16): one name after NFKC and case folding; no name mixing scripts.
+    text = (RULESETS / "made-at-the-table.yaml").read_text()
+    assert 'auto: "Char {i}"' in text
+    path = tmp_path / "made.yaml"
+    text = text.replace('auto: "Char {i}"', f'auto: "{given}"')
+    # One more character, named in full-width capitals: Char 1 after NFKC and case folding.
+    text = text.replace("  - for_each: p\n    in: character\n",
+                        '  - create: character\n    name: "ＣＨＡＲ １"\n  - for_each: p\n    in: character\n', 1)
+    path.write_text(text)
+    lockstep = dusk("simulate", str(path), "-n", "20", "--backend", "lockstep")
+    untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
+    assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
+    assert said in lockstep.stderr and said in untraced.stderr, (lockstep.stderr, untraced.stderr)

@@ -165,7 +165,7 @@ def check_end(c, item, path, scope):
             return None
         c.results.add(item["result"])
     elif target not in c.levels:
-        c.problem(f"end: takes game or a loop level ({', '.join(c.levels) or 'this ruleset has no loop'}), "
+        c.problem(f"end: takes game or a loop level ({', '.join(c.levels) or 'this ruleset has no named loop level'}), "
                   f"not {target!r}{c.suggest(target, c.levels)}", p + ("end",))
         return None
     elif item.get("result"):

@@ -8,6 +8,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..model import Formula, Step
+from ..instance_names import name_key, name_problem
 from ..names import INSTANCE_FIELDS
 from ..templates import Template
 from ..yamlio import position_of
@@ -65,12 +66,15 @@ def create_instance(group: list, make, name, most: int, entity: str) -> dict:
                 any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
             raise StepFailed(f"the name of a new {entity!r} is 1 to {MAX_NAME} characters on one line, "
                              f"not {name[:MAX_NAME]!r}")
+        problem = name_problem(name)
+        if problem:
+            raise StepFailed(f"the name {name!r} of a new {entity!r}: {problem}")
     instance = make(len(group) + 1, name)
-    taken = str(instance["name"]).casefold()
+    taken = name_key(instance["name"])
     for other in group:
-        # The table names instances to choose them (an action's entity parameter): two of one name
-        # (in any case) could not be told apart.
-        if str(other.get("name", "")).casefold() == taken:
+        # The table names instances to choose them (an action's entity parameter): two names that
+        # look alike (in any case, full-width or not) could not be told apart.
+        if name_key(other.get("name", "")) == taken:
             raise StepFailed(f"the group {entity!r} has an instance named {other['name']!r} already")
     group.append(instance)
     return instance
