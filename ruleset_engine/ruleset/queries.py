@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ruleset_engine.dice import ast as dice_ast
-from ruleset_engine.dice.errors import DiceLimitError, DiceTypeError, DiceValueError
+from ruleset_engine.dice.errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from ruleset_engine.dice.kinds import ANY, BOOL, NUM, STR
 from ruleset_engine.dice.lowering import Src
 from ruleset_engine.dice.runtime import MAX_NUMBER
@@ -187,7 +187,7 @@ def _instance_names(spec) -> list:
     return list(spec.get("fields", ())) + list(spec.get("tracks", ())) + list(INSTANCE_FIELDS)
 
 
-def query_problems(names, tree, scope) -> tuple[list, set]:
+def query_problems(names, tree, scope, over: tuple = ()) -> tuple[list, set]:
     """(problems, names handled): each misuse of a query (its first argument not a group, the wrong
     number of arguments, a keyword it does not take, a field of an instance it gives that the group
     lacks, a formula over each instance that rolls dice), and the names the query reads itself (the
@@ -250,7 +250,7 @@ def query_problems(names, tree, scope) -> tuple[list, set]:
         for child in _children(node):
             visit(child, over)
 
-    visit(tree, ())
+    visit(tree, over)
     return problems, handled
 
 
@@ -287,27 +287,9 @@ def lower_query(w, lo, node, path: tuple, span):
     if message:
         raise lo.fail(DiceTypeError, message, node.span)
     group = node.args[0].path[0]
-    spec = ruleset.entities[group]
-    own = set(spec.fields) | set(spec.tracks) | set(INSTANCE_FIELDS)
 
     def over_each(arg, role: str) -> str:
-        it = f"_it{lo.ns.fresh()}_"
-        outer = lo.names
-
-        def names(n):
-            if n.path[0] in own:
-                return w.member(it, group, n.path, n.span)
-            return outer(n)
-
-        lo.names, lo.calling = names, lo.calling + ("(a query)",)   # nothing cut out: `it` is the lambda's
-        try:
-            src = lo.truth(arg) if role == TEST else lo.number(arg) if role == VALUE else lo.node(arg)
-        finally:
-            lo.names, lo.calling = outer, lo.calling[:-1]
-        if src.dice:
-            raise lo.fail(DiceValueError, f"{query.name}(..) reads each instance and rolls no dice: roll first, "
-                                          f"then read the name", arg.span)
-        return f"(lambda {it}: {src.text})"
+        return over_instance(w, lo, group, arg, role, f"{query.name}(..)")
 
     roles = list(query.args) + [query.args[-1]] * max(0, len(node.args) - 1 - len(query.args))
     args = [lo.number(arg).text if role == NUMBER else over_each(arg, role) for role, arg in zip(roles, node.args[1:])]
@@ -322,6 +304,59 @@ def lower_query(w, lo, node, path: tuple, span):
         read = w.member(text, group, path, span, sure=False)
         return Src(read.text, read.kind)        # a call, never a plain read: it may fail, and runs once
     return _src(text, ANY if query.gives == INSTANCE else query.gives)
+
+
+def over_instance(w, lo, group: str, node, role: str, what: str) -> str:
+    """A formula read over each instance of a group, as a Python lambda of the instance: a field's
+    name alone is the instance's, any other name is read as outside. `role`: test, value or shown."""
+    spec = w.program.ruleset.entities[group]
+    own = set(spec.fields) | set(spec.tracks) | set(INSTANCE_FIELDS)
+    it = f"_it{lo.ns.fresh()}_"
+    outer = lo.names
+
+    def names(n):
+        if n.path[0] in own:
+            return w.member(it, group, n.path, n.span)
+        return outer(n)
+
+    lo.names, lo.calling = names, lo.calling + ("(a query)",)   # nothing cut out: `it` is the lambda's
+    try:
+        src = lo.truth(node) if role == TEST else lo.number(node) if role == VALUE else lo.node(node)
+    finally:
+        lo.names, lo.calling = outer, lo.calling[:-1]
+    if src.dice:
+        raise lo.fail(DiceValueError, f"{what} reads each instance and rolls no dice: roll first, then read the name",
+                      node.span)
+    return f"(lambda {it}: {src.text})"
+
+
+def lower_over(w, formula, group: str, role: str, what: str) -> str:
+    """A whole formula of a step read over each instance (ask's where:), as a lambda; "None" after a
+    problem (said once the program is written)."""
+    lo = w.lowering(formula.text)
+    try:
+        return over_instance(w, lo, group, formula.expr.tree, role, what)
+    except DiceError as err:
+        w.program.problem(err, formula)
+        return "None"
+
+
+def check_over(c, value, path, scope, group: str, what: str):
+    """A formula of a step read over each instance of a group, checked as a query's argument is: a
+    field alone is the instance's (the group must have it), any other name must be known here."""
+    formula = c.formula(value, path, None)
+    if formula is None:
+        return None
+    problems, handled = query_problems(c.names, formula.expr.tree, scope, over=(group,))
+    for name_path, span in formula.expr.names:
+        if (name_path, span) not in handled:
+            message = c.names.name_problem(name_path, scope)
+            if message:
+                problems.append((message, span))
+    for message, span in problems:
+        c.formula_problem(DiceTypeError(message, formula.text, span), formula.text, path)
+    c.no_dice(formula.expr.tree, formula.text, path, f"{what} reads each instance and rolls no dice")
+    return None if problems else formula
 
 
 def _src(text, kind):
