@@ -27,6 +27,7 @@ from .names import INSTANCE_FIELDS, suggest
 from .wording import join_list
 
 TEST, VALUE, SHOWN, NUMBER = "test", "value", "shown", "number"   # the roles of an argument
+GIVEN = "given"                      # an argument read as it is, outside any instance (field's)
 INSTANCE = "instance"                                               # the kind of what first_of & co give
 NO_VECTOR = "a query reads a group as a whole; the lockstep backend reads its instances one by one, in for_each"
 
@@ -44,6 +45,7 @@ class Query:
     optional: int = 0                # how many of the last arguments may be left out
     keywords: dict = field(default_factory=dict)   # keyword -> role
     no_vector: str = NO_VECTOR
+    group_first: bool = True         # the first argument names a group (every query but field)
 
 
 class _Missing:
@@ -122,6 +124,20 @@ def run_best(info, group, *scores, where=None):
     return best
 
 
+def run_field(info, who, name):
+    from .templates import format_value
+
+    if not isinstance(who, dict) or "name" not in who or "labels" in who:
+        _fail(info, f"field(..) reads a field of an instance or an entity, not {format_value(who)!r}")
+    if not isinstance(name, str):
+        _fail(info, f"field(..) takes the name of a field as a text, not {format_value(name)!r}")
+    fields = [k for k, v in who.items() if not (isinstance(v, dict) and "labels" in v)]
+    if name not in fields:
+        track = f": {name} is a track (read its numbers as {who['name']}.{name}.marked)" if name in who else ""
+        _fail(info, f"field(..): {who['name']} has no field {name!r}{track or suggest(name, fields)}")
+    return who[name]
+
+
 def run_list(info, group, shown, where=None):
     from .templates import format_value
 
@@ -156,6 +172,10 @@ QUERIES: dict[str, Query] = {q.name: q for q in (
     Query("list_of", "list_of(group, text, where=test)",
           "the values over the instances as one text, joined as a sentence says them",
           "list_of(character, name, where=alive)", (SHOWN,), run_list, STR, keywords={"where": TEST}),
+    Query("field", "field(who, name)", "the field of an instance (or an entity) named by a text: an answer, a "
+          "table's cell", "field(who, trait)", (GIVEN, GIVEN), run_field, ANY, group_first=False,
+          no_vector="a field read by a name known only as the game runs (the lockstep backend keeps each field "
+                    "apart)"),
 )}
 
 
@@ -171,11 +191,12 @@ def _group_of(node, entities) -> str | None:
 
 
 def _arity_problem(query: Query, node) -> str | None:
-    n = len(node.args) - 1
+    first = 1 if query.group_first else 0
+    n = len(node.args) - first
     low = len(query.args) - query.optional
     if n < low or (n > len(query.args) and not query.variadic):
-        return f"{query.signature} takes {'at least ' if query.variadic else ''}{len(query.args) + 1} arguments, " \
-               f"not {n + 1}"
+        return f"{query.signature} takes {'at least ' if query.variadic else ''}{len(query.args) + first} " \
+               f"arguments, not {n + first}"
     for kw in node.keywords:
         if kw.name not in query.keywords:
             known = ", ".join(f"{k}=" for k in query.keywords) or "none"
@@ -196,6 +217,13 @@ def query_problems(names, tree, scope, over: tuple = ()) -> tuple[list, set]:
     members = {id(n.value): n for n in dice_ast.walk(tree) if isinstance(n, dice_ast.Member)}
 
     def visit(node, over: tuple):
+        if isinstance(node, dice_ast.Call) and node.function in QUERIES and not QUERIES[node.function].group_first:
+            message = _arity_problem(QUERIES[node.function], node) or _field_problem(names, node, scope)
+            if message:
+                problems.append((message, node.span))
+            for child in _children(node):
+                visit(child, over)
+            return
         if isinstance(node, dice_ast.Call) and node.function in QUERIES:
             query = QUERIES[node.function]
             group = _group_of(node, names.entities)
@@ -254,6 +282,22 @@ def query_problems(names, tree, scope, over: tuple = ()) -> tuple[list, set]:
     return problems, handled
 
 
+def _field_problem(names, node, scope) -> str | None:
+    """field(who, 'NAME') with a name written in the formula, of an instance whose group is known here
+    (a for_each name, an entity parameter, an entity): the group must have that field."""
+    who, name = node.args
+    if not isinstance(who, dice_ast.Name) or len(who.path) != 1 or not isinstance(name, dice_ast.String):
+        return None
+    head = who.path[0]
+    info = scope.local.get(head) if head in scope.local else ("entity", head) if head in names.entities else None
+    if not info or info[0] != "entity":
+        return None
+    spec = names.entities.get(info[1], {})
+    if name.value in spec.get("tracks", ()):
+        return f"field(..) reads fields, and {name.value!r} is a track of {info[1]} (read {head}.{name.value}.marked)"
+    return names.member_problem(head, info, (name.value,))
+
+
 def _children(node):
     for name in getattr(node, "__dataclass_fields__", ()):
         value = getattr(node, name)
@@ -279,6 +323,16 @@ def lower_query(w, lo, node, path: tuple, span):
     and the entry's rule. `path`: the fields read from the instance it gives (`first_of(..).name`)."""
     query = QUERIES[node.function]
     ruleset = w.program.ruleset
+    if not query.group_first:
+        message = _arity_problem(query, node)
+        if message:
+            raise lo.fail(DiceTypeError, message, node.span)
+        args = "".join(", " + lo.node(arg).text for arg in node.args)
+        text = f"{lo.ns.const(query.run, 'q')}({lo.ns.const((query.name, None, span), 'i')}{args})"
+        if path:
+            raise lo.fail(DiceTypeError, f"{query.name}(..) gives a value: read a field of an instance with "
+                                         f"field(..) itself", span)
+        return Src(f"{'_t_env' if lo.traced else '_u_env'}({text})", ANY)
     if not node.args or not isinstance(node.args[0], dice_ast.Name) or node.args[0].path[0] not in ruleset.entities \
             or not ruleset.entities[node.args[0].path[0]].is_group or len(node.args[0].path) != 1:
         raise lo.fail(DiceTypeError, f"{query.name}(..) reads a group: its first argument is the name of one",
