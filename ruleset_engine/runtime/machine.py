@@ -113,7 +113,7 @@ def _moves_on(w: FunctionWriter, p, i: int) -> None:
 
 def _timers_due(p) -> FunctionWriter:
     """tm_due(): each value set: until a point the clock has reached takes back what its place held
-    (ruleset/timers.py), the last set first; at the table each is logged as a set."""
+    (ruleset/steps/timers.py), the last set first; at the table each is logged as a set."""
     w = FunctionWriter(p, "tm_due")
     ruleset = p.ruleset
     counters = "[" + ", ".join(p.counter(i) for i in range(len(ruleset.loop))) + "]"

@@ -31,7 +31,7 @@ from ruleset_engine.dice.expression import env_name
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.marks import start_marks
-from ruleset_engine.ruleset.timers import due as timers_due, timed
+from ruleset_engine.ruleset.steps.timers import due as timers_due
 from ruleset_engine.ruleset.model import Formula
 from ruleset_engine.ruleset.steps import (KINDS, CallStep, CreateStep, LetStep, ReturnStep, RollStep, SetStep, StepFailed,
                                           new_track)
@@ -137,7 +137,9 @@ class ProgramWriter:
         self.created = _created(ruleset)
         # The end conditions checked after every step that may change them (at_once.py).
         self.at_once = [(i, e, at_once_reads(e)) for i, e in enumerate(ruleset.end) if e.at_once]
-        self.timed = timed(ruleset)      # the set: steps with until: (ruleset/timers.py)
+        # The set: steps with until: (ruleset/steps/timers.py): the loop machine gives their values back.
+        self.timed = [step for block in _blocks(ruleset, False) for step in _all_steps(block)
+                      if isinstance(step, SetStep) and step.until is not None]
         self.call_sites = _call_sites(ruleset)
         self.nesting = {name: _nesting(p.steps) for name, p in ruleset.procedures.items()}
         self.dice_params = {name: _dice_param_kind(str(params[name])) for name, p in ruleset.params.items()

@@ -1,4 +1,4 @@
-"""set: with until: (ruleset/timers.py), worked by hand on tests/rulesets/timed-values.yaml: two
+"""set: with until: (ruleset/steps/timers.py), worked by hand on tests/rulesets/timed-values.yaml: two
 scenes of three turns; each scene a ward of 2 until the scene ends; a blow of 1d6 dazes Ana at
 4 + 1 - ward or more, Beto at 4 + 2 - ward, until loop.turn + 2 (dazed that turn and the next)."""
 

@@ -7,6 +7,7 @@ from ..model import Formula, Step
 from ..templates import Template
 from ..yamlio import position_of
 from .kind import StepKind
+from .timers import add, check_until, position
 
 
 @dataclass(slots=True)
@@ -60,8 +61,6 @@ def check_set(c, item, path, scope):
     assignments = _assignments(c, item, path, scope, "set", True)
     until = None
     if item.get("until") is not None:
-        from ..timers import check_until
-
         until = check_until(c, item, path, scope, [target for target, _ in assignments])
         if until is None:
             return None
@@ -103,7 +102,7 @@ def lower_set(w, step: SetStep) -> None:
 
 def _timed(w, step: SetStep) -> None:
     """Before a set: with until: writes, each place's value and the point it comes back at, kept
-    (ruleset/timers.py; the loop machine gives the values back when the point comes)."""
+    (ruleset/steps/timers.py; the loop machine gives the values back when the point comes)."""
     p = w.program
     level, formula = step.until
     point = w.number(formula, "until") if formula is not None else "None"
@@ -174,10 +173,6 @@ def refuses_set(step: SetStep):
     return None
 
 
-def _timer_helpers() -> dict:
-    from ..timers import add, position
-
-    return {"_timer_add": add, "_timer_position": position}
 
 
 SET = StepKind("set", SetStep, ("set", "until"),
@@ -185,7 +180,7 @@ SET = StepKind("set", SetStep, ("set", "until"),
                "until: a loop level (the end of its current iteration) or a point of its counter (loop.turn + 2), "
                "when each place takes back what it held",
                'set: {guard.life: "guard.life - damage", kept: "[]"}', check_set, lower_set,
-               helpers=_timer_helpers(), vector=vector_set, vector_refuses=refuses_set)
+               helpers={"_timer_add": add, "_timer_position": position}, vector=vector_set, vector_refuses=refuses_set)
 LET = StepKind("let", LetStep, ("let",), "binds local names", 'let: {net: "max(0, hits - ones)"}', check_let, lower_let,
                vector=vector_let)
 ROLL = StepKind("roll", RollStep, ("roll", "label"),

@@ -16,7 +16,7 @@ The loop machine (runtime/machine.py) asks `due` each time a counter moves, in b
 
 from __future__ import annotations
 
-from .steps.kind import StepFailed
+from .kind import StepFailed
 
 STORE = "_timers"        # the key of the game's values that holds the timers (no ruleset name starts with _)
 
@@ -57,24 +57,6 @@ def position(group: list, held, target: tuple) -> int:
         if instance is held:
             return k
     raise StepFailed(f"until: {'.'.join(target)} is not a field of an instance of its group")
-
-
-def timed(ruleset) -> list:
-    """Every set: step of the ruleset with until: (setup, loop blocks, actions, procedures, triggers)."""
-    from .steps import KINDS
-    from .steps.values import SetStep
-
-    nested = {kind.node: kind.nested for kind in KINDS.values()}
-    blocks = [ruleset.setup] + [b for level in ruleset.loop for b in (level.begin, level.finish, level.then)]
-    blocks += [a.steps for a in ruleset.actions.values()] + [p.steps for p in ruleset.procedures.values()]
-    blocks += [t.do for t in ruleset.triggers]
-    found = []
-    while blocks:
-        for step in blocks.pop():
-            if isinstance(step, SetStep) and step.until is not None:
-                found.append(step)
-            blocks.extend(getattr(step, name) for name in nested[type(step)])
-    return found
 
 
 def add(store: list, where: list, before, counters: list, level: int, point) -> None:
