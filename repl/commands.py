@@ -198,8 +198,9 @@ class Repl:
         if not line:
             return False
         word = line.split()[0].lower()
-        if self.decision.kind == "choice" and line.casefold() in (c.casefold() for c in self.decision.choices):
-            return False      # a choice named like a command is an answer
+        if self.decision.kind in ("choice", "instance", "instances") and \
+                line.split(",")[0].strip().casefold() in (c.casefold() for c in self.decision.choices):
+            return False      # a choice (an instance) named like a command is an answer
         if self.decision.kind == "text":
             return line.strip().lower() in ESCAPES   # words that start like a command ("undo the past") answer
         return word in ESCAPES
@@ -350,6 +351,8 @@ def longest_answer(decision) -> int:
         return max(LONGEST_ANSWER, len(decision.pool) * (width + 2) + 16)
     if decision.kind == "text":   # its own bound, and room for spaces around it
         return max(LONGEST_ANSWER, decision.max + 16)
+    if decision.kind == "instances":     # every name offered, each with a comma and a space
+        return max(LONGEST_ANSWER, sum(len(name) + 2 for name in decision.choices) + 16)
     return LONGEST_ANSWER
 
 

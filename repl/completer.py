@@ -31,8 +31,10 @@ class TableCompleter(Completer):
         if repl.confirm is not None:
             return ["yes", "no"]
         decision = repl.decision
+        if decision is not None and decision.kind == "instances":
+            return list(decision.choices)          # each name, after the commas too
         if decision is not None and " " not in text.strip():
-            if decision.kind == "choice":
+            if decision.kind in ("choice", "instance"):
                 return list(decision.choices)
             if decision.kind == "yes_no":
                 return ["yes", "no"]

@@ -70,8 +70,10 @@ class RandomAnswers:
         rng = self.rng
         if asked.kind == "yes_no":
             value = rng.random() < 0.5
-        elif asked.kind == "choice":
+        elif asked.kind in ("choice", "instance"):
             value = rng.choice(asked.choices)
+        elif asked.kind == "instances":       # a random number of them within the bounds, any of them
+            value = rng.sample(list(asked.choices), rng.randint(asked.min, asked.max))
         elif asked.kind == "text":      # words: the auto: text stands for any (no length is more telling)
             value = auto
         elif asked.kind == "pick":

@@ -21,6 +21,7 @@ from . import model
 from .entities import entity, initial, param
 from .flow import action, ending, level, procedure, trigger
 from .formulas import formula_book
+from .queries import QUERIES, query_problems
 from .names import Names, Scope, suggest
 from .pairs import call_problems, pair
 from .problems import Problem, Problems
@@ -126,7 +127,12 @@ class RulesetChecker:
         self.problems.append(Problem(err.message, position, tuple(path), err.caret_lines()))
 
     def check_names(self, expr, text: str, path, scope: Scope, offset: int = 0) -> None:
+        problems, handled = query_problems(self.names, expr.tree, scope)     # queries over a group
+        for message, span in problems:
+            self.formula_problem(dice.DiceTypeError(message, text, span), text, path, offset)
         for name_path, span in expr.names:
+            if (name_path, span) in handled:
+                continue
             message = self.names.name_problem(name_path, scope)
             if message:
                 self.formula_problem(dice.UnknownName(message, text, span), text, path, offset)
@@ -137,7 +143,7 @@ class RulesetChecker:
     @property
     def functions(self) -> frozenset:
         """The functions the ruleset gives its formulas besides the dice language's: its pairs."""
-        return frozenset(self.names.pairs)
+        return frozenset(self.names.pairs) | frozenset(QUERIES)
 
 
 

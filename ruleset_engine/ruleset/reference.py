@@ -1,5 +1,5 @@
 """The reference tables of the docs, written from the registries (functions, modifiers, other tools'
-notations, step kinds).
+notations, step kinds, queries over a group).
 
 docs/dice-language.md and docs/rulesets.md carry these tables between marker comments; a test
 compares them with what this module writes, so the docs cannot drift from the registry. After
@@ -18,6 +18,7 @@ from ruleset_engine.dice.aliases import ALIASES
 from ruleset_engine.dice.functions import FUNCTIONS
 from ruleset_engine.dice.modifiers import MODIFIERS
 
+from .queries import QUERIES
 from .steps import KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,8 +67,13 @@ def steps_table() -> str:
         for kind in KINDS.values()])
 
 
+def queries_table() -> str:
+    return _table("Query | Example | Gives", [
+        (f"`{_cell(query.signature)}`", f"`{_cell(query.example)}`", _cell(query.doc)) for query in QUERIES.values()])
+
+
 TABLES = {"functions": functions_table, "modifiers": modifiers_table, "aliases": aliases_table,
-          "steps": steps_table}
+          "steps": steps_table, "queries": queries_table}
 DOCS = ("docs/dice-language.md", "docs/rulesets.md")
 
 

@@ -12,7 +12,8 @@ from .errors import DecisionError
 @dataclass(slots=True)
 class Decision:
     """One question. `kind` is number, choice, yes_no, pick (choose dice from `pool`), text (words, of
-    `min` to `max` characters) or dice (the faces of `min` real dice of `sides` sides, which a person
+    `min` to `max` characters), instance or instances (names of a group's instances, among `choices`:
+    one, or `min` to `max` of them) or dice (the faces of `min` real dice of `sides` sides, which a person
     rolled: see manual.py)."""
 
     id: str                       # the asking step's place in the ruleset (stable across replays)
@@ -42,6 +43,12 @@ class Decision:
             return "one of: " + ", ".join(self.choices)
         if self.kind == "yes_no":
             return "yes or no"
+        if self.kind == "instance":
+            return "one of: " + ", ".join(self.choices)
+        if self.kind == "instances":
+            count = f"{self.min}" if self.min == self.max else f"{self.min} to {self.max}"
+            how = "names separated by commas" + (", or none" if self.min == 0 else "")
+            return f"{count} of: {', '.join(self.choices) or 'none'} ({how})"
         if self.kind == "text":
             return f"a text of {self.min} to {self.max} characters, on one line"
         if self.kind == "dice":
@@ -122,6 +129,26 @@ def _choice(decision: Decision, answer):
     return prefixed[0] if len(prefixed) == 1 else _INVALID
 
 
+def _instances(decision: Decision, answer):
+    """Several names among the choices: a text of names separated by commas (none: an empty answer or
+    a word of NO_DICE), or a list of names; each named once, as a choice is (its start, when only one
+    name starts so); their number within min..max."""
+    if isinstance(answer, str):
+        text = answer.strip()
+        words = [] if not text or text.casefold() in NO_DICE else [w for w in text.split(",")]
+    elif isinstance(answer, (list, tuple)) and all(isinstance(w, str) for w in answer):
+        words = list(answer)
+    else:
+        return _INVALID
+    names = []
+    for word in words:
+        name = _choice(decision, word)
+        if name is _INVALID or name in names:
+            return _INVALID
+        names.append(name)
+    return names if decision.min <= len(names) <= decision.max else _INVALID
+
+
 _YES = {"yes", "y", "true", "1"}
 _NO = {"no", "n", "false", "0"}
 
@@ -187,4 +214,4 @@ def _text(decision: Decision, answer):
     return text if decision.min <= len(text) <= decision.max else _INVALID
 
 
-_CHECKS = {"number": _number, "choice": _choice, "yes_no": _yes_no, "pick": _pick, "dice": _faces, "text": _text}
+_CHECKS = {"number": _number, "choice": _choice, "instance": _choice, "instances": _instances, "yes_no": _yes_no, "pick": _pick, "dice": _faces, "text": _text}

@@ -33,6 +33,8 @@ def write(p) -> list:
     levels = p.ruleset.loop
     for i in range(len(levels)):
         out += [(_start(p, i), ""), (_next(p, i), ""), (_complete(p, i), ""), (_advance(p, i), "")]
+    if p.timed:
+        out.append((_timers_due(p), ""))
     out.append((_start_game(p), ""))
     out.append((_perform(p), "name, args"))
     if not p.traced:
@@ -95,6 +97,8 @@ def _start(p, i: int) -> FunctionWriter:
     w = FunctionWriter(p, f"lv_start_{i}")
     w.line(f"{_counter_cell(w, p, i)} = 1")
     w.line(f"{_done_cell(w, p, i)} = 0")
+    if p.timed:
+        w.line("tm_due()")      # the clock moved: values set until this point come back
     _rest_of_begin(w, p, i)
     return w
 
@@ -104,6 +108,41 @@ def _moves_on(w: FunctionWriter, p, i: int) -> None:
     counter = _counter_cell(w, p, i)
     w.line(f"{_done_cell(w, p, i)} = {counter}")
     w.line(f"{counter} += 1")
+    if p.timed:
+        w.line("tm_due()")
+
+
+def _timers_due(p) -> FunctionWriter:
+    """tm_due(): each value set: until a point the clock has reached takes back what its place held
+    (ruleset/steps/timers.py), the last set first; at the table each is logged as a set."""
+    w = FunctionWriter(p, "tm_due")
+    ruleset = p.ruleset
+    counters = "[" + ", ".join(p.counter(i) for i in range(len(ruleset.loop))) + "]"
+    store = "G['_timers']" if p.traced else "tm"
+    states = sorted({t[0] for step in p.timed for t, _ in step.assignments if t[0] in ruleset.state})
+    w.line(f"for _w, _v, *_ in _timers_due({store}, {counters}):")
+    with w.indent():
+        w.line("if _w[0] == 's':")
+        with w.indent():
+            for k, name in enumerate(states):
+                place = f"G[{name!r}]" if p.traced else w.cell(f"s_{name}")
+                w.line(f"{'if' if k == 0 else 'elif'} _w[1] == {name!r}:")
+                w.line(f"    {place} = _v")
+            w.line("_t = _w[1]")
+        w.line("else:")
+        with w.indent():
+            if p.traced:
+                w.line("_e = G[_w[1]] if _w[2] is None else G[_w[1]][_w[2]]")
+            else:
+                entities = "{" + ", ".join(f"{e!r}: e_{e}" for e in ruleset.entities) + "}"
+                w.line(f"_e = {entities}[_w[1]] if _w[2] is None else {entities}[_w[1]][_w[2]]")
+            w.line("_e[_w[3]] = _v")
+            w.line("_t = f\"{_w[1] if _w[2] is None else _e['name']}.{_w[3]}\"")
+        if p.traced:
+            w.emit("set", target="_t", value="_v")
+        else:
+            w.line("del _t")
+    return w
 
 
 def _next(p, i: int) -> FunctionWriter:
@@ -376,7 +415,7 @@ def _values(p) -> FunctionWriter:
     levels = list(enumerate(ruleset.loop))
     parts = ["'params': _p", "'loop': {" + ", ".join(f"{level.name!r}: l_{i}" for i, level in levels) + "}",
              "'loop_done': {" + ", ".join(f"{level.name!r}: ld_{i}" for i, level in levels) + "}",
-             "'once_per': op"]
+             "'once_per': op"] + (["'_timers': tm"] if p.timed else [])
     parts += [f"{name!r}: e_{name}" for name in ruleset.entities]
     parts += [f"{name!r}: s_{name}" for name in ruleset.state]
     parts += [f"{name!r}: r_{name}" for name in ruleset.pairs]

@@ -31,6 +31,7 @@ from ruleset_engine.dice.expression import env_name
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.marks import start_marks
+from ruleset_engine.ruleset.steps.timers import due as timers_due
 from ruleset_engine.ruleset.model import Formula
 from ruleset_engine.ruleset.steps import (KINDS, CallStep, CreateStep, LetStep, ReturnStep, RollStep, SetStep, StepFailed,
                                           new_track)
@@ -138,6 +139,9 @@ class ProgramWriter:
         self.created = _created(ruleset)
         # The end conditions checked after every step that may change them (at_once.py).
         self.at_once = [(i, e, at_once_reads(e)) for i, e in enumerate(ruleset.end) if e.at_once]
+        # The set: steps with until: (ruleset/steps/timers.py): the loop machine gives their values back.
+        self.timed = [step for block in _blocks(ruleset, False) for step in _all_steps(block)
+                      if isinstance(step, SetStep) and step.until is not None]
         self.call_sites = _call_sites(ruleset)
         self.nesting = {name: _nesting(p.steps) for name, p in ruleset.procedures.items()}
         self.dice_params = {name: _dice_param_kind(str(params[name])) for name, p in ruleset.params.items()
@@ -441,10 +445,14 @@ class ProgramWriter:
             w.line(f"G['loop'] = {zeros}")
             w.line(f"G['loop_done'] = {zeros}")
             w.line("G['once_per'] = {}")
+            if self.timed:
+                w.line("G['_timers'] = []")
         else:
             for i in range(len(ruleset.loop)):
                 w.line(f"{w.cell(f'l_{i}')} = {w.cell(f'ld_{i}')} = 0")
             w.line(f"{w.cell('op')} = {{}}")
+            if self.timed:
+                w.line(f"{w.cell('tm')} = []")
         for entity, spec in ruleset.entities.items():
             place = f"G[{entity!r}]" if self.traced else w.cell(f"e_{entity}")
             if spec.is_group:
@@ -488,6 +496,7 @@ class ProgramWriter:
             return ["_st", "_dp"]
         return (["_st", "_dp"] + [f"s_{n}" for n in ruleset.state] + [f"e_{n}" for n in ruleset.entities]
                 + [f"{c}_{i}" for i in range(len(ruleset.loop)) for c in ("l", "ld")] + ["op"]
+                + (["tm"] if self.timed else [])
                 + [f"q_{n}" for n in self.dice_params]
                 + [f"r_{n}" for n in ruleset.pairs])
 
@@ -518,7 +527,7 @@ class ProgramWriter:
             "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
             "_LocalText": LocalText, "_NO_DICE": NO_DICE, "_NOTHING": NOTHING, "_EndGame": EndGame,
             "_EndLevel": EndLevel, "_NeedDecision": NeedDecision, "_RoundLimit": RoundLimit,
-            "_StepFailed": StepFailed,
+            "_StepFailed": StepFailed, "_timers_due": timers_due,
         })
         for kind in KINDS.values():
             values.update(kind.helpers)

@@ -8,7 +8,9 @@ from __future__ import annotations
 from ruleset_engine.dice.errors import DiceError
 from ruleset_engine.dice.vectorizable import unsupported
 from ruleset_engine.errors import DuskError
+from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.ruleset import model
+from ruleset_engine.ruleset.queries import QUERIES
 from ruleset_engine.ruleset.steps import KINDS
 
 from .errors import RuleError
@@ -47,7 +49,7 @@ def refusal(ruleset: model.Ruleset, params: dict) -> Unsupported | None:
 def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> None:
     if formula is None:
         return
-    found = unsupported(formula.expr.tree, ruleset.formulas, pairs=ruleset.pairs)
+    found = _query(formula, ruleset) or unsupported(formula.expr.tree, ruleset.formulas, pairs=ruleset.pairs)
     if found is None:
         found = _text_read(formula, ruleset)
     if found is not None:
@@ -60,6 +62,15 @@ def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> Non
         except Exception:   # pragma: no cover - a caret is a courtesy
             pass
         raise Unsupported(what, formula.where, formula.path, detail)
+
+
+def _query(formula: model.Formula, ruleset: model.Ruleset):
+    """A query over a group (ruleset/queries.py): each entry says why it has no vector form."""
+    for node in dice_ast.walk(formula.expr.tree):
+        if isinstance(node, dice_ast.Call) and node.function in QUERIES and node.function not in ruleset.pairs:
+            query = QUERIES[node.function]
+            return f"{query.signature} ({query.no_vector})", node.span
+    return None
 
 
 def _text_read(formula: model.Formula, ruleset: model.Ruleset):

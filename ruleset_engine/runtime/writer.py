@@ -18,6 +18,7 @@ from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR, join
 from ruleset_engine.dice.lowering import Lowering, Src
 from ruleset_engine.dice.runtime import MAX_NUMBER
 from ruleset_engine.ruleset.model import MAX_NESTING
+from ruleset_engine.ruleset.queries import QUERIES, lower_query
 from ruleset_engine.ruleset.steps import KINDS
 
 from .at_once import write_checks
@@ -206,13 +207,15 @@ class FunctionWriter:
     def lowering(self, text: str, rng: str = "R", aside: bool = False) -> Lowering:
         p = self.program
         return Lowering(text, p.dice_limits, traced=self.traced, names=self.resolve, ns=p.ns, aside=aside,
-                        tally="C", rng=rng, kinds=p.kinds, calls=self.record_call if p.ruleset.pairs else None,
+                        tally="C", rng=rng, kinds=p.kinds, calls=self.record_call,
                         formulas=p.ruleset.formulas)
 
     def record_call(self, lo: Lowering, node, path: tuple, span) -> Src | None:
         """A read of a record between two instances, NAME(a, b).FIELD (the checker has checked the
         call's arguments and field); None for a name that is not one of the ruleset's pairs."""
         p = self.program
+        if node.function in QUERIES and node.function not in p.ruleset.pairs:
+            return lower_query(self, lo, node, path, span)       # a query over a group (ruleset/queries.py)
         spec = p.ruleset.pairs.get(node.function)
         if spec is None:
             return None

@@ -88,7 +88,7 @@ actions:
     ('auto: "hello"', 'auto: "{1d6}"', "text placeholders show values and never roll dice"),
     ("max: 10", "max: 5000", "t.yaml:9:29: expected at most 1000, not 5000"),
     ("text: {min: 2, max: 10}", "text: {min: 2, max: 10}\n        yes_no: true",
-     "ask takes exactly one of number:, choice:, yes_no:, pick: or text:"),
+     "ask takes exactly one of number:, choice:, yes_no:, pick:, text: or choose:"),
 ])
 def test_misuse_is_refused_with_its_place(tmp_path, old, new, message):
     written(tmp_path, TEXT)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ruleset_engine.dice.errors import DiceError
 from ruleset_engine.dice.kinds import ANY, NUM, POOL
 
 from ..model import Formula, Step
@@ -34,6 +35,9 @@ class ForEachStep(Step):
     source: Formula | None      # a formula giving a pool (each face) ...
     group: str | None           # ... or an entity group (each instance)
     body: list
+    only: Formula | None = None             # where: a group's instances, only those that meet it
+    by: tuple[Formula, ...] = ()            # a group's instances in the order of these scores
+    lowest_first: bool = False              # by: from the lowest score (else from the highest)
 
 
 @dataclass(slots=True)
@@ -103,14 +107,38 @@ def check_for_each(c, item, path, scope):
     source = item["in"]
     group = None
     formula = None
+    where, by = None, ()
     if isinstance(source, str) and source in c.entities and c.entities[source]["group"]:
         group = source
         c.bind(scope, var, tuple(path) + ("for_each",), "for_each", ("entity", source))
+        # Read over each instance, through the loop's name, before the loop starts: no dice.
+        message = "where: and by: read each instance as the loop starts, and roll no dice"
+        if item.get("where") is not None:
+            where = c.formula(item["where"], tuple(path) + ("where",), scope)
+            if where is not None:
+                c.no_dice(where.expr.tree, where.text, tuple(path) + ("where",), message)
+        scores = item.get("by")
+        scores = scores if isinstance(scores, list) else [] if scores is None else [scores]
+        by = tuple(c.formula(v, tuple(path) + (("by", i) if isinstance(item.get("by"), list) else ("by",)), scope)
+                   for i, v in enumerate(scores))
+        for formula in by:
+            if formula is not None:
+                c.no_dice(formula.expr.tree, formula.text, formula.path, message)
+        if any(f is None for f in by):
+            by = ()
+        if item.get("first") is not None and not scores:
+            c.problem("first: says which end of by:'s order comes first: give by: too", tuple(path) + ("first",),
+                      at_key=True)
     else:
+        for key in ("where", "by", "first"):
+            if key in item:
+                c.problem(f"{key}: goes with for_each over a group (in: a group's name), not over a pool",
+                          tuple(path) + (key,), at_key=True)
         formula = c.formula(source, tuple(path) + ("in",), scope)
         c.bind(scope, var, tuple(path) + ("for_each",), "for_each")
     body = c.steps(item["do"], tuple(path) + ("do",), scope)
-    return ForEachStep(position_of(c.data, path), path, var, formula, group, body)
+    return ForEachStep(position_of(c.data, path), path, var, formula, group, body, where, by,
+                       item.get("first") == "lowest")
 
 
 def check_call(c, item, path, scope):
@@ -232,11 +260,37 @@ def each(value):
     raise StepFailed(f"for_each goes through a pool or a group, not {format_value(value)!r}")
 
 
+def ordered(group: list, where, scores: tuple, lowest_first: bool) -> list:
+    """A group's instances for for_each: those that meet `where`, in the order of the scores (the
+    first score, ties to the next, ties left in the group's order: Python's sort is stable, reversed too)."""
+    chosen = [it for it in group if where(it)] if where is not None else list(group)
+    if scores:
+        chosen.sort(key=lambda it: tuple(score(it) for score in scores), reverse=not lowest_first)
+    return chosen
+
+
+def _over(w, formula, test: bool) -> str:
+    """A formula over one instance as one expression (no line of its own: it is a lambda's body)."""
+    src, lo = w.lower(formula)
+    if w.failed:
+        return "None"
+    tree = formula.expr.tree
+    try:
+        return (lo.truth(tree, raw=src) if test else lo.number(tree, raw=src)).text
+    except DiceError as err:
+        return w.program.problem(err, formula).text
+
+
 def lower_for_each(w, step: ForEachStep) -> None:
     var = w.local(step.var)
     if step.group is not None:
         w.bound(step.var, ANY, entity=step.group)
         source = f"list({w.group(step.group)})"
+        if step.only is not None or step.by:
+            # Each formula over an instance, as a function of the loop's own name.
+            where = f"(lambda {var}: {_over(w, step.only, True)})" if step.only is not None else "None"
+            scores = "".join(f"(lambda {var}: {_over(w, score, False)}), " for score in step.by)
+            source = f"_ordered({w.group(step.group)}, {where}, ({scores}), {step.lowest_first})"
     else:
         value, kind = w.value(step.source)
         w.bound(step.var, NUM if kind == POOL else ANY)    # the faces of a pool; else whatever the list holds
@@ -338,6 +392,12 @@ def vector_repeat(m, step: RepeatStep, rows) -> None:
             live = live[~m.truth(step.until, live)]
 
 
+def refuses_for_each(step: ForEachStep):
+    if step.only is not None or step.by:
+        return "for_each with where: or by: (the lockstep backend goes through a group's instances by index)"
+    return None
+
+
 def vector_for_each(m, step: ForEachStep, rows) -> None:
     if step.group is not None:
         m.each_instance(step, rows)     # instance j for the games that have one, then j + 1, ...
@@ -382,10 +442,12 @@ REPEAT = StepKind("repeat", RepeatStep, ("repeat", "as", "do"),
                   "runs do: a number of times, or while/until a condition holds (with max:, every loop is bounded)",
                   "repeat: {times: guards}\nas: i\ndo: [...]", check_repeat, lower_repeat, nested=("body",),
                   vector=vector_repeat)
-FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "do"),
-                    "goes through a group's instances, or the faces of a pool", "for_each: p\nin: player\ndo: [...]",
-                    check_for_each, lower_for_each, helpers={"_each": each}, nested=("body",),
-                    vector=vector_for_each)
+FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "where", "by", "first", "do"),
+                    "goes through a group's instances (where: only those that meet a test; by: in the order of "
+                    "a score, highest first, or first: lowest), or the faces of a pool",
+                    "for_each: p\nin: player\nwhere: p.alive\nby: p.speed + p.nerve\ndo: [...]",
+                    check_for_each, lower_for_each, helpers={"_each": each, "_ordered": ordered}, nested=("body",),
+                    vector=vector_for_each, vector_refuses=refuses_for_each)
 CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with arguments; as: binds what it returns",
                 "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call,
                 helpers={"_instance_arg": instance_arg}, vector=vector_call, vector_refuses=refuses_call)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ruleset_engine.dice.kinds import BOOL, NUM, POOL, STR
+from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR
 
 from ..model import Formula, Step
 from ..templates import Template
 from ..yamlio import position_of
-from .kind import StepKind
+from .kind import StepFailed, StepKind
 
-ASK_KINDS = ("number", "choice", "yes_no", "pick", "text")
+ASK_KINDS = ("number", "choice", "yes_no", "pick", "text", "choose")
 TEXT_LONGEST = 200        # a text answer's length when text: gives no max (the schema allows up to 1,000)
 
 
@@ -27,6 +27,9 @@ class AskStep(Step):
     source: Formula | None = None   # pick: the pool to pick from
     default: Formula | None = None
     who: Template | None = None
+    group: str | None = None        # choose: the group whose instances are offered
+    only: Formula | None = None     # choose: where:, read over each instance
+    several: bool = False           # choose: with min:/max:, a list of instances; else one
 
 
 @dataclass(slots=True)
@@ -38,13 +41,15 @@ def check_ask(c, item, path, scope):
     p = tuple(path)
     kinds = [k for k in ASK_KINDS if k in item]
     if len(kinds) != 1:
-        c.problem("ask takes exactly one of number:, choice:, yes_no:, pick: or text:", p)
+        c.problem("ask takes exactly one of number:, choice:, yes_no:, pick:, text: or choose:", p)
         c.bind(scope, item["as"], p + ("as",), "ask")     # so no problem follows from it
         return None
     kind = kinds[0]
     prompt = c.text(item.get("ask"), p + ("ask",), scope)
     if kind == "text":
         return check_text_ask(c, item, path, scope, prompt)
+    if kind == "choose":
+        return check_choose(c, item, path, scope, prompt)
     step = AskStep(position_of(c.data, path), path, item["as"], prompt, kind,
                    c.formula(item["auto"], p + ("auto",), scope),
                    default=c.formula(item.get("default"), p + ("default",), scope),
@@ -85,6 +90,118 @@ def check_text_ask(c, item, path, scope, prompt):
     return step if auto is not None else None
 
 
+def check_choose(c, item, path, scope, prompt):
+    """Instances of a group chosen at the table, offered by name: one (bound as the instance), or with
+    min:/max: several (bound as a list, in the group's order). auto: gives one instance (or its name),
+    or for several a test read over each instance offered: those that meet it."""
+    from ..queries import check_over
+
+    p = tuple(path)
+    spec = item["choose"]
+    group = spec["of"]
+    several = "min" in spec or "max" in spec
+    c.bind(scope, item["as"], p + ("as",), "ask", None if several else ("entity", group))
+    if group not in c.entities or not c.entities[group]["group"]:
+        groups = [g for g, e in c.entities.items() if e["group"]]
+        c.problem(f"choose: offers the instances of a group ({', '.join(groups) or 'this ruleset has none'}), "
+                  f"not {group!r}{c.suggest(group, groups)}", p + ("choose", "of"))
+        return None
+    if "default" in item:
+        c.problem("a choice among a group takes no default: (the instances offered change as the game goes)",
+                  p + ("default",), at_key=True)
+        return None
+    where = check_over(c, spec["where"], p + ("choose", "where"), scope, group, "choose: where:") \
+        if spec.get("where") is not None else None
+    if several:
+        auto = check_over(c, item["auto"], p + ("auto",), scope, group, "auto:")
+    else:
+        auto = c.formula(item["auto"], p + ("auto",), scope)
+    step = AskStep(position_of(c.data, path), path, item["as"], prompt, "choose", auto,
+                   min=c.formula(spec.get("min"), p + ("choose", "min"), scope),
+                   max=c.formula(spec.get("max"), p + ("choose", "max"), scope),
+                   who=c.text(item.get("who"), p + ("who",), scope), group=group, only=where, several=several)
+    if spec.get("where") is not None and where is None or auto is None:
+        return None
+    return step
+
+
+def offered(group: list, where) -> list:
+    """The instances a choice offers: those that meet where:, in the group's order."""
+    return [it for it in group if where is None or where(it)]
+
+
+def chosen(group: list, answer, several: bool):
+    """The answer (a name, or a list of names) as the instances: one, or a list in the group's order."""
+    if not several:
+        return next(it for it in group if it.get("name") == answer)
+    names = set(answer)
+    return [it for it in group if it.get("name") in names]
+
+
+def auto_named(value, group_name: str):
+    """A choice's auto: as the name it answers with: an instance gives its name, a text is one."""
+    if isinstance(value, dict) and "name" in value:
+        return value["name"]
+    if isinstance(value, str):
+        return value
+    from ..templates import format_value
+    raise StepFailed(f"the auto: answer is not valid: it gives {format_value(value)!r}, not an instance of "
+                     f"{group_name} or its name")
+
+
+def lower_choose(w, step: AskStep, prompt: str, who: str) -> None:
+    from ..queries import TEST, lower_over
+
+    group = w.group(step.group)
+    where = lower_over(w, step.only, step.group, TEST, "choose: where:") if step.only is not None else "None"
+    offer = w.fresh("_o")
+    w.line(f"{offer} = _offered({group}, {where})", step)
+    if step.several:
+        low = w.number(step.min, "min") if step.min is not None else "0"
+        high = w.number(step.max, "max") if step.max is not None else f"len({offer})"
+        high = f"min({high}, len({offer}))"
+        kind = "instances"
+    else:
+        low = high = "None"
+        kind = "instance"
+    decision = w.fresh("_d")
+    identity = "/".join(map(str, step.path))
+    w.line(f"{decision} = _decision({identity!r}, {step.var!r}, {kind!r}, {prompt}, {who}, {low}, {high}, "
+           f"tuple(_it['name'] for _it in {offer}), (), None)", step)
+    if not step.several:
+        w.line(f"if not {offer}: raise _StepFailed('nothing to choose: no {step.group} is offered')", step)
+
+    def auto() -> str:
+        if step.several:
+            test = lower_over(w, step.auto, step.group, TEST, "auto:")
+            return f"[_it['name'] for _it in {offer} if {test}(_it)]"
+        return f"_auto_named({w.value(step.auto)[0]}, {step.group!r})"
+
+    answer, by = w.fresh("_a"), w.fresh("_b")
+    if w.traced:
+        w.line(f"{answer} = C.given()")
+        w.line(f"if {answer} is not _NOTHING:")
+        w.line(f"    {by} = C.given_by")
+        w.line("elif C.auto:")
+        with w.indent():
+            w.line(f"{answer} = C.took_auto(_auto_answer({decision}, {auto()}))", step)
+            w.line(f"{by} = 'auto'")
+        w.line("else:")
+        w.line(f"    raise _NeedDecision({decision})")
+    else:
+        w.line(f"{answer} = _auto_answer({decision}, {auto()})", step)
+    w.line(f"{w.local(step.var)} = _chosen({group}, {answer}, {step.several})")
+    w.bound(step.var, ANY, entity=None if step.several else step.group)
+    if w.traced:
+        w.emit("ask", decision=f"{decision}.to_json()", answer=answer, by=by)
+
+
+def refuses_ask(step: AskStep):
+    if step.kind == "choose":
+        return "ask with choose: (a choice among a group's instances; the lockstep backend reads them one by one)"
+    return None
+
+
 def check_say(c, item, path, scope):
     text = c.text(item["say"], tuple(path) + ("say",), scope)
     return SayStep(position_of(c.data, path), path, text) if text else None
@@ -99,6 +216,9 @@ def lower_ask(w, step: AskStep) -> None:
         for text in (step.prompt, step.who):
             if text is not None:
                 w.text_checked(text)
+    if step.kind == "choose":
+        lower_choose(w, step, prompt, who)
+        return
     if step.kind == "text":          # lengths, fixed at load
         low, high = repr(step.min), repr(step.max)
     else:
@@ -173,10 +293,13 @@ def vector_say(m, step, rows) -> None:
     """A simulation keeps no chronicle: nothing to do for many games at once either."""
 
 
-ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no", "pick", "text", "default", "auto"),
-               "a decision for a person: a number, a choice, yes or no, dice picked from a pool, or a text "
-               "(text: {max: 80}, its auto: a text); auto: answers it when nobody does (dusk simulate, auto N)",
+ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no", "pick", "text", "choose", "default",
+                                "auto"),
+               "a decision for a person: a number, a choice, yes or no, dice picked from a pool, a text "
+               "(text: {max: 80}, its auto: a text), or instances of a group (choose: {of: GROUP, where: TEST}); "
+               "auto: answers it when nobody does (dusk simulate, auto N)",
                'ask: "{p.name}: how many dice?"\nas: risk\nnumber: {min: 1, max: p.dice}\nauto: p.dice',
-               check_ask, lower_ask, vector=vector_ask)
+               check_ask, lower_ask, vector=vector_ask, vector_refuses=refuses_ask,
+               helpers={"_offered": offered, "_chosen": chosen, "_auto_named": auto_named})
 SAY = StepKind("say", SayStep, ("say",), "a line of the chronicle", 'say: "The guard strikes for {white}."',
                check_say, lower_say, vector=vector_say)

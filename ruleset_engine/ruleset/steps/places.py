@@ -38,6 +38,7 @@ class MarkStep(Step):
     clear: bool = False
     type: str | None = None          # the type of mark, on a track that takes marks of types
     rule: MarkRule | None = None     # that track's types and rule
+    type_formula: Formula | None = None   # type: a formula giving the type's name, read as the step runs
 
 
 # ---- checks -----------------------------------------------------------------------------
@@ -124,13 +125,40 @@ def check_mark(c, item, path, scope):
             c.problem(f"mark: {text!r} takes marks of a type: say which with type: (one of {', '.join(kinds)})",
                       tuple(path) + ("mark",))
             return None
+        type_formula = None
         if mark_type is not None and mark_type not in kinds:
-            c.problem(f"{key}: {text!r} takes marks of the types {', '.join(kinds)}, not {mark_type!r}"
-                      f"{c.suggest(mark_type, kinds)}", tuple(path) + ("type",))
-            return None
+            # Not a type's name: a formula that gives one as the step runs (a local, a field, a
+            # conditional), unless it is a lone name nothing here knows: then a misspelt type.
+            if _lone_unknown(c, mark_type, scope):
+                c.problem(f"{key}: {text!r} takes marks of the types {', '.join(kinds)}, not {mark_type!r}"
+                          f"{c.suggest(mark_type, kinds)} (or a formula giving one)", tuple(path) + ("type",))
+                return None
+            type_formula = c.formula(mark_type, tuple(path) + ("type",), scope)
+            if type_formula is None:
+                return None
+            mark_type = None
         rule = track_rule(c, info[1], parts[1])
+        return MarkStep(position_of(c.data, path), path, parts,
+                        c.formula(item.get("count", 1), tuple(path) + ("count",), scope), clear, mark_type, rule,
+                        type_formula)
     return MarkStep(position_of(c.data, path), path, parts,
                     c.formula(item.get("count", 1), tuple(path) + ("count",), scope), clear, mark_type, rule)
+
+
+def _lone_unknown(c, text, scope) -> bool:
+    """Whether a type: is one bare name that no local, state variable or entity has (a misspelt type)."""
+    if not isinstance(text, str) or not text.isidentifier():
+        return False
+    return c.names.name_problem((text,), scope) is not None
+
+
+def mark_type(value, rule: MarkRule, track: str) -> str:
+    """The type a type: formula gives, checked against the track's types as the step runs."""
+    if isinstance(value, str) and value in rule.types:
+        return value
+    from ..templates import format_value
+
+    raise StepFailed(f"{track} takes marks of the types {', '.join(rule.types)}, not {format_value(value)!r}")
 
 
 def track_rule(c, entity: str, track: str) -> MarkRule:
@@ -239,11 +267,16 @@ def lower_mark(w, step: MarkStep) -> None:
         return
     # A track that remembers what marked it: the event keeps the type and the marks after it.
     track, rule = w.fresh("_k"), w.const(step.rule, "rule")
+    kind = repr(step.type)
+    if step.type_formula is not None:
+        kind = w.fresh("_t")
+        value, _ = w.value(step.type_formula)
+        w.line(f"{kind} = _mark_type({value}, {rule}, {'.'.join(step.track)!r})", step.type_formula)
     w.line(f"{track} = {w.read(step.track)}")
-    w.line(f"_mark_typed({track}, {n}, {step.type!r}, {rule}, {step.clear})", step)
+    w.line(f"_mark_typed({track}, {n}, {kind}, {rule}, {step.clear})", step)
     if w.traced:
         w.emit("clear" if step.clear else "mark", track=w.shown(step.track), count=n, marked=f"{track}['marked']",
-               type=repr(step.type), marks=f"list({track}['marks'])")
+               type=kind, marks=f"list({track}['marks'])")
 
 
 # ---- vector forms (the lockstep backend: many games at once) -----------------------------------
@@ -343,7 +376,15 @@ def vector_move(m, step: MoveStep, rows) -> None:
 def vector_mark(m, step: MarkStep, rows) -> None:
     """mark:/clear: for many games: the track's rules (marks.py) applied to each game's boxes."""
     n = m.per_row(m.number(step.count, rows), rows) if step.count is not None else 1
-    m.mark_track(step.track, rows, n, step.type, step.clear)
+    if step.type_formula is None:
+        m.mark_track(step.track, rows, n, step.type, step.clear)
+        return
+    # type: a formula: the games split by the type each gives, each part marked with its own.
+    types = m.per_row(m.value(step.type_formula, rows), rows)
+    n = m.per_row(n, rows)
+    for name in dict.fromkeys(types.tolist()):
+        part = types == name
+        m.mark_track(step.track, rows[part], n[part], mark_type(name, step.rule, ".".join(step.track)), step.clear)
 
 
 LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as", "quiet"),
@@ -357,11 +398,13 @@ MOVE = StepKind("move", MoveStep, ("move",),
                 check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice},
                 vector=vector_move)
 MARK = StepKind("mark", MarkStep, ("mark", "count", "type"),
-                "marks boxes of a track, from the first unmarked; type: names the mark on a track with marks: "
-                "(its full: rule says what a mark does to a full track)",
+                "marks boxes of a track, from the first unmarked; type: names the mark on a track with marks:, "
+                "or is a formula giving its name (its full: rule says what a mark does to a full track)",
                 "mark: character.health\ncount: 2\ntype: heavy", check_mark, lower_mark,
-                helpers={"_mark": mark, "_mark_typed": mark_typed}, vector=vector_mark)
+                helpers={"_mark": mark, "_mark_typed": mark_typed, "_mark_type": mark_type},
+                vector=vector_mark)
 CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type"),
                  "clears marked boxes of a track, from the last marked (type: only the marks of that type)",
                  "clear: character.health\ncount: 1", check_mark, lower_mark,
-                 helpers={"_mark": mark, "_mark_typed": mark_typed}, vector=vector_mark)
+                 helpers={"_mark": mark, "_mark_typed": mark_typed, "_mark_type": mark_type},
+                 vector=vector_mark)

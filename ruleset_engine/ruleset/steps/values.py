@@ -7,11 +7,13 @@ from ..model import Formula, Step
 from ..templates import Template
 from ..yamlio import position_of
 from .kind import StepKind
+from .timers import add, check_until, position
 
 
 @dataclass(slots=True)
 class SetStep(Step):
     assignments: list[tuple[tuple[str, ...], Formula]]
+    until: tuple | None = None      # (loop level index, formula of its counter or None: the iteration's end)
 
 
 @dataclass(slots=True)
@@ -56,7 +58,13 @@ def _assignments(c, item, path, scope, key: str, targets: bool):
 
 
 def check_set(c, item, path, scope):
-    return SetStep(position_of(c.data, path), path, _assignments(c, item, path, scope, "set", True))
+    assignments = _assignments(c, item, path, scope, "set", True)
+    until = None
+    if item.get("until") is not None:
+        until = check_until(c, item, path, scope, [target for target, _ in assignments])
+        if until is None:
+            return None
+    return SetStep(position_of(c.data, path), path, assignments, until)
 
 
 def check_let(c, item, path, scope):
@@ -85,9 +93,35 @@ def check_note(c, item, path, scope):
 
 
 def lower_set(w, step: SetStep) -> None:
+    if step.until is not None:
+        _timed(w, step)
     for target, formula in step.assignments:
         value, kind = w.value(formula, inline=True)
         w.assign(target, value, kind, step, kept=w.may_keep_aside(formula))
+
+
+def _timed(w, step: SetStep) -> None:
+    """Before a set: with until: writes, each place's value and the point it comes back at, kept
+    (ruleset/steps/timers.py; the loop machine gives the values back when the point comes)."""
+    p = w.program
+    level, formula = step.until
+    point = w.number(formula, "until") if formula is not None else "None"
+    if formula is not None:
+        held = w.fresh("_u")
+        w.line(f"{held} = {point}")
+        point = held
+    counters = "[" + ", ".join(p.counter(i) for i in range(len(p.ruleset.loop))) + "]"
+    store = "G['_timers']" if w.traced else w.cell("tm")
+    for target, _ in step.assignments:
+        head = target[0]
+        if head in p.ruleset.state:
+            where = repr(["s", head])
+        elif head in p.ruleset.entities:
+            where = repr(["e", head, None, target[1]])
+        else:
+            group = w.entity_locals[head]
+            where = f"['e', {group!r}, _timer_position({w.group(group)}, {w.local(head)}, {target!r}), {target[1]!r}]"
+        w.line(f"_timer_add({store}, {where}, {w.read(target)}, {counters}, {level}, {point})", step)
 
 
 def lower_let(w, step: LetStep) -> None:
@@ -133,10 +167,20 @@ def vector_note(m, step: NoteStep, rows) -> None:
             m.assign(target, rows, m.render(template, rows))
 
 
-SET = StepKind("set", SetStep, ("set",),
-               "writes state variables, entity fields or existing locals; a pool is stored as its faces",
+def refuses_set(step: SetStep):
+    if step.until is not None:
+        return "set: with until: (the lockstep backend keeps no timers)"
+    return None
+
+
+
+
+SET = StepKind("set", SetStep, ("set", "until"),
+               "writes state variables, entity fields or existing locals; a pool is stored as its faces; "
+               "until: a loop level (the end of its current iteration) or a point of its counter (loop.turn + 2), "
+               "when each place takes back what it held",
                'set: {guard.life: "guard.life - damage", kept: "[]"}', check_set, lower_set,
-               vector=vector_set)
+               helpers={"_timer_add": add, "_timer_position": position}, vector=vector_set, vector_refuses=refuses_set)
 LET = StepKind("let", LetStep, ("let",), "binds local names", 'let: {net: "max(0, hits - ones)"}', check_let, lower_let,
                vector=vector_let)
 ROLL = StepKind("roll", RollStep, ("roll", "label"),

@@ -1,0 +1,109 @@
+"""set: with until: (ruleset/steps/timers.py), worked by hand on tests/rulesets/timed-values.yaml: two
+scenes of three turns; each scene a ward of 2 until the scene ends; a blow of 1d6 dazes Ana at
+4 + 1 - ward or more, Beto at 4 + 2 - ward, until loop.turn + 2 (dazed that turn and the next)."""
+
+import math
+import re
+
+import pytest
+
+from ruleset_engine.analysis.simulate import play_game, simulate, simulation_program
+from ruleset_engine.dice import ScriptedDice
+from ruleset_engine.ruleset import RulesetError
+from ruleset_engine.runtime import Game, resolve_params
+from ruleset_engine.runtime.vectorizable import refusal
+from tests.runtime.helpers import kinds, ruleset, written
+from tests.runtime.test_lockstep import _moments
+
+
+def dazed(game):
+    return [(f["dazed"], f["guard"]) for f in game.values["fighter"]]
+
+
+def test_values_come_back_when_the_clock_reaches_their_point():
+    game = Game.start(ruleset("timed-values"), rng=ScriptedDice([6, 1, 1, 5, 1, 1]))
+    assert game.values["ward"] == 2                         # scene 1 began: the ward holds
+    game.perform("turn")                                    # turn 1: a 6 dazes both, until turn 3
+    assert dazed(game) == [(True, 0), (True, 0)] and game.values["hits"] == 2
+    outcome = game.perform("turn")                          # turn 2: a 1; turn 3 begins: both come back
+    assert dazed(game) == [(False, 1), (False, 1)]
+    # undone last set first: Beto's, then Ana's, each field back to what it held
+    assert [(e["target"], e["value"]) for e in kinds(outcome.events, "set")] == \
+        [("Beto.guard", 1), ("Beto.dazed", False), ("Ana.guard", 1), ("Ana.dazed", False)]
+    outcome = game.perform("turn")                          # turn 3: a 1; scene 2: the ward ends, begins again
+    assert [(e["target"], e["value"]) for e in kinds(outcome.events, "set")] == [("ward", 0), ("ward", 2)]
+    game.perform("turn")                                    # scene 2, turn 1: a 5 dazes both again
+    assert dazed(game) == [(True, 0), (True, 0)] and game.values["hits"] == 4
+    game.undo()
+    assert dazed(game) == [(False, 1), (False, 1)] and len(game.values["_timers"]) == 1    # the ward's
+
+
+def test_a_timer_ends_with_the_iteration_around_its_level(tmp_path):
+    # Set in turn 3 until turn 5: the scene ends first, and the turns start again from 1.
+    game = Game.start(ruleset("timed-values"), rng=ScriptedDice([1, 1, 6]))
+    game.perform("turn")
+    game.perform("turn")
+    game.perform("turn")                                    # turn 3: dazed until turn 5
+    assert game.values["loop"] == {"scene": 2, "turn": 1}
+    assert dazed(game) == [(False, 1), (False, 1)]          # gone as scene 2 began
+
+
+def test_both_modes_play_it_alike_and_the_mean_is_the_one_worked_out():
+    r = ruleset("timed-values")
+    program = simulation_program(r, resolve_params(r, {}))
+    for seed in range(30):
+        result, _, report, rng = play_game(program, seed)
+        table = Game.start(r, seed=seed, auto=True)
+        while not table.over:
+            table.perform("turn")
+        assert (result, report, rng.getstate()) == (table.result, table.report(), table.rng.getstate())
+    assert "set: with until:" in str(refusal(r, resolve_params(r, {})))
+    # A fighter hit with chance p in a scene's three turns (dazed the turn after a hit) is hit
+    # p + p^2 + (1 - p) p + (1 - p)^2 p times on average: Ana (p = 2/3) 38/27, Beto (p = 1/2) 9/8;
+    # two scenes: 2 (38/27 + 9/8) = 5.0648.
+    run = simulate(str(r.file), 4_000, seed=5, backend="untraced")
+    mean, se = _moments(run.tally.values["hits"])
+    assert abs(mean - 2 * (38 / 27 + 9 / 8)) <= 5 * se
+
+
+BASE = """\
+ruleset: t
+title: T
+entities:
+  g: {count: 1, fields: {x: 0}}
+state: {n: 0}
+loop:
+  - {name: scene, max: 2}
+  - name: turn
+    max: 2
+    steps:
+      - let: {k: 1}
+      - for_each: p
+        in: g
+        do:
+          - set: {SET}
+            until: UNTIL
+"""
+
+
+@pytest.mark.parametrize("target, until, message", [
+    ("k: 2", "scene", "until: gives back what a place held: k is a local"),
+    ("n: 1", "n + 2", "until: is a loop level (the end of its current iteration: scene, turn) or a formula of one "
+                      "level's counter (loop.turn + 2), not 'n + 2'"),
+    ("n: 1", "loop.turn + loop.scene", "until: is a loop level"),
+    ("n: 1", "loop.turn + sum(1d6)", "until: is a point of the game's clock, and rolls no dice"),
+    ("n: 1", "secne", "until: is a loop level"),
+])
+def test_misuse_is_refused_at_load(tmp_path, target, until, message):
+    with pytest.raises(RulesetError, match=re.escape(message)):
+        written(tmp_path, BASE.replace("SET", target).replace("UNTIL", until))
+
+
+def test_an_instance_field_and_a_state_variable_in_both_modes(tmp_path):
+    r = written(tmp_path, BASE.replace("SET", "n: n + 1, p.x: 5").replace("UNTIL", "loop.turn + 1"))
+    game = Game.start(r, seed=1, auto=True)
+    game.perform("turn")
+    assert (game.values["n"], game.values["g"][0]["x"]) == (0, 0)      # back as turn 2 began
+    assert game.values["_timers"] == []
+    result, _, report, _ = play_game(simulation_program(r, resolve_params(r, {})), 1)
+    assert result == "done"
