@@ -80,8 +80,8 @@ def _safe(*parts: Src) -> bool:
     return all(p.safe for p in parts)
 
 
-SHARED_HELPERS = ("div", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll", "word", "joined",
-                  "formula_call")   # both modes
+SHARED_HELPERS = ("div", "rem", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll", "word",
+                  "joined", "formula_call")   # both modes
 
 
 class Namespace:
@@ -316,7 +316,7 @@ def lower_unary(lo: Lowering, node: ast.Unary) -> Src:
 
 def lower_arithmetic(lo: Lowering, node: ast.Arithmetic) -> Src:
     codes = [lo.number(x) for x in node.operands]
-    divisions = [op == "//" and not (c.is_const and c.const != 0) for op, c in zip(node.ops, codes[1:])]
+    divisions = [op in ("//", "%") and not (c.is_const and c.const != 0) for op, c in zip(node.ops, codes[1:])]
     if sum(divisions) > 8:
         # A long chain of divisions by values known only when it runs: one helper, not nested calls.
         ops = tuple(zip(node.ops, [x.span for x in node.operands[1:]]))
@@ -327,7 +327,7 @@ def lower_arithmetic(lo: Lowering, node: ast.Arithmetic) -> Src:
         text = codes[0].text
         for op, code, operand, dynamic in zip(node.ops, codes[1:], node.operands[1:], divisions):
             if dynamic:
-                text = f"_div({text}, {code.text}, {operand.span!r})"
+                text = f"_{'div' if op == '//' else 'rem'}({text}, {code.text}, {operand.span!r})"
             elif op == "*":
                 text = f"_mul({text}, {code.text}, {node.span!r})"
             else:
@@ -355,6 +355,9 @@ def _arith_bounds(ops, bounds):
         elif op == "*":
             corners = (low * lo, low * hi, high * lo, high * hi)
             low, high = min(corners), max(corners)
+        elif op == "%" and lo == hi != 0:
+            # The remainder has the sign of the divisor: 0..n-1 for n > 0, n+1..0 for n < 0.
+            low, high = (0, lo - 1) if lo > 0 else (lo + 1, 0)
         else:
             return None
     return (low, high)

@@ -95,14 +95,24 @@ def div(a: int, b: int, span) -> int:
     return a // b
 
 
+def rem(a: int, b: int, span) -> int:
+    """`a % b`: the remainder of the floor division, so `a == a // b * b + a % b` always holds and the
+    remainder has the sign of b (`-7 % 3` is 2, `7 % -3` is -2), as Python's `%` and numpy's `remainder`."""
+    if b == 0:
+        raise DiceValueError("division by zero", span=span)
+    return a % b
+
+
 def chain(values, ops) -> int:
-    """A long chain of one precedence level (* and //), left to right. ops: ((op, span), ...)."""
+    """A long chain of one precedence level (*, // and %), left to right. ops: ((op, span), ...)."""
     acc = values[0]
     for value, (op, span) in zip(values[1:], ops):
         if op == "*":
             acc = mul(acc, value, span)
         elif op == "//":
             acc = div(acc, value, span)
+        elif op == "%":
+            acc = rem(acc, value, span)
         elif op == "+":
             acc += value
         else:

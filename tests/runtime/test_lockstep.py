@@ -249,6 +249,8 @@ EXPRESSIONS = [
     "keep(p, > 2)", "drop(p, > 2)", "set_aside(p, == 1)", "aside(set_aside(p, == 1))", "aside(largest_set(p))",
     "aside(cancel(p, q))", "sort(p)", "sort(p, descending=true)", "min(sum(p), n, 7)", "max(size(p), n)",
     "abs(n - 5)", "[p, q]", "size([p, n])", "[p, q]kh2", "[p, n]dl1", "sum([q, p]kl3)", "sum(p) if n > 2 else size(q)", "n > 2 and sum(p) // n > 3",
+    # The remainder, by a divisor of either sign (the sign of the divisor, as in one game).
+    "sum(p) % n", "(sum(p) - 9) % n", "sum(p) % (0 - n)", "(sum(p) - 9) % (0 - n) + size(p) % 2",
 ]
 
 
