@@ -126,7 +126,9 @@ class ProgramWriter:
         self.aside = any(dice_ast.reads_aside(f.tree) for f in everything) or \
             any(dice_ast.reads_aside(dice.compile(t).tree) for t in rolled)
         # The kinds of dice the ruleset gives: the only ones its formulas may read (of(p, wild)).
+        # A named formula's body counts too: it gives its kinds wherever it is called.
         self.kinds = frozenset().union(*(dice_ast.kinds_named(f.tree) for f in everything),
+                                       *(dice_ast.kinds_named(f.tree) for f in ruleset.formulas.values()),
                                        *(dice_ast.kinds_named(dice.compile(t).tree) for t in rolled))
         # Only these formulas' untraced pools carry what they set aside; the rest stay plain tuples.
         self.tracked, self.carriers, self.holders = _tracking_aside(ruleset, everything) if self.aside \
