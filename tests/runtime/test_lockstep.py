@@ -117,6 +117,8 @@ def test_search_and_kill_plays_the_same_game_in_lockstep():
     ("pair-records", 20_000, 5_000),
     # Instances made by create: at setup (names from text answers), records read by the names given.
     ("made-at-the-table", 20_000, 5_000),
+    # A yes/no and a choice parameter whose defaults are a param (the table's switches).
+    ("switch-defaults", 2_000, 500),
 ])
 def test_test_rulesets_play_the_same_games_in_lockstep(name, lockstep_games, untraced_games):
     assert_parity(str(RULESETS / f"{name}.yaml"), lockstep_games, untraced_games)
