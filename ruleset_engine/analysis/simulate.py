@@ -195,8 +195,9 @@ class Summary:
     """A finished simulation: its totals and what it was run with."""
 
     def __init__(self, ruleset: str, seed: int, games: int, params: dict, tally: Totals, seconds: float,
-                 backend: str | None = None, reason: str = ""):
+                 backend: str | None = None, reason: str = "", distributions: tuple = ()):
         self.backend = backend
+        self.distributions = distributions     # the report values shown value by value (report: distribution:)
         self.reason = reason
         self.ruleset = ruleset
         self.seed = seed
@@ -209,7 +210,7 @@ class Summary:
         data = {"ruleset": self.ruleset, "seed": self.seed, "games": self.tally.games, "params": self.params}
         if self.backend is not None:
             data["backend"] = self.backend
-        data.update(self.tally.to_json())
+        data.update(self.tally.to_json(self.distributions))
         return data
 
 
@@ -337,4 +338,5 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
     kind = "lockstep" if chosen == "lockstep" else "one"
     cell = (source, full_params, sheets) if sheets else (source, full_params)
     tally, = run_tasks([Task(kind, (cell,))], games, seed, workers, progress)
-    return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started, chosen, reason)
+    return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started, chosen, reason,
+                   ruleset.distributions)
