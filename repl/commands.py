@@ -454,6 +454,13 @@ def parse_action_args(text: str, action) -> dict:
     return args
 
 
+def _default_shown(default) -> str:
+    """A parameter's default as the table types values: a formula's text, yes/no for true/false."""
+    if isinstance(default, bool):
+        return "yes" if default else "no"
+    return str(getattr(default, "text", default))
+
+
 # ---- the built-ins, one function each --------------------------------------------
 
 def cmd_help(repl: Repl, rest: str) -> None:
@@ -465,11 +472,20 @@ def cmd_help(repl: Repl, rest: str) -> None:
         lines = [f"{topic}: {as_text(action.doc, style.lang) if action.doc else ''}"]
         if action.once_per is not None:
             lines.append(f"  done at most once per {action.once_per}")
+        if any(param.word for param in action.params.values()):
+            # The ruleset's words, as they are typed: `push dice N 9-again`; a formula without a word first.
+            typed = [f"[{p.name}]" for p in action.params.values() if p.type == "formula" and not p.word]
+            typed += [f"[{p.word}]" if p.type == "boolean" else f"[{p.word} {p.name}]"
+                      for p in action.params.values() if p.word]
+            lines.append(f"  typed: {topic} {' '.join(typed)}")
         for pname, param in action.params.items():
             extra = f" ({', '.join(param.choices)})" if param.choices else ""
-            default = f", default {getattr(param.default, 'text', param.default)}" if param.default is not None else ""
+            word = ""
+            if param.word:
+                word = f", word {param.word}" + (" (alone: yes)" if param.type == "boolean" else "")
+            default = f", default {_default_shown(param.default)}" if param.default is not None else ""
             doc = as_text(param.doc, style.lang) if param.doc else ""
-            lines.append(f"  {pname}={param.type}{extra}{default}  {doc}")
+            lines.append(f"  {pname}={param.type}{extra}{word}{default}  {doc}")
         repl.show("\n".join(lines))
         return
     if topic in HELP_TOPICS:        # `help dice`: the dice language, then the command of that name

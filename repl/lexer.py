@@ -30,7 +30,7 @@ TOKEN = re.compile(r"""
   | (?P<keyword>\b(?:and|or|not|if|else|true|false)\b)
   | (?P<function>[A-Za-z_]\w*(?=\s*\())
   | (?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.?)
-  | (?P<operator>>=|<=|==|!=|//|[-+*<>=])
+  | (?P<operator>>=|<=|==|!=|//|[-+*%<>=])
   | (?P<bracket>[()\[\],])
   | (?P<error>.)
 """.replace("MODIFIER", MODIFIER), re.VERBOSE)

@@ -75,6 +75,9 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
             table.add_column(str(column))
         table.add_row(*[text_of(v, style) for v in row.values()])
         return table
+    if kind == "roll_off":
+        again = f", after {e['rounds'] - 1} tie{'s' if e['rounds'] > 2 else ''}" if e["rounds"] > 1 else ""
+        return Text(f"{e['winner']} rolls highest{again}.{mark}", style="green")
     if kind == "create":
         return Text(f"New {e['entity']}: {e['name']}.{mark}", style="green")
     if kind == "level" and e["event"] == "begin" and e["level"] != innermost:

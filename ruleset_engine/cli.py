@@ -356,6 +356,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             else:
                 print(f"  {name.ljust(width)}  mean {r['mean']:.2f}, median {r['median']}, 90th percentile "
                       f"{r['p90']}, min {r['min']}, max {r['max']}")
+            if "distribution" in r:
+                print("\n".join(distribution_lines(r["distribution"], indent=width + 4)))
     return 0
 
 
@@ -363,6 +365,27 @@ def _records_written(args: argparse.Namespace, command: str, row: str = "game") 
     """The file --records wrote, one line on stderr (stdout keeps the report alone)."""
     if args.records:
         print(f"dusk {command}: a row per {row} written to {args.records}", file=sys.stderr)
+
+
+MAX_BARS = 40       # rows of a distribution's chart in the terminal (--json lists every value)
+
+
+def distribution_lines(rows: list, indent: int, width: int = 30) -> list[str]:
+    """A report value's distribution as a bar chart: each value, its share of the games and a bar
+    scaled to the most common value; past MAX_BARS values, the most common ones, said so."""
+    shown = rows if len(rows) <= MAX_BARS else \
+        sorted(sorted(rows, key=lambda row: -row["count"])[:MAX_BARS], key=lambda row: row["value"])
+    top = max(row["count"] for row in rows)
+    label = max(len(_shown_value(row["value"])) for row in shown)
+    lines = [f"{' ' * indent}{_shown_value(row['value']).rjust(label)}  {row['rate']:7.2%}  "
+             f"{'█' * max(1 if row['count'] else 0, round(width * row['count'] / top))}" for row in shown]
+    if len(shown) < len(rows):
+        lines.append(f"{' ' * indent}(the {MAX_BARS} most common of {len(rows):,} values; --json lists every one)")
+    return lines
+
+
+def _shown_value(value) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _analysis_failed(command: str, err: Exception, progress: _Progress) -> int:

@@ -86,3 +86,37 @@ def test_a_progress_bar_on_a_terminal_for_a_long_run():
     assert child.expect(["simulating", pexpect.EOF]) == 0   # shown once the run passes about a second
     child.expect("results:")
     child.expect(pexpect.EOF)
+
+
+SURVIVORS = str(__import__("pathlib").Path(__file__).parent / "rulesets" / "survivors.yaml")
+
+
+def test_a_report_value_shown_as_its_distribution_has_the_binomial_chances():
+    # Each of 8 survives four hours with chance (5/6)^4: survivors are Binomial(8, 625/1296).
+    from math import comb, sqrt
+    p = (5 / 6) ** 4
+    games = 20_000
+    for backend in ("untraced", "lockstep"):
+        report = simulate(SURVIVORS, games, seed=3, backend=backend).to_json()["report"]
+        rows = report["survivors"]["distribution"]
+        assert [row["value"] for row in rows] == sorted(row["value"] for row in rows)
+        assert sum(row["count"] for row in rows) == games and {"mean", "median", "p90"} <= set(report["survivors"])
+        for row in rows:
+            want = comb(8, row["value"]) * p ** row["value"] * (1 - p) ** (8 - row["value"])
+            assert abs(row["rate"] - want) <= 5 * sqrt(want * (1 - want) / games) + 1e-6, (backend, row, want)
+            assert row["rate"] == round(row["count"] / games, 6)
+        # A true/false value: false, then true; a value without distribution: has none.
+        assert [row["value"] for row in report["all_alive"]["distribution"]] in ([False, True], [False])
+        assert "distribution" not in report["half"]
+
+
+def test_the_terminal_shows_a_distribution_as_bars_scaled_to_the_most_common_value():
+    from ruleset_engine.cli import distribution_lines
+    rows = [{"value": 0, "count": 1, "rate": 0.1}, {"value": 1, "count": 6, "rate": 0.6},
+            {"value": 12, "count": 3, "rate": 0.3}]
+    assert distribution_lines(rows, indent=2, width=6) == ["   0   10.00%  █", "   1   60.00%  ██████",
+                                                           "  12   30.00%  ███"]
+    out = dusk("simulate", SURVIVORS, "-n", "200", "--seed", "1")
+    assert out.returncode == 0, out.stderr
+    chart = out.stdout.split("survivors  mean", 1)[1].splitlines()[1:]
+    assert chart and all("%" in line and "█" in line for line in chart[:3])

@@ -144,6 +144,7 @@ class ExactRoll:
         self.label = label
         self.span = span
         self.set = False        # min or max set the faces: a die rolled again would not be this die
+        self.rerolled = False   # a re-roll changed the die: a die an explosion adds is rolled fresh, not re-rolled
 
     def current(self):
         return self.expr if self.expr is not None else self.die.pool(self.count)
@@ -155,6 +156,7 @@ class ExactRoll:
         if self.set:
             raise NoExact(f"{self.label} re-rolls dice after min or max set their faces")
         self.die = change(self.die)
+        self.rerolled = True
         if not self.die.outcomes():
             raise DiceLimitError("every face would be re-rolled, so re-rolling would never end", span=self.span)
 
@@ -179,6 +181,9 @@ class ExactRoll:
             raise NoExact(f"{self.label} explodes dice after min or max set their faces")
         sides = self.sides
         which = (lambda face: face == sides) if test is None else test
+        if self.rerolled and any(which(face) for face in self.die.outcomes()):
+            # icepool would explode into dice re-rolled as the first were; the table's added dice are fresh.
+            raise NoExact(f"{self.label} explodes dice after re-rolling them (the added dice are not re-rolled)")
         if once:
             depth = 1
             if self.count * 2 > self.x.limits.max_exploding:
@@ -466,13 +471,13 @@ def _arithmetic(x: Exact, node: ast.Arithmetic):
     value = x.number(node.operands[0])
     for op, operand in zip(node.ops, node.operands[1:]):
         right = x.number(operand)
-        if op == "//":
+        if op in ("//", "%"):
             message = f"{x.label(operand.span)} can be 0, and a division by zero is an error"
 
-            def divide(a, b, message=message, span=operand.span):
+            def divide(a, b, message=message, span=operand.span, mod=op == "%"):
                 if b == 0:
                     raise DiceValueError(message, x.text, span)
-                return a // b
+                return a % b if mod else a // b
 
             value = x.combine(divide, value, right)
         else:

@@ -211,9 +211,10 @@ class Summary(Recorded):
     `.to_frame()`, `.to_arrow()`)."""
 
     def __init__(self, ruleset: str, seed: int, games: int, params: dict, tally: Totals, seconds: float,
-                 backend: str | None = None, reason: str = "", records=None):
+                 backend: str | None = None, reason: str = "", records=None, distributions: tuple = ()):
         self.records = records
         self.backend = backend
+        self.distributions = distributions     # the report values shown value by value (report: distribution:)
         self.reason = reason
         self.ruleset = ruleset
         self.seed = seed
@@ -226,7 +227,7 @@ class Summary(Recorded):
         data = {"ruleset": self.ruleset, "seed": self.seed, "games": self.tally.games, "params": self.params}
         if self.backend is not None:
             data["backend"] = self.backend
-        data.update(self.tally.to_json())
+        data.update(self.tally.to_json(self.distributions))
         return data
 
 
@@ -381,4 +382,4 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
     tally, = recorded_run([Task(kind, (cell,), sink is not None)], games, seed, workers, progress, sink,
                           lambda k, rows: layout(rows.columns(), full_params))
     return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started, chosen, reason,
-                   sink)
+                   sink, ruleset.distributions)

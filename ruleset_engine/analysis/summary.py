@@ -177,7 +177,19 @@ class Totals:
             self.trues[key] += other.trues[key]
             self.booleans[key] = self.booleans[key] and other.booleans[key]
 
-    def to_json(self) -> dict:
+    def distribution(self, key) -> list:
+        """How many games gave each value of a report value, in value order: [{value, count, rate}]
+        (a value past MAX_DISTINCT distinct ones is the lower end of its bin)."""
+        n = self.games
+        if self.booleans[key]:
+            counts = {False: n - self.trues[key], True: self.trues[key]}
+        else:
+            counts = self.values[key].counts
+        return [{"value": value, "count": counts[value], "rate": round(counts[value] / n, 6)}
+                for value in sorted(counts) if counts[value]]
+
+    def to_json(self, distributions=()) -> dict:
+        """The report; `distributions`: the report values also given value by value (distribution)."""
         n = self.games
         results = {}
         for name in sorted(self.results):
@@ -191,4 +203,6 @@ class Totals:
                 report[key] = {"rate": round(self.trues[key] / n, 6), "ci95": [round(lo, 6), round(hi, 6)]}
             else:
                 report[key] = histogram.to_json()
+            if key in distributions:
+                report[key]["distribution"] = self.distribution(key)
         return {"results": results, "length": self.lengths.to_json(full=False), "report": report}

@@ -257,9 +257,18 @@ def reads_aside(node) -> bool:
     return any(isinstance(n, Call) and n.function == "aside" for n in walk(node))
 
 
-def kinds_named(node) -> set:
-    """The kinds of dice a tree gives (the keywords of its kinds(..) calls)."""
-    return {k.name for n in walk(node) if isinstance(n, Call) and n.function == "kinds" for k in n.keywords}
+def kinds_named(node, book=None, seen: tuple = ()) -> set:
+    """The kinds of dice a tree gives (the keywords of its kinds(..) calls), with those the bodies of
+    the named formulas it calls give (`book`: the ruleset's named formulas; `seen` stops a cycle)."""
+    named = set()
+    for n in walk(node):
+        if not isinstance(n, Call):
+            continue
+        if n.function == "kinds":
+            named.update(k.name for k in n.keywords)
+        elif book and n.function in book and n.function not in seen:
+            named |= kinds_named(book[n.function].tree, book, seen + (n.function,))
+    return named
 
 
 def walk(node):

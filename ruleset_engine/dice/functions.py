@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .entries import CONDITION_ARG, EXPR_ARG, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG, Form, Function
 from .errors import DiceLimitError, DiceTypeError, DiceValueError
+from .values import NO_KIND
 
 # ---- primitives: which dice go aside, decided over faces ---------------------------------------
 # A select primitive gives the indices of the dice it sets aside, in roll order (most selections
@@ -84,6 +85,10 @@ def _check_kinds(lo, call, form, args) -> None:
     if not call.keywords:
         raise lo.fail(DiceTypeError, "kinds(..) names at least one kind and how many dice are of it, as in "
                                      "kinds(5d10, wild=2)", call.span)
+    for keyword in call.keywords:
+        if keyword.name == NO_KIND:
+            raise lo.fail(DiceTypeError, f"{NO_KIND} names the dice of no kind (of(p, {NO_KIND}), kind={NO_KIND}): "
+                                         f"kinds(..) gives kinds of other names", keyword.span)
     if args[0].is_const:
         raise lo.fail(DiceTypeError, f"kinds(..) marks dice that are rolled, and {lo.label(call.args[0].span)} is a "
                                      f"constant pool: give its kinds where it is rolled, as in kinds(5d10, wild=2)",

@@ -33,7 +33,7 @@ from .kinds import ANY, BOOL, NUM, POOL, STR
 from .limits import Limits
 from .modifiers import FLIPPED, MODIFIERS, covers
 from .named import NO_FORMULAS
-from .values import Die, Pool
+from .values import NO_KIND, Die, Pool
 
 NOT_CONST = object()
 INF = float("inf")
@@ -80,8 +80,8 @@ def _safe(*parts: Src) -> bool:
     return all(p.safe for p in parts)
 
 
-SHARED_HELPERS = ("div", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll", "word", "joined",
-                  "formula_call")   # both modes
+SHARED_HELPERS = ("div", "rem", "mul", "chain", "condition", "modifier", "count_arg", "extreme", "reroll", "word",
+                  "joined", "formula_call")   # both modes
 
 
 class Namespace:
@@ -171,7 +171,7 @@ class Lowering:
         The Src's `dice` is then the most dice the whole expression can roll."""
         self.most_dice = 0
         if self.kinds is None:
-            self.kinds = frozenset(ast.kinds_named(node)) or None
+            self.kinds = frozenset(ast.kinds_named(node, self.formulas)) or None
         src = self.node(node)
         if not self.track and self.most_dice > self.limits.max_dice_rolled:
             self.track = True
@@ -268,6 +268,8 @@ class Lowering:
             raise self.fail(DiceTypeError, f"{what} needs the name of a kind of dice here, as kinds(..) gives it "
                                            f"(such as wild)", node.span)
         name = node.name
+        if name == NO_KIND:     # the dice no kinds(..) marked: always there to be read
+            return name
         if self.kinds is not None and name not in self.kinds:
             guess = get_close_matches(name, list(self.kinds), n=1)
             hint = f" (did you mean {guess[0]}?)" if guess else ""
@@ -316,7 +318,7 @@ def lower_unary(lo: Lowering, node: ast.Unary) -> Src:
 
 def lower_arithmetic(lo: Lowering, node: ast.Arithmetic) -> Src:
     codes = [lo.number(x) for x in node.operands]
-    divisions = [op == "//" and not (c.is_const and c.const != 0) for op, c in zip(node.ops, codes[1:])]
+    divisions = [op in ("//", "%") and not (c.is_const and c.const != 0) for op, c in zip(node.ops, codes[1:])]
     if sum(divisions) > 8:
         # A long chain of divisions by values known only when it runs: one helper, not nested calls.
         ops = tuple(zip(node.ops, [x.span for x in node.operands[1:]]))
@@ -327,7 +329,7 @@ def lower_arithmetic(lo: Lowering, node: ast.Arithmetic) -> Src:
         text = codes[0].text
         for op, code, operand, dynamic in zip(node.ops, codes[1:], node.operands[1:], divisions):
             if dynamic:
-                text = f"_div({text}, {code.text}, {operand.span!r})"
+                text = f"_{'div' if op == '//' else 'rem'}({text}, {code.text}, {operand.span!r})"
             elif op == "*":
                 text = f"_mul({text}, {code.text}, {node.span!r})"
             else:
@@ -355,6 +357,9 @@ def _arith_bounds(ops, bounds):
         elif op == "*":
             corners = (low * lo, low * hi, high * lo, high * hi)
             low, high = min(corners), max(corners)
+        elif op == "%" and lo == hi != 0:
+            # The remainder has the sign of the divisor: 0..n-1 for n > 0, n+1..0 for n < 0.
+            low, high = (0, lo - 1) if lo > 0 else (lo + 1, 0)
         else:
             return None
     return (low, high)
@@ -873,18 +878,28 @@ def lower_dice(lo: Lowering, node: ast.Dice) -> Src:
                dice=dice)
 
 
+def _written_sides(item) -> int | None:
+    """The sides of an item of a literal when they are written: NdS, or kinds(NdS, ..), whose dice
+    keep their kinds when re-rolled or exploded (a die an explosion adds is of its parent's kind)."""
+    if isinstance(item, ast.Call) and item.function == "kinds" and len(item.args) == 1:
+        item = item.args[0]
+    if isinstance(item, ast.Dice) and isinstance(item.sides, ast.Integer):
+        return item.sides.value
+    return None
+
+
 def _dice_items(lo: Lowering, node: ast.PoolLiteral, token: str) -> list:
     """The sides of the dice of a literal whose modifiers re-roll or explode: every item must be
-    dice of a written size (NdS), or brackets of them, so both modes know each die's sides."""
+    dice of a written size (NdS or kinds(NdS, ..)), or brackets of them, so both modes know each die's sides."""
     found = []
     for item in node.items:
         if isinstance(item, ast.PoolLiteral) and not item.modifiers:
             found += _dice_items(lo, item, token)
-        elif isinstance(item, ast.Dice) and isinstance(item.sides, ast.Integer):
-            found.append(item.sides.value)
+        elif _written_sides(item) is not None:
+            found.append(_written_sides(item))
         else:
             raise lo.fail(DiceValueError, f"'{token}' re-rolls or explodes dice rolled in these brackets, written "
-                                          f"as NdS with a number of sides; {lo.label(item.span)!r} is not",
+                                          f"as NdS with a number of sides (or kinds(NdS, ..)); {lo.label(item.span)!r} is not",
                           item.span)
     return found
 
@@ -940,7 +955,7 @@ def _flat_items(lo: Lowering, node: ast.PoolLiteral, items: list) -> list:
     """(value source, sides, span) for each item of a literal with modifiers."""
     out = []
     for src, x in zip(items, node.items):
-        sides = x.sides.value if isinstance(x, ast.Dice) and isinstance(x.sides, ast.Integer) else None
+        sides = _written_sides(x)
         if isinstance(x, ast.PoolLiteral) and not x.modifiers:
             inner = [lo.node(i) for i in x.items]
             out += _flat_items(lo, x, inner)

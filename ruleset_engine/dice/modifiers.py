@@ -100,9 +100,9 @@ def _reroll(state: RollState, test, draw, span, once: bool) -> None:
             continue
         sides = state.sides[i]
         while True:
-            new = draw(sides)
+            new = as_face(draw(sides), kind_of(face))     # re-rolled, a die keeps its kind
             if history is not None:
-                history.setdefault(i, []).append(face)
+                history.setdefault(i, []).append(int(face))
                 state.exploded.discard(i)
                 state.changed.pop(i, None)     # rolled anew: the face min/max set is an earlier face now
             face = new
@@ -127,7 +127,7 @@ def explode(state, test, draw, span):
     for i in queue:   # grows while it is walked: added dice may explode too
         s = sides[i]
         if (faces[i] == s) if test is None else test(faces[i]):
-            new = draw(s)
+            new = as_face(draw(s), kind_of(faces[i]))     # the die an explosion adds is of its parent's kind
             faces.append(new)
             sides.append(s)
             j = len(faces) - 1
@@ -145,7 +145,7 @@ def explode_once(state, test, draw, span):
     for i in list(state.active):     # the dice before this modifier only
         s = sides[i]
         if (faces[i] == s) if test is None else test(faces[i]):
-            faces.append(draw(s))
+            faces.append(as_face(draw(s), kind_of(faces[i])))
             sides.append(s)
             j = len(faces) - 1
             if state.exploded is not None:

@@ -235,7 +235,7 @@ def _load_parser() -> Lark:
 _VALUE_START = {"INT", "NAME", "LPAR", "LSQB", "DIE_OP", "STRING", "TRUE", "FALSE", "NOT", "ADD_OP"}
 _WORDS = {
     "RPAR": "')'", "RSQB": "']'", "COMMA": "','", "ELSE": "'else'", "IF": "'if'",
-    "AND": "'and'", "OR": "'or'", "COMP_OP": "a comparison such as '>='", "MUL_OP": "'*' or '//'",
+    "AND": "'and'", "OR": "'or'", "COMP_OP": "a comparison such as '>='", "MUL_OP": "'*', '//' or '%'",
     "ADD_OP": "'+' or '-'", "EQUAL": "'='", "DOT": "'.'",
 }
 _TOKEN_WORDS = {

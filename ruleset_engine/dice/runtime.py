@@ -15,7 +15,7 @@ from __future__ import annotations
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from .kinds import describe
 from .modifiers import FLIPPED, RollState, limit_message
-from .values import Die, FacesList, Kept, KFace, Pool, TraceStep, as_face, kind_of
+from .values import Die, FacesList, Kept, KFace, Pool, TraceStep, as_face, is_of, kind_of
 
 
 class Tally:
@@ -95,14 +95,24 @@ def div(a: int, b: int, span) -> int:
     return a // b
 
 
+def rem(a: int, b: int, span) -> int:
+    """`a % b`: the remainder of the floor division, so `a == a // b * b + a % b` always holds and the
+    remainder has the sign of b (`-7 % 3` is 2, `7 % -3` is -2), as Python's `%` and numpy's `remainder`."""
+    if b == 0:
+        raise DiceValueError("division by zero", span=span)
+    return a % b
+
+
 def chain(values, ops) -> int:
-    """A long chain of one precedence level (* and //), left to right. ops: ((op, span), ...)."""
+    """A long chain of one precedence level (*, // and %), left to right. ops: ((op, span), ...)."""
     acc = values[0]
     for value, (op, span) in zip(values[1:], ops):
         if op == "*":
             acc = mul(acc, value, span)
         elif op == "//":
             acc = div(acc, value, span)
+        elif op == "%":
+            acc = rem(acc, value, span)
         elif op == "+":
             acc += value
         else:
@@ -271,8 +281,9 @@ def _traced_dice(state: RollState, originals: list) -> list:
     history, exploded, extra, changed = state.history, state.exploded, state.extra, state.changed
     shown = []
     for i in range(len(state.faces)):
-        if i >= len(originals):      # added by an explosion
-            shown.append(Die(state.faces[i], state.sides[i], tuple(history.get(i, ())), i in exploded, True,
+        if i >= len(originals):      # added by an explosion, of its parent's kind
+            face = state.faces[i]
+            shown.append(Die(int(face), state.sides[i], tuple(history.get(i, ())), i in exploded, True, kind_of(face),
                              changed_from=changed.get(i)))
             continue
         die = originals[i]
@@ -287,7 +298,8 @@ def _traced_dice(state: RollState, originals: list) -> list:
             was = changed.get(i)
         else:                # set before (in the roll that made the die), or here
             was = die.changed_from if die.changed_from is not None else changed.get(i)
-        shown.append(Die(state.faces[i], state.sides[i], earlier, blew, die.extra or i in extra, die.kind, was))
+        shown.append(Die(int(state.faces[i]), state.sides[i], earlier, blew, die.extra or i in extra, die.kind, was,
+                         die.first))
     return shown
 
 
@@ -329,7 +341,8 @@ def t_literal(tally, R, items, mods, info) -> Pool:
         if tally.steps is not None:
             tally.steps.append(TraceStep(info[0], info[1], pool.dice, None, pool.total))
         return pool
-    state = RollState([d.face for d in dice], [d.sides for d in dice], True)
+    # Faces of a kind carry it (KFace), so the dice a re-roll or an explosion draws are of that kind too.
+    state = RollState([as_face(d.face, d.kind) for d in dice], [d.sides for d in dice], True)
     check_modifiers(mods, set(state.sides))
     _apply(state, mods, R, tally)
     return _finish(tally, state, dice, info[0], info[1])
@@ -348,7 +361,7 @@ def t_count(tally, pool, test, mark, info, kind=None) -> int:
     if kind is None:
         hits = [test(d.face) for d in pool.dice]
     else:   # count(p, cond, kind=K): only the dice of that kind are judged
-        hits = [d.kind == kind and test(d.face) for d in pool.dice]
+        hits = [is_of(d.kind, kind) and test(d.face) for d in pool.dice]
     marks = tuple([mark if h else "kept" for h in hits]) if tally.steps is not None else None
     return _judged(tally, pool, marks, sum(hits), info)
 
@@ -618,18 +631,18 @@ def t_of(tally, pool, kind, mark, info) -> Pool:
     """The dice of one kind; the others are marked."""
     if type(pool) is not Pool:
         pool = t_pool(pool, info[2])
-    return t_select(tally, pool, [i for i, d in enumerate(pool.dice) if d.kind != kind], mark, info)
+    return t_select(tally, pool, [i for i, d in enumerate(pool.dice) if not is_of(d.kind, kind)], mark, info)
 
 
 def u_of(pool, kind, with_aside=False) -> tuple:
-    kept = tuple([f for f in pool if type(f) is KFace and f.kind == kind])
+    kept = tuple([f for f in pool if is_of(kind_of(f), kind)])
     if with_aside:
-        return Kept(kept, tuple([f for f in pool if type(f) is not KFace or f.kind != kind]))
+        return Kept(kept, tuple([f for f in pool if not is_of(kind_of(f), kind)]))
     return kept
 
 
 def u_count_kind(pool, test, kind) -> int:
-    return len([f for f in pool if type(f) is KFace and f.kind == kind and test(f)])
+    return len([f for f in pool if is_of(kind_of(f), kind) and test(f)])
 
 
 def chosen_indices(faces, kinds, chosen, chosen_kinds, label, span) -> list:

@@ -32,6 +32,14 @@ class KFace(int):
         return self
 
 
+NO_KIND = "none"     # the kind written to read the dice that no kinds(..) marked: of(p, none), kind=none
+
+
+def is_of(kind: str | None, wanted: str) -> bool:
+    """A die of kind `kind` (None: no kind) is of the kind a formula names (NO_KIND: of no kind)."""
+    return kind is None if wanted == NO_KIND else kind == wanted
+
+
 def kind_of(face) -> str | None:
     """The kind of an untraced face: None for a plain int."""
     return face.kind if type(face) is KFace else None
@@ -46,13 +54,15 @@ class Die:
     """One die: its face, its number of sides (None for a fixed number from a pool literal),
     the faces it showed before being re-rolled, whether it exploded or came from an explosion,
     its kind (None for a plain die; a name such as 'wild' given by kinds(..)), and the face it showed
-    before min or max set its face (None when they did not)."""
+    before min or max set its face (None when they did not). `origin`: the die first rolled, when
+    this one is that die later in the same roll (given a kind, re-rolled, exploded), so a roll's
+    list of dice shows each die once, as it ended (Result.dice)."""
 
-    __slots__ = ("face", "sides", "history", "exploded", "extra", "kind", "changed_from")
+    __slots__ = ("face", "sides", "history", "exploded", "extra", "kind", "changed_from", "origin")
 
     def __init__(self, face: int, sides: int | None, history: tuple[int, ...] = (),
                  exploded: bool = False, extra: bool = False, kind: str | None = None,
-                 changed_from: int | None = None):
+                 changed_from: int | None = None, origin: "Die | None" = None):
         self.face = face
         self.sides = sides
         self.history = history
@@ -60,14 +70,21 @@ class Die:
         self.extra = extra
         self.kind = kind
         self.changed_from = changed_from
+        self.origin = origin
+
+    @property
+    def first(self) -> "Die":
+        """The die as first rolled: this one, or the one it stands for."""
+        return self.origin if self.origin is not None else self
 
     def rerolled(self, face: int, sides: int | None = None) -> "Die":
         """The die re-rolled to `face` (its kind kept); `sides` for a fixed die that is rolled now."""
         return Die(face, self.sides if sides is None else sides, self.history + (self.face,), False, self.extra,
-                   self.kind)
+                   self.kind, origin=self.first)
 
     def of_kind(self, kind: str | None) -> "Die":
-        return Die(self.face, self.sides, self.history, self.exploded, self.extra, kind, self.changed_from)
+        return Die(self.face, self.sides, self.history, self.exploded, self.extra, kind, self.changed_from,
+                   self.first)
 
     def __repr__(self) -> str:
         return f"Die({self.face}, d{self.sides})" if self.sides else f"Die({self.face})"
@@ -214,16 +231,19 @@ class Result:
 
     @property
     def dice(self) -> list[tuple[Die, str]]:
-        """Every die rolled or named, once each in order of appearance, with its final fate."""
+        """Every die rolled or named, once each in order of appearance, as it ended (a die given a kind
+        or re-rolled later in the roll is shown so, in its first place), with its final fate."""
         order: dict[int, list] = {}
         for step in self.steps:
             for i, die in enumerate(step.dice):
-                entry = order.get(id(die))
+                entry = order.get(id(die.first))
                 fate = step.mark(i)
                 if entry is None:
-                    order[id(die)] = [die, fate]
-                elif fate != "kept":
-                    entry[1] = fate
+                    order[id(die.first)] = [die, fate]
+                else:
+                    entry[0] = die
+                    if fate != "kept":
+                        entry[1] = fate
         return [(d, f) for d, f in order.values()]
 
     def to_json(self) -> dict:

@@ -330,7 +330,8 @@ def _arithmetic(v, node, rows):
             zero = (right == 0)
             if np.any(zero):
                 raise DiceValueError("division by zero", span=operand.span)
-            value = value // right
+            # numpy's // and % floor as Python's do: the remainder has the sign of the divisor.
+            value = value // right if op == "//" else value % right
     return value
 
 

@@ -220,6 +220,8 @@ class RulesetChecker:
             formula_value = value.get("value") if isinstance(value, dict) else value
             sub = ("report", name, "value") if isinstance(value, dict) else ("report", name)
             report[name] = self.formula(formula_value, sub, Scope(self.names), still=True)
+        distributions = tuple(name for name, value in self.items("report")
+                              if isinstance(value, dict) and value.get("distribution"))
         if self.problems or self.refused:
             return None
         return model.Ruleset(
@@ -228,7 +230,7 @@ class RulesetChecker:
             triggers=triggers, end=endings, status=status, report=report,
             source=self.plain_text(d.get("source")), description=self.plain_text(d.get("description")),
             languages=tuple(d.get("languages") or sorted(self.languages or {"en"})), data=d, files=self.files,
-            pairs=pairs,
+            pairs=pairs, distributions=distributions,
             formulas=self.formulas,
         )
 

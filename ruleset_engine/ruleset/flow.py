@@ -76,8 +76,10 @@ def action_params(c, specs, path) -> dict:
             # A formula giving an instance or its name (a state variable naming the current one), read
             # as the action starts without it.
             default = c.formula(default, p + ("default",), Scope(c.names), still=True)
-        if kind == "integer" and isinstance(default, str):
-            # A formula (params.NAME, a field), read as the action starts without it.
+        if kind == "integer" and isinstance(default, str) or kind == "boolean" and isinstance(default, str) \
+                or kind == "choice" and isinstance(default, str) and default not in (spec.get("choices") or ()):
+            # A formula (params.NAME, a field), read as the action starts without it: a table's switch
+            # (`default: params.rote`). A choice's default that is one of its choices is that choice.
             default = c.formula(default, p + ("default",), Scope(c.names), still=True)
         elif kind == "integer" and default is not None and (isinstance(default, bool) or not isinstance(default, int)):
             c.problem(f"the default of an integer parameter is a whole number or a formula, not {default!r}",

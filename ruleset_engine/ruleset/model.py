@@ -247,3 +247,4 @@ class Ruleset:
     files: tuple[str, ...] = ()   # this file, its chapters, then its parents (each with its chapters)
     pairs: dict[str, PairSpec] = field(default_factory=dict)   # records between two instances
     formulas: FormulaBook = NO_FORMULAS   # the named formulas, which any formula may call
+    distributions: tuple[str, ...] = ()   # the report values a simulation shows value by value

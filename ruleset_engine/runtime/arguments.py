@@ -75,18 +75,24 @@ def default_entity(game, action: model.Action, param: model.ActionParam) -> str:
         raise GameError(str(err)) from None
 
 
-def default_arg(game, action: model.Action, param: model.ActionParam) -> int:
-    """An integer parameter's default that is a formula, read now and held to the bounds: a value
-    out of them is the ruleset's error, at the default (the simulation writes the same check)."""
+def default_arg(game, action: model.Action, param: model.ActionParam):
+    """An integer, yes/no or choice parameter's default that is a formula, read now and held to the
+    parameter's values: a value out of them is the ruleset's error, at the default (the simulation
+    writes the same check)."""
     from ruleset_engine.ruleset.steps import StepFailed
 
-    from .support import default_arg as checked
+    from .support import default_arg as checked, default_choice, default_truth
 
     formula = param.default
-    low = bound(game, param.min) if param.min is not None else None
-    high = bound(game, param.max) if param.max is not None else None
+    what = f"{action.name} {param.name}: the default {formula.text}"
     try:
-        return checked(read(game, formula), low, high, f"{action.name} {param.name}: the default {formula.text}")
+        if param.type == "boolean":
+            return default_truth(read(game, formula), what)
+        if param.type == "choice":
+            return default_choice(read(game, formula), tuple(param.choices), what)
+        low = bound(game, param.min) if param.min is not None else None
+        high = bound(game, param.max) if param.max is not None else None
+        return checked(read(game, formula), low, high, what)
     except StepFailed as err:
         raise RuleError(str(err), formula.where, formula.path) from None
 

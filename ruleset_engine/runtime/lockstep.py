@@ -46,7 +46,8 @@ from .errors import BoundReached, RuleError
 from .limits import game_too_long
 from .lockstep_values import (Record, Ref, RefStore, Store, Track, _as_python, _assemble, _by_instance, _key, _part,
                               _plain, _store_for)
-from .support import auto_answer, decision, default_arg, fmt, group_size, plain_text, track_boxes
+from .support import auto_answer, decision, default_arg, default_choice, default_truth, fmt, group_size, plain_text
+from .support import track_boxes
 from .support import too_big
 from .writer import _may_grow
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
@@ -799,6 +800,8 @@ class Machine:
         """A loop action's parameter whose default is a formula, read as the round starts and held
         to the parameter's bounds (support.default_arg says what is wrong, for the first game)."""
         value = self.per_row(self.value(param.default, rows), rows)
+        if param.type in ("boolean", "choice"):
+            return self.default_word(param, value)
         low = self.per_row(self.number(param.min, rows), rows) if param.min is not None else None
         high = self.per_row(self.number(param.max, rows), rows) if param.max is not None else None
         bad = np.zeros(len(rows), bool) if value.dtype.kind in "iu" else np.ones(len(rows), bool)
@@ -812,6 +815,23 @@ class Machine:
             one = value[i].item() if isinstance(value[i], np.generic) else value[i]
             default_arg(one, None if low is None else int(low[i]), None if high is None else int(high[i]),
                         f"{self.action.name} {param.name}: the default {param.default.text}")
+        return value
+
+    def default_word(self, param, value):
+        """A yes/no or choice parameter's default read from a formula for each game: true/false, or one
+        of the choices (support.default_truth and default_choice say what is wrong, for the first game)."""
+        if param.type == "boolean":
+            bad = np.zeros(len(value), bool) if value.dtype == bool else np.ones(len(value), bool)
+        else:
+            bad = ~np.isin(value.astype(object), np.array(param.choices, dtype=object))
+        if bad.any():
+            self.site = param.default
+            one = value[int(np.flatnonzero(bad)[0])]
+            one = one.item() if isinstance(one, np.generic) else one
+            what = f"{self.action.name} {param.name}: the default {param.default.text}"
+            if param.type == "boolean":
+                default_truth(one, what)
+            default_choice(one, tuple(param.choices), what)
         return value
 
     # ---- a round

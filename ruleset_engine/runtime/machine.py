@@ -232,14 +232,18 @@ def _triggers(p) -> FunctionWriter:
 
 def default_arg(w: FunctionWriter, action: str, param) -> str:
     """An integer parameter's default formula, held to its bounds (arguments.check_args at the table);
-    an entity parameter's, the name of an instance of its group."""
+    an entity parameter's, the name of an instance of its group; a yes/no's, true or false; a choice's,
+    one of its choices."""
     value = w.value(param.default)[0]
+    what = w.const(f"{action} {param.name}: the default {param.default.text}", "t")
     if param.type == "entity":
-        what = w.const(f"{action} {param.name}: the default {param.default.text}", "t")
         return f"_default_entity({value}, {w.group(param.of)}, {what})"
+    if param.type == "boolean":
+        return f"_default_truth({value}, {what})"
+    if param.type == "choice":
+        return f"_default_choice({value}, {w.const(tuple(param.choices), 'c')}, {what})"
     low = w.value(param.min)[0] if param.min is not None else "None"
     high = w.value(param.max)[0] if param.max is not None else "None"
-    what = w.const(f"{action} {param.name}: the default {param.default.text}", "t")
     return f"_default_arg({value}, {low}, {high}, {what})"
 
 

@@ -129,7 +129,9 @@ class ProgramWriter:
         self.aside = any(dice_ast.reads_aside(f.tree) for f in everything) or \
             any(dice_ast.reads_aside(dice.compile(t).tree) for t in rolled)
         # The kinds of dice the ruleset gives: the only ones its formulas may read (of(p, wild)).
+        # A named formula's body counts too: it gives its kinds wherever it is called.
         self.kinds = frozenset().union(*(dice_ast.kinds_named(f.tree) for f in everything),
+                                       *(dice_ast.kinds_named(f.tree) for f in ruleset.formulas.values()),
                                        *(dice_ast.kinds_named(dice.compile(t).tree) for t in rolled))
         # Only these formulas' untraced pools carry what they set aside; the rest stay plain tuples.
         self.tracked, self.carriers, self.holders = _tracking_aside(ruleset, everything) if self.aside \
@@ -523,6 +525,7 @@ class ProgramWriter:
             "_picked": support.picked, "_u_picked": support.u_picked, "_in_level": support.in_level,
             "_instance_named": support.instance_named,
             "_default_arg": support.default_arg, "_default_entity": support.default_entity,
+            "_default_truth": support.default_truth, "_default_choice": support.default_choice,
             "_formula_arg": support.formula_arg, "_add_sheets": support.add_sheets, "_new_track": new_track, "_start_marks": start_marks,
             "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
             "_LocalText": LocalText, "_NO_DICE": NO_DICE, "_NOTHING": NOTHING, "_EndGame": EndGame,

@@ -202,6 +202,21 @@ def default_arg(value, low, high, what: str):
     return value
 
 
+def default_truth(value, what: str) -> bool:
+    """A yes/no parameter's default read from a formula: true or false, nothing else."""
+    if type(value) is not bool:
+        raise StepFailed(f"{what} gives {format_value(value)}, not true or false")
+    return value
+
+
+def default_choice(value, choices: tuple, what: str) -> str:
+    """A choice parameter's default read from a formula: one of the choices."""
+    if not isinstance(value, str) or value not in choices:
+        shown = repr(value) if isinstance(value, str) else format_value(value)
+        raise StepFailed(f"{what} gives {shown}, not one of {', '.join(choices)}")
+    return value
+
+
 def default_entity(value, instances, what: str) -> str:
     """An entity parameter's default read from a formula: an instance, or the name of one."""
     items = instances if isinstance(instances, list) else [instances] if isinstance(instances, dict) else []

@@ -83,3 +83,17 @@ def test_a_text_question_is_answered_by_its_auto_text():
     assert RandomAnswers()(asked, "Ana") == "Ana"
     found = playouts(str(Path(__file__).parents[1] / "rulesets" / "table-sheets.yaml"), 20, seed=3)
     assert lines(found, "error") == []
+
+
+def test_the_docs_say_what_random_playouts_answer_to_a_text_question():
+    # A designer reads what a playout types for words: the docs of the playouts and of ask: say it.
+    docs = Path(__file__).parents[2] / "docs"
+    simulate = " ".join((docs / "simulate.md").read_text(encoding="utf-8").split())
+    assert "A text question is the exception: it is answered with its `auto:` text, rendered for that game" \
+        in simulate
+    rulesets = " ".join((docs / "rulesets.md").read_text(encoding="utf-8").split())
+    assert "answer a text question with its `auto:` text too" in rulesets
+    # ... and the playouts do what they say: the auto: text, whatever the generator's state.
+    answers = RandomAnswers()
+    answers.rng.random()
+    assert answers(Decision("x", "words", "text", min=1, max=20), "Beto") == "Beto"

@@ -306,3 +306,15 @@ def _explode_once_2d4() -> dict:
         for extra in itertools.product(range(1, 5), repeat=2):
             counts[sum(first) + sum(e for f, e in zip(first, extra) if f == 4)] += 1
     return {v: Fraction(c, 256) for v, c in counts.items()}
+
+
+def test_explosions_after_a_reroll_are_estimated_not_exact():
+    """A d10 re-rolled once below 8 shows each of 1..7 with chance 0.07 and each of 8..10 with 0.17; a 10
+    adds a fresh (not re-rolled) d10 that explodes in turn: 0.3 successes, plus a tenth of the same
+    again, so 1/3. The mean is 0.51 + 0.17 / 3 = 17/30 (0.5667); exploding re-rolled dice gives 0.6145."""
+    answer = ask(["count(1d10r<8!>=10, >= 8)"], samples=SAMPLES, seed=5)
+    assert not answer.exact and "re-rolling" in answer.why
+    question = answer.questions[0]
+    assert abs(float(question.mean) - 17 / 30) <= 5 * question.sd / math.sqrt(SAMPLES)
+    # A re-roll alone stays exact.
+    assert ask(["count(1d10r<8, >= 8)"]).exact

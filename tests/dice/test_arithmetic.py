@@ -13,6 +13,13 @@ from tests.conftest import roll
     ("-7 // 2", -4),          # floor division, as the docs say
     ("10 - 2 - 3", 5),        # left to right
     ("2 * 3 // 4", 1),
+    ("7 % 3", 1),             # the remainder of the floor division: a == a // b * b + a % b
+    ("-7 % 3", 2),            # -7 // 3 is -3, and -3 * 3 + 2 is -7: the sign of the divisor
+    ("7 % -3", -2),           # 7 // -3 is -3, and -3 * -3 - 2 is 7
+    ("-7 % -3", -1),
+    ("6 % 3", 0),
+    ("2 * 7 % 4", 2),         # one precedence level with * and //, left to right: (2 * 7) % 4
+    ("2 + 7 % 4", 5),
     ("-(2 + 3)", -5),
     ("--3", 3),
     ("+4", 4),
@@ -72,3 +79,25 @@ def test_constant_expressions_are_folded_at_compile_time():
     assert dice.compile("2 * (3 + 4)").is_constant
     assert not dice.compile("2 * 1d6").is_constant
     assert not dice.compile("x + 1").is_constant
+
+
+def test_percent_after_d_is_the_hundred_sided_die_and_elsewhere_the_remainder():
+    assert roll("d% % 10", faces=[37]).value == 7
+    assert roll("2d% % 7", faces=[50, 45]).value == 95 % 7
+    assert roll("3d6 % 4", faces=[6, 6, 5]).value == 1          # a pool in arithmetic means its sum
+    assert roll("x % n", faces=[], env={"x": -9, "n": 4}).value == 3
+    assert dice.compile("x % n").plain(env={"x": -9, "n": 4}) == 3          # untraced, as a simulation
+
+
+@pytest.mark.parametrize("text, env", [("7 % 0", None), ("x % n", {"x": 7, "n": 0})])
+def test_a_remainder_by_zero_is_an_error_with_a_caret(text, env):
+    from tests.conftest import error_of
+    err = error_of(text, env=env)
+    assert isinstance(err, dice.DiceValueError) and err.message == "division by zero"
+    assert err.span == (text.index("%") + 2, len(text))
+
+
+def test_a_long_chain_of_remainders_by_unknown_values_agrees_with_python():
+    text = " % ".join(["x"] + ["n"] * 10)          # past 8 divisions: written through one helper
+    assert roll(text, faces=[], env={"x": -100, "n": 7}).value == -100 % 7
+    assert dice.compile(text).plain(env={"x": 100, "n": -7}) == 100 % -7

@@ -101,3 +101,52 @@ def test_a_chosen_die_the_pool_does_not_hold_is_a_located_error():
     assert "^" in str(info.value)
     with pytest.raises(dice.DiceError, match="a chosen die shows 6"):
         dice.compile("reroll(2d6, [6, 6], 6)").plain(rng=dice.ScriptedDice([6, 2]))
+
+
+# ---- dice of no kind, and the kind of a die rolled again --------------------------------------
+
+
+def test_none_names_the_dice_no_kinds_marked():
+    faces = [6, 1, 7, 2, 9]            # wild: the first two
+    text = "of(kinds(5d10, wild=2), none)"
+    assert kinds_of(roll(text, faces=faces)) == [(7, None), (2, None), (9, None)]
+    assert plain(text, faces) == [(7, None), (2, None), (9, None)]
+    # Among the plain dice, 7 and 9 are 6 or more; the wild 6 is not counted.
+    assert roll("count(kinds(5d10, wild=2), >= 6, kind=none)", faces=faces).value == 2
+    assert plain("count(kinds(5d10, wild=2), >= 6, kind=none)", faces) == 2
+    # A pool with no kinds at all: every die is of no kind, and none needs no kinds(..) to be read.
+    assert roll("count(3d6, >= 4, kind=none)", faces=[4, 3, 6]).value == 2
+    assert plain("size(of(3d6, none))", [4, 3, 6]) == 3
+
+
+def test_none_cannot_be_given_as_a_kind():
+    err = error_of("kinds(3d6, none=1)")
+    assert isinstance(err, dice.DiceTypeError) and "none names the dice of no kind" in err.message
+    assert err.span == (11, 17)
+
+
+def test_a_die_exploded_or_rerolled_keeps_its_kind():
+    # 4 (hunger) explodes on >= 4 into 7, which is hunger too and explodes into 3 (hunger); 5 into 8, then 2.
+    text = "[kinds(3d10, hunger=1)]!>=4"
+    faces = [4, 5, 2, 7, 8, 3, 2]
+    expected = [(4, "hunger"), (5, None), (2, None), (7, "hunger"), (8, None), (3, "hunger"), (2, None)]
+    assert kinds_of(roll(text, faces=faces)) == expected
+    assert plain(text, faces) == expected
+    assert roll(f"sum(of({text}, hunger))", faces=faces).value == 14
+    # Re-rolled below 5, each die keeps its kind: 4h -> 7h, 5h stays, 2 -> 8.
+    text = "[kinds(3d10, hunger=2)]r<5"
+    assert kinds_of(roll(text, faces=[4, 5, 2, 7, 8])) == [(7, "hunger"), (5, "hunger"), (8, None)]
+    assert plain(text, [4, 5, 2, 7, 8]) == [(7, "hunger"), (5, "hunger"), (8, None)]
+    # Explode once: the added die is of its parent's kind and does not explode.
+    assert plain("[kinds(2d6, wild=1)]!o", [6, 6, 6, 1]) == [(6, "wild"), (6, None), (6, "wild"), (1, None)]
+
+
+def test_a_roll_shows_each_die_once_as_it_ended():
+    # The table's roll line and the JSON list every die once: given a kind, it is shown with its kind.
+    result = roll("kinds(5d10, hunger=4)", faces=[5, 8, 10, 4, 9])
+    assert [(d.face, d.kind) for d, _ in result.dice] == \
+        [(5, "hunger"), (8, "hunger"), (10, "hunger"), (4, "hunger"), (9, None)]
+    result = roll("count([kinds(2d10, hunger=1)]!>=10, >= 6)", faces=[10, 3, 7])
+    assert [(d.face, d.kind, f) for d, f in result.dice] == \
+        [(10, "hunger", "counted"), (3, None, "kept"), (7, "hunger", "counted")]
+    assert len(result.to_json()["dice"]) == 3

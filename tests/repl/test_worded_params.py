@@ -56,3 +56,41 @@ def test_completion_offers_fields_words_and_values():
     assert completer.candidates("throw strength as ", "") == ["Ana", "Beto"]
     assert completer.candidates("throw strength as Ana ", "") == ["strength", "brawl", "hp", "at", "bold"]
     assert completer.candidates("throw bold ", "") == ["yes", "no", "as", "at"]
+
+
+PUSH = load(GAME).actions["push"]
+
+
+@pytest.mark.parametrize("typed, args", [
+    ("dice 4 9-again", {"size": "4", "nine_again": "yes"}),
+    ("9-again", {"nine_again": "yes"}),
+    ("9-AGAIN no dice 2", {"nine_again": "no", "size": "2"}),
+])
+def test_a_word_may_start_with_a_digit(typed, args):
+    assert parse_action_args(typed, PUSH) == args
+
+
+def test_a_word_starting_with_a_digit_plays_at_the_table_and_help_lists_the_words():
+    repl, out = make_repl(GAME, seed=1)
+    run(repl, out, "push dice 2 9-again")
+    rolled = [e for e in repl.session.game.log if e["kind"] == "roll"][-1]
+    assert len([d for d in rolled["dice"] if not d.get("from_explosion")]) == 2
+    shown = run(repl, out, "help push")
+    assert "typed: push [dice size] [9-again]" in shown
+    assert "nine_again=boolean, word 9-again (alone: yes), default no" in shown
+    assert "size=integer, word dice, default 3" in shown
+    assert "typed: throw [traits] [as who] [at at] [bold]" in run(repl, out, "help throw")
+    assert TableCompleter(repl).candidates("push ", "") == ["dice", "9-again"]
+
+
+@pytest.mark.parametrize("word, ok", [("9-again", True), ("8again", True), ("9", False), ("9-1", False),
+                                      ("Again", False)])
+def test_a_word_holds_a_letter_so_it_is_never_a_number(tmp_path, word, ok):
+    from ruleset_engine.ruleset import RulesetError
+    path = tmp_path / "w.yaml"
+    path.write_text(open(GAME, encoding="utf-8").read().replace("word: 9-again", f"word: '{word}'"), encoding="utf-8")
+    if ok:
+        assert load(str(path)).actions["push"].params["nine_again"].word == word
+    else:
+        with pytest.raises(RulesetError, match="w.yaml:"):
+            load(str(path))

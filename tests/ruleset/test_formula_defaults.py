@@ -72,3 +72,53 @@ def test_a_default_formula_is_checked_at_load(tmp_path):
     with pytest.raises(RulesetError) as info:
         load(write(tmp_path, OUT_OF_BOUNDS.replace("default: n - 1", "default: 1d6")))
     assert "this formula is read at any time" in str(info.value)
+
+
+SWITCHES = Path(__file__).resolve().parents[1] / "rulesets" / "switch-defaults.yaml"
+
+
+@pytest.mark.parametrize("params, rotes, wilds", [({}, 0, 0), ({"rote": True}, 3, 0),
+                                                   ({"rote": True, "style": "wild"}, 3, 3)])
+def test_a_yes_no_or_choice_default_read_from_a_param_is_the_same_at_the_table_and_in_a_simulation(
+        params, rotes, wilds):
+    ruleset = load(str(SWITCHES))
+    game = dusk.Game.start(ruleset, params=params, seed=1)
+    while not game.over:
+        game.perform("round")
+    assert (game.report()["rotes"], game.report()["wilds"]) == (rotes, wilds)
+    program = simulation_program(ruleset, resolve_params(ruleset, params))
+    report = play_game(program, 1)[2]
+    assert (report["rotes"], report["wilds"]) == (rotes, wilds)
+    # An argument given wins over the default.
+    game = dusk.Game.start(ruleset, params=params, seed=1)
+    game.perform("round", use_rote=False, how="calm")
+    assert (game.values["rotes"], game.values["wilds"]) == (0, 0)
+
+
+def test_a_choice_default_that_is_one_of_its_choices_stays_that_choice(tmp_path):
+    text = SWITCHES.read_text(encoding="utf-8").replace("default: params.style}", "default: wild}")
+    game = dusk.Game.start(load(write(tmp_path, text)), seed=1)
+    game.perform("round")
+    assert game.values["wilds"] == 1
+
+
+@pytest.mark.parametrize("old, new, message, line", [
+    ("default: params.rote}", "default: total}", "round use_rote: the default total gives 0, not true or false", 14),
+    ("default: params.style}", "default: \"'odd'\"}", "round how: the default 'odd' gives 'odd', not one of calm, wild",
+     15),
+])
+def test_a_yes_no_or_choice_default_of_the_wrong_value_is_the_rulesets_error_in_every_mode(tmp_path, old, new,
+                                                                                             message, line):
+    ruleset = load(write(tmp_path, SWITCHES.read_text(encoding="utf-8").replace(old, new)))
+    game = dusk.Game.start(ruleset, seed=1)
+    with pytest.raises(dusk.RuleError) as table:
+        game.perform("round")
+    program = simulation_program(ruleset, resolve_params(ruleset, {}))
+    with pytest.raises(dusk.RuleError) as simulated:
+        play_game(program, 1)
+    for err in (table.value, simulated.value):
+        assert message in str(err) and f"r.yaml:{line}:" in str(err)
+    from ruleset_engine.analysis.simulate import simulate
+    with pytest.raises(dusk.DuskError) as lockstep:
+        simulate(str(tmp_path / "r.yaml"), games=20, seed=1, backend="lockstep")
+    assert message in str(lockstep.value) and f"r.yaml:{line}:" in str(lockstep.value)

@@ -38,3 +38,35 @@ def test_misuse_of_kinds_in_a_ruleset_is_refused_with_its_place(tmp_path):
     _, problems = check(str(bad))
     text = "\n".join(str(p) for p in problems)
     assert "bad.yaml:" in text and "unknown kind of dice 'wlid' (did you mean wild?)" in text and "^" in text
+
+
+HUNGER = Path(__file__).parents[1] / "rulesets" / "hunger-dice.yaml"
+
+
+def test_kinds_marked_in_a_named_formula_are_read_elsewhere_and_explosions_keep_them():
+    # Marked inside formulas:, the kind hunger is read by every formula (it once was refused there).
+    _, problems = check(str(HUNGER))
+    assert problems == []
+    ruleset = load(str(HUNGER))
+    # Round 1, pool 5, hunger 2: 10h 3h 6 10 1, then the 10s explode: 10h -> 2h, 10 -> 7.
+    # Successes 10, 6, 10, 7 = 4; messy: one hunger 10; calm (no kind, 6 or more): 6, 10, 7 = 3;
+    # the sum 39 is odd. Rounds 2 to 4: 1 1 1 1 1 (sum 5, odd), no success.
+    faces = [10, 3, 6, 10, 1, 2, 7] + [1] * 15
+    game = Game.start(ruleset, rng=dice.ScriptedDice(faces))
+    game.perform("round")
+    assert game.values["successes"] == 4 and game.values["messy"] == 1 and game.values["calm"] == 3
+    assert game.values["odd"] == 1
+    roll_event = [e for e in game.log if e["kind"] == "roll"][0]
+    assert [(d["face"], d.get("kind")) for d in roll_event["dice"]] == \
+        [(10, "hunger"), (3, "hunger"), (6, None), (10, None), (1, None), (2, "hunger"), (7, None)]
+    for _ in range(3):
+        game.perform("round")
+    assert game.over and game.report() == {"successes": 4, "messy": 1, "calm": 3, "odd": 4}
+
+
+def test_a_kind_no_formula_gives_is_still_refused_beside_named_formulas(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(HUNGER.read_text(encoding="utf-8").replace("kind=hunger)", "kind=hungr)"), encoding="utf-8")
+    _, problems = check(str(bad))
+    text = "\n".join(str(p) for p in problems)
+    assert "unknown kind of dice 'hungr' (did you mean hunger?)" in text and "bad.yaml:29:19:" in text

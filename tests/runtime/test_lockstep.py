@@ -117,6 +117,8 @@ def test_search_and_kill_plays_the_same_game_in_lockstep():
     ("pair-records", 20_000, 5_000),
     # Instances made by create: at setup (names from text answers), records read by the names given.
     ("made-at-the-table", 20_000, 5_000),
+    # A yes/no and a choice parameter whose defaults are a param (the table's switches).
+    ("switch-defaults", 2_000, 500),
 ])
 def test_test_rulesets_play_the_same_games_in_lockstep(name, lockstep_games, untraced_games):
     assert_parity(str(RULESETS / f"{name}.yaml"), lockstep_games, untraced_games)
@@ -249,6 +251,8 @@ EXPRESSIONS = [
     "keep(p, > 2)", "drop(p, > 2)", "set_aside(p, == 1)", "aside(set_aside(p, == 1))", "aside(largest_set(p))",
     "aside(cancel(p, q))", "sort(p)", "sort(p, descending=true)", "min(sum(p), n, 7)", "max(size(p), n)",
     "abs(n - 5)", "[p, q]", "size([p, n])", "[p, q]kh2", "[p, n]dl1", "sum([q, p]kl3)", "sum(p) if n > 2 else size(q)", "n > 2 and sum(p) // n > 3",
+    # The remainder, by a divisor of either sign (the sign of the divisor, as in one game).
+    "sum(p) % n", "(sum(p) - 9) % n", "sum(p) % (0 - n)", "(sum(p) - 9) % (0 - n) + size(p) % 2",
 ]
 
 

@@ -7,6 +7,7 @@ Adding a step kind is one entry (its dataclass, check, lowering, doc line and he
 these modules, listed below, and its tests; the schema's step definitions name its keys.
 """
 
+from .contests import ROLL_OFF, RollOffStep
 from .control import CALL, END, FOR_EACH, IF, REPEAT, RETURN, CallStep, EndStep, ForEachStep, IfStep, RepeatStep, \
     ReturnStep
 from .kind import StepFailed, StepKind
@@ -18,11 +19,13 @@ from .records import PAIR, PairStep
 from .values import LET, NOTE, ROLL, SET, LetStep, NoteStep, RollStep, SetStep
 
 KINDS: dict[str, StepKind] = {kind.key: kind for kind in (
-    SET, LET, ROLL, NOTE, IF, REPEAT, FOR_EACH, CALL, RETURN, ASK, SAY, LOOKUP, MOVE, MARK, CLEAR, PAIR, CREATE, END,
+    SET, LET, ROLL, NOTE, IF, REPEAT, FOR_EACH, CALL, RETURN, ASK, SAY, LOOKUP, MOVE, MARK, CLEAR, PAIR, CREATE,
+    ROLL_OFF, END,
 )}
 
 __all__ = [
     "KINDS", "StepKind", "StepFailed", "SetStep", "LetStep", "RollStep", "NoteStep", "IfStep", "RepeatStep",
     "ForEachStep", "CallStep", "ReturnStep", "AskStep", "SayStep", "LookupStep", "MoveStep", "MarkStep", "EndStep", "PairStep", "CreateStep",
+    "RollOffStep",
     "new_track", "set_marked",
 ]
