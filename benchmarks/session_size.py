@@ -5,7 +5,7 @@ chatty.yaml (an action of N long lines). For each: the session file's size after
 more rounds (so the bytes a round adds), the peak memory (max RSS) of the playing process and of a
 `dusk resume` of the file. The sizes the tests hold at a small scale, here at the issue's:
 
-    python benchmarks/session_size.py [--rounds 40] [--lines 100000]
+    python benchmarks/session_size.py [--rounds 40] [--lines 30000]
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def run(*args, data: Path) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=40)
-    parser.add_argument("--lines", type=int, default=100_000)
+    parser.add_argument("--lines", type=int, default=30_000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
