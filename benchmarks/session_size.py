@@ -1,11 +1,11 @@
 """What a session file and a resume cost at full size (issue 24.4), measured on whole `dusk` processes.
 
-Two rulesets of tests/rulesets: crowd.yaml (10,000 instances, each round changes one of them) and
+Two rulesets of tests/rulesets/heavy/: crowd.yaml (10,000 instances, each round changes one of them) and
 chatty.yaml (an action of N long lines). For each: the session file's size after the start and after
 more rounds (so the bytes a round adds), the peak memory (max RSS) of the playing process and of a
 `dusk resume` of the file. The sizes the tests hold at a small scale, here at the issue's:
 
-    python benchmarks/session_size.py [--rounds 40] [--lines 100000]
+    python benchmarks/session_size.py [--rounds 40] [--lines 30000]
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ def run(*args, data: Path) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=40)
-    parser.add_argument("--lines", type=int, default=100_000)
+    parser.add_argument("--lines", type=int, default=30_000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
-        crowd = str(HERE / "tests" / "rulesets" / "crowd.yaml")
+        crowd = str(HERE / "tests" / "rulesets" / "heavy" / "crowd.yaml")
         sizes = []
         for rounds in (1, 1 + args.rounds):
             path = data / f"crowd-{rounds}.dusk"
@@ -45,7 +45,7 @@ def main() -> None:
         print(f"crowd: {(sizes[1] - sizes[0]) / args.rounds:,.0f} bytes a round")
         seconds, kb = run("resume", str(data / f"crowd-{1 + args.rounds}.dusk"), "-c", "status", data=data)
         print(f"crowd: resume {seconds:.1f} s, {kb:,} KB peak")
-        chatty = str(HERE / "tests" / "rulesets" / "chatty.yaml")
+        chatty = str(HERE / "tests" / "rulesets" / "heavy" / "chatty.yaml")
         path = data / "chatty.dusk"
         seconds, kb = run("play", chatty, "--set", f"lines={args.lines}", "--save", str(path), "-c", "talk",
                           data=data)

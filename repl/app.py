@@ -20,7 +20,7 @@ from rich.text import Text
 import ruleset_engine as dusk
 
 from .commands import PERSON_ERRORS, Quit, Repl, person_message
-from .journal import JournalError, data_dir, last_session
+from .journal import DataDirError, JournalError, data_dir, last_session
 from .render import Style, language_notice
 from .session import Session
 
@@ -159,8 +159,14 @@ def make_prompt(repl: Repl, input=None, output=None):
     from .completer import TableCompleter
     from .lexer import DiceLexer
 
+    try:
+        history = FileHistory(str(data_dir() / "history"))
+    except DataDirError:      # a data folder that cannot be used: the lines typed are kept for this table only
+        from prompt_toolkit.history import InMemoryHistory
+
+        history = InMemoryHistory()
     return PromptSession(
-        history=FileHistory(str(data_dir() / "history")),
+        history=history,
         auto_suggest=AutoSuggestFromHistory(),
         completer=TableCompleter(repl),
         lexer=DiceLexer(),

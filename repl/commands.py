@@ -729,7 +729,7 @@ def cmd_export(repl: Repl, rest: str) -> None:
     if not name:
         raise ValueError("export to which file? for example: export chronicle.md")
     path = Path(name).expanduser()
-    write_text(path, chronicle_markdown(repl), force=force, session_file=repl.session.journal.path)
+    write_text(path, chronicle_lines(repl), force=force, session_file=repl.session.journal.path)
     repl.show(f"The chronicle is in {path}.")
 
 
@@ -779,28 +779,37 @@ def export_sheets(game, folder: Path) -> list[Path]:
 
 
 def chronicle_markdown(repl: Repl) -> str:
+    return "".join(chronicle_lines(repl))
+
+
+def chronicle_lines(repl: Repl):
+    """The chronicle as Markdown, line by line (each with its newline): export writes them as they
+    come, so a long game's chronicle is never one text in memory besides its log."""
+    for line in _chronicle(repl):
+        yield line + "\n"
+
+
+def _chronicle(repl: Repl):
     game = repl.session.game
     style = render.Style(repl.style.lang, ascii_only=False)
-    lines = [f"# {as_text(game.ruleset.title, style.lang)}", "", f"Seed {game.seed}.", ""]
+    yield from (f"# {as_text(game.ruleset.title, style.lang)}", "", f"Seed {game.seed}.", "")
     for e in game.log:
         shown = render.event(e, style, repl.innermost, repl.level_labels)
         if shown is None:
             continue
         if e["kind"] == "lookup":
-            lines.extend(lookup_markdown(e, style))
-            lines.append("")
+            yield from lookup_markdown(e, style)
+            yield ""
             continue
         text = shown.plain if hasattr(shown, "plain") else str(shown)
         if e["kind"] in ("roll", "free-roll"):
-            lines.append("```\n" + text + "\n```")
+            yield "```\n" + text + "\n```"
         else:
-            lines.append(("~~" + text + "~~") if e.get("undone") else text)
-        lines.append("")
-    lines += records_markdown(game, style)
+            yield ("~~" + text + "~~") if e.get("undone") else text
+        yield ""
+    yield from records_markdown(game, style)
     if game.over:
-        lines.append(f"**Result: {game.result}.** " + ", ".join(
-            f"{k} {format_value(v)}" for k, v in game.report().items()))
-    return "\n".join(lines) + "\n"
+        yield f"**Result: {game.result}.** " + ", ".join(f"{k} {format_value(v)}" for k, v in game.report().items())
 
 
 def records_markdown(game, style: render.Style) -> list[str]:

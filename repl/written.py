@@ -36,31 +36,31 @@ def refuse_session(path: Path, session_file: Path | None) -> None:
                             "choose another name")
 
 
-def write_text(path: Path, text: str, *, force: bool = False, session_file: Path | None = None,
+def write_text(path: Path, text, *, force: bool = False, session_file: Path | None = None,
                how: str = "export --force FILE") -> None:
-    """Write `text` to `path`: a new file, or (with `force`) in place of the one there. Never the
-    session's file. GameError when the path exists and `force` was not given (`how` says how to
-    replace it); OSError when it cannot be written."""
+    """Write `text` (a text, or texts one after another, written as they come) to `path`: a new file,
+    or (with `force`) in place of the one there. Never the session's file. GameError when the path
+    exists and `force` was not given (`how` says how to replace it); OSError when it cannot be written."""
     refuse_session(path, session_file)
     if path.is_dir():
         raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
-    data = text.encode("utf-8")
+    pieces = [text] if isinstance(text, str) else text
     if not force:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
         except FileExistsError:
             raise GameError(f"{path} exists already: {how} replaces it, or choose another name") from None
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.writelines(pieces)
         except BaseException:
             _unlink(path)      # a file half written is nobody's
             raise
         return
     fd, temporary = tempfile.mkstemp(prefix=".dusk-", dir=path.parent or Path("."))
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.writelines(pieces)
         os.replace(temporary, path)
     except BaseException:
         _unlink(Path(temporary))

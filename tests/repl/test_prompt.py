@@ -123,3 +123,16 @@ def test_leaving_while_a_question_waits_says_what_was_not_played():
     assert ("You left with a question unanswered, so conflict was not played: the session file keeps the game as "
             "it was before it (resume it, and conflict rolls the same dice again).") in text
     assert "Saved in" in text and repl.session.game.turn == 1
+
+
+def test_the_prompt_opens_when_the_data_folder_cannot_be_used(tmp_path, monkeypatch):
+    # issue 24.9: a data folder that is a file (DUSK_DATA_DIR) cost the table its prompt, as a bug.
+    from prompt_toolkit.history import InMemoryHistory
+
+    repl, out = make_repl(GAMES["attack"], seed=2)
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("DUSK_DATA_DIR", str(tmp_path / "a-file"))
+    with create_pipe_input() as pipe:
+        prompt = make_prompt(repl, input=pipe, output=DummyOutput())
+    assert isinstance(prompt.history, InMemoryHistory)
+    repl.session.close()

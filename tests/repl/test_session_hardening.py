@@ -49,7 +49,7 @@ def test_a_session_on_a_read_only_file_system_says_so_and_how_to_go_on(tmp_path)
 
 # ---- 14: answers to one action replay it from its start: the questions of one action are bounded
 
-MANY = str(Path(__file__).resolve().parents[1] / "rulesets" / "many-questions.yaml")
+MANY = str(Path(__file__).resolve().parents[1] / "rulesets" / "heavy" / "many-questions.yaml")
 
 
 def test_an_action_asking_past_the_limit_of_questions_is_refused_and_undo_drops_it():
@@ -149,7 +149,7 @@ def test_a_track_whose_numbers_do_not_agree_with_its_marks_is_refused():
 
 # ---- 4: what one action keeps of its chronicle is bounded; the rest is counted
 
-CHATTY = str(Path(__file__).resolve().parents[1] / "rulesets" / "chatty.yaml")
+CHATTY = str(Path(__file__).resolve().parents[1] / "rulesets" / "heavy" / "chatty.yaml")
 
 
 def test_an_action_keeps_about_a_million_characters_of_its_chronicle_and_counts_the_rest():
@@ -184,7 +184,7 @@ def test_an_action_keeps_about_a_million_characters_of_its_chronicle_and_counts_
 
 # ---- 4: each entry keeps what changed, not the whole game; sessions of the first format go on
 
-CROWD = str(Path(__file__).resolve().parents[1] / "rulesets" / "crowd.yaml")
+CROWD = str(Path(__file__).resolve().parents[1] / "rulesets" / "heavy" / "crowd.yaml")
 
 
 def _column_sizes(path):
