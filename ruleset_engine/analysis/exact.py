@@ -394,12 +394,15 @@ def _pool_work(pool: PoolValue) -> int:
 
 def _joint_work(pending) -> int:
     """The steps of the joint evaluation of the readers of shared rolls, about: the dice x faces of
-    the rolls, times the states of every reader together (a count's, dice + 1, at least)."""
+    the widest roll, times the states of the readers together. A reader counting dice has dice + 1
+    states, and k readers of n dice together at most C(n + k, k) (their counts rise together as the
+    faces go by), whichever is fewer."""
     if not pending:
         return 1
-    sources = _unique(s for pool, _ in pending for s in pool.sources)
-    faces = sum(max(1, pool.most * pool.sides) for pool, _ in pending)
-    return max(1, faces) * math.prod(pool.most + 1 for pool, _ in pending) * max(1, len(sources))
+    faces = max(max(1, pool.most * pool.sides) for pool, _ in pending)
+    k, most = len(pending), max(pool.most for pool, _ in pending)
+    states = min(math.prod(pool.most + 1 for pool, _ in pending), math.comb(most + k, k))
+    return faces * states
 
 
 def _joint(pending):
