@@ -30,7 +30,7 @@ from ruleset_engine.dice import vector
 from ruleset_engine.dice.errors import DiceError
 from ruleset_engine.dice.limits import DEFAULT_LIMITS
 from ruleset_engine.dice.vector import VPool, Vectors, compact, rows_of
-from ruleset_engine.errors import DuskError
+from ruleset_engine.errors import DuskBug, DuskError
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.model import MAX_BOXES
 from ruleset_engine.ruleset.pairs import PairFailed
@@ -919,10 +919,9 @@ def play_range(ruleset: model.Ruleset, params: dict, seed: int, start: int, stop
         raise
     except (DiceError, StepFailed, DuskError) as err:
         raise _located(err, machine.site) from None
-    except Exception as err:     # a bug in dusk: said as one, at the place it happened
-        raise RuleError(f"dusk failed here (a bug in dusk's lockstep backend, not in the ruleset): "
-                        f"{type(err).__name__}: {err}", getattr(machine.site, "where", None),
-                        getattr(machine.site, "path", ())) from None
+    except Exception as err:     # a bug in dusk: said as one, at the place it happened, its cause kept
+        raise DuskBug.of(err, getattr(machine.site, "where", None), getattr(machine.site, "path", ()),
+                         "its lockstep backend") from err
 
 
 def _located(err, site) -> RuleError:
