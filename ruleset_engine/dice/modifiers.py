@@ -10,7 +10,7 @@ for the trace; the untraced mode leaves it out. Both run these same functions.
 
 from __future__ import annotations
 
-from .entries import Modifier
+from .entries import CONDITION_OP, COUNT_OP, FACE_OP, OPTIONAL_CONDITION_OP, Modifier
 from .errors import DiceLimitError, DiceValueError
 from .values import as_face, kind_of
 
@@ -229,7 +229,7 @@ def _exact_explode(x, roll, test):
 
 
 def _exact_explode_once(x, roll, test):
-    roll.explode(test, once=True)
+    roll.explode(test, most=1)
 
 
 def _exact_raise_faces(x, roll, value):
@@ -357,32 +357,32 @@ def _vector_lower_faces(v, state, value):
 
 
 MODIFIERS: dict[str, Modifier] = {m.token: m for m in (
-    Modifier("kh", "khN", "count", keep_highest, "keep the N highest dice (kh alone keeps 1)", "4d6kh3",
+    Modifier("kh", "khN", (COUNT_OP,), keep_highest, "keep the N highest dice (kh alone keeps 1)", "4d6kh3",
              mark="dropped", exact=_exact_keep_highest, vector=_vector_keep_highest),
-    Modifier("kl", "klN", "count", keep_lowest, "keep the N lowest dice", "2d20kl1", mark="dropped",
+    Modifier("kl", "klN", (COUNT_OP,), keep_lowest, "keep the N lowest dice", "2d20kl1", mark="dropped",
              exact=_exact_keep_lowest, vector=_vector_keep_lowest),
-    Modifier("dh", "dhN", "count", drop_highest, "drop the N highest dice", "4d6dh1", mark="dropped",
+    Modifier("dh", "dhN", (COUNT_OP,), drop_highest, "drop the N highest dice", "4d6dh1", mark="dropped",
              exact=_exact_drop_highest, vector=_vector_drop_highest),
-    Modifier("dl", "dlN", "count", drop_lowest, "drop the N lowest dice", "4d6dl1", mark="dropped",
+    Modifier("dl", "dlN", (COUNT_OP,), drop_lowest, "drop the N lowest dice", "4d6dl1", mark="dropped",
              exact=_exact_drop_lowest, vector=_vector_drop_lowest),
-    Modifier("r", "r<cond>", "condition", reroll_once,
+    Modifier("r", "r<cond>", (CONDITION_OP,), reroll_once,
              "re-roll once each die meeting the condition; the new face stands (a bare value means ==)",
-             "3d6r<3", draws=True, exact=_exact_reroll_once, vector=_vector_reroll_once),
-    Modifier("rr", "rr<cond>", "condition", reroll_while, "re-roll each die while it meets the condition",
-             "1d20rr<10", draws=True, never_ends=_never_ending_reroll,
+             "3d6r<3", draws=True, keeps_bounds=True, exact=_exact_reroll_once, vector=_vector_reroll_once),
+    Modifier("rr", "rr<cond>", (CONDITION_OP,), reroll_while, "re-roll each die while it meets the condition",
+             "1d20rr<10", draws=True, keeps_bounds=True, never_ends=_never_ending_reroll,
              exact=_exact_reroll_while, vector=_vector_reroll_while),
-    Modifier("!", "!  !<cond>", "optional condition", explode,
+    Modifier("!", "!  !<cond>", (OPTIONAL_CONDITION_OP,), explode,
              "explode: each die on its highest face (or meeting the condition) adds a die, which may explode",
-             "5d10!>=9", draws=True, never_ends=_never_ending_explosion,
+             "5d10!>=9", draws=True, adds_dice=True, never_ends=_never_ending_explosion,
              exact=_exact_explode, vector=_vector_explode),
-    Modifier("!o", "!o  !o<cond>", "optional condition", explode_once,
+    Modifier("!o", "!o  !o<cond>", (OPTIONAL_CONDITION_OP,), explode_once,
              "explode once: each die on its highest face (or meeting the condition) adds one die, which does "
-             "not explode", "5d10!o>=9", draws=True, exact=_exact_explode_once,
-             vector=_vector_explode_once),
-    Modifier("min", "minN", "face", raise_faces, "each die showing less than N shows N instead", "4d6min2",
-             exact=_exact_raise_faces, vector=_vector_raise_faces),
-    Modifier("max", "maxN", "face", lower_faces, "each die showing more than N shows N instead", "4d6max5",
-             exact=_exact_lower_faces, vector=_vector_lower_faces),
+             "not explode", "5d10!o>=9", draws=True, adds_dice=True, most_added=lambda test: 1,
+             exact=_exact_explode_once, vector=_vector_explode_once),
+    Modifier("min", "minN", (FACE_OP,), raise_faces, "each die showing less than N shows N instead", "4d6min2",
+             sets_face="at least", exact=_exact_raise_faces, vector=_vector_raise_faces),
+    Modifier("max", "maxN", (FACE_OP,), lower_faces, "each die showing more than N shows N instead", "4d6max5",
+             sets_face="at most", exact=_exact_lower_faces, vector=_vector_lower_faces),
 )}
 
 

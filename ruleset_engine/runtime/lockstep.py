@@ -158,12 +158,16 @@ class Machine:
         # Each formula is one evaluation (its limit of dice rolled), counted if it could pass it.
         self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled)
         value = self.values.value(formula.expr.tree, rows)
+        # Held to the limit of numbers where the untraced program holds it (writer.py's
+        # number_checked, for a formula that may pass it).
+        return self.kept(value) if _may_grow(formula.expr._src) else value
+
+    @staticmethod
+    def kept(value):
+        """A number about to be kept, held to the limit of numbers (2^53): the first game past it is
+        named by its value. A step's vector form that computes a number itself keeps it through this."""
         if isinstance(value, np.ndarray) and value.dtype.kind == "i" and len(value) and \
-                _may_grow(formula.expr._src) and \
                 (value.max() > vector.MAX_NUMBER or value.min() < -vector.MAX_NUMBER):
-            # A number about to be kept, held to the limit of numbers where the untraced program holds
-            # it (writer.py's number_checked, for a formula that may pass it): the first game past it
-            # is named by its value.
             too_big(int(value[np.abs(value) > vector.MAX_NUMBER][0]))
         return value
 
