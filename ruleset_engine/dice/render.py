@@ -7,7 +7,6 @@ but "kept" has a symbol, and a legend names the symbols used.
 
 from __future__ import annotations
 
-from .modifiers import MODIFIERS
 
 # fate: (unicode symbol, ascii symbol, rich style, word for the legend)
 FATES = {
@@ -19,8 +18,7 @@ FATES = {
 }
 EXPLODED = ("!", "!", "bold magenta", "exploded")
 REROLLED = ("→", "->", "dim", "re-rolled")
-# A die a modifier gave a face (its entry's sets_face): the legend names those modifiers (min/max).
-CHANGED = ("⇒", "=>", "dim", "set by " + "/".join(m.token for m in MODIFIERS.values() if m.sets_face))
+CHANGED = ("⇒", "=>", "dim", "set by min/max")
 
 Segment = tuple[str, str]
 
