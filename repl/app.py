@@ -24,6 +24,8 @@ from .journal import DataDirError, JournalError, data_dir, last_session
 from .render import Style, language_notice
 from .session import Session
 
+BUG_STATUS = 70      # a session in which dusk met a bug exits as every command does after one (cli.py)
+
 PROMPT_STYLE = {
     "command": "bold", "dice": "ansimagenta bold", "number": "ansicyan", "string": "ansigreen",
     "keyword": "ansiblue", "function": "ansiyellow", "name": "", "operator": "", "bracket": "",
@@ -119,7 +121,7 @@ def run(args, stdin=None, stdout=None) -> int:
     try:
         if interactive:
             interactive_loop(repl)
-            return 0
+            return BUG_STATUS if repl.bugs else 0
         lines = script if script is not None else (line.rstrip("\n") for line in stdin)
         return script_loop(repl, lines)
     finally:
@@ -130,7 +132,8 @@ def script_loop(repl: Repl, lines) -> int:
     """Each line in turn, echoed after the prompt as the table shows it (`> ` for a command, a waiting
     question with its valid answers), so a transcript reads as a session at the prompt does.
     Exit status 1 if any line was refused, or if the script ended with a question unanswered (its
-    question is shown, as the prompt would show it, and a line says what was not played)."""
+    question is shown, as the prompt would show it, and a line says what was not played); 70 if any
+    line met a bug in dusk (as every command: its traceback is in bugs.log)."""
     left = False
     for line in lines:
         if not line.strip():
@@ -146,7 +149,7 @@ def script_loop(repl: Repl, lines) -> int:
         if not left:     # the question is asked, and no line answers it
             repl.console.print(Text(repl.echo_prompt.rstrip(), style="dim"))
         repl.error(lost)
-    return 1 if repl.errors else 0
+    return BUG_STATUS if repl.bugs else 1 if repl.errors else 0
 
 
 def make_prompt(repl: Repl, input=None, output=None):

@@ -25,7 +25,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 import ruleset_engine as dusk
-from ruleset_engine import DecisionError, DuskError, GameError, as_text, format_value, render_rich
+from ruleset_engine import DecisionError, DuskError, GameError, InputError, as_text, format_value, render_rich
 
 from . import render
 from .written import write_text
@@ -33,8 +33,9 @@ from .journal import log_bug
 from .session import Session
 
 # What a person can cause: a DuskError (bad dice text with its caret, a rule that failed, a damaged
-# session file...), a file that cannot be written, an argument that is not a number. Shown in one line.
-PERSON_ERRORS = (DuskError, OSError, ValueError)
+# session file, a command's arguments that cannot be read: InputError...), a file that cannot be
+# written. Shown in one line. A ValueError is not among them: raised by dusk's own code, it is a bug.
+PERSON_ERRORS = (DuskError, OSError)
 
 
 def person_message(err: BaseException) -> str:
@@ -86,6 +87,7 @@ class Repl:
         self.auto_run: AutoRun | None = None
         self.confirm: Callable[[bool], None] | None = None
         self.errors = 0
+        self.bugs = 0          # lines that met a bug in dusk (logged in bugs.log): the session exits 70
         self.interrupt_told = False      # Ctrl-C stopped auto N, which said so already
         self.innermost = session.game.ruleset.loop[-1].name if session.game.ruleset.loop else None
         self.level_labels = {level.name: level.label for level in session.game.ruleset.loop if level.label is not None}
@@ -186,7 +188,8 @@ class Repl:
             self.error(f"{refusal(err, line)} - try again")
         except PERSON_ERRORS as err:
             self.error(person_message(err))
-        except Exception:  # noqa: BLE001 - a bug: logged with its traceback, one line shown
+        except Exception:  # noqa: BLE001 - a bug (a DuskBug, or any other): logged with its traceback, one line shown
+            self.bugs += 1
             self.error(f"Something went wrong inside dusk (a bug); {log_bug(repr(line))}")
 
     def _takes_empty(self) -> bool:
@@ -384,7 +387,7 @@ def parse_args(text: str, names: list[str]) -> dict:
     try:
         words = shlex.split(text)
     except ValueError as err:
-        raise ValueError(f"cannot read the arguments: {err}") from None
+        raise InputError(f"cannot read the arguments: {err}") from None
     args: dict = {}
     position = 0
     for word in words:
@@ -393,7 +396,7 @@ def parse_args(text: str, names: list[str]) -> dict:
             args[key] = value
             continue
         if position >= len(names):
-            raise ValueError(f"too many arguments: {word!r} (the parameters: {', '.join(names) or 'none'})")
+            raise InputError(f"too many arguments: {word!r} (the parameters: {', '.join(names) or 'none'})")
         args[names[position]] = word
         position += 1
     return args
@@ -413,7 +416,7 @@ def parse_action_args(text: str, action) -> dict:
     try:
         tokens = shlex.split(text)
     except ValueError as err:
-        raise ValueError(f"cannot read the arguments: {err}") from None
+        raise InputError(f"cannot read the arguments: {err}") from None
     groups: list[tuple[str | None, list[str]]] = [(None, [])]
     for token in tokens:
         if token.lower() in words:
@@ -424,11 +427,11 @@ def parse_action_args(text: str, action) -> dict:
     loose = list(groups[0][1])
     for name, values in groups[1:]:
         if name in args:
-            raise ValueError(f"{action.params[name].word} is given twice")
+            raise InputError(f"{action.params[name].word} is given twice")
         if not values and action.params[name].type == "boolean":
             values = ["yes"]                # a yes/no parameter's word alone says yes: `spec`
         if not values:
-            raise ValueError(f"{action.params[name].word} needs a value")
+            raise InputError(f"{action.params[name].word} needs a value")
         if action.params[name].type == "formula":
             args[name] = " ".join(values)
         else:                           # one word is its value; the words after it are read as loose
@@ -447,7 +450,7 @@ def parse_action_args(text: str, action) -> dict:
     elif loose:
         for token in loose:
             if not open_params:
-                raise ValueError(f"too many arguments: {token!r} (the parameters: "
+                raise InputError(f"too many arguments: {token!r} (the parameters: "
                                  f"{', '.join(p.word or n for n, p in action.params.items())})")
             args[open_params.pop(0)] = token
     args.update(keyed)
@@ -568,7 +571,7 @@ HELP_TOPICS: dict[str, Callable[..., list]] = {"dice": dice_help, "steps": steps
 
 def cmd_roll(repl: Repl, rest: str) -> None:
     if not rest:
-        raise ValueError("roll what? for example: roll 4d6kh3")
+        raise InputError("roll what? for example: roll 4d6kh3")
     result = repl.session.free_roll(rest)
     if not result.steps:      # no dice: a name or a sum of names reads on one line, as it is written
         repl.show(Text(f"{result.expression} = {_plain_value(result.raw, repl.style)}", style="bold"))
@@ -580,7 +583,7 @@ def cmd_prob(repl: Repl, rest: str) -> None:
     """The odds of an expression, its names read from the game as `roll` reads them (nothing rolled,
     nothing saved). Exact where the language's parts have an exact form, else a seeded estimate."""
     if not rest:
-        raise ValueError("the odds of what? for example: prob count(5d10, >= 6)")
+        raise InputError("the odds of what? for example: prob count(5d10, >= 6)")
     from ruleset_engine.analysis import prob, prob_view
 
     answer = prob.ask([rest.strip()], env=copy.deepcopy(repl.session.game.text_env()),
@@ -623,7 +626,7 @@ def whole_number(text: str, default: int, what: str) -> int:
     except ValueError:
         n = 0
     if n < 1 or not text.strip().isdigit():
-        raise ValueError(f"{what}, 1 or more ({what.split()[0]} {default if default > 1 else 5}), "
+        raise InputError(f"{what}, 1 or more ({what.split()[0]} {default if default > 1 else 5}), "
                          f"not {text!r}")
     return n
 
@@ -718,7 +721,7 @@ def cmd_sheet(repl: Repl, rest: str) -> None:
 
 def cmd_export(repl: Repl, rest: str) -> None:
     if not rest:
-        raise ValueError("export to which file? for example: export chronicle.md")
+        raise InputError("export to which file? for example: export chronicle.md")
     word, _, folder = rest.partition(" ")
     if word == "sheets":
         written = export_sheets(repl.session.game, Path(folder.strip() or ".").expanduser())
@@ -859,7 +862,7 @@ def cmd_dice(repl: Repl, rest: str) -> None:
         repl.show(DICE_MODES[mode])
         return
     if word not in DICE_MODES:
-        raise ValueError(f"dice takes manual or auto (dice manual), not {rest.strip()!r}")
+        raise InputError(f"dice takes manual or auto (dice manual), not {rest.strip()!r}")
     if repl.decision is not None:
         raise GameError(f"a question waits: answer it first (or undo drops it); dice {word} takes effect "
                         "between actions")

@@ -165,9 +165,10 @@ def state_tables(game, style: Style) -> list:
     variables.add_column("value")
     for name in ruleset.state:
         variables.add_row(name, text_of(values.get(name), style))
-    for level in ruleset.loop:
+    counters = values.get("loop")     # none yet while a question of the setup waits
+    for level in ruleset.loop if counters is not None else ():
         done = (values.get("loop_done") or {}).get(level.name)
-        variables.add_row(f"loop.{level.name}", f"{values['loop'].get(level.name)} ({done} done)")
+        variables.add_row(f"loop.{level.name}", f"{counters.get(level.name)} ({done} done)")
     out.append(variables)
     for name, spec in ruleset.entities.items():
         instances = values.get(name)

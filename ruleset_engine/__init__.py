@@ -24,6 +24,8 @@ __version__ = "0.1.0"
 _API = {
     # errors
     "DuskError": ("ruleset_engine.errors", "DuskError"),
+    "DuskBug": ("ruleset_engine.errors", "DuskBug"),
+    "InputError": ("ruleset_engine.errors", "InputError"),
     "DiceError": ("ruleset_engine.dice", "DiceError"),
     "RulesetError": ("ruleset_engine.ruleset", "RulesetError"),
     "RuleError": ("ruleset_engine.runtime", "RuleError"),

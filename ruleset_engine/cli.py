@@ -5,8 +5,9 @@ when first used: `dusk roll` loads the dice language and nothing else.
 
 Exit status: 0 done, 1 a check found problems (for `dusk play -c`/`--script`/a pipe: a command
 refused, or the script ended with a question unanswered), 2 bad input (a bad expression or
-bad arguments). Errors are one screen of plain words, never a traceback: a bug is one line
-naming bugs.log in the data dir, where its traceback went.
+bad arguments), 70 a bug in dusk. Errors are one screen of plain words, never a traceback: a bug
+(a DuskBug, or any exception that is no DuskError) is one line naming bugs.log in the data dir,
+where its traceback went, with its cause; the same from every command and backend.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def cmd_prob(args: argparse.Namespace) -> int:
             if args.at_least is not None or args.at_most is not None:
                 raise prob.ProbError("--at-least and --at-most read a chart: give --grid NAME=a..b too")
             result = prob.ask([text.strip() for text in args.expressions], **options)
-    except (dusk.DuskError, OSError, ValueError) as err:
+    except (dusk.DuskError, OSError) as err:
         print(f"dusk prob: {err}", file=sys.stderr)
         return 2
     if args.json:
@@ -321,11 +322,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         summary = dusk.simulate(args.ruleset, args.n, args.seed, dusk.parse_sets(args.set), args.workers, progress,
                                 backend=args.backend, announce=_announce_backend, sheets=args.sheets or (),
                                 records=args.records)
-    except (dusk.DuskError, OSError, ValueError) as err:
+    except (dusk.DuskError, OSError) as err:
         progress.close()
         print(f"dusk simulate: {err}", file=sys.stderr)
         # a bad param or --set is bad input (2); a ruleset that cannot be played is a problem found (1)
-        return 2 if isinstance(err, (dusk.GameError, ValueError)) else 1
+        return 2 if isinstance(err, (dusk.GameError, dusk.InputError)) else 1
     except KeyboardInterrupt:
         progress.close()
         print("dusk simulate: interrupted (Ctrl-C); no summary", file=sys.stderr)
@@ -392,7 +393,7 @@ def _analysis_failed(command: str, err: Exception, progress: _Progress) -> int:
     """A run that could not be done: bad arguments (2), or a ruleset that cannot be played (1)."""
     progress.close()
     print(f"dusk {command}: {err}", file=sys.stderr)
-    return 2 if isinstance(err, (dusk.GameError, ValueError)) else 1
+    return 2 if isinstance(err, (dusk.GameError, dusk.InputError)) else 1
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -406,7 +407,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         result = sweep.sweep(args.ruleset, args.n, args.sweep, args.seed, dusk.parse_sets(args.set), args.workers,
                              progress.of, records=args.records)
         data = result.to_json()
-    except (dusk.DuskError, OSError, ValueError) as err:
+    except (dusk.DuskError, OSError) as err:
         return _analysis_failed("simulate", err, progress)
     progress.close()
     _records_written(args, "simulate")
@@ -446,7 +447,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     try:
         result = compare.compare(args.a, args.b, args.n, args.seed, dusk.parse_sets(args.set), args.workers,
                                  progress, records=args.records)
-    except (dusk.DuskError, OSError, ValueError) as err:
+    except (dusk.DuskError, OSError) as err:
         return _analysis_failed("compare", err, progress)
     progress.close()
     _records_written(args, "compare", "pair of games")

@@ -46,7 +46,7 @@ def _starting_values(program) -> list[Problem]:
     except Exception as err:   # a rule that failed: located where the ruleset wrote it
         located = program.locate(err)
         if not isinstance(located, RuleError):
-            raise
+            program.reraise(err)      # a bug in dusk (or no error of the ruleset's): not a problem found
         return [Problem(f"a game with the default params cannot start: {located.message}", located.where,
                         located.path, located.detail)]
     return []

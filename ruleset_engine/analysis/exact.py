@@ -31,7 +31,8 @@ from fractions import Fraction
 import icepool
 
 from ruleset_engine.dice import ast
-from ruleset_engine.dice.entries import CONDITION_ARG, EXPR_ARG, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG
+from ruleset_engine.dice.entries import (CONDITION_ARG, EXPR_ARG, FACE_OP, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG,
+                                         WORD_ARG, operands)
 from ruleset_engine.dice.errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from ruleset_engine.dice.expression import env_name
 from ruleset_engine.dice.functions import FUNCTIONS
@@ -172,9 +173,11 @@ class ExactRoll:
     def pool(self, change) -> None:
         self.expr = change(self.current())
 
-    def explode(self, test, once: bool = False) -> None:
+    def explode(self, test, most: int | None = None) -> None:
         """Explosions on the die's highest face (its sides, as the table rolls them: a re-rolled or
-        lowered die never shows it) or on the faces meeting the test; `once`: added dice do not explode."""
+        lowered die never shows it) or on the faces meeting the test; `most`: at most that many dice
+        added from one die (1: explode once, the added die does not explode), else followed as deep
+        as the odds need."""
         if self.expr is not None:
             raise NoExact(f"{self.label} explodes dice after they were kept or dropped")
         if self.set:
@@ -184,12 +187,13 @@ class ExactRoll:
         if self.rerolled and any(which(face) for face in self.die.outcomes()):
             # icepool would explode into dice re-rolled as the first were; the table's added dice are fresh.
             raise NoExact(f"{self.label} explodes dice after re-rolling them (the added dice are not re-rolled)")
-        if once:
-            depth = 1
-            if self.count * 2 > self.x.limits.max_exploding:
+        if most is not None:
+            depth = most
+            if self.count * (most + 1) > self.x.limits.max_exploding:
+                what = "2 for an explosion once" if most == 1 else f"{most + 1} for at most {most} dice from one"
                 raise self.x.fail(DiceLimitError, f"exact odds follow at most {self.x.limits.max_exploding} "
-                                                  f"exploding dice (dice x 2 for an explosion once); {self.count} "
-                                                  f"dice are {self.count * 2}: use --estimate", self.span)
+                                                  f"exploding dice (dice x {what}); {self.count} "
+                                                  f"dice are {self.count * (most + 1)}: use --estimate", self.span)
         else:
             depth = self.x.explode_depth(self.die, which, self.count, self.span)
         self.expr = self.die.explode_to_pool(self.count, which, depth=depth)
@@ -606,42 +610,41 @@ def _dice(x: Exact, node: ast.Dice):
 
     def roll(n, s):
         built = ExactRoll(x, icepool.d(s), n, label, node.span)
-        for entry, operand in mods:
-            entry.exact(x, built, operand)
+        for entry, found in mods:
+            entry.exact(x, built, *found)
         return built.current()
 
     if isinstance(count, icepool.Die) or isinstance(sides, icepool.Die):
         expr = icepool.map_to_pool(roll, count, sides, star=False)
     else:
         expr = roll(count, sides)
-    explodes = any(entry.token == "!" for entry, _ in mods)
-    deepest = max((d for d, _ in x.depths), default=0) if explodes else 0
-    if any(entry.token == "!o" for entry, _ in mods):
-        deepest = max(deepest, 1)
+    # The most dice one die may become: an explosion with no most is followed as deep as the odds need.
+    deepest = 0
+    for entry, found in mods:
+        if entry.adds_dice:
+            most = entry.most_added(*found) if entry.most_added is not None else None
+            deepest = max(deepest, max((d for d, _ in x.depths), default=0) if most is None else most)
     made = _source_pool(expr, max(counts) * (deepest + 1), max(all_sides))
     made.mixtures = mixtures
     return made
 
 
 def _modifier(x: Exact, mod):
-    if isinstance(mod, ast.Select):
-        entry = MODIFIERS[mod.kind]
-        n = x.constant(x.number(mod.count), f"the number of dice of {mod.kind}") if mod.count is not None else 1
-        if n < 0:
-            raise x.fail(DiceValueError, f"{mod.kind} needs a number of dice of 0 or more, not {n}", mod.span)
-        operand = n
-    elif isinstance(mod, ast.SetFaces):
-        entry = MODIFIERS[mod.kind]
-        operand = x.constant(x.number(mod.value), f"the face of {mod.kind}")
-    else:
-        if isinstance(mod, ast.Explode):
-            entry = MODIFIERS["!o" if mod.once else "!"]
-        else:
-            entry = MODIFIERS["rr" if mod.repeat else "r"]
-        operand = None if mod.condition is None else x.test(mod.condition)
+    """The modifier's entry and its operands as its exact form takes them (a number, a test of a face)."""
+    entry = MODIFIERS[mod.token]
+
+    def number(node, kind):
+        if node is None:
+            return 1
+        n = x.constant(x.number(node), f"{'the face' if kind == FACE_OP else 'the number of dice'} of {mod.token}")
+        if n < 0 and kind != FACE_OP:
+            raise x.fail(DiceValueError, f"{mod.token} needs a number of dice of 0 or more, not {n}", mod.span)
+        return n
+
+    found = operands(entry, mod, number, x.test)
     if entry.exact is None:
         raise NoExact(f"the modifier {entry.token} has no exact form")
-    return entry, operand
+    return entry, found
 
 
 def _pool_literal(x: Exact, node: ast.PoolLiteral):
@@ -672,10 +675,10 @@ def _pool_literal(x: Exact, node: ast.PoolLiteral):
     if len(parts) > 1:
         value.most = sum(p.most for p in parts)
     for mod in node.modifiers:
-        entry, operand = _modifier(x, mod)
+        entry, found = _modifier(x, mod)
         if entry.draws:
             raise NoExact(f"'{entry.token}' on the dice of [..] (written as NdS{entry.token} it is exact)")
-        value = x.transform(lambda e, entry=entry, operand=operand: _select(x, entry, operand, e), value)
+        value = x.transform(lambda e, entry=entry, found=found: _select(x, entry, found, e), value)
     return value
 
 
@@ -683,11 +686,11 @@ def _union(a, b):
     return a.additive_union(b)
 
 
-def _select(x: Exact, entry, operand, expr):
+def _select(x: Exact, entry, found, expr):
     """A modifier that keeps or drops dice, on the multiset of a pool literal."""
     roll = ExactRoll(x, None, 0, "", None)
     roll.expr = expr
-    entry.exact(x, roll, operand)
+    entry.exact(x, roll, *found)
     return roll.expr
 
 

@@ -80,7 +80,7 @@ def play_game(program: Program, seed: int, max_rounds: int = MAX_ROUNDS) -> tupl
     except RoundLimit as limit:
         raise SimulationError(limit.args[0] if limit.args else f"a game went past {max_rounds:,} rounds") from None
     except Exception as err:   # a rule that failed: located where the ruleset wrote it
-        raise program.locate(err) from None
+        program.reraise(err)
     return run.result, rounds, report, rng
 
 

@@ -181,9 +181,7 @@ class _Rewrite:
                           f"as {entry.tool} reads it)", self.text, mod.span)
         cond = None if read is None else ast.Condition(read[0], read[1], mod.span, read[1].depth + 1)
         spelled = entry.becomes + ("" if read is None else read[0] + self.label(read[1].span))
-        if entry.becomes == "r":
-            return ast.RerollDice(False, cond, mod.span), spelled
-        return ast.Explode(cond, mod.span, once=entry.becomes == "!o"), spelled
+        return ast.Modifier(entry.becomes, (cond,), mod.span), spelled
 
     def _count(self, entry: Alias, mod: Written):
         """(the notation, dusk's comparison, the value node, the value as the explicit form writes it)."""

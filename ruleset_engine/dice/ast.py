@@ -163,42 +163,14 @@ class Member:
 
 
 @dataclass(slots=True)
-class Select:
-    """kh / kl / dh / dl with how many dice (1 when omitted)."""
+class Modifier:
+    """A pool modifier: its registry token (kh, r, !, min, ...; dice/modifiers.py) and its operands,
+    in the order and kinds of its entry's schema: a number node (a count, None when left out), a
+    Condition (None when an optional one is left out)."""
 
-    kind: str
-    count: "Node | None"
+    token: str
+    operands: tuple
     span: Span
-
-
-@dataclass(slots=True)
-class RerollDice:
-    """`r<cond>` re-rolls once; `rr<cond>` re-rolls while the die meets the condition."""
-
-    repeat: bool
-    condition: Condition
-    span: Span
-
-
-@dataclass(slots=True)
-class Explode:
-    """`!` explodes on the highest face; `!>=10` on faces meeting the condition; `!o`, `!o>=10` once."""
-
-    condition: Condition | None
-    span: Span
-    once: bool = False
-
-
-@dataclass(slots=True)
-class SetFaces:
-    """`min2` raises each die's face to at least 2; `max5` lowers it to at most 5."""
-
-    kind: str  # "min" or "max"
-    value: "Node"
-    span: Span
-
-
-Modifier = Union[Select, RerollDice, Explode, SetFaces]
 
 
 @dataclass(slots=True)

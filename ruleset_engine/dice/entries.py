@@ -95,21 +95,69 @@ class Function:
         return low, high
 
 
+# A modifier's operands, by kind (its entry's `operands` is its schema, in order):
+#   count               a whole number of dice, 0 or more; 1 when it is left out (kh, kh3, kh(x))
+#   cap                 a whole number of dice, 0 or more, always written (the N of !tN)
+#   face                any whole number (min2, max(x))
+#   condition           a test of one face; a bare value means == (r1, r<3)
+#   optional condition  a test of one face written straight after the token (!>=9), or none (!)
+# grammar/dice.lark has one rule per schema (the tuple of kinds), and the parser builds one
+# ast.Modifier(token, operands, span) from it; every backend reads the operands through operands()
+# below, so a new entry of a known schema touches no grammar, no parser and no backend.
+COUNT_OP, CAP_OP, FACE_OP, CONDITION_OP, OPTIONAL_CONDITION_OP = (
+    "count", "cap", "face", "condition", "optional condition")
+NUMBER_OPERANDS = (COUNT_OP, CAP_OP, FACE_OP)
+SCHEMAS = ((COUNT_OP,), (FACE_OP,), (CONDITION_OP,), (OPTIONAL_CONDITION_OP,), (CAP_OP, OPTIONAL_CONDITION_OP))
+
+
 @dataclass(frozen=True)
 class Modifier:
-    """A pool modifier: which dice (a rank or a condition) and what happens to them."""
+    """A pool modifier: which dice (a rank or a condition) and what happens to them.
+
+    Its forms take the operands in the order of `operands`, each as the backend holds it (a number,
+    a test of a face, None for a condition left out): apply(state, *operands, draw, span),
+    exact(x, roll, *operands), vector(v, state, *operands); never_ends(sides, *shown), with a
+    condition shown as (op, value, text)."""
 
     token: str                   # as written after the dice: kh, r, !, ...
     syntax: str                  # as the docs write it: khN, r<cond>
-    operand: str                 # "count" (0 or more), "face" (any number), "condition" or "optional condition"
-    apply: Callable              # (state, operand, draw, spend) -> None, over the faces of a RollState
+    operands: tuple[str, ...]    # its schema: the kinds of its operands, in order (one of SCHEMAS)
+    apply: Callable              # (state, *operands, draw, span) -> None, over the faces of a RollState
     doc: str
     example: str
     draws: bool = False          # it may roll more dice (re-rolls, explosions)
-    never_ends: Callable | None = None   # (sides, operand) -> a message when it could never end
+    adds_dice: bool = False      # the dice it rolls are added to the pool (explosions), not in place
+    most_added: Callable | None = None   # (*operands) -> the most dice one die may add (None: no most)
+    keeps_bounds: bool = False   # the pool keeps its number of dice and each die its range of faces
+    sets_face: str = ""          # "at least" / "at most": it gives dice the face of its operand
+    never_ends: Callable | None = None   # (sides, *shown) -> a message when it could never end
     mark: str | None = None      # the fate of the dice it leaves out
-    exact: Callable | None = None   # (x, roll, operand) -> None: the same rule over icepool (see above)
-    vector: Callable | None = None  # (v, state, operand) -> None: the same rule over many games (see above)
+    exact: Callable | None = None   # (x, roll, *operands) -> None: the same rule over icepool (see above)
+    vector: Callable | None = None  # (v, state, *operands) -> None: the same rule over many games (see above)
+
+
+def operands(entry: Modifier, node, number: Callable, condition: Callable) -> tuple:
+    """The operands of a modifier node, each translated for one backend by its kind: `number(node,
+    kind)` for a count, a cap or a face (an omitted count is the constant 1: number(None, kind)),
+    `condition(cond)` for a written condition; None for an optional condition left out."""
+    out = []
+    for kind, operand in zip(entry.operands, node.operands):
+        if kind in NUMBER_OPERANDS:
+            out.append(number(operand, kind))
+        else:
+            out.append(None if operand is None else condition(operand))
+    return tuple(out)
+
+
+def spelled(entry: Modifier, texts) -> str:
+    """The modifier written with these operand texts (a condition as `>=9`, or a bare `1` where a bare
+    value means ==; None for one left out): how the grammar reads each schema (the property tests
+    write every entry through it)."""
+    if entry.operands == (CAP_OP, OPTIONAL_CONDITION_OP):
+        cap, cond = texts
+        return f"{entry.token}{cap}" + (f"({cond})" if cond is not None else "")
+    text = texts[0]
+    return entry.token + ("" if text is None else text)
 
 
 @dataclass(frozen=True)

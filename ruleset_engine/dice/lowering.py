@@ -26,7 +26,7 @@ from difflib import get_close_matches
 from typing import Callable
 
 from . import ast, runtime
-from .entries import CONDITION_ARG, EXPR_ARG, KIND_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG
+from .entries import CONDITION_ARG, EXPR_ARG, FACE_OP, KIND_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG, operands
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError, UnknownName
 from .functions import FUNCTIONS
 from .kinds import ANY, BOOL, NUM, POOL, STR
@@ -782,56 +782,61 @@ SHAPES = {
 
 
 def _modifiers(lo: Lowering, mods) -> tuple[str, list, bool]:
-    """The modifiers as a runtime tuple of (entry, operand, test, span): a constant when their
-    values are written in the formula. Also the lowered modifiers, and whether any draws dice."""
+    """The modifiers as a runtime tuple of (entry, shown, operands, span): a constant when their
+    values are written in the formula. Also the lowered modifiers, (entry, parts, span) with each
+    operand by its kind (a Src, a condition (op, Src, text), or None), and whether any draws dice."""
     lowered = []
     for mod in mods:
-        if isinstance(mod, ast.Select):
-            entry = MODIFIERS[mod.kind]
-            count = lo.number(mod.count) if mod.count is not None else lo.const(1, NUM)
-            if count.is_const and count.const < 0:
-                raise lo.fail(DiceValueError, f"{mod.kind} needs a number of dice of 0 or more, not {count.const}",
+        entry = MODIFIERS[mod.token]
+
+        def number(node, kind, entry=entry, mod=mod):
+            value = lo.number(node) if node is not None else lo.const(1, NUM)
+            if value.is_const and value.const < 0 and kind != FACE_OP:
+                raise lo.fail(DiceValueError, f"{entry.token} needs a number of dice of 0 or more, not {value.const}",
                               mod.span)
-            lowered.append((entry, None, count, None, mod.span))
-        elif isinstance(mod, ast.SetFaces):
-            lowered.append((MODIFIERS[mod.kind], None, lo.number(mod.value), None, mod.span))
-        else:
-            if isinstance(mod, ast.Explode):
-                entry = MODIFIERS["!o" if mod.once else "!"]
-            else:
-                entry = MODIFIERS["rr" if mod.repeat else "r"]
-            cond = mod.condition
-            if cond is None:
-                lowered.append((entry, None, None, None, mod.span))
-                continue
-            value = lo.number(cond.operand)
-            text = lo.label(cond.span) if not isinstance(mod, ast.Explode) else lo.label(mod.span)
-            lowered.append((entry, cond.op, value, text, mod.span))
+            return value
+
+        parts = operands(entry, mod, number, lambda cond: (cond.op, lo.number(cond.operand), lo.label(cond.span)))
+        lowered.append((entry, parts, mod.span))
     draws = any(entry.draws for entry, *_ in lowered)
-    if all(value is None or value.is_const for _, _, value, _, _ in lowered):
+    if all(src.is_const for _, parts, _ in lowered for src in _sources(parts)):
         built = []
-        for entry, op, value, text, span in lowered:
+        for entry, parts, span in lowered:
             try:
-                built.append(runtime.modifier(entry, op, value.const if value is not None else None, text, span,
-                                              runtime.t_num))
+                built.append(runtime.modifier(entry, _constants(parts), span, runtime.t_num))
             except DiceError as err:
                 raise err.located(lo.text, span) from None
         return lo.ns.const(tuple(built), "m"), lowered, draws
-    parts = []
-    for entry, op, value, text, span in lowered:
-        parts.append(f"_modifier({lo.ns.const(entry, 'e')}, {op!r}, {value.text if value else None}, {text!r}, "
-                     f"{span!r}, {lo.num_helper})")
-    return "(" + "".join(p + ", " for p in parts) + ")", lowered, draws
+    out = []
+    for entry, parts, span in lowered:
+        texts = [("None" if part is None else f"({part[0]!r}, {part[1].text}, {part[2]!r})" if isinstance(part, tuple)
+                  else part.text) for part in parts]
+        out.append(f"_modifier({lo.ns.const(entry, 'e')}, ({''.join(t + ', ' for t in texts)}), {span!r}, "
+                   f"{lo.num_helper})")
+    return "(" + "".join(p + ", " for p in out) + ")", lowered, draws
+
+
+def _sources(parts):
+    """The Srcs of a modifier's lowered operands (a condition's value)."""
+    for part in parts:
+        if part is not None:
+            yield part[1] if isinstance(part, tuple) else part
+
+
+def _constants(parts) -> tuple:
+    """Lowered operands whose values are all written: their constant values, for runtime.modifier."""
+    return tuple(None if part is None else (part[0], part[1].const, part[2]) if isinstance(part, tuple)
+                 else part.const for part in parts)
 
 
 def _static_modifier_checks(lo: Lowering, lowered, sides_values) -> None:
     """Modifiers that could never end on dice of a written size are refused now."""
-    for entry, op, value, text, span in lowered:
-        if entry.never_ends is None or (value is not None and not value.is_const):
+    for entry, parts, span in lowered:
+        if entry.never_ends is None or not all(src.is_const for src in _sources(parts)):
             continue
-        operand = (op, value.const, text) if value is not None else None
+        shown = _constants(parts)
         for sides in sides_values:
-            message = entry.never_ends(sides, operand)
+            message = entry.never_ends(sides, *shown)
             if message:
                 raise lo.fail(DiceLimitError, message, span)
 
@@ -855,11 +860,11 @@ def lower_dice(lo: Lowering, node: ast.Dice) -> Src:
     mods, lowered, draws = _modifiers(lo, node.modifiers) if node.modifiers else ("()", [], False)
     if sides.is_const:
         _static_modifier_checks(lo, lowered, (sides.const,))
-    dice = count.dice + sides.dice + sum(v.dice for _, _, v, _, _ in lowered if v is not None)
+    dice = count.dice + sides.dice + sum(src.dice for _, parts, _ in lowered for src in _sources(parts))
     dice += INF if draws else (count.const if count.is_const else limits.max_pool_dice)
     lo.most_dice += INF if draws else (count.const if count.is_const else limits.max_pool_dice)
     bounds = None
-    if count.is_const and sides.is_const and all(e.token in ("r", "rr") for e, *_ in lowered):
+    if count.is_const and sides.is_const and all(entry.keeps_bounds for entry, *_ in lowered):
         bounds = (count.const, count.const * sides.const)
     info = _info(lo, *info_tuple)
     if lo.traced:
@@ -922,7 +927,7 @@ def lower_pool_literal(lo: Lowering, node: ast.PoolLiteral) -> Src:
         if draws:
             _static_modifier_checks(lo, lowered, set(sides))
             lo.most_dice += INF
-        dice += sum(v.dice for _, _, v, _, _ in lowered if v is not None) + (INF if draws else 0)
+        dice += sum(src.dice for _, parts, _ in lowered for src in _sources(parts)) + (INF if draws else 0)
     else:
         mods = "()"
     if lo.traced:

@@ -1,4 +1,4 @@
-"""The pool modifiers (kh, kl, dh, dl, r, rr, !, !o, min, max): one registry entry each, its
+"""The pool modifiers (kh, kl, dh, dl, r, rr, !, !o, !t, min, max): one registry entry each, its
 primitive beside it.
 
 As in d20, a modifier is *which dice* (a rank, or a condition) and *what happens to them*
@@ -10,7 +10,7 @@ for the trace; the untraced mode leaves it out. Both run these same functions.
 
 from __future__ import annotations
 
-from .entries import Modifier
+from .entries import CAP_OP, CONDITION_OP, COUNT_OP, FACE_OP, OPTIONAL_CONDITION_OP, Modifier
 from .errors import DiceLimitError, DiceValueError
 from .values import as_face, kind_of
 
@@ -154,6 +154,26 @@ def explode_once(state, test, draw, span):
             state.active.append(j)
 
 
+def explode_capped(state, cap, test, draw, span):
+    """Each die meeting the test (None: showing its highest face) adds a die, which may explode in
+    turn, until `cap` dice came from that one die of the pool."""
+    _rollable(state, "explode", span)
+    faces, sides = state.faces, state.sides
+    for i in list(state.active):     # the dice before this modifier, each with its own chain
+        s, last = sides[i], i
+        for _ in range(cap):
+            if not ((faces[last] == s) if test is None else test(faces[last])):
+                break
+            faces.append(draw(s))
+            sides.append(s)
+            j = len(faces) - 1
+            if state.exploded is not None:
+                state.exploded.add(last)
+                state.extra.add(j)
+            state.active.append(j)
+            last = j
+
+
 def _set_faces(state: RollState, value: int, raising: bool) -> None:
     faces, changed = state.faces, state.changed
     for i in state.active:
@@ -229,7 +249,11 @@ def _exact_explode(x, roll, test):
 
 
 def _exact_explode_once(x, roll, test):
-    roll.explode(test, once=True)
+    roll.explode(test, most=1)
+
+
+def _exact_explode_capped(x, roll, cap, test):
+    roll.explode(test, most=cap)
 
 
 def _exact_raise_faces(x, roll, value):
@@ -302,16 +326,22 @@ def _vector_reroll_while(v, state, test):
     _vector_reroll(v, state, test, False)
 
 
-def _vector_explode(v, state, test, once: bool = False):
+def _vector_explode(v, state, test, most=None):
     """Each die meeting the test (None: on its highest face) adds a die at the end of its game's
-    dice; the added dice may explode in turn (not once)."""
+    dice; the added dice may explode in turn, round by round: at most `most` rounds (a number, or one
+    per game), so that one die adds at most that many; None: until none meets the test."""
     np = v.np
     faces = state.faces
     n = faces.shape[0]
     sides = state.sides[:, None] if isinstance(state.sides, np.ndarray) else state.sides
     new = faces != v.EMPTY
-    while True:
+    most = None if most is None else np.asarray(most)
+    rounds = 0
+    while most is None or rounds < (int(most.max()) if most.size else 0):
         meets = new & ((faces == sides) if test is None else test(faces))
+        if most is not None and most.ndim:
+            meets &= (rounds < most)[:, None]     # the games whose cap is reached add no more
+        rounds += 1
         k = meets.sum(axis=1)
         width = int(k.max()) if n else 0
         if not width:
@@ -323,14 +353,16 @@ def _vector_explode(v, state, test, once: bool = False):
         added = v.draw(state.sides, (n, width))
         added[np.arange(width)[None, :] >= k[:, None]] = v.EMPTY
         faces = np.concatenate([faces, added], axis=1)
-        if once:
-            break
         new = np.concatenate([np.zeros(meets.shape, bool), added != v.EMPTY], axis=1)
     state.faces = faces
 
 
 def _vector_explode_once(v, state, test):
-    _vector_explode(v, state, test, True)
+    _vector_explode(v, state, test, 1)
+
+
+def _vector_explode_capped(v, state, cap, test):
+    _vector_explode(v, state, test, cap)
 
 
 def _vector_set_faces(v, state, value, raising: bool):
@@ -358,32 +390,36 @@ def _vector_lower_faces(v, state, value):
 
 
 MODIFIERS: dict[str, Modifier] = {m.token: m for m in (
-    Modifier("kh", "khN", "count", keep_highest, "keep the N highest dice (kh alone keeps 1)", "4d6kh3",
+    Modifier("kh", "khN", (COUNT_OP,), keep_highest, "keep the N highest dice (kh alone keeps 1)", "4d6kh3",
              mark="dropped", exact=_exact_keep_highest, vector=_vector_keep_highest),
-    Modifier("kl", "klN", "count", keep_lowest, "keep the N lowest dice", "2d20kl1", mark="dropped",
+    Modifier("kl", "klN", (COUNT_OP,), keep_lowest, "keep the N lowest dice", "2d20kl1", mark="dropped",
              exact=_exact_keep_lowest, vector=_vector_keep_lowest),
-    Modifier("dh", "dhN", "count", drop_highest, "drop the N highest dice", "4d6dh1", mark="dropped",
+    Modifier("dh", "dhN", (COUNT_OP,), drop_highest, "drop the N highest dice", "4d6dh1", mark="dropped",
              exact=_exact_drop_highest, vector=_vector_drop_highest),
-    Modifier("dl", "dlN", "count", drop_lowest, "drop the N lowest dice", "4d6dl1", mark="dropped",
+    Modifier("dl", "dlN", (COUNT_OP,), drop_lowest, "drop the N lowest dice", "4d6dl1", mark="dropped",
              exact=_exact_drop_lowest, vector=_vector_drop_lowest),
-    Modifier("r", "r<cond>", "condition", reroll_once,
+    Modifier("r", "r<cond>", (CONDITION_OP,), reroll_once,
              "re-roll once each die meeting the condition; the new face stands (a bare value means ==)",
-             "3d6r<3", draws=True, exact=_exact_reroll_once, vector=_vector_reroll_once),
-    Modifier("rr", "rr<cond>", "condition", reroll_while, "re-roll each die while it meets the condition",
-             "1d20rr<10", draws=True, never_ends=_never_ending_reroll,
+             "3d6r<3", draws=True, keeps_bounds=True, exact=_exact_reroll_once, vector=_vector_reroll_once),
+    Modifier("rr", "rr<cond>", (CONDITION_OP,), reroll_while, "re-roll each die while it meets the condition",
+             "1d20rr<10", draws=True, keeps_bounds=True, never_ends=_never_ending_reroll,
              exact=_exact_reroll_while, vector=_vector_reroll_while),
-    Modifier("!", "!  !<cond>", "optional condition", explode,
+    Modifier("!", "!  !<cond>", (OPTIONAL_CONDITION_OP,), explode,
              "explode: each die on its highest face (or meeting the condition) adds a die, which may explode",
-             "5d10!>=9", draws=True, never_ends=_never_ending_explosion,
+             "5d10!>=9", draws=True, adds_dice=True, never_ends=_never_ending_explosion,
              exact=_exact_explode, vector=_vector_explode),
-    Modifier("!o", "!o  !o<cond>", "optional condition", explode_once,
+    Modifier("!o", "!o  !o<cond>", (OPTIONAL_CONDITION_OP,), explode_once,
              "explode once: each die on its highest face (or meeting the condition) adds one die, which does "
-             "not explode", "5d10!o>=9", draws=True, exact=_exact_explode_once,
-             vector=_vector_explode_once),
-    Modifier("min", "minN", "face", raise_faces, "each die showing less than N shows N instead", "4d6min2",
-             exact=_exact_raise_faces, vector=_vector_raise_faces),
-    Modifier("max", "maxN", "face", lower_faces, "each die showing more than N shows N instead", "4d6max5",
-             exact=_exact_lower_faces, vector=_vector_lower_faces),
+             "not explode", "5d10!o>=9", draws=True, adds_dice=True, most_added=lambda test: 1,
+             exact=_exact_explode_once, vector=_vector_explode_once),
+    Modifier("!t", "!tN  !tN(<cond>)", (CAP_OP, OPTIONAL_CONDITION_OP), explode_capped,
+             "capped explosion: each die on its highest face (or meeting the condition) adds a die, which may "
+             "explode in turn, at most N dice from one die", "5d10!t2(>=9)", draws=True, adds_dice=True,
+             most_added=lambda cap, test: cap, exact=_exact_explode_capped, vector=_vector_explode_capped),
+    Modifier("min", "minN", (FACE_OP,), raise_faces, "each die showing less than N shows N instead", "4d6min2",
+             sets_face="at least", exact=_exact_raise_faces, vector=_vector_raise_faces),
+    Modifier("max", "maxN", (FACE_OP,), lower_faces, "each die showing more than N shows N instead", "4d6max5",
+             sets_face="at most", exact=_exact_lower_faces, vector=_vector_lower_faces),
 )}
 
 

@@ -18,12 +18,15 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import aliases, ast
-from .entries import KIND_ARG
+from .aliases import ALIASES
+from .entries import COUNT_OP, KIND_ARG, SCHEMAS
 from .functions import FUNCTIONS
+from .modifiers import MODIFIERS
 from .errors import DiceLimitError, DiceSyntaxError
 from .limits import DEFAULT_LIMITS, Limits
 
 _PARSER: Lark | None = None
+_TOKEN_AND_COMPARISON = re.compile(r"(.*?)(>=|<=|==|>|<)$")
 _PARSE_LOCK = threading.Lock()
 
 
@@ -180,9 +183,14 @@ class _Builder(Transformer):
             return aliases.rewrite(self.text, node, c[close].end_pos)
         return node
 
-    def select(self, c):
+    # ---- modifiers: one Modifier node (token, operands) per schema's rule
+    def mod_count(self, c):
         op, count = c
-        return ast.Select(str(op), count, _cover(op, count))
+        return ast.Modifier(str(op), (count,), _cover(op, count))
+
+    def mod_face(self, c):
+        op, value = c
+        return ast.Modifier(str(op), (value,), _cover(op, value))
 
     def mod_condition(self, c):
         if len(c) == 1:  # r1: a bare value means "equal to"
@@ -191,22 +199,22 @@ class _Builder(Transformer):
         span = _cover(op, operand)
         return ast.Condition(str(op), operand, span, operand.depth + 1)
 
-    def reroll_dice(self, c):
+    def mod_with_condition(self, c):
         op, cond = c
-        return ast.RerollDice(str(op) == "rr", cond, _cover(op, cond))
+        return ast.Modifier(str(op), (cond,), _cover(op, cond))
 
-    def explode(self, c):
-        return ast.Explode(None, _span(c[0]), once=str(c[0]) == "!o")
+    def mod_optional(self, c):
+        return ast.Modifier(str(c[0]), (None,), _span(c[0]))
 
-    def explode_if(self, c):
-        op, value = c
-        once = str(op).startswith("!o")
-        cond = ast.Condition(str(op)[2 if once else 1:], value, _cover(op, value), value.depth + 1)
-        return ast.Explode(cond, _cover(op, value), once)
+    def mod_optional_if(self, c):
+        op, value = c       # one token, the token and the comparison: `!o>=`
+        token, compare = _TOKEN_AND_COMPARISON.match(str(op)).groups()
+        span = _cover(op, value)
+        return ast.Modifier(token, (ast.Condition(compare, value, span, value.depth + 1),), span)
 
-    def set_faces(self, c):
-        op, value = c
-        return ast.SetFaces(str(op), value, _cover(op, value))
+    def mod_cap(self, c):
+        op, cap, _open, cond, close = c
+        return ast.Modifier(str(op), (cap, cond), _cover(op, close if close is not None else cap))
 
     def notation(self, c):
         return aliases.written(c[0], c[1])
@@ -215,10 +223,27 @@ class _Builder(Transformer):
 _BUILDER = _Builder()
 
 
+def _with_modifier_tokens(grammar: str) -> str:
+    """The grammar with each schema's terminal made of the registry's tokens of that schema: longest
+    first, each kept from matching where it is only the start of another terminal's token (`r` of
+    `ro`, a notation's). A schema no entry uses yet matches nothing."""
+    written = set(MODIFIERS) | {token for token in ALIASES if token.isalpha()}
+    for schema in SCHEMAS:
+        tokens = sorted((m.token for m in MODIFIERS.values() if m.operands == schema), key=lambda t: (-len(t), t))
+        parts = []
+        for token in tokens:
+            rests = sorted({other[len(token):] for other in written
+                            if other.startswith(token) and other != token and other not in tokens})
+            parts.append(re.escape(token) + (f"(?!{'|'.join(map(re.escape, rests))})" if rests else ""))
+        grammar = grammar.replace(f"@{'+'.join(schema)}@", "|".join(parts) or "(?!x)x")
+    return grammar
+
+
 def _load_parser() -> Lark:
     global _PARSER
     if _PARSER is None:
-        grammar = resources.files("ruleset_engine.grammar").joinpath("dice.lark").read_text("utf-8")
+        grammar = _with_modifier_tokens(resources.files("ruleset_engine.grammar").joinpath("dice.lark")
+                                        .read_text("utf-8"))
         _PARSER = Lark(
             grammar,
             parser="lalr",
@@ -376,17 +401,17 @@ def _check_modifiers(text: str, tree) -> None:
     for node in ast.walk(tree):
         mods = getattr(node, "modifiers", ())
         for before, mod in zip(mods, mods[1:]):
-            if isinstance(before, ast.Explode) and isinstance(mod, ast.Explode) and before.condition is None \
-                    and not before.once and mod.span[0] == before.span[1]:
+            if before.token == "!" and before.operands == (None,) and mod.span[0] == before.span[1] \
+                    and text.startswith("!", mod.span[0]):
                 raise DiceSyntaxError(
                     "'!!' is Roll20's compounding explosion (a die's explosions added into one die), which dusk "
                     "does not have; dusk would explode the dice twice: write ! once (3d6!), or '! !' with a space "
                     "to explode twice", text, (before.span[0], mod.span[1]))
         for mod in mods:
-            if isinstance(mod, ast.Select) and mod.count is None:
+            if MODIFIERS[mod.token].operands[0] == COUNT_OP and mod.operands[0] is None:
                 end = mod.span[1]
                 if end < len(text) and text[end] in "+-":
                     raise DiceSyntaxError(
-                        f"a count after {mod.kind} is a whole number: write {mod.kind}1 (one die), or put a space "
+                        f"a count after {mod.token} is a whole number: write {mod.token}1 (one die), or put a space "
                         f"before {text[end]!r} to {'subtract from' if text[end] == '-' else 'add to'} the kept dice",
                         text, (end, end + 1))

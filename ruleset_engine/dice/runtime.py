@@ -12,6 +12,7 @@ its span, and the spans and limits its checks need.
 
 from __future__ import annotations
 
+from .entries import FACE_OP, NUMBER_OPERANDS
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from .kinds import describe
 from .modifiers import FLIPPED, RollState, limit_message
@@ -162,11 +163,11 @@ def dice_size(n, s, info, number) -> tuple[int, int]:
 
 def check_modifiers(mods, sides_set) -> None:
     """Modifiers that could never end on dice of these sides are refused before any die is rolled."""
-    for entry, operand, test, span in mods:
+    for entry, shown, args, span in mods:
         if entry.never_ends is not None:
             for s in sides_set:
                 if s is not None:
-                    message = entry.never_ends(s, operand)
+                    message = entry.never_ends(s, *shown)
                     if message:
                         raise DiceLimitError(message, span=span)
 
@@ -185,9 +186,9 @@ def _drawer(R, tally, span):
 
 
 def _apply(state: RollState, mods, R, tally) -> None:
-    for entry, operand, test, span in mods:
+    for entry, shown, args, span in mods:
         before = len(state.dropped)
-        entry.apply(state, test, _drawer(R, tally, span) if entry.draws else None, span)
+        entry.apply(state, *args, _drawer(R, tally, span) if entry.draws else None, span)
         if state.fates is not None:
             for i in state.dropped[before:]:
                 state.fates[i] = entry.mark
@@ -200,19 +201,29 @@ def condition(op: str, value, span, number):
     return getattr(value, FLIPPED[op])
 
 
-def modifier(entry, op, value, text, span, number):
-    """A modifier's (entry, operand, test, span) once its value is known."""
-    if entry.operand in ("count", "face"):
-        if type(value) is not int:
-            value = number(value, span)
-        if value < 0 and entry.operand == "count":
-            raise DiceValueError(f"{entry.token} needs a number of dice of 0 or more, not {value}", span=span)
-        return (entry, value, value, span)
-    if op is None:
-        return (entry, None, None, span)
-    if type(value) is not int:
-        value = number(value, span)
-    return (entry, (op, value, text), getattr(value, FLIPPED[op]), span)
+def modifier(entry, parts, span, number):
+    """A modifier's (entry, shown, operands, span) once its values are known. `parts` holds each
+    operand in the order of the entry's schema: a number (a count, a cap, a face), a condition
+    (op, value, text), or None (an optional condition left out). `operands` are what apply takes
+    (a number, or the test of a face); `shown` what never_ends reads (a condition as (op, value, text))."""
+    shown, args = [], []
+    for kind, part in zip(entry.operands, parts):
+        if part is None:
+            shown.append(None)
+            args.append(None)
+        elif kind in NUMBER_OPERANDS:
+            value = part if type(part) is int else number(part, span)
+            if value < 0 and kind != FACE_OP:
+                raise DiceValueError(f"{entry.token} needs a number of dice of 0 or more, not {value}", span=span)
+            shown.append(value)
+            args.append(value)
+        else:
+            op, value, text = part
+            if type(value) is not int:
+                value = number(value, span)
+            shown.append((op, value, text))
+            args.append(getattr(value, FLIPPED[op]))
+    return (entry, tuple(shown), tuple(args), span)
 
 
 def extreme(faces, pick, default, info):

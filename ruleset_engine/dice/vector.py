@@ -24,12 +24,12 @@ from typing import Callable
 import numpy as np
 
 from . import ast
+from .entries import operands
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from .functions import FUNCTIONS
 from .limits import DEFAULT_LIMITS
 from .modifiers import MODIFIERS, limit_message
 from .vectorizable import MAX_FACE, MIN_FACE       # the largest and the lowest face a pool holds here
-from .vectorizable import TOKENS as _TOKENS
 from .vectorizable import literal_sides
 from .runtime import MAX_NUMBER
 
@@ -518,21 +518,12 @@ def _dice(v, node, rows):
 def _modify(v, node, state, rows) -> None:
     """The node's modifiers, in order, each by its entry's vector form, on the dice of `state`."""
     for modifier in node.modifiers:
-        entry = MODIFIERS[_TOKENS[type(modifier)](modifier)]
+        entry = MODIFIERS[modifier.token]
         try:
-            entry.vector(v, state, _operand(v, modifier, rows))
+            entry.vector(v, state, *operands(entry, modifier, lambda n, kind: 1 if n is None else v.number(n, rows),
+                                             lambda cond: v.condition(cond, rows)))
         except (DiceLimitError, DiceValueError) as err:      # placed at the modifier, as untraced
             raise err.located(None, modifier.span) from None
-
-
-def _operand(v, modifier, rows):
-    if isinstance(modifier, ast.Select):
-        return 1 if modifier.count is None else v.number(modifier.count, rows)
-    if isinstance(modifier, ast.RerollDice):
-        return v.condition(modifier.condition, rows)
-    if isinstance(modifier, ast.Explode):
-        return None if modifier.condition is None else v.condition(modifier.condition, rows)
-    return v.number(modifier.value, rows)
 
 
 def _pool_literal(v, node, rows):

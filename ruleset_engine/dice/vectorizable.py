@@ -10,20 +10,12 @@ from . import ast
 from .functions import FUNCTIONS
 from .modifiers import MODIFIERS
 
-# A dice node's modifiers by their syntax-tree class and fields: the registry token they name.
-TOKENS = {
-    ast.Select: lambda m: m.kind,
-    ast.RerollDice: lambda m: "rr" if m.repeat else "r",
-    ast.Explode: lambda m: "!o" if m.once else "!",
-    ast.SetFaces: lambda m: m.kind,
-}
-
 MAX_FACE = 32_767      # the largest face a pool of the lockstep backend holds (vector.py: int16)
 MIN_FACE = -32_767     # the lowest (one value below it marks an empty slot there: vector.EMPTY)
 
 _PLAYED = (ast.Integer, ast.String, ast.Boolean, ast.Name, ast.Unary, ast.Arithmetic, ast.Compare, ast.AllOf,
            ast.AnyOf, ast.Not, ast.Conditional, ast.Call, ast.Dice, ast.PoolLiteral, ast.Aliased, ast.Rolled,
-           ast.Condition, ast.Keyword, ast.KindName, *TOKENS)
+           ast.Condition, ast.Keyword, ast.KindName, ast.Modifier)
 
 
 def unsupported(tree, formulas=(), seen: tuple = (), pairs=()) -> tuple[str, tuple] | None:
@@ -56,15 +48,15 @@ def unsupported(tree, formulas=(), seen: tuple = (), pairs=()) -> tuple[str, tup
                 return f"dice of more than {MAX_FACE:,} sides (its pools hold faces {MIN_FACE:,}..{MAX_FACE:,})", \
                     node.sides.span
             for modifier in node.modifiers:
-                entry = MODIFIERS[TOKENS[type(modifier)](modifier)]
+                entry = MODIFIERS[modifier.token]
                 if entry.vector is None:
                     return f"the modifier {entry.syntax} (no vector form)", modifier.span
-                if isinstance(modifier, ast.SetFaces) and _face_outside(modifier.value, modifier.kind):
+                if entry.sets_face and _face_outside(modifier.operands[0], entry.sets_face):
                     return f"the modifier {entry.syntax} giving dice a face its pools cannot hold (faces " \
                            f"{MIN_FACE:,}..{MAX_FACE:,})", modifier.span
         elif isinstance(node, ast.PoolLiteral):
             for modifier in node.modifiers:
-                entry = MODIFIERS[TOKENS[type(modifier)](modifier)]
+                entry = MODIFIERS[modifier.token]
                 if entry.vector is None:
                     return f"the modifier {entry.syntax} (no vector form)", modifier.span
                 if entry.draws and literal_sides(node) is None:
@@ -98,14 +90,15 @@ def literal_sides(node) -> int | None:
     return sides.pop() if len(sides) == 1 else None
 
 
-def _face_outside(node, kind: str = "") -> bool:
+def _face_outside(node, sets_face: str = "") -> bool:
     """A number written in the text that a pool of the lockstep backend cannot hold as a face: in a
-    pool, or as the face min sets (above the most) or max sets (below the lowest); max99999 changes no die."""
+    pool, or as the face a modifier sets (its entry's sets_face): "at least" one above the most (min),
+    "at most" one below the lowest (max); max99999 changes no die."""
     value = node.value if isinstance(node, ast.Integer) else None
     if isinstance(node, ast.Unary) and isinstance(node.operand, ast.Integer):
         value = -node.operand.value if node.op == "-" else node.operand.value
     if value is None:
         return False
-    if kind == "min":
+    if sets_face == "at least":
         return value > MAX_FACE
-    return value < MIN_FACE if kind == "max" else not MIN_FACE <= value <= MAX_FACE
+    return value < MIN_FACE if sets_face == "at most" else not MIN_FACE <= value <= MAX_FACE

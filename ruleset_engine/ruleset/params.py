@@ -6,6 +6,7 @@ Used when a ruleset is checked (its defaults) and when a game starts (`--set NAM
 from __future__ import annotations
 
 from ruleset_engine import dice
+from ruleset_engine.errors import InputError
 
 from .model import Param
 
@@ -40,30 +41,30 @@ def param_value_problem(param: Param, value) -> str | None:
 
 
 def parse_param(param: Param, value):
-    """A value from the command line (text) in the param's type; ValueError naming the param if it is none."""
+    """A value from the command line (text) in the param's type; InputError naming the param if it is none."""
     if not isinstance(value, str) or param.type in ("choice", "dice", "text"):
         return value
     if param.type == "integer":
         try:
             return int(value)
         except ValueError:
-            raise ValueError(f"param {param.name}: expected a whole number, not {value!r}") from None
+            raise InputError(f"param {param.name}: expected a whole number, not {value!r}") from None
     if param.type == "boolean":
         word = value.strip().lower()
         if word in ("true", "yes", "on", "1"):
             return True
         if word in ("false", "no", "off", "0"):
             return False
-        raise ValueError(f"param {param.name}: expected true or false, not {value!r}")
+        raise InputError(f"param {param.name}: expected true or false, not {value!r}")
     return value
 
 
 def parse_sets(pairs: list[str] | None) -> dict:
-    """`--set NAME=VALUE` pairs as {NAME: VALUE text}; ValueError naming a pair that is not one."""
+    """`--set NAME=VALUE` pairs as {NAME: VALUE text}; InputError naming a pair that is not one."""
     params = {}
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise ValueError(f"--set takes PARAM=VALUE, not {pair!r}")
+            raise InputError(f"--set takes PARAM=VALUE, not {pair!r}")
         params[name.strip()] = value.strip()
     return params

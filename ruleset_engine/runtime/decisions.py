@@ -6,6 +6,8 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ruleset_engine.dice.runtime import MAX_NUMBER
+
 from .errors import DecisionError
 
 
@@ -109,7 +111,7 @@ def _number(decision: Decision, answer):
             answer = int(answer.strip())
         except ValueError:
             return _INVALID
-    if not isinstance(answer, int):
+    if not isinstance(answer, int) or not -MAX_NUMBER <= answer <= MAX_NUMBER:   # kept: within the limit of numbers
         return _INVALID
     if decision.min is not None and answer < decision.min:
         return _INVALID

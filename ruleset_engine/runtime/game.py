@@ -228,7 +228,7 @@ class Game:
             if self._before is not None:
                 self._put_back(self._before)
             self.pending = None
-            raise self.program.locate(err) from None
+            self.program.reraise(err)
         self.pending = None
         if self.record:
             self.log.extend(run.events)
@@ -297,7 +297,7 @@ class Game:
         try:
             return self.entry["report"]()
         except Exception as err:
-            raise self.program.locate(err) from None
+            self.program.reraise(err)
 
     # ---- all or nothing
     def checkpoint(self, reach: int = 0) -> Checkpoint:

@@ -30,7 +30,7 @@ from ruleset_engine.dice import vector
 from ruleset_engine.dice.errors import DiceError
 from ruleset_engine.dice.limits import DEFAULT_LIMITS
 from ruleset_engine.dice.vector import VPool, Vectors, compact, rows_of
-from ruleset_engine.errors import DuskError
+from ruleset_engine.errors import DuskBug, DuskError
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.model import MAX_BOXES
 from ruleset_engine.ruleset.pairs import PairFailed
@@ -166,12 +166,16 @@ class Machine:
         # Each formula is one evaluation (its limit of dice rolled), counted if it could pass it.
         self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled)
         value = self.values.value(formula.expr.tree, rows)
+        # Held to the limit of numbers where the untraced program holds it (writer.py's
+        # number_checked, for a formula that may pass it).
+        return self.kept(value) if _may_grow(formula.expr._src) else value
+
+    @staticmethod
+    def kept(value):
+        """A number about to be kept, held to the limit of numbers (2^53): the first game past it is
+        named by its value. A step's vector form that computes a number itself keeps it through this."""
         if isinstance(value, np.ndarray) and value.dtype.kind == "i" and len(value) and \
-                _may_grow(formula.expr._src) and \
                 (value.max() > vector.MAX_NUMBER or value.min() < -vector.MAX_NUMBER):
-            # A number about to be kept, held to the limit of numbers where the untraced program holds
-            # it (writer.py's number_checked, for a formula that may pass it): the first game past it
-            # is named by its value.
             too_big(int(value[np.abs(value) > vector.MAX_NUMBER][0]))
         return value
 
@@ -968,10 +972,9 @@ def play_range(ruleset: model.Ruleset, params: dict, seed: int, start: int, stop
         raise RuleError(f"the lockstep backend ran out of memory here, playing {machine.size:,} games at once; "
                         f"--backend untraced plays them one at a time", getattr(machine.site, "where", None),
                         getattr(machine.site, "path", ())) from None
-    except Exception as err:     # a bug in dusk: said as one, at the place it happened
-        raise RuleError(f"dusk failed here (a bug in dusk's lockstep backend, not in the ruleset): "
-                        f"{type(err).__name__}: {err}", getattr(machine.site, "where", None),
-                        getattr(machine.site, "path", ())) from None
+    except Exception as err:     # a bug in dusk: said as one, at the place it happened, its cause kept
+        raise DuskBug.of(err, getattr(machine.site, "where", None), getattr(machine.site, "path", ()),
+                         "its lockstep backend") from err
 
 
 def _located(err, site) -> RuleError:

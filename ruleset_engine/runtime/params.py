@@ -7,6 +7,8 @@ from ruleset_engine.dice.ast import names_in
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.params import param_value_problem, parse_param
 
+from ruleset_engine.errors import InputError
+
 from .errors import GameError
 
 
@@ -20,7 +22,7 @@ def resolve_params(ruleset: model.Ruleset, given: dict | None) -> dict:
         param = ruleset.params[name]
         try:
             value = parse_param(param, value)
-        except ValueError as err:
+        except InputError as err:
             raise GameError(str(err)) from None
         problem = param_value_problem(param, value) or _reads_problem(ruleset, param, value)
         if problem:

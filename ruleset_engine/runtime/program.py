@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+from typing import NoReturn
 
 from ruleset_engine import dice
 from ruleset_engine.dice import DEFAULT_LIMITS, DiceError
@@ -28,7 +29,7 @@ from ruleset_engine.dice.errors import DiceTypeError
 from ruleset_engine.dice.lowering import Namespace, Src
 from ruleset_engine.dice.runtime import u_env, u_plain
 from ruleset_engine.dice.expression import env_name
-from ruleset_engine.errors import DuskError
+from ruleset_engine.errors import DuskBug, DuskError
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.marks import start_marks
 from ruleset_engine.ruleset.steps.timers import due as timers_due
@@ -84,7 +85,8 @@ class Program:
         return self.make(randint, run, values)
 
     def locate(self, err: BaseException) -> BaseException:
-        """An error raised while the program ran, as a RuleError at the formula or step it came from."""
+        """An error raised while the program ran, at the formula or step it came from: a RuleError when
+        the ruleset failed there, a DuskBug when dusk did."""
         if isinstance(err, RuleError) or not isinstance(err, Exception):
             return err
         if isinstance(err, DuskError) and not isinstance(err, (DiceError, StepFailed)):
@@ -103,8 +105,15 @@ class Program:
             return RuleError(err.message, where, path)
         if isinstance(err, StepFailed):
             return RuleError(str(err), where, path)
-        return RuleError(f"dusk failed here (a bug in dusk, not in the ruleset): {type(err).__name__}: {err}",
-                         where, path)
+        return DuskBug.of(err, where, path)
+
+    def reraise(self, err: BaseException) -> NoReturn:
+        """Raise `err` located: a RuleError at its place (the message says it all), or a DuskBug
+        raised from it (its cause kept, for bugs.log); a GameError or a Signal as it is."""
+        located = self.locate(err)
+        if isinstance(located, DuskBug):
+            raise located from err
+        raise located from None
 
 
 class ProgramWriter:

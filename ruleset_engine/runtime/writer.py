@@ -44,6 +44,9 @@ class FunctionWriter:
         self.pending = None                                 # a formula handed out to be written in place
         self.counter = 0
         self.failed = False       # the formula lowered last could not be written (a problem noted)
+        # Python texts of numbers known to be within the limit of numbers (what value() gave: checked,
+        # or within by its bounds): a write of anything else is checked where it is stored (assign).
+        self.within: set[str] = set()
         self.kinds = program.local_kinds.setdefault(name, {})
         self.kinds_key = name                               # whose locals these are (an inlined procedure's own)
         self.prefix = ""                                    # of the Python names of those locals
@@ -247,11 +250,13 @@ class FunctionWriter:
         formula's source in its very next line, when nothing must be done around it."""
         src, lo = self.lower(formula)
         if src.simple and into is None:
+            self.within.add(src.text)
             return src.text, src.kind
         grows = _may_grow(src)
         if inline and into is None and not grows and not (self.traced and src.dice) \
                 and not (not self.traced and lo.track):
             self.pending = formula
+            self.within.add(src.text)
             return src.text, src.kind
         target = into or self.fresh("_v")
         if self.traced and src.dice:
@@ -264,6 +269,7 @@ class FunctionWriter:
             self.line(f"{target} = {src.text}", formula)
         if grows:
             self.number_checked(target, formula)
+        self.within.add(target)
         return target, src.kind
 
     def number_checked(self, target: str, formula) -> None:
@@ -282,6 +288,8 @@ class FunctionWriter:
             if lo.track:
                 self.line("C.budget = C.limit")
             self.line(f"{into} = {src.text}", formula)
+            if _may_grow(src):          # a local kept: held to the limit of numbers as any value kept
+                self.number_checked(into, formula)
             self.bound(name, src.kind)
             if label is not None:
                 self.text_checked(label)
@@ -289,6 +297,8 @@ class FunctionWriter:
         purpose = name if label is None or not label.is_constant else label.constant()
         self.line(f"C.trace({self.const(purpose, 'l')})")
         self.line(f"{into} = {src.text}", formula)
+        if _may_grow(src):
+            self.number_checked(into, formula)
         self.bound(name, src.kind)
         steps = self.fresh("_r")
         self.line(f"{steps} = C.end_trace()")
@@ -302,6 +312,7 @@ class FunctionWriter:
             return text
         target = self.fresh("_n")
         self.line(f"{target} = _whole({text}, {what!r})", formula)
+        self.within.add(target)         # a pool's total: its dice and faces are bounded
         return target
 
     def truth(self, formula) -> str:
@@ -398,9 +409,16 @@ class FunctionWriter:
 
     def assign(self, target: tuple, value: str, kind: str, step, event: bool = True, kept: bool = True) -> None:
         """Write a value to a place; at the table the write is logged (unless the step logs its own).
-        `kept`: the value may carry what it set aside (the state keeps pools plain)."""
+        `kept`: the value may carry what it set aside (the state keeps pools plain). A number that
+        value() did not give (a step's helper computed it: `_add_to(x, n)`) is held to the limit of
+        numbers here, where it is stored, so no step kind can keep one past it."""
         head, rest = target[0], target[1:]
         p = self.program
+        if kind == NUM and value not in self.within:
+            checked = self.fresh("_k")
+            self.line(f"{checked} = {value}")
+            self.number_checked(checked, step)
+            value = checked
         if head in self.defined and not rest:
             self.line(f"{self.local(head)} = {value}")
             self.bound(head, kind)

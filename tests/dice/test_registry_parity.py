@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from ruleset_engine import dice
 from ruleset_engine.dice.aliases import ALIASES
-from ruleset_engine.dice.entries import CONDITION_ARG, EXPR_ARG, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG
+from ruleset_engine.dice.entries import (CAP_OP, CONDITION_ARG, CONDITION_OP, COUNT_OP, EXPR_ARG, FACE_OP, KIND_ARG,
+                                         NUMBER_ARG, OPTIONAL_CONDITION_OP, POOL_ARG, TRUTH_ARG, WORD_ARG, spelled)
 from ruleset_engine.dice.functions import FUNCTIONS
 from ruleset_engine.dice.modifiers import MODIFIERS
 from ruleset_engine.dice.values import kind_of
@@ -67,16 +68,21 @@ class Builder:
         return f"{self.pick(OPS)} {self.pick(['1', '2', '3', '4', '6', 'x', '(y + 5)'])}"
 
     def modifier(self, entry) -> str:
-        if entry.operand == "count":
-            return entry.token + self.pick(["", "1", "2", "3", "(x)"])
-        if entry.operand == "face":
-            return entry.token + self.pick(["1", "2", "5", "(x)", "(y - 1)"])
-        if entry.operand == "optional condition" and self.rng.random() < 0.4:
-            return entry.token
-        if entry.token == "r" and self.rng.random() < 0.3:
-            return entry.token + self.pick(["1", "2"])        # a bare value means ==
-        op = self.pick(OPS)
-        return f"{entry.token}{op}{self.pick(['1', '2', '5', '6', '9', '(x)'])}"
+        """The entry with random operands of the kinds of its schema, written as the grammar reads them."""
+        return spelled(entry, [self.operand(kind) for kind in entry.operands])
+
+    def operand(self, kind: str) -> str | None:
+        if kind == COUNT_OP:
+            return self.pick(["", "1", "2", "3", "(x)"]) or None
+        if kind == CAP_OP:
+            return self.pick(["0", "1", "2", "3", "(x)"])
+        if kind == FACE_OP:
+            return self.pick(["1", "2", "5", "(x)", "(y - 1)"])
+        if kind == OPTIONAL_CONDITION_OP and self.rng.random() < 0.4:
+            return None
+        if kind == CONDITION_OP and self.rng.random() < 0.3:
+            return self.pick(["1", "2"])        # a bare value means ==
+        return f"{self.pick(OPS)}{self.pick(['1', '2', '5', '6', '9', '(x)'])}"
 
     def dice(self, depth: int, modifier=None, notation=None) -> str:
         count = self.pick(["0", "1", "2", "3", "5", "(x)", "(y + 2)"])
@@ -116,7 +122,7 @@ class Builder:
         if r < 0.42:     # dice of kinds, which every function given them must keep
             return f"kinds({self.pool(depth - 1)}, wild={self.pick(['1', '2', '(x)'])}, hunger=1)"
         if r < 0.5:
-            mods = self.modifier(self.pick(m for m in MODIFIERS.values() if m.operand == "count"))
+            mods = self.modifier(self.pick(m for m in MODIFIERS.values() if m.operands == (COUNT_OP,)))
             return f"[{self.pool(depth - 1)}, 2]{mods}"
         if r < 0.5:     # dice with another tool's notation that leaves a pool (1d20x, 2d6ro<2, 3d6sd)
             return self.dice(depth - 1, notation=self.pick(a for a in ALIASES.values()
@@ -229,12 +235,7 @@ def entries_in(text: str) -> set:
         if isinstance(node, ast.Call):
             found.add(node.function)
         for mod in getattr(node, "modifiers", ()):
-            if isinstance(mod, (ast.Select, ast.SetFaces)):
-                found.add(mod.kind)
-            elif isinstance(mod, ast.RerollDice):
-                found.add("rr" if mod.repeat else "r")
-            else:
-                found.add("!o" if mod.once else "!")
+            found.add(mod.token)
     return found
 
 

@@ -4,6 +4,7 @@ sheet inside a formula, the words not yet given, the values after a word."""
 
 import pytest
 
+from ruleset_engine import InputError
 from ruleset_engine.repl.commands import parse_action_args
 from ruleset_engine.repl.completer import TableCompleter
 from ruleset_engine.ruleset import load
@@ -33,7 +34,7 @@ def test_the_words_split_the_line(typed, args):
     ("'strength", "cannot read the arguments: No closing quotation"),
 ])
 def test_a_line_that_cannot_be_read_says_why(typed, message):
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(InputError) as err:
         parse_action_args(typed, THROW)
     assert str(err.value) == message
 

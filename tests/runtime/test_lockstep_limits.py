@@ -149,6 +149,14 @@ def test_a_number_kept_past_the_limit_stops_the_game_as_untraced(tmp_path):
                                        "(9,007,199,254,740,992) (at loop[0].steps[0].set.n)")
 
 
+def test_a_number_doubled_through_a_roll_stops_at_the_limit_in_both_backends(tmp_path):
+    # The doubling goes through a local bound by roll: (which kept 2.4e24 untraced, with no error):
+    # 2^54 is reached as the roll keeps it, in round 54, alike in lockstep and untraced.
+    source = ruleset(tmp_path, "doubling-roll", "{n: 1}", '- roll: {d: "n + n"}\n- set: {n: d}', "{n: n}", times=80)
+    assert_same_failure(source, 50, 3, "18,014,398,509,481,984 is past the limit of numbers "
+                                       "(9,007,199,254,740,992) (at loop[0].steps[0].roll.d)")
+
+
 def test_a_product_past_the_limit_is_refused_before_int64_wraps_it(tmp_path):
     # 2^32 * 2^32 is 2^64, which int64 holds as 0.
     source = ruleset(tmp_path, "square", "{n: 4294967296, m: 0}", '- set: {m: "n * n"}', "{m: m}")
