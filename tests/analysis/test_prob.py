@@ -318,3 +318,12 @@ def test_explosions_after_a_reroll_are_estimated_not_exact():
     assert abs(float(question.mean) - 17 / 30) <= 5 * question.sd / math.sqrt(SAMPLES)
     # A re-roll alone stays exact.
     assert ask(["count(1d10r<8, >= 8)"]).exact
+
+
+def test_the_remainder_is_exact_and_floors_as_the_table_does():
+    # (2d6 - 7) % 4 over every roll: the remainder has the sign of the divisor, so -5 % 4 is 3.
+    assert exact("(2d6 - 7) % 4") == brute([6, 6], lambda f: (sum(f) - 7) % 4)
+    assert exact("1d20 % (0 - 3)") == brute([20], lambda f: f[0] % -3)
+    assert set(exact("1d20 % (0 - 3)")) == {-2, -1, 0}
+    with pytest.raises(DiceError, match="can be 0, and a division by zero is an error"):
+        ask(["5 % (1d3 - 1)"])
