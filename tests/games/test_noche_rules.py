@@ -24,13 +24,13 @@ def test_pair_example_as_ruled():
     assert faces("unpair([1, 2, 2, 2, 4, 5, 5, 6])") == [1, 2, 2, 4, 5, 6]
     # The same roll in a conflict: Ana risks 7 and brings in 1 Relationship (8 dice); Beto risks 1;
     # the pool of one die shows 6. Ana keeps 1 2 2 4 5 6, the 6 is cancelled, her highest is 5; her two
-    # set-aside dice go into the pool (1 + 2 = 3) and her hand is 10 + 1 - 2 = 9.
+    # set-aside dice and the cancelled 6 go into the pool (1 + 2 + 1 = 4) and her hand is 10 + 1 - 3 = 8.
     game, source = night(2, [6, 1], [1, 2, 2, 2, 4, 5, 5, 6] + [3] + [6])
     conflict(game, stakes(Ana=(7, 1), Beto=(1, 0)))
     ana = who(game, "Ana")
     assert sorted(ana["kept"]) == [1, 2, 2, 4, 5, 6] and ana["paired"] == 2
-    assert ana["result"] == 5 and ana["dice"] == 9
-    assert game.values["pool"] == 3 and source.remaining == 0
+    assert ana["result"] == 5 and ana["dice"] == 8
+    assert game.values["pool"] == 4 and source.remaining == 0
 
 
 def test_matching_alone_gives_3_and_4_6():
@@ -42,15 +42,16 @@ def test_matching_alone_gives_3_and_4_6():
 def test_matching_after_pair_removal_gives_0_and_6():
     # A real conflict removes pairs first: 1,2,3,3 -> 1,2,3 (all cancelled: 0); 3,4,4,6 -> 3,4,6 (3 and 4
     # cancelled: 6). The pool of six dice is the GM's alone (nobody is dead).
-    game, source = night(2, [6, 1], [1, 2, 3, 3] + [3, 4, 4, 6] + [1, 2, 2, 3, 4, 5])
+    game, source = night(2, [6, 1], [1, 2, 3, 3] + [3, 4, 4, 6] + [1, 2, 2, 3, 4, 5], pool_limit=20)
     game.values["pool"] = 6
     conflict(game, stakes(Ana=(4, 0), Beto=(4, 0)))
     assert who(game, "Ana")["result"] == 0 and who(game, "Beto")["result"] == 6
     said = says(game)
     assert "Ana: 0, Bitten. The place is wrecked, soaked in blood or burnt to the ground." in said
     assert "Beto: 6, Triumph. Every vampire here, or the one who leads them, is destroyed." in said
-    # Each set one die aside, so the pool holds 6 + 2 = 8 and each hand 10 - 1 = 9 (cancelled dice stay).
-    assert game.values["pool"] == 8 and who(game, "Ana")["dice"] == 9 and who(game, "Beto")["dice"] == 9
+    # Each set one die aside and lost the cancelled ones (Ana 3, Beto 2) to the pool too: it holds
+    # 6 + 4 + 3 = 13 (under a limit of 20), Ana's hand 10 - 4 = 6, Beto's 10 - 3 = 7.
+    assert game.values["pool"] == 13 and who(game, "Ana")["dice"] == 6 and who(game, "Beto")["dice"] == 7
     assert source.remaining == 0
 
 
