@@ -76,6 +76,10 @@ def action_params(c, specs, path) -> dict:
             # A formula giving an instance or its name (a state variable naming the current one), read
             # as the action starts without it.
             default = c.formula(default, p + ("default",), Scope(c.names), still=True)
+        if kind == "choice" and isinstance(default, str) and default not in (spec.get("choices") or ()):
+            # Not one of the choices: a formula (a state variable holding the choice in force), read as
+            # the action starts without it; its value must be one of the choices.
+            default = c.formula(default, p + ("default",), Scope(c.names), still=True)
         if kind == "integer" and isinstance(default, str):
             # A formula (params.NAME, a field), read as the action starts without it.
             default = c.formula(default, p + ("default",), Scope(c.names), still=True)

@@ -49,6 +49,9 @@ def check_args(game, action: model.Action, args: dict) -> dict:
             value = args[key]
         elif isinstance(param.default, model.Formula) and param.type == "entity":
             value = default_entity(game, action, param)
+        elif isinstance(param.default, model.Formula) and param.type == "choice":
+            out[key] = default_choice(game, action, param)
+            continue
         elif isinstance(param.default, model.Formula):
             out[key] = default_arg(game, action, param)
             continue
@@ -72,6 +75,20 @@ def default_entity(game, action: model.Action, param: model.ActionParam) -> str:
         return checked(read(game, formula), game.values.get(param.of), f"{action.name} {param.name}: the default {formula.text}")
     except StepFailed as err:
         raise GameError(str(err)) from None
+
+
+def default_choice(game, action: model.Action, param: model.ActionParam) -> str:
+    """A choice parameter's default that is a formula, read now: one of the choices, else the
+    ruleset's error, at the default (the simulation writes the same check)."""
+    from ruleset_engine.ruleset.steps import StepFailed
+
+    from .support import default_choice as checked
+
+    formula = param.default
+    try:
+        return checked(read(game, formula), param.choices, f"{action.name} {param.name}: the default {formula.text}")
+    except StepFailed as err:
+        raise RuleError(str(err), formula.where, formula.path) from None
 
 
 def default_arg(game, action: model.Action, param: model.ActionParam) -> int:

@@ -44,7 +44,7 @@ from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
 from .lockstep_values import (Record, Ref, RefStore, Store, Track, _as_python, _assemble, _by_instance, _key, _part,
                               _plain, _store_for)
-from .support import auto_answer, decision, default_arg, fmt, group_size, plain_text, track_boxes
+from .support import auto_answer, decision, default_arg, default_choice, fmt, group_size, plain_text, track_boxes
 from .support import too_big
 from .writer import _may_grow
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
@@ -788,6 +788,13 @@ class Machine:
         """A loop action's parameter whose default is a formula, read as the round starts and held
         to the parameter's bounds (support.default_arg says what is wrong, for the first game)."""
         value = self.per_row(self.value(param.default, rows), rows)
+        if param.type == "choice":
+            bad = ~np.isin(value, np.array(param.choices, dtype=object))
+            if bad.any():
+                self.site = param.default
+                default_choice(value[int(np.flatnonzero(bad)[0])], param.choices,
+                               f"{self.action.name} {param.name}: the default {param.default.text}")
+            return value
         low = self.per_row(self.number(param.min, rows), rows) if param.min is not None else None
         high = self.per_row(self.number(param.max, rows), rows) if param.max is not None else None
         bad = np.zeros(len(rows), bool) if value.dtype.kind in "iu" else np.ones(len(rows), bool)

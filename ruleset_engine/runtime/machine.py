@@ -194,6 +194,9 @@ def default_arg(w: FunctionWriter, action: str, param) -> str:
     """An integer parameter's default formula, held to its bounds (arguments.check_args at the table);
     an entity parameter's, the name of an instance of its group."""
     value = w.value(param.default)[0]
+    if param.type == "choice":
+        what = w.const(f"{action} {param.name}: the default {param.default.text}", "t")
+        return f"_default_choice({value}, {w.const(tuple(param.choices), 'c')}, {what})"
     if param.type == "entity":
         what = w.const(f"{action} {param.name}: the default {param.default.text}", "t")
         return f"_default_entity({value}, {w.group(param.of)}, {what})"

@@ -510,6 +510,7 @@ class ProgramWriter:
             "_picked": support.picked, "_u_picked": support.u_picked, "_in_level": support.in_level,
             "_instance_named": support.instance_named,
             "_default_arg": support.default_arg, "_default_entity": support.default_entity,
+            "_default_choice": support.default_choice,
             "_formula_arg": support.formula_arg, "_add_sheets": support.add_sheets, "_new_track": new_track, "_start_marks": start_marks,
             "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
             "_LocalText": LocalText, "_NO_DICE": NO_DICE, "_NOTHING": NOTHING, "_EndGame": EndGame,

@@ -201,6 +201,13 @@ def default_arg(value, low, high, what: str):
     return value
 
 
+def default_choice(value, choices, what: str) -> str:
+    """A choice parameter's default read from a formula: one of its choices, as typed at the table."""
+    if not isinstance(value, str) or value not in choices:
+        raise StepFailed(f"{what} gives {format_value(value)}, not one of {', '.join(choices)}")
+    return value
+
+
 def default_entity(value, instances, what: str) -> str:
     """An entity parameter's default read from a formula: an instance, or the name of one."""
     items = instances if isinstance(instances, list) else [instances] if isinstance(instances, dict) else []

@@ -140,7 +140,7 @@ def test_every_box_checked_at_the_twelfth_hour():
     # box is checked at the end of Hour 12, so she lives to see the sun and dies at dawn.
     def before(game):
         wanted = "hour" if game.values["loop"]["hour"] <= 7 else "scene"
-        if game.values["scale"] != wanted:
+        if game.values["in_force"] != wanted:
             game.perform("scale", to=wanted)
 
     def policy(game, d):

@@ -277,7 +277,7 @@ def test_relationship_words_are_typed_at_the_table():
 def test_every_param_named_by_the_rulings_exists(name):
     params = load(name).params
     for param in ["pool_limit", "max_conflicts", "boxes", "relationship_use", "hours", "dead_die", "risk",
-                  "relationships", "scale", "cancelled_dice_to_pool"]:
+                  "relationships", "scale", "cancelled_dice_to_pool", "hour_pool", "policy"]:
         assert param in params
 
 
@@ -290,3 +290,62 @@ def test_fewer_boxes_fewer_dice():
     conflict(game, stakes(Ana=(2, 0), Beto=(1, 0)))
     assert "Ana ends the Hour with one die and checks the 6 box." in says(game)
     assert who(game, "Ana")["dice"] == 4
+
+
+# ---- the scale as a parameter of the conflict, hour_pool, the automatic policies
+
+def test_conflict_hour_plays_the_whole_hour_and_keeps_the_scale():
+    # `conflict hour` at the table: the pool rises to ten before rolling (GM rolls 10), the Hour ends after
+    # the one conflict, and the scale stays hour for the conflicts to come.
+    game, source = night(2, [6, 1], [5] + [1] + [2, 3, 3, 3, 3, 3, 3, 3, 3, 3])
+    start = len(game.log)
+    answer_all(game, game.perform("conflict", scale="hour"), stakes(Ana=(1, 0), Beto=(1, 0)))
+    assert [len(pool) for label, pool in rolls(game, start) if label.startswith("GM")] == [10]
+    assert game.values["loop"]["hour"] == 2 and game.values["in_force"] == "hour" and source.remaining == 0
+    assert "Scale: hour, for the conflicts to come." in says(game, start)
+
+
+def test_a_conflict_refuses_a_scale_not_offered():
+    game, _ = night(2, [6, 1])
+    with pytest.raises(Exception, match="week"):
+        game.perform("conflict", scale="week")
+    assert game.values["in_force"] == "scene"
+
+
+def test_hour_pool_is_the_whole_hour_roll_not_the_limit():
+    # pool_limit 30, hour_pool 10: the whole Hour rolls ten dice; Ana's 6 6 and Beto's 6 are all
+    # cancelled or set aside (pool: 10 + 1 pair + 2 cancelled = 13 < 30), yet the Hour ends after it.
+    game, source = night(2, [6, 1], [6, 6] + [6] + [6, 6, 6, 1, 1, 1, 1, 1, 1, 1], pool_limit=30)
+    answer_all(game, game.perform("conflict", scale="hour"), stakes(Ana=(2, 0), Beto=(1, 0)))
+    assert game.values["loop"]["hour"] == 2 and game.values["pool"] == 1 and source.remaining == 0
+    assert "The whole Hour is played: it ends." in says(game)
+    assert "Hour 1 ends with the Vampire Pool at 13." in says(game)
+
+
+@pytest.mark.parametrize("policy, risked, brought", [("cautious", 5, 1), ("bold", 10, 1), ("desperate", 10, 1)])
+def test_policies_on_a_whole_hour_roll(policy, risked, brought):
+    # Two players, so one Relationship each is open. The automatic answers on a whole-Hour roll: cautious
+    # risks half of 10; bold and desperate the whole hand; desperate brings every open Relationship.
+    game, _ = night(2, [6, 1], [1] * 40, policy=policy)
+    start = len(game.log)
+    answer_all(game, game.perform("conflict", scale="hour"), lambda d: None)
+    labels = [label for label, _ in rolls(game, start)]
+    assert f"Ana: {risked} risked, {brought} for Relationships" in labels
+
+
+def test_desperate_brings_every_relationship_cautious_one():
+    # Four players: three Relationships each are open; the Scene's risk is half the hand under every policy.
+    for policy, brought in (("cautious", 1), ("bold", 1), ("desperate", 3)):
+        game, _ = night(4, [6, 1, 1, 1], [1] * 80, policy=policy)
+        start = len(game.log)
+        conflict(game)
+        assert f"Ana: 5 risked, {brought} for Relationships" in [label for label, _ in rolls(game, start)]
+
+
+def test_the_house_rule_limit_grows_with_the_table():
+    house = load("noche-long-hours")
+    for n, limit in ((2, 20), (8, 80)):
+        game, _ = night(n, [6] + [1] * (n - 1), ruleset=house, pool_per_player=10)
+        assert game.values["limit"] == limit
+    # Its whole-Hour roll stays at ten dice (hour_pool), whatever the limit.
+    assert house.params["hour_pool"].default == 10
