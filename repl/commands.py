@@ -154,6 +154,9 @@ class Repl:
             return f"{how} with a question unanswered: nothing was done."
         if self.decision is None:
             return None
+        if self.session.setup_saved:
+            return (f"{how} with a question of the game's setup unanswered: the answers given so far are saved, "
+                    "and dusk resume goes on with the setup from this question.")
         if self.session.game.starting:
             return (f"{how} with a question unanswered, so the game's setup did not finish: the session file "
                     "holds no game yet.")

@@ -433,6 +433,7 @@ class Summary:
     turns: int = 0
     result: str | None = None
     interactive: bool | None = None     # None: a session from before this was recorded
+    setup: bool = False                 # left during its game's setup (its answers so far are saved)
     problem: str | None = None
 
 
@@ -450,7 +451,7 @@ def summary(path: Path) -> Summary:
         db = _connect(path, "ro")
         try:
             meta = {k: validate.parsed(v, f"meta.{k}") for k, v in db.execute("SELECT key, value FROM meta")}
-            last = db.execute("SELECT game, at FROM entries ORDER BY n DESC LIMIT 1").fetchone()
+            last = db.execute("SELECT game, at, kind FROM entries ORDER BY n DESC LIMIT 1").fetchone()
         finally:
             db.close()
         if meta.get("format") != FORMAT:
@@ -472,6 +473,7 @@ def summary(path: Path) -> Summary:
     if _moment(at):
         found.last_played = at
     found.turns = max(0, game["turn"] - 1)
+    found.setup = last[2] == "setup"
     found.result = game["result"] if game["over"] else None
     return found
 
