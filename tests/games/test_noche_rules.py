@@ -118,7 +118,7 @@ def test_the_hour_ends_when_set_aside_dice_bring_the_pool_to_the_limit():
     game, _ = night(2, [6, 1], [6, 6, 6, 6] + [1] + [2], pool_limit=3)
     conflict(game, stakes(Ana=(4, 0), Beto=(1, 0)))
     assert game.values["loop"]["hour"] == 2 and game.values["conflicts"] == 0
-    assert "The Vampire Pool holds 3 dice: the Hour is over." in says(game)
+    assert "The Vampire Pool is full (3 dice): the Hour ends." in says(game)
 
 
 def test_one_die_left_at_the_end_of_an_hour_checks_a_box():
