@@ -333,13 +333,17 @@ def test_policies_on_a_whole_hour_roll(policy, risked, brought):
     assert f"Ana: {risked} risked, {brought} for Relationships" in labels
 
 
-def test_desperate_brings_every_relationship_cautious_one():
-    # Four players: three Relationships each are open; the Scene's risk is half the hand under every policy.
-    for policy, brought in (("cautious", 1), ("bold", 1), ("desperate", 3)):
+def test_bold_plays_whole_hours_and_desperate_brings_every_relationship():
+    # Four players: three Relationships each are open. Cautious plays the Scene (the scale param), risking
+    # half of 10; bold and desperate play the whole Hour (the night starts at that scale), staking all 10;
+    # desperate brings in all three Relationships.
+    for policy, scale, risked, brought in (("cautious", "scene", 5, 1), ("bold", "hour", 10, 1),
+                                           ("desperate", "hour", 10, 3)):
         game, _ = night(4, [6, 1, 1, 1], [1] * 80, policy=policy)
+        assert game.values["in_force"] == scale
         start = len(game.log)
         conflict(game)
-        assert f"Ana: 5 risked, {brought} for Relationships" in [label for label, _ in rolls(game, start)]
+        assert f"Ana: {risked} risked, {brought} for Relationships" in [label for label, _ in rolls(game, start)]
 
 
 def test_the_house_rule_limit_grows_with_the_table():
