@@ -32,6 +32,7 @@ from ruleset_engine.ruleset import load
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "table.md"
+ANALYSIS = ROOT / "docs" / "analysis" / "noche.md"
 # The bundled games a prompt command is tried on, each with the answers its setup asks for.
 GAMES = [("attack-of-the-vampires", []), ("noche-de-los-vampiros", ["2", "Ana", "Beto", "auto"]),
          ("vampire-the-masquerade", [])]
@@ -126,6 +127,42 @@ def test_a_dusk_command_line_of_the_page_runs(line, tmp_path):
         and "--dice" in argv and "not a valid answer" not in printed
     assert done.returncode == 0 or asked, \
         f"{line} (run as dusk {shlex.join(argv)}) exits {done.returncode}:\n{printed}"
+
+
+def analysis_lines() -> list[str]:
+    return sh_lines(ANALYSIS.read_text(encoding="utf-8"))
+
+
+def test_the_analysis_page_shows_its_commands():
+    lines = analysis_lines()
+    assert len(lines) == 3 and all(line.startswith("dusk simulate ") and "--json" in line for line in lines)
+    # The script beside the page runs the same commands, at the page's N and seed, drawing its chart.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("noche_figures", ANALYSIS.parent / "noche.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    made = ["dusk " + command.format(n=1000, seed=1, plot="docs/analysis/noche-house.png")
+            for _, command in script.FIGURES]
+    assert made == lines
+
+
+@pytest.mark.parametrize("line", analysis_lines())
+def test_an_analysis_command_runs_at_a_small_n_with_the_fields_the_page_shows(line, tmp_path):
+    import json
+
+    argv = shlex.split(line)[1:]
+    argv[argv.index("-n") + 1] = "8"
+    if "--plot" in argv:
+        argv[argv.index("--plot") + 1] = str(tmp_path / "chart.png")
+    done = run(argv, ROOT, tmp_path / "data")
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = json.loads(done.stdout)
+    for cell in found["cells"]:
+        assert {"survivors", "deaths", "conflicts"} <= set(cell["report"])
+        assert all(result.startswith("survivors_") for result in cell["results"])
+    if "--plot" in argv:
+        assert (tmp_path / "chart.png").stat().st_size > 0
 
 
 @pytest.mark.parametrize("command", prompt_commands())
