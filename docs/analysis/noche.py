@@ -46,7 +46,7 @@ def mean(cell: dict, name: str) -> float:
 
 def table(found: dict) -> list[str]:
     params = sorted(found["sweep"], key=lambda p: p != "players")     # the table size first
-    head = params + ["nobody alive", "95% CI", "survivors", "deaths", "conflicts", "conflicts an Hour"]
+    head = params + ["nobody alive", "95% CI", "survivors", "deaths", "conflicts", "conflicts ÷ Hours"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     hours = found["params"].get("hours", 12)
     for cell in found["cells"]:
