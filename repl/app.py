@@ -66,9 +66,9 @@ def open_session(args, interactive: bool = False) -> tuple[Session, object]:
             raise JournalError(f"no session played at the prompt in {data_dir() / 'sessions'}; start one with "
                                "dusk play, or continue any session with dusk resume PATH (dusk sessions lists them)")
         session = Session.resume(path, interactive, force=getattr(args, "force", False))
-        if dice is not None:
+        if dice is not None and session.reply is None:
             session.use_dice(dice == "manual", f"dice {dice}")
-        return session, None
+        return session, session.reply      # None, or the question of a setup left waiting
     if args.save is not None and not args.save.strip():
         raise JournalError("--save takes the path of a new session file, not an empty text")
     save = Path(args.save) if args.save else None
@@ -94,7 +94,10 @@ def intro(repl: Repl, resumed: bool, lang: str | None = None) -> None:
     if repl.session.manual_dice:
         repl.show(Text("Real dice: every roll the game needs asks for the faces rolled (dice auto: the game "
                        "rolls).", style="dim"))
-    if resumed:
+    if resumed and game.starting:
+        repl.show(Text("The game's setup goes on where it stopped: its answers so far, given again, say:",
+                       style="dim"))
+    elif resumed:
         repl.show(Text(repl.status(), style="dim"))
 
 
@@ -115,7 +118,7 @@ def run(args, stdin=None, stdout=None) -> int:
         return 2
     lang = args.lang or session.lang     # resume: the language asked for, else the one the session had
     repl = Repl(session, console, Style(lang=lang or "en", ascii_only=args.ascii))
-    intro(repl, reply is None, lang)
+    intro(repl, args.command == "resume", lang)
     if reply is not None:
         repl._after(reply)
     try:
@@ -215,6 +218,6 @@ def interactive_loop(repl: Repl, prompt=None) -> None:
     lost = repl.unanswered("You left")
     if lost is not None:
         repl.show(Text(lost, style="yellow"))
-    if repl.session.game.starting:
-        return        # no game yet: nothing for dusk resume to continue
+    if repl.session.game.starting and not repl.session.setup_saved:
+        return        # no answer yet: nothing for dusk resume to continue
     repl.show(Text(f"Saved in {repl.session.journal.path}; dusk resume continues it.", style="dim"))

@@ -130,7 +130,8 @@ class Repl:
     def status(self) -> str:
         """The ruleset's status line, then `over: RESULT` at the end and `dice: manual` with real dice."""
         game = self.session.game
-        parts = [game.status(self.style.lang)]
+        # Before the setup is done the game has no state for the ruleset's line to read: none is shown.
+        parts = [game.status(self.style.lang) if not game.starting else ""]
         if game.over:
             parts.append(f"over: {game.result}")
         if game.manual_dice:
@@ -161,6 +162,9 @@ class Repl:
             return f"{how} with a question unanswered: nothing was done."
         if self.decision is None:
             return None
+        if self.session.setup_saved:
+            return (f"{how} with a question of the game's setup unanswered: the answers given so far are saved, "
+                    "and dusk resume goes on with the setup from this question.")
         if self.session.game.starting:
             return (f"{how} with a question unanswered, so the game's setup did not finish: the session file "
                     "holds no game yet.")
@@ -216,10 +220,12 @@ class Repl:
         reply = self.session.answer(self.decision, line, line)
         # The answer typed is on the screen already, after its question (at the prompt, and in a
         # script's echo): the chronicle's line for it is shown only when it reads the answer otherwise
-        # (an empty pick as `none`, `5,5,3` as `5 5 3`), not to say the same again.
+        # (an empty pick as `none`, `5,5,3` as `5 5 3`), not to say the same again. A yes or no typed
+        # (`y`, `no`) is never read otherwise.
         events = reply.events
         if events and events[0]["kind"] == "ask" and events[0].get("by") != "auto" \
-                and render.text_of(events[0]["answer"], self.style) == line.strip():
+                and (render.text_of(events[0]["answer"], self.style) == line.strip()
+                     or events[0]["decision"].get("kind") == "yes_no"):
             events = events[1:]
         self.show_events(events)
         self.decision = reply.decision
@@ -610,7 +616,8 @@ def cmd_state(repl: Repl, rest: str) -> None:
 def cmd_status(repl: Repl, rest: str) -> None:
     """The status line, as the toolbar shows it at the prompt (in the table's language)."""
     line = repl.status()
-    repl.show(Text(line) if line else Text("(this ruleset has no status line)", style="dim"))
+    if line or not repl.session.game.starting:
+        repl.show(Text(line) if line else Text("(this ruleset has no status line)", style="dim"))
     note = repl.waiting_note()
     if note:
         repl.show(Text(note, style="yellow"))

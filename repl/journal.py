@@ -514,6 +514,7 @@ class Summary:
     turns: int = 0
     result: str | None = None
     interactive: bool | None = None     # None: a session from before this was recorded
+    setup: bool = False                 # left during its game's setup (its answers so far are saved)
     problem: str | None = None
 
 
@@ -535,9 +536,9 @@ def summary(path: Path) -> Summary:
                 found.problem = f"a session of another format ({meta.get('format')!r})"
                 return found
             last = None
-            for text, at in db.execute("SELECT game, at FROM entries ORDER BY n"):   # each game from the one before
+            for text, at, kind in db.execute("SELECT game, at, kind FROM entries ORDER BY n"):   # each from the one before
                 game = validate.changed(validate.parsed(text, "an entry's game"), last and last[0], "an entry's game")
-                last = (game, at)
+                last = (game, at, kind)
         finally:
             db.close()
         found.ruleset = str(meta.get("ruleset", ""))
@@ -548,7 +549,7 @@ def summary(path: Path) -> Summary:
         if last is None:
             found.problem = "no game yet"
             return found
-        game, at = last
+        game, at, _ = last
         validate.game_core(game, "the last entry's game")
     except (sqlite3.DatabaseError, validate.Damaged, ValueError, TypeError) as err:
         found.problem = f"not a dusk session ({err})"
@@ -556,6 +557,7 @@ def summary(path: Path) -> Summary:
     if _moment(at):
         found.last_played = at
     found.turns = max(0, game["turn"] - 1)
+    found.setup = last[2] == "setup"
     found.result = game["result"] if game["over"] else None
     return found
 

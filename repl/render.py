@@ -53,7 +53,12 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
         decision = e["decision"]
         prompt = decision.get("prompt", "")
         by = " (auto)" if e.get("by") == "auto" else ""
-        return Text(f"{prompt} {format_value(e['answer'], style.lang)}{by}{mark}", style="italic")
+        answer = e["answer"]
+        said = ("yes" if answer else "no") if decision.get("kind") == "yes_no" and isinstance(answer, bool) \
+            else format_value(answer, style.lang)        # a yes or no as the question asked it, never true
+        return Text(f"{prompt} {said}{by}{mark}", style="italic")
+    if kind in ("mark", "clear", "move") and e.get("quiet"):
+        return None                 # the ruleset says it in its own words
     if kind in ("mark", "clear"):
         verb = "marks" if kind == "mark" else "clears"
         kind_of = f" {e['type']}" if e.get("type") else ""
@@ -88,9 +93,7 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
         return Text(f"The game is over: {e['result']}.{mark}", style="bold")
     if kind == "undo":
         return _undone(e, style)
-    if kind == "trigger" and e.get("id"):
-        return Text(f"({e['id']})", style="dim")
-    return None
+    return None                     # a trigger's id among them: its own steps say what it does
 
 
 def named_roll(e: dict, label: str, style: Style) -> Text:

@@ -27,7 +27,7 @@ from pathlib import Path
 import ruleset_engine as dusk
 from ruleset_engine.ruleset.names import BUILT_IN
 
-from .journal import Journal, JournalError, SaveError, new_session_path, remember_last
+from .journal import Entry, Journal, JournalError, SaveError, new_session_path, remember_last
 
 
 @dataclass
@@ -73,6 +73,7 @@ class Session:
         self.interrupted = False                # Ctrl-C came while an entry was written (it waited)
         self.notice: str | None = None          # a word for the table on resume (a ruleset resumed by --force)
         self.sheets: tuple = ()                 # the sheets this game started with (a resumed game: none needed)
+        self.reply: Reply | None = None         # resumed during its setup: the question that waits
 
     # ---- starting and resuming
     @classmethod
@@ -145,6 +146,8 @@ class Session:
     def _rebuild(cls, journal: Journal, ruleset, interactive: bool) -> "Session":
         meta = journal.meta
         entries = journal.entries()
+        if entries[-1].kind == "setup":
+            return cls._setup_under_way(journal, ruleset, interactive, entries[-1])
         log: list = []
         history: list = []              # the game's: (the game before each action, where its events start)
         commands: list[Command] = []    # the session's: the commands those actions belong to
@@ -154,7 +157,7 @@ class Session:
             if entry.kind == "dice":      # `dice manual` or `dice auto`: from the next action on
                 manual = entry.command.endswith("manual")
                 continue
-            if entry.kind == "roll":      # a free roll: saved, but not part of the game
+            if entry.kind in ("roll", "setup"):   # a free roll, a setup's answer: saved, not the game's turns
                 continue
             if entry.kind == "action" and previous is not None:
                 history.append((previous, len(log)))
@@ -183,6 +186,27 @@ class Session:
         session = cls(game, journal, meta["source"], free_rng, interactive)
         session.commands = commands
         session._numbered = max((e.command_no or 0 for e in entries), default=0)
+        return session
+
+    @classmethod
+    def _setup_under_way(cls, journal: Journal, ruleset, interactive: bool, last: Entry) -> "Session":
+        """A session left during its game's setup: the game started again from its seed and given the
+        answers saved so far, waiting for the next one (`reply` holds its question)."""
+        meta = journal.meta
+        given = list(last.answers or [])
+        game = dusk.Game.start(ruleset, params=meta["params"], seed=meta["seed"],
+                               manual_dice=meta.get("dice") == "manual",
+                               answers=[a["answer"] for a in given])
+        free_rng = random.Random()
+        dusk.restore_dice_source(free_rng, last.free_rng)
+        session = cls(game, journal, meta["source"], free_rng, interactive)
+        session._log_mark = 0              # the start entry will hold the whole setup's events
+        session._given = given
+        session.reply = Reply(list(game.last_outcome.events), game.last_outcome.decision)   # shown again
+        if game.last_outcome.decision is None:       # the ruleset's setup asks less now (--force)
+            with session._shielded():
+                session._commit("start", "start")
+            session.reply = Reply(list(game.last_outcome.events), None)
         return session
 
     # ---- the dice
@@ -332,6 +356,13 @@ class Session:
         starting = self.game.starting
         with self._transaction("the answer was not taken: the question waits again"):
             outcome = answer()
+            if outcome.decision is not None and starting and not self.sheets:
+                # The setup waits for its next answer: the answers so far are saved, so that leaving
+                # now loses nothing typed (dusk resume gives them again and asks the next question). A
+                # game started from sheet files is not: the file does not keep the sheets.
+                with self._shielded():
+                    self.journal.append("setup", command, [], self.game.core(),
+                                        dusk.dice_source_state(self.free_rng), None, list(self._given))
             if outcome.decision is None:
                 if starting:
                     with self._shielded():
@@ -390,6 +421,11 @@ class Session:
                                     dusk.dice_source_state(self.free_rng))
         return result
 
+    @property
+    def setup_saved(self) -> bool:
+        """The game's setup waits, and the answers it was given so far are in the session file."""
+        return self.game.starting and bool(self._given) and not self.sheets
+
     def waiting_action(self) -> str | None:
         """The name of the action that waits for an answer ("setup" for the game's setup), or None.
         Until it is answered nothing of it is in the game, nor in the session file."""
@@ -446,6 +482,8 @@ def _checked_ruleset(path: Path, meta: dict, entries: list, force: bool):
         raise JournalError(f"{path} is damaged or its ruleset changed: meta.params has no {missing[0]}")
     names = set(BUILT_IN) | set(ruleset.entities) | set(ruleset.state) | set(ruleset.pairs)
     for entry in entries:
+        if entry.kind == "setup":
+            continue      # the game before its setup: its answers are what the entry keeps
         values = entry.game["values"]
         _from_before(values)
         if set(values) != names:

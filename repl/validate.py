@@ -14,7 +14,7 @@ import json
 from . import delta
 from ruleset_engine.textfile import control_character
 
-KINDS = ("start", "action", "roll", "undo", "dice")
+KINDS = ("setup", "start", "action", "roll", "undo", "dice")    # setup: the answers of a setup that waits
 RNG_WORDS = 625          # random.Random's state: 624 words and a position
 
 
@@ -198,9 +198,17 @@ def history(entries: list) -> None:
     """The order of the entries: the game's start first, the turns never going back but by undo."""
     if not entries:
         raise Damaged("it holds no game yet")
-    if entries[0].kind != "start":
-        raise Damaged(f"entry {entries[0].n}, the first, is {entries[0].kind!r}, not the game's start")
-    for e in entries[1:]:
+    # A setup left waiting: its answers so far, one entry per answer, before the game's start.
+    setup = 0
+    while setup < len(entries) and entries[setup].kind == "setup":
+        setup += 1
+    if setup == len(entries):
+        return
+    if entries[setup].kind != "start":
+        raise Damaged(f"entry {entries[setup].n}, the first, is {entries[setup].kind!r}, not the game's start")
+    for e in entries[setup + 1:]:
+        if e.kind == "setup":
+            raise Damaged(f"entry {e.n} is an answer of the setup, after the game's start")
         if e.kind == "start":
             raise Damaged(f"entry {e.n} is a second start")
         if e.kind == "action" and e.game["turn"] < 1:

@@ -123,7 +123,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
     rows = [("", "last played", "started", "ruleset", "turns", "file")]
     for s in found:
-        turns = f"{s.turns} ({s.result})" if s.result else str(s.turns)
+        turns = f"{s.turns} ({s.result})" if s.result else "setup" if s.setup else str(s.turns)
         if s.problem:
             rows.append(("", when(s.last_played), "?", f"({s.problem})", "", str(s.path)))
             continue
@@ -134,6 +134,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[5])
     if current is not None:
         print("* the session dusk resume continues (dusk resume PATH continues another)")
+    if any(s.setup and not s.problem for s in found):
+        print("setup: left during the game's setup; dusk resume goes on with it from the next question")
     return 0
 
 

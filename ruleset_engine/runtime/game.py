@@ -106,16 +106,26 @@ class Game:
     @classmethod
     def start(cls, ruleset: model.Ruleset, params: dict | None = None, seed: int | None = None, *,
               record: bool = True, auto: bool = False, limits: RunLimits = DEFAULT_RUN_LIMITS, rng=None,
-              manual_dice: bool = False, sheets=()) -> "Game":
+              manual_dice: bool = False, sheets=(), answers=()) -> "Game":
         """A new game: params over the defaults, initial state, then setup (which may ask).
         `rng` replaces the seeded source (tests pass ScriptedDice); `manual_dice`: every die the
         game draws is asked for as a decision (see use_manual_dice); `sheets`: instances written in
-        sheet files (ruleset.sheets.read_all), made after the ruleset's own, before setup."""
+        sheet files (ruleset.sheets.read_all), made after the ruleset's own, before setup; `answers`:
+        the answers its setup was given so far (`given`, saved while it waited), given again in order:
+        the same seed and the same answers make the same setup, which then waits where it stopped."""
         game = cls(ruleset, resolve_params(ruleset, params), seed, record=record, auto=auto, limits=limits,
                    rng=rng, manual_dice=manual_dice)
         game.run.sheets = tuple(sheets)
         game.last_outcome = game._perform("setup", {})
+        if answers and game.last_outcome.decision is not None:
+            game.last_outcome = game._perform("setup", {}, list(answers))
         return game
+
+    @property
+    def given(self) -> list:
+        """The answers the action (or setup) that waits has been given so far, in order (a copy); none
+        when nothing waits."""
+        return list(self.pending.answers) if self.pending is not None else []
 
     @property
     def over(self) -> bool:

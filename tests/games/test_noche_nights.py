@@ -93,9 +93,9 @@ def ana_bleeds(game, d):
 
 
 def test_a_night_in_which_someone_dies():
-    # Ana stakes everything every conflict; only her pairs feed the pool (Beto's single die never
-    # pairs), so she loses exactly what the pool gains: she ends each Hour on her floor of one die and
-    # checks a box. Five Hours check her five boxes; she dies in the first conflict of Hour 6.
+    # Ana stakes everything every conflict; her pairs and her cancelled dice feed the pool (Beto risks
+    # a single die, which never pairs and goes only when the pool cancels it), so she ends each Hour on
+    # her floor of one die and checks a box. Five Hours check her five boxes; she dies in the first conflict of Hour 6.
     game = play(start(2, seed=5, hours=6), ana_bleeds)
     ana = who(game, "Ana")
     assert ana["alive"] is False and ana["boxes"]["marked"] == 5
@@ -115,7 +115,9 @@ def test_a_night_switching_scales_mid_hour():
     def before(game):
         game.perform("scale", to=next(scales))
 
-    game = play(start(3, seed=2, hours=1), lambda g, d: {"risk": 2, "count": 1}[d.var], before)
+    # Under the pairs-only reading, so that the pool stays under ten for the three conflicts before.
+    game = play(start(3, seed=2, hours=1, cancelled_dice_to_pool=False), lambda g, d: {"risk": 2, "count": 1}[d.var],
+                before)
     said = transcript(game)
     assert said.count("Scale: shot, for the conflicts to come.") == 2
     assert "Conflict 1 of Hour 1, a scene." in said and "Conflict 2 of Hour 1, a shot." in said
@@ -138,7 +140,7 @@ def test_every_box_checked_at_the_twelfth_hour():
     # box is checked at the end of Hour 12, so she lives to see the sun and dies at dawn.
     def before(game):
         wanted = "hour" if game.values["loop"]["hour"] <= 7 else "scene"
-        if game.values["scale"] != wanted:
+        if game.values["in_force"] != wanted:
             game.perform("scale", to=wanted)
 
     def policy(game, d):

@@ -24,13 +24,13 @@ def test_pair_example_as_ruled():
     assert faces("unpair([1, 2, 2, 2, 4, 5, 5, 6])") == [1, 2, 2, 4, 5, 6]
     # The same roll in a conflict: Ana risks 7 and brings in 1 Relationship (8 dice); Beto risks 1;
     # the pool of one die shows 6. Ana keeps 1 2 2 4 5 6, the 6 is cancelled, her highest is 5; her two
-    # set-aside dice go into the pool (1 + 2 = 3) and her hand is 10 + 1 - 2 = 9.
+    # set-aside dice and the cancelled 6 go into the pool (1 + 2 + 1 = 4) and her hand is 10 + 1 - 3 = 8.
     game, source = night(2, [6, 1], [1, 2, 2, 2, 4, 5, 5, 6] + [3] + [6])
     conflict(game, stakes(Ana=(7, 1), Beto=(1, 0)))
     ana = who(game, "Ana")
     assert sorted(ana["kept"]) == [1, 2, 2, 4, 5, 6] and ana["paired"] == 2
-    assert ana["result"] == 5 and ana["dice"] == 9
-    assert game.values["pool"] == 3 and source.remaining == 0
+    assert ana["result"] == 5 and ana["dice"] == 8
+    assert game.values["pool"] == 4 and source.remaining == 0
 
 
 def test_matching_alone_gives_3_and_4_6():
@@ -42,15 +42,16 @@ def test_matching_alone_gives_3_and_4_6():
 def test_matching_after_pair_removal_gives_0_and_6():
     # A real conflict removes pairs first: 1,2,3,3 -> 1,2,3 (all cancelled: 0); 3,4,4,6 -> 3,4,6 (3 and 4
     # cancelled: 6). The pool of six dice is the GM's alone (nobody is dead).
-    game, source = night(2, [6, 1], [1, 2, 3, 3] + [3, 4, 4, 6] + [1, 2, 2, 3, 4, 5])
+    game, source = night(2, [6, 1], [1, 2, 3, 3] + [3, 4, 4, 6] + [1, 2, 2, 3, 4, 5], pool_limit=20)
     game.values["pool"] = 6
     conflict(game, stakes(Ana=(4, 0), Beto=(4, 0)))
     assert who(game, "Ana")["result"] == 0 and who(game, "Beto")["result"] == 6
     said = says(game)
     assert "Ana: 0, Bitten. The place is wrecked, soaked in blood or burnt to the ground." in said
     assert "Beto: 6, Triumph. Every vampire here, or the one who leads them, is destroyed." in said
-    # Each set one die aside, so the pool holds 6 + 2 = 8 and each hand 10 - 1 = 9 (cancelled dice stay).
-    assert game.values["pool"] == 8 and who(game, "Ana")["dice"] == 9 and who(game, "Beto")["dice"] == 9
+    # Each set one die aside and lost the cancelled ones (Ana 3, Beto 2) to the pool too: it holds
+    # 6 + 4 + 3 = 13 (under a limit of 20), Ana's hand 10 - 4 = 6, Beto's 10 - 3 = 7.
+    assert game.values["pool"] == 13 and who(game, "Ana")["dice"] == 6 and who(game, "Beto")["dice"] == 7
     assert source.remaining == 0
 
 
@@ -117,7 +118,7 @@ def test_the_hour_ends_when_set_aside_dice_bring_the_pool_to_the_limit():
     game, _ = night(2, [6, 1], [6, 6, 6, 6] + [1] + [2], pool_limit=3)
     conflict(game, stakes(Ana=(4, 0), Beto=(1, 0)))
     assert game.values["loop"]["hour"] == 2 and game.values["conflicts"] == 0
-    assert "The Vampire Pool holds 3 dice: the Hour is over." in says(game)
+    assert "The Vampire Pool is full (3 dice): the Hour ends." in says(game)
 
 
 def test_one_die_left_at_the_end_of_an_hour_checks_a_box():
@@ -276,7 +277,7 @@ def test_relationship_words_are_typed_at_the_table():
 def test_every_param_named_by_the_rulings_exists(name):
     params = load(name).params
     for param in ["pool_limit", "max_conflicts", "boxes", "relationship_use", "hours", "dead_die", "risk",
-                  "relationships", "scale", "cancelled_dice_to_pool"]:
+                  "relationships", "scale", "cancelled_dice_to_pool", "hour_pool", "policy"]:
         assert param in params
 
 
@@ -289,3 +290,66 @@ def test_fewer_boxes_fewer_dice():
     conflict(game, stakes(Ana=(2, 0), Beto=(1, 0)))
     assert "Ana ends the Hour with one die and checks the 6 box." in says(game)
     assert who(game, "Ana")["dice"] == 4
+
+
+# ---- the scale as a parameter of the conflict, hour_pool, the automatic policies
+
+def test_conflict_hour_plays_the_whole_hour_and_keeps_the_scale():
+    # `conflict hour` at the table: the pool rises to ten before rolling (GM rolls 10), the Hour ends after
+    # the one conflict, and the scale stays hour for the conflicts to come.
+    game, source = night(2, [6, 1], [5] + [1] + [2, 3, 3, 3, 3, 3, 3, 3, 3, 3])
+    start = len(game.log)
+    answer_all(game, game.perform("conflict", scale="hour"), stakes(Ana=(1, 0), Beto=(1, 0)))
+    assert [len(pool) for label, pool in rolls(game, start) if label.startswith("GM")] == [10]
+    assert game.values["loop"]["hour"] == 2 and game.values["in_force"] == "hour" and source.remaining == 0
+    assert "Scale: hour, for the conflicts to come." in says(game, start)
+
+
+def test_a_conflict_refuses_a_scale_not_offered():
+    game, _ = night(2, [6, 1])
+    with pytest.raises(Exception, match="week"):
+        game.perform("conflict", scale="week")
+    assert game.values["in_force"] == "scene"
+
+
+def test_hour_pool_is_the_whole_hour_roll_not_the_limit():
+    # pool_limit 30, hour_pool 10: the whole Hour rolls ten dice; Ana's 6 6 and Beto's 6 are all
+    # cancelled or set aside (pool: 10 + 1 pair + 2 cancelled = 13 < 30), yet the Hour ends after it.
+    game, source = night(2, [6, 1], [6, 6] + [6] + [6, 6, 6, 1, 1, 1, 1, 1, 1, 1], pool_limit=30)
+    answer_all(game, game.perform("conflict", scale="hour"), stakes(Ana=(2, 0), Beto=(1, 0)))
+    assert game.values["loop"]["hour"] == 2 and game.values["pool"] == 1 and source.remaining == 0
+    assert "The whole Hour is played: it ends." in says(game)
+    assert "Hour 1 ends with the Vampire Pool at 13." in says(game)
+
+
+@pytest.mark.parametrize("policy, risked, brought", [("cautious", 5, 1), ("bold", 10, 1), ("desperate", 10, 1)])
+def test_policies_on_a_whole_hour_roll(policy, risked, brought):
+    # Two players, so one Relationship each is open. The automatic answers on a whole-Hour roll: cautious
+    # risks half of 10; bold and desperate the whole hand; desperate brings every open Relationship.
+    game, _ = night(2, [6, 1], [1] * 40, policy=policy)
+    start = len(game.log)
+    answer_all(game, game.perform("conflict", scale="hour"), lambda d: None)
+    labels = [label for label, _ in rolls(game, start)]
+    assert f"Ana: {risked} risked, {brought} for Relationships" in labels
+
+
+def test_bold_plays_whole_hours_and_desperate_brings_every_relationship():
+    # Four players: three Relationships each are open. Cautious plays the Scene (the scale param), risking
+    # half of 10; bold and desperate play the whole Hour (the night starts at that scale), staking all 10;
+    # desperate brings in all three Relationships.
+    for policy, scale, risked, brought in (("cautious", "scene", 5, 1), ("bold", "hour", 10, 1),
+                                           ("desperate", "hour", 10, 3)):
+        game, _ = night(4, [6, 1, 1, 1], [1] * 80, policy=policy)
+        assert game.values["in_force"] == scale
+        start = len(game.log)
+        conflict(game)
+        assert f"Ana: {risked} risked, {brought} for Relationships" in [label for label, _ in rolls(game, start)]
+
+
+def test_the_house_rule_limit_grows_with_the_table():
+    house = load("noche-long-hours")
+    for n, limit in ((2, 20), (8, 80)):
+        game, _ = night(n, [6] + [1] * (n - 1), ruleset=house, pool_per_player=10)
+        assert game.values["limit"] == limit
+    # Its whole-Hour roll stays at ten dice (hour_pool), whatever the limit.
+    assert house.params["hour_pool"].default == 10

@@ -98,3 +98,39 @@ def test_undo_down_to_the_start_then_play_on_resumes_with_undo_intact(tmp_path):
     assert resumed.game.turn == 1
     with pytest.raises(Exception, match="nothing to undo"):
         resumed.undo()
+
+
+NOCHE = "noche-de-los-vampiros"
+
+
+def test_a_setup_left_waiting_resumes_where_it_stopped(tmp_path):
+    # Two characters named and the first Relationship written, then the table leaves: the file holds one
+    # entry per answer, and the game resumed from it asks the second Relationship; answered the same way,
+    # the game is the one a setup played without leaving gives (same seed, same answers).
+    answers = ["2", "Rosa", "Tina", "an old debt", "a stolen car"]
+    whole, out = make_repl(NOCHE, seed=5)
+    run(whole, out, *answers)
+    assert not whole.session.game.starting
+    whole.session.close()
+
+    repl, out = make_repl(NOCHE, seed=5)
+    run(repl, out, *answers[:4])
+    path = repl.session.journal.path
+    assert [e.kind for e in repl.session.journal.entries()] == ["setup"] * 4
+    assert repl.session.setup_saved
+    repl.session.close()
+
+    resumed = Session.resume(path)
+    assert resumed.game.starting and resumed.reply.decision is not None
+    assert "a few words?" in resumed.reply.decision.prompt
+    shown = [e.get("text") for e in resumed.reply.events if e["kind"] == "say"]
+    assert any("an old debt" in str(text) for text in shown)      # what the setup said so far, shown again
+    resumed.answer(resumed.reply.decision, "a stolen car", "a stolen car")
+    assert not resumed.game.starting
+    assert resumed.game.state == whole.session.game.state
+    resumed.close()
+    # Resumed again, the game is the started one (the start entry after the setup's).
+    again = Session.resume(path)
+    assert again.reply is None and again.game.state == whole.session.game.state
+    assert [e.kind for e in again.journal.entries()] == ["setup"] * 4 + ["start"]
+    again.close()

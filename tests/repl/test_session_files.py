@@ -121,6 +121,7 @@ def edit(path: Path, *statements) -> bytes:
     (["UPDATE meta SET value = '{\"vampires\": \"many\"}' WHERE key = 'params'"], "meta.params: param vampires"),
     (["DELETE FROM entries WHERE kind = 'start'"], "not the game's start"),
     (["DELETE FROM entries"], "holds no game yet"),
+    (["UPDATE entries SET kind = 'setup' WHERE n = 3"], r"entry 3 is an answer of the setup, after the game's start"),
     (["UPDATE entries SET game = x'00ff' WHERE n = 2"], "binary data"),
     (["ALTER TABLE entries DROP COLUMN game"], "the entries have no column game"),
     # issue 24 (8): texts a terminal would obey (clear the screen, write the clipboard), anywhere.

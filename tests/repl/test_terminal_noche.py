@@ -114,3 +114,63 @@ def words_expected(asked_in_order):
         out.append((me, seats[(first + k + 1) % 3], "Bond"))
         out.append((me, seats[(first + k - 1) % 3], "Conflict"))
     return out
+
+
+def test_ctrl_d_during_the_setup_loses_nothing_typed(data_dir):
+    # Four names and three Relationships typed, then Ctrl-D: the answers are in the session file, `dusk
+    # sessions` marks the session as left in its setup, and `dusk resume` shows them again and asks the
+    # fourth Relationship; the night then begins with every word typed before and after.
+    env = dict(os.environ, TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1", DUSK_DATA_DIR=str(data_dir),
+               COLUMNS="120", LINES="40")
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(DUSK, ["play", "noche-de-los-vampiros", "--seed", "1"], env=env, encoding="utf-8",
+                          timeout=60, dimensions=(40, 120))
+    words = {}
+
+    def relate(question):
+        found = re.match(r"(\w+): your (Bond|Conflict) with (\w+), in a few words\?", question)
+        assert found, question
+        words[found.groups()] = f"{found[1]} and {found[3]}, {len(words) + 1}"
+        typed(child, words[found.groups()])
+
+    try:
+        assert asked(child).startswith("How many characters tonight (2 to 8)?")
+        typed(child, "4")
+        for name in ("Rosa", "Tina", "Ugo", "Vera"):
+            assert "first name?" in asked(child)
+            typed(child, name)
+        for _ in range(3):
+            relate(asked(child))
+        waiting = asked(child)
+    finally:
+        child.sendeof()
+    child.expect_exact("the answers given so far are saved")
+    child.expect("Saved in")
+    child.expect(pexpect.EOF)
+
+    listed = pexpect.run(f"{DUSK} sessions", env=env, encoding="utf-8")
+    row = next(line for line in listed.splitlines() if "noche-de-los-vampiros" in line)
+    assert row.startswith("*") and " setup " in row
+    assert "left during the game's setup" in listed
+
+    child = pexpect.spawn(DUSK, ["resume"], env=env, encoding="utf-8", timeout=60, dimensions=(40, 120))
+    try:
+        child.expect_exact("Resumed, seed 1")
+        question = asked(child)
+        assert question.split("?")[0] == waiting.split("?")[0]
+        relate(question)
+        while True:
+            question = asked(child)
+            if question == PROMPT:
+                break
+            relate(question)
+        assert len(words) == 12          # four characters: each holds one toward each of the three others
+        relationships = "\n".join(typed(child, "table relationships"))
+        child.expect_exact(PROMPT)
+        for text in words.values():
+            assert text in relationships
+        assert typed(child, "status")[-1].startswith("Hour 1/12 | scene | pool 1 | Rosa 10d 0/5")
+    finally:
+        child.sendeof()
+    child.expect("Saved in")
+    child.expect(pexpect.EOF)

@@ -122,3 +122,46 @@ def test_a_yes_no_or_choice_default_of_the_wrong_value_is_the_rulesets_error_in_
     with pytest.raises(dusk.DuskError) as lockstep:
         simulate(str(tmp_path / "r.yaml"), games=20, seed=1, backend="lockstep")
     assert message in str(lockstep.value) and f"r.yaml:{line}:" in str(lockstep.value)
+
+
+CHOICE = """\
+    ruleset: t
+    title: T
+    state: {mode: "'slow'", steps: 0}
+    loop:
+      - name: go
+        times: 3
+        params:
+          pace: {type: choice, choices: [slow, fast], default: mode}
+        steps:
+          - set: {mode: pace, steps: "steps + (2 if pace == 'fast' else 1)"}
+    """
+
+
+def test_a_choice_default_formula_reads_the_choice_in_force(tmp_path):
+    # slow (the state's mode: 1 step), fast given (2, and it stays), then fast read from mode (2): 5.
+    ruleset = load(write(tmp_path, CHOICE))
+    game = dusk.Game.start(ruleset, seed=1)
+    game.perform("go")
+    game.perform("go", pace="fast")
+    game.perform("go")
+    assert game.values["steps"] == 5
+    # Simulated (no argument given): slow every time, 3 steps.
+    assert play_game(simulation_program(ruleset, resolve_params(ruleset, {})), 1)[1] is not None
+    game = dusk.Game.start(ruleset, seed=1)
+    while not game.over:
+        game.perform("go")
+    assert game.values["steps"] == 3
+
+
+def test_a_choice_default_giving_no_choice_is_the_rulesets_error_in_both_modes(tmp_path):
+    ruleset = load(write(tmp_path, CHOICE.replace("""state: {mode: "'slow'", steps: 0}""",
+                                                  """state: {mode: "'crawl'", steps: 0}""")))
+    game = dusk.Game.start(ruleset, seed=1)
+    with pytest.raises(dusk.RuleError) as table:
+        game.perform("go")
+    assert "go pace: the default mode gives 'crawl', not one of slow, fast" in str(table.value)
+    assert game.values["steps"] == 0
+    with pytest.raises(dusk.DuskError) as simulated:
+        play_game(simulation_program(ruleset, resolve_params(ruleset, {})), 1)
+    assert "go pace: the default mode gives 'crawl', not one of slow, fast" in str(simulated.value)

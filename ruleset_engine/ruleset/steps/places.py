@@ -29,6 +29,7 @@ class MoveStep(Step):
     count: Formula | None = None
     dice: Formula | None = None
     floor: Formula | None = None
+    quiet: bool = False      # logged, but the table does not show it (the ruleset says it in its own words)
 
 
 @dataclass(slots=True)
@@ -39,6 +40,7 @@ class MarkStep(Step):
     type: str | None = None          # the type of mark, on a track that takes marks of types
     rule: MarkRule | None = None     # that track's types and rule
     type_formula: Formula | None = None   # type: a formula giving the type's name, read as the step runs
+    quiet: bool = False              # logged, but the table does not show it (the ruleset says it in its own words)
 
 
 # ---- checks -----------------------------------------------------------------------------
@@ -92,7 +94,7 @@ def check_move(c, item, path, scope):
     step = MoveStep(position_of(c.data, path), path, source or (), target or (),
                     count=c.formula(spec.get("count"), p + ("count",), scope),
                     dice=c.formula(spec.get("dice"), p + ("dice",), scope),
-                    floor=c.formula(spec.get("floor"), p + ("floor",), scope))
+                    floor=c.formula(spec.get("floor"), p + ("floor",), scope), quiet=bool(item.get("quiet")))
     return step if source and target else None
 
 
@@ -140,9 +142,10 @@ def check_mark(c, item, path, scope):
         rule = track_rule(c, info[1], parts[1])
         return MarkStep(position_of(c.data, path), path, parts,
                         c.formula(item.get("count", 1), tuple(path) + ("count",), scope), clear, mark_type, rule,
-                        type_formula)
+                        type_formula, bool(item.get("quiet")))
     return MarkStep(position_of(c.data, path), path, parts,
-                    c.formula(item.get("count", 1), tuple(path) + ("count",), scope), clear, mark_type, rule)
+                    c.formula(item.get("count", 1), tuple(path) + ("count",), scope), clear, mark_type, rule,
+                    None, bool(item.get("quiet")))
 
 
 def _lone_unknown(c, text, scope) -> bool:
@@ -245,7 +248,8 @@ def lower_move(w, step: MoveStep) -> None:
         w.assign(step.source, source, NUM, step, event=False)
         w.assign(step.target, target, NUM, step, event=False)
         if w.traced:
-            w.emit("move", source=w.shown(step.source), target=w.shown(step.target), count=moved)
+            w.emit("move", source=w.shown(step.source), target=w.shown(step.target), count=moved,
+                   **({"quiet": "True"} if step.quiet else {}))
         return
     faces, _ = w.value(step.dice)
     moved = w.fresh("_n")
@@ -254,7 +258,8 @@ def lower_move(w, step: MoveStep) -> None:
     w.assign(step.source, source, POOL, step, event=False)
     w.assign(step.target, target, POOL, step, event=False)
     if w.traced:
-        w.emit("move", source=repr(".".join(step.source)), target=repr(".".join(step.target)), dice=moved)
+        w.emit("move", source=repr(".".join(step.source)), target=repr(".".join(step.target)), dice=moved,
+               **({"quiet": "True"} if step.quiet else {}))
 
 
 def lower_mark(w, step: MarkStep) -> None:
@@ -263,7 +268,8 @@ def lower_mark(w, step: MarkStep) -> None:
     if step.rule is None:
         w.line(f"{marked} = _mark({w.read(step.track)}, {n}, {step.clear})", step)
         if w.traced:
-            w.emit("clear" if step.clear else "mark", track=w.shown(step.track), count=n, marked=marked)
+            w.emit("clear" if step.clear else "mark", track=w.shown(step.track), count=n, marked=marked,
+                   **({"quiet": "True"} if step.quiet else {}))
         return
     # A track that remembers what marked it: the event keeps the type and the marks after it.
     track, rule = w.fresh("_k"), w.const(step.rule, "rule")
@@ -276,7 +282,7 @@ def lower_mark(w, step: MarkStep) -> None:
     w.line(f"_mark_typed({track}, {n}, {kind}, {rule}, {step.clear})", step)
     if w.traced:
         w.emit("clear" if step.clear else "mark", track=w.shown(step.track), count=n, marked=f"{track}['marked']",
-               type=kind, marks=f"list({track}['marks'])")
+               type=kind, marks=f"list({track}['marks'])", **({"quiet": "True"} if step.quiet else {}))
 
 
 # ---- vector forms (the lockstep backend: many games at once) -----------------------------------
@@ -392,19 +398,20 @@ LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as", "quiet")
                   "quiet: true keeps the row out of the table's output (it stays in the log)",
                   "lookup: degrees\nkey: net\nas: row", check_lookup, lower_lookup, helpers={"_find_row": find_row},
                   vector=vector_lookup)
-MOVE = StepKind("move", MoveStep, ("move",),
+MOVE = StepKind("move", MoveStep, ("move", "quiet"),
                 "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
-                "from going below that many", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
+                "from going below that many; quiet: true keeps it out of the table's output (it stays in the log)", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
                 check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice},
                 vector=vector_move)
-MARK = StepKind("mark", MarkStep, ("mark", "count", "type"),
+MARK = StepKind("mark", MarkStep, ("mark", "count", "type", "quiet"),
                 "marks boxes of a track, from the first unmarked; type: names the mark on a track with marks:, "
-                "or is a formula giving its name (its full: rule says what a mark does to a full track)",
+                "or is a formula giving its name (its full: rule says what a mark does to a full track); quiet: "
+                "true as for move",
                 "mark: character.health\ncount: 2\ntype: heavy", check_mark, lower_mark,
-                helpers={"_mark": mark, "_mark_typed": mark_typed, "_mark_type": mark_type},
-                vector=vector_mark)
-CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type"),
-                 "clears marked boxes of a track, from the last marked (type: only the marks of that type)",
+                helpers={"_mark": mark, "_mark_typed": mark_typed, "_mark_type": mark_type}, vector=vector_mark)
+CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type", "quiet"),
+                 "clears marked boxes of a track, from the last marked (type: only the marks of that type; quiet: true "
+                 "as for move)",
                  "clear: character.health\ncount: 1", check_mark, lower_mark,
                  helpers={"_mark": mark, "_mark_typed": mark_typed, "_mark_type": mark_type},
                  vector=vector_mark)
