@@ -238,7 +238,7 @@ class Repl:
 
     def _command(self, line: str) -> None:
         if len(line) > LONGEST_COMMAND:
-            raise ValueError(f"a command of {len(line):,} characters is not read (the longest read at the table is "
+            raise InputError(f"a command of {len(line):,} characters is not read (the longest read at the table is "
                              f"{LONGEST_COMMAND:,} characters); nothing was done")
         word, _, rest = line.partition(" ")
         word = word.lower()
@@ -737,7 +737,7 @@ def cmd_export(repl: Repl, rest: str) -> None:
         return
     force, name = _forced(rest)
     if not name:
-        raise ValueError("export to which file? for example: export chronicle.md")
+        raise InputError("export to which file? for example: export chronicle.md")
     path = Path(name).expanduser()
     write_text(path, chronicle_lines(repl), force=force, session_file=repl.session.journal.path)
     repl.show(f"The chronicle is in {path}.")

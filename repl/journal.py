@@ -453,7 +453,8 @@ def log_bug(what: str) -> str:
     try:
         path = data_dir() / "bugs.log"
         with open(path, "a", encoding="utf-8") as handle:
-            handle.write(f"--- {what} ({time.strftime('%Y-%m-%d %H:%M:%S')})\n{traceback.format_exc()}\n")
+            shown = what if len(what) <= 2_000 else f"{what[:2_000]}... ({len(what):,} characters)"
+            handle.write(f"--- {shown} ({time.strftime('%Y-%m-%d %H:%M:%S')})\n{traceback.format_exc()}\n")
     except DataDirError as err:
         return f"its details could not be written down ({err})"
     except (OSError, ValueError) as err:
