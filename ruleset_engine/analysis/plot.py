@@ -10,14 +10,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ruleset_engine.errors import DuskError
+from ruleset_engine.errors import InputError
 
 FORMATS = (".png", ".svg")
 SIZE = (6.4, 4.8)      # inches, at DPI: 640 × 480 pixels
 DPI = 100
 
 
-class PlotError(DuskError, ValueError):
+class PlotError(InputError):
     """A figure that cannot be written: a file type, or matplotlib missing (a bad argument: exit 2)."""
 
 
