@@ -177,19 +177,7 @@ def lower_choose(w, step: AskStep, prompt: str, who: str) -> None:
             return f"[_it['name'] for _it in {offer} if {test}(_it)]"
         return f"_auto_named({w.value(step.auto)[0]}, {step.group!r})"
 
-    answer, by = w.fresh("_a"), w.fresh("_b")
-    if w.traced:
-        w.line(f"{answer} = C.given()")
-        w.line(f"if {answer} is not _NOTHING:")
-        w.line(f"    {by} = C.given_by")
-        w.line("elif C.auto:")
-        with w.indent():
-            w.line(f"{answer} = C.took_auto(_auto_answer({decision}, {auto()}))", step)
-            w.line(f"{by} = 'auto'")
-        w.line("else:")
-        w.line(f"    raise _NeedDecision({decision})")
-    else:
-        w.line(f"{answer} = _auto_answer({decision}, {auto()})", step)
+    answer, by = take_answer(w, step, decision, auto)
     w.line(f"{w.local(step.var)} = _chosen({group}, {answer}, {step.several})")
     w.bound(step.var, ANY, entity=None if step.several else step.group)
     if w.traced:
@@ -230,21 +218,7 @@ def lower_ask(w, step: AskStep) -> None:
     identity = "/".join(map(str, step.path))
     w.line(f"{decision} = _decision({identity!r}, {step.var!r}, {step.kind!r}, {prompt}, {who}, {low}, {high}, "
            f"{step.choices!r}, {pool}, {default})", step)
-    answer, by = w.fresh("_a"), w.fresh("_b")
-    if w.traced:
-        w.line(f"{answer} = C.given()")
-        w.line(f"if {answer} is not _NOTHING:")
-        w.line(f"    {by} = C.given_by")
-        w.line("elif C.auto:")
-        with w.indent():
-            auto = automatic(w, step)
-            w.line(f"{answer} = C.took_auto(_auto_answer({decision}, {auto}))", step)
-            w.line(f"{by} = 'auto'")
-        w.line("else:")
-        w.line(f"    raise _NeedDecision({decision})")
-    else:
-        auto = automatic(w, step)
-        w.line(f"{answer} = _auto_answer({decision}, {auto})", step)
+    answer, by = take_answer(w, step, decision, lambda: automatic(w, step))
     kind = {"number": NUM, "yes_no": BOOL, "choice": STR, "pick": POOL, "text": STR}[step.kind]
     var = w.local(step.var)
     if step.kind == "pick":
@@ -254,6 +228,26 @@ def lower_ask(w, step: AskStep) -> None:
     w.bound(step.var, kind)
     if w.traced:
         w.emit("ask", decision=f"{decision}.to_json()", answer=answer, by=by)
+
+
+def take_answer(w, step: AskStep, decision: str, auto) -> tuple[str, str]:
+    """The lines that take a decision's answer: at the table the one given (or, when the table plays
+    itself, the auto: answer, written by `auto()` only there), else the question waits; untraced,
+    the auto: answer. Returns the names of the answer and of who gave it (traced only)."""
+    answer, by = w.fresh("_a"), w.fresh("_b")
+    if w.traced:
+        w.line(f"{answer} = C.given()")
+        w.line(f"if {answer} is not _NOTHING:")
+        w.line(f"    {by} = C.given_by")
+        w.line("elif C.auto:")
+        with w.indent():
+            w.line(f"{answer} = C.took_auto(_auto_answer({decision}, {auto()}))", step)
+            w.line(f"{by} = 'auto'")
+        w.line("else:")
+        w.line(f"    raise _NeedDecision({decision})")
+    else:
+        w.line(f"{answer} = _auto_answer({decision}, {auto()})", step)
+    return answer, by
 
 
 def automatic(w, step: AskStep) -> str:
