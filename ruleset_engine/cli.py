@@ -346,6 +346,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for name, r in data["results"].items():
         lo, hi = r["ci95"]
         print(f"  {name.ljust(width)}  {r['count']:>9,}  {r['rate']:7.2%}  95% CI {lo:.2%} .. {hi:.2%}")
+        if "value" in r:            # the value the result carries (end: value:)
+            print(f"  {' ' * width}  value: {_value_line(r['value'])}")
+            if "distribution" in r["value"]:
+                print("\n".join(distribution_lines(r["value"]["distribution"], indent=width + 4)))
     length = data["length"]
     print(f"length in rounds: mean {length['mean']:.1f}, median {length['median']}, 90th percentile {length['p90']}")
     if data["report"]:
@@ -360,6 +364,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             if "distribution" in r:
                 print("\n".join(distribution_lines(r["distribution"], indent=width + 4)))
     return 0
+
+
+def _value_line(v: dict) -> str:
+    """A result's value in one line: its mean and the rest, or its rate of true."""
+    games = f" (in {v['games']:,} games)"
+    if "rate" in v:
+        return f"true {v['rate']:.2%}{games}"
+    return f"mean {v['mean']:.2f}, median {v['median']}, 90th percentile {v['p90']}, min {v['min']}, " \
+           f"max {v['max']}{games}"
 
 
 def _records_written(args: argparse.Namespace, command: str, row: str = "game") -> None:

@@ -114,6 +114,11 @@ def _add_counts(histogram: Histogram, values) -> None:
         histogram.add(value, count)
 
 
+def _carried(result: str) -> tuple:
+    """The key of the values a result carries, beside the report's (names: never tuples)."""
+    return ("result", result)
+
+
 class Totals:
     """The running summary of a simulation's games."""
 
@@ -125,21 +130,27 @@ class Totals:
         self.trues: dict = {}       # report key -> how many games gave true
         self.booleans: dict = {}    # report key -> whether every value so far was true/false
 
-    def add(self, result: str, rounds: int, report: dict) -> None:
+    def add(self, result: str, rounds: int, report: dict, value=None) -> None:
+        """One game; `value`: what its result carries (an end condition's value:), or None."""
         self.games += 1
         self.results[result] = self.results.get(result, 0) + 1
         self.lengths.add(rounds)
-        for key, value in report.items():
-            histogram = self.values.get(key)
-            if histogram is None:
-                histogram = self.values[key] = Histogram()
-                self.trues[key] = 0
-                self.booleans[key] = True
-            if isinstance(value, bool):
-                self.trues[key] += value
-            else:
-                self.booleans[key] = False
-            histogram.add(int(value))
+        for key, one in report.items():
+            self._add(key, one)
+        if value is not None:
+            self._add(_carried(result), value)
+
+    def _add(self, key, value) -> None:
+        histogram = self.values.get(key)
+        if histogram is None:
+            histogram = self.values[key] = Histogram()
+            self.trues[key] = 0
+            self.booleans[key] = True
+        if isinstance(value, bool):
+            self.trues[key] += value
+        else:
+            self.booleans[key] = False
+        histogram.add(int(value))
 
     def add_many(self, results: list, rounds, report: dict) -> None:
         """Many games at once (the lockstep backend): their results, lengths (an integer array) and
@@ -151,17 +162,27 @@ class Totals:
             self.results[name] = self.results.get(name, 0) + 1
         _add_counts(self.lengths, np.asarray(rounds))
         for key, values in report.items():
-            histogram = self.values.get(key)
-            if histogram is None:
-                histogram = self.values[key] = Histogram()
-                self.trues[key] = 0
-                self.booleans[key] = True
-            values = np.asarray(values)
-            if values.dtype == bool:
-                self.trues[key] += int(values.sum())
-            else:
-                self.booleans[key] = False
-            _add_counts(histogram, values.astype(np.int64))
+            self._add_array(key, values)
+
+    def add_values(self, result: str, values) -> None:
+        """The values some games of this result carry (an array, one per game; the lockstep backend):
+        as add gives them, game by game."""
+        self._add_array(_carried(result), values)
+
+    def _add_array(self, key, values) -> None:
+        import numpy as np
+
+        histogram = self.values.get(key)
+        if histogram is None:
+            histogram = self.values[key] = Histogram()
+            self.trues[key] = 0
+            self.booleans[key] = True
+        values = np.asarray(values)
+        if values.dtype == bool:
+            self.trues[key] += int(values.sum())
+        else:
+            self.booleans[key] = False
+        _add_counts(histogram, values.astype(np.int64))
 
     def merge(self, other: "Totals") -> None:
         self.games += other.games
@@ -179,8 +200,9 @@ class Totals:
 
     def distribution(self, key) -> list:
         """How many games gave each value of a report value, in value order: [{value, count, rate}]
-        (a value past MAX_DISTINCT distinct ones is the lower end of its bin)."""
-        n = self.games
+        (a value past MAX_DISTINCT distinct ones is the lower end of its bin). A result's value: its
+        rates are of the games that gave one."""
+        n = self.games if not isinstance(key, tuple) else self.values[key].n
         if self.booleans[key]:
             counts = {False: n - self.trues[key], True: self.trues[key]}
         else:
@@ -188,16 +210,24 @@ class Totals:
         return [{"value": value, "count": counts[value], "rate": round(counts[value] / n, 6)}
                 for value in sorted(counts) if counts[value]]
 
-    def to_json(self, distributions=()) -> dict:
-        """The report; `distributions`: the report values also given value by value (distribution)."""
+    def to_json(self, distributions=(), result_distributions=()) -> dict:
+        """The report; `distributions`: the report values also given value by value (distribution);
+        `result_distributions`: the results whose values are given so."""
         n = self.games
         results = {}
         for name in sorted(self.results):
             count = self.results[name]
             lo, hi = wilson(count, n)
             results[name] = {"count": count, "rate": round(count / n, 6), "ci95": [round(lo, 6), round(hi, 6)]}
+            key = _carried(name)
+            if key in self.values:
+                results[name]["value"] = self._summary(key)
+                if name in result_distributions:
+                    results[name]["value"]["distribution"] = self.distribution(key)
         report = {}
         for key, histogram in self.values.items():
+            if isinstance(key, tuple):
+                continue            # a result's value: under its result
             if self.booleans[key]:
                 lo, hi = wilson(self.trues[key], n)
                 report[key] = {"rate": round(self.trues[key] / n, 6), "ci95": [round(lo, 6), round(hi, 6)]}
@@ -206,3 +236,15 @@ class Totals:
             if key in distributions:
                 report[key]["distribution"] = self.distribution(key)
         return {"results": results, "length": self.lengths.to_json(full=False), "report": report}
+
+    def _summary(self, key) -> dict:
+        """A result's value: its mean, median, 90th percentile, min and max (a rate for true/false),
+        over the games that gave one (`games`)."""
+        histogram = self.values[key]
+        if self.booleans[key]:
+            lo, hi = wilson(self.trues[key], histogram.n)
+            data = {"rate": round(self.trues[key] / histogram.n, 6), "ci95": [round(lo, 6), round(hi, 6)]}
+        else:
+            data = histogram.to_json()
+        data["games"] = histogram.n
+        return data

@@ -221,6 +221,9 @@ class Ending:
     say: Template | None = None
     where: Position | None = None
     at_once: bool = False     # also checked after every step that may change it, not only between actions
+    value: Formula | None = None      # a number (or true/false) the result carries, read as the game ends
+    text: Template | None = None      # the result in words at the table; its placeholders may read `value`
+    distribution: bool = False        # dusk simulate shows the value value by value
 
 
 @dataclass(slots=True)

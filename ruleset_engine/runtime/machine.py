@@ -20,9 +20,12 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from ruleset_engine.dice.errors import DiceTypeError
+from ruleset_engine.dice.kinds import STR
 from ruleset_engine.ruleset.model import Formula
 
 from .limits import game_too_long
+from .support import REPORTED
 from .writer import FunctionWriter
 
 
@@ -196,7 +199,7 @@ def _endings(p) -> FunctionWriter:
             if p.traced and ending.say is not None:
                 text = w.text(ending.say)
                 w.emit("say", text=f"_to_state({text})")
-            w.line(f"C.finish({ending.result!r})")
+            w.line(f"C.finish({ending.result!r}{_given(w, p, ending)})")
             w.line("return True")
     w.line("return False")
     return w
@@ -208,8 +211,26 @@ def _at_once(p, i: int, ending) -> FunctionWriter:
     if p.traced and ending.say is not None:
         text = w.text(ending.say)
         w.emit("say", text=f"_to_state({text})")
-    w.line(f"raise _EndGame({ending.result!r})")
+    w.line(f"raise _EndGame({ending.result!r}{_given(w, p, ending)})")
     return w
+
+
+def _given(w: FunctionWriter, p, ending) -> str:
+    """The value and text an end condition gives with its result (read as it ends the game), as the
+    arguments after the result of C.finish or _EndGame; "" without them."""
+    if ending.value is None and ending.text is None:
+        return ""
+    value = "None"
+    if ending.value is not None:
+        value, kind = w.value(ending.value, into=w.local("value"))
+        w.bound("value", kind)
+        if kind == STR:
+            p.problem(DiceTypeError(REPORTED, span=(0, len(ending.value.text))), ending.value)
+        value = f"_report_value({value})"
+    text = "None"
+    if p.traced and ending.text is not None:
+        text = f"_to_state({w.text(ending.text)})"
+    return f", {value}, {text}"
 
 
 def _triggers(p) -> FunctionWriter:
@@ -277,7 +298,7 @@ def _until_the_end(w: FunctionWriter):
     with w.indent():
         yield
     w.line("except _EndGame as _e:")
-    w.line("    C.finish(_e.result)")
+    w.line("    C.finish(_e.result, _e.value, _e.text)")
 
 
 def _start_game(p) -> FunctionWriter:
@@ -389,8 +410,9 @@ def _play(p) -> FunctionWriter:
             for ending in p.ruleset.end:
                 test = w.truth(ending.when)
                 w.line(f"if {test}:")
-                w.line(f"    C.finish({ending.result!r})")
-                w.line("    break")
+                with w.indent():
+                    w.line(f"C.finish({ending.result!r}{_given(w, p, ending)})")
+                    w.line("break")
             w.line("if _ended is not None:")
             w.line("    ADVANCE[_ended]()")
             w.line("    endings()")
