@@ -363,7 +363,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                       f"{r['p90']}, min {r['min']}, max {r['max']}")
             if "distribution" in r:
                 print("\n".join(distribution_lines(r["distribution"], indent=width + 4)))
+            if "per" in r:
+                print("\n".join(per_lines(r["per"], indent=width + 4)))
     return 0
+
+
+def per_lines(per: dict, indent: int) -> list[str]:
+    """A report value per iteration of a loop level: a line each (the first MAX_BARS; --json has all)."""
+    rows = per["iterations"]
+    label = max((len(str(row["iteration"])) for row in rows), default=1)
+    lines = [f"{' ' * indent}{per['level']} {str(row['iteration']).rjust(label)}  mean {row['mean']:.2f}  "
+             f"({row['games']:,} games)" for row in rows[:MAX_BARS]]
+    if len(rows) > MAX_BARS:
+        lines.append(f"{' ' * indent}(the first {MAX_BARS} of {len(rows):,} iterations; --json lists every one)")
+    return lines
 
 
 def _value_line(v: dict) -> str:

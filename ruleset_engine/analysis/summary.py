@@ -129,9 +129,11 @@ class Totals:
         self.values: dict = {}      # report key -> Histogram
         self.trues: dict = {}       # report key -> how many games gave true
         self.booleans: dict = {}    # report key -> whether every value so far was true/false
+        self.per: dict = {}         # report key -> iteration -> [games that played it, sum of the values]
 
-    def add(self, result: str, rounds: int, report: dict, value=None) -> None:
-        """One game; `value`: what its result carries (an end condition's value:), or None."""
+    def add(self, result: str, rounds: int, report: dict, value=None, tallies=None) -> None:
+        """One game; `value`: what its result carries (an end condition's value:), or None;
+        `tallies`: report value -> iteration -> its value as that iteration ended (report: per:)."""
         self.games += 1
         self.results[result] = self.results.get(result, 0) + 1
         self.lengths.add(rounds)
@@ -139,6 +141,20 @@ class Totals:
             self._add(key, one)
         if value is not None:
             self._add(_carried(result), value)
+        for name, iterations in (tallies or {}).items():
+            per = self.per.setdefault(name, {})
+            for k, one in iterations.items():
+                kept = per.setdefault(k, [0, 0])
+                kept[0] += 1
+                kept[1] += int(one)
+
+    def add_per(self, name: str, iterations: dict) -> None:
+        """Many games' values per iteration at once (the lockstep backend): iteration -> [games, sum]."""
+        per = self.per.setdefault(name, {})
+        for k, (games, total) in iterations.items():
+            kept = per.setdefault(k, [0, 0])
+            kept[0] += games
+            kept[1] += total
 
     def _add(self, key, value) -> None:
         histogram = self.values.get(key)
@@ -197,6 +213,8 @@ class Totals:
             self.values[key].merge(histogram)
             self.trues[key] += other.trues[key]
             self.booleans[key] = self.booleans[key] and other.booleans[key]
+        for name, iterations in other.per.items():
+            self.add_per(name, iterations)
 
     def distribution(self, key) -> list:
         """How many games gave each value of a report value, in value order: [{value, count, rate}]
@@ -210,9 +228,10 @@ class Totals:
         return [{"value": value, "count": counts[value], "rate": round(counts[value] / n, 6)}
                 for value in sorted(counts) if counts[value]]
 
-    def to_json(self, distributions=(), result_distributions=()) -> dict:
+    def to_json(self, distributions=(), result_distributions=(), tallies=None) -> dict:
         """The report; `distributions`: the report values also given value by value (distribution);
-        `result_distributions`: the results whose values are given so."""
+        `result_distributions`: the results whose values are given so; `tallies`: report value ->
+        the level it is also given per iteration of (per:)."""
         n = self.games
         results = {}
         for name in sorted(self.results):
@@ -235,6 +254,10 @@ class Totals:
                 report[key] = histogram.to_json()
             if key in distributions:
                 report[key]["distribution"] = self.distribution(key)
+            if tallies and key in tallies:
+                per = self.per.get(key, {})
+                report[key]["per"] = {"level": tallies[key], "iterations": [
+                    {"iteration": k, "games": per[k][0], "mean": round(per[k][1] / per[k][0], 4)} for k in sorted(per)]}
         return {"results": results, "length": self.lengths.to_json(full=False), "report": report}
 
     def _summary(self, key) -> dict:

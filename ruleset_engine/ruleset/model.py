@@ -251,3 +251,4 @@ class Ruleset:
     pairs: dict[str, PairSpec] = field(default_factory=dict)   # records between two instances
     formulas: FormulaBook = NO_FORMULAS   # the named formulas, which any formula may call
     distributions: tuple[str, ...] = ()   # the report values a simulation shows value by value
+    tallies: dict[str, str] = field(default_factory=dict)   # report value -> the level it is read per iteration of

@@ -92,6 +92,8 @@ class Machine:
         self.alive = np.zeros(size, bool)
         self.result = np.full(size, -1, np.int64)
         self.ending = np.full(size, -1, np.int64)  # the end condition that ended each game, or -1
+        self.tallied = np.zeros(size, np.int64)    # the last iteration of the outermost level read (per:)
+        self.per: dict = {name: {} for name in ruleset.tallies}   # name -> iteration -> [games, sum]
         self.results: list[str] = []
         self.rounds = np.zeros(size, np.int64)
         self.game = np.zeros(size, np.int64)      # the index of the game each slot plays (for its record)
@@ -497,6 +499,7 @@ class Machine:
         self.alive[rows] = True
         self.result[rows] = -1
         self.ending[rows] = -1
+        self.tallied[rows] = 0
         self.rounds[rows] = 0
         self.game_steps[rows] = 0
         self.frames = [Frame()]
@@ -752,6 +755,29 @@ class Machine:
         level = self.levels[i]
         where = f"the {name}: of loop level {level.name!r}"
         self.level_block(getattr(level, name), rows, lambda ended: f"end: {ended} inside {where} is not allowed")
+        if i == 0 and name == "finish" and self.per and len(rows):
+            self.tally(rows)
+
+    def tally(self, rows) -> None:
+        """The report values with per: read for these games as the iteration of the outermost level
+        they play ends (machine._tally; a game over already reads the same: nothing changes it)."""
+        rows = rows[self.counters[0][rows] > self.tallied[rows]]
+        if not len(rows):
+            return
+        self.frames, saved = [Frame()], self.frames
+        try:
+            k = self.counters[0][rows]
+            for name in self.per:
+                values = self.reported(self.value(self.ruleset.report[name], rows), rows).astype(np.int64)
+                per = self.per[name]
+                for one in np.unique(k):
+                    mine = k == one
+                    kept = per.setdefault(int(one), [0, 0])
+                    kept[0] += int(mine.sum())
+                    kept[1] += int(values[mine].sum())
+        finally:
+            self.frames = saved
+        self.tallied[rows] = k
 
     def run_done(self, i: int, rows):
         """The rows whose level i has run all its iterations (times: read each time)."""
@@ -950,6 +976,11 @@ class Machine:
             report[name] = self.reported(self.value(formula, rows), rows)
         results = [self.results[i] for i in self.result[rows]]
         totals.add_many(results, self.rounds[rows], report)
+        if self.per:
+            self.tally(rows[self.counters[0][rows] >= 1])     # the iteration each game ended in
+            for name, iterations in self.per.items():
+                totals.add_per(name, iterations)
+                self.per[name] = {}
         for k, ending in enumerate(self.ruleset.end):       # the values results carry (end: value:)
             if ending.value is not None:
                 ended = rows[self.ending[rows] == k]

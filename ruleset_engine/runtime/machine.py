@@ -174,6 +174,7 @@ def _complete(p, i: int) -> FunctionWriter:
         return w
     _event(w, p, i - 1, "end")
     _level_block(w, p, i - 1, "finish")
+    _tally(w, p, i - 1)
     w.line(f"lv_next_{i - 1}()")
     return w
 
@@ -183,8 +184,20 @@ def _advance(p, i: int) -> FunctionWriter:
     for j in range(len(p.ruleset.loop) - 1, i - 1, -1):
         _event(w, p, j, "end")
         _level_block(w, p, j, "finish")
+        _tally(w, p, j)
     w.line(f"lv_next_{i}()")
     return w
+
+
+def _tally(w: FunctionWriter, p, i: int) -> None:
+    """A simulation reads each report value with per: as an iteration of the outermost level ends
+    (after its finish:), kept by the run under that iteration (program.report keeps the iteration a
+    game ended in). The table keeps no tallies."""
+    if p.traced or i != 0:
+        return
+    for name in p.ruleset.tallies:
+        value, _ = w.value(p.ruleset.report[name])
+        w.line(f"C.tallied({name!r}, {_counter_cell(w, p, 0)}, _report_value({value}))")
 
 
 def _endings(p) -> FunctionWriter:
@@ -418,6 +431,7 @@ def _play(p) -> FunctionWriter:
             w.line("    endings()")
             w.line("    continue")
             _level_block(w, p, inner, "finish")
+            _tally(w, p, inner)
             _moves_on(w, p, inner)
             w.line(f"if {_done(w, p, inner)}:")
             w.line(f"    lv_complete_{inner}()")
