@@ -90,6 +90,8 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
         name = text_of(labels[e["level"]], style) if labels and e["level"] in labels else e["level"]
         return Text(f"— {name} {e['iteration']} —{mark}", style="bold magenta")
     if kind == "end":
+        if e.get("text") is not None:       # the result in the ruleset's words (end: text:)
+            return Text(f"The game is over: {e['result']}. {text_of(e['text'], style)}{mark}", style="bold")
         return Text(f"The game is over: {e['result']}.{mark}", style="bold")
     if kind == "undo":
         return _undone(e, style)

@@ -348,6 +348,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for name, r in data["results"].items():
         lo, hi = r["ci95"]
         print(f"  {name.ljust(width)}  {r['count']:>9,}  {r['rate']:7.2%}  95% CI {lo:.2%} .. {hi:.2%}")
+        if "value" in r:            # the value the result carries (end: value:)
+            print(f"  {' ' * width}  value: {_value_line(r['value'])}")
+            if "distribution" in r["value"]:
+                print("\n".join(distribution_lines(r["value"]["distribution"], indent=width + 4)))
     length = data["length"]
     print(f"length in rounds: mean {length['mean']:.1f}, median {length['median']}, 90th percentile {length['p90']}")
     if data["report"]:
@@ -361,7 +365,29 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                       f"{r['p90']}, min {r['min']}, max {r['max']}")
             if "distribution" in r:
                 print("\n".join(distribution_lines(r["distribution"], indent=width + 4)))
+            if "per" in r:
+                print("\n".join(per_lines(r["per"], indent=width + 4)))
     return 0
+
+
+def per_lines(per: dict, indent: int) -> list[str]:
+    """A report value per iteration of a loop level: a line each (the first MAX_BARS; --json has all)."""
+    rows = per["iterations"]
+    label = max((len(str(row["iteration"])) for row in rows), default=1)
+    lines = [f"{' ' * indent}{per['level']} {str(row['iteration']).rjust(label)}  mean {row['mean']:.2f}  "
+             f"({row['games']:,} games)" for row in rows[:MAX_BARS]]
+    if len(rows) > MAX_BARS:
+        lines.append(f"{' ' * indent}(the first {MAX_BARS} of {len(rows):,} iterations; --json lists every one)")
+    return lines
+
+
+def _value_line(v: dict) -> str:
+    """A result's value in one line: its mean and the rest, or its rate of true."""
+    games = f" (in {v['games']:,} games)"
+    if "rate" in v:
+        return f"true {v['rate']:.2%}{games}"
+    return f"mean {v['mean']:.2f}, median {v['median']}, 90th percentile {v['p90']}, min {v['min']}, " \
+           f"max {v['max']}{games}"
 
 
 def _records_written(args: argparse.Namespace, command: str, row: str = "game") -> None:

@@ -69,6 +69,12 @@ def simulation_program(ruleset: Ruleset, params: dict) -> Program:
 
 def play_game(program: Program, seed: int, max_rounds: int = MAX_ROUNDS) -> tuple[str, int, dict, object]:
     """One whole game: (result, rounds, report, the dice source at the end)."""
+    return played_game(program, seed, max_rounds)[:4]
+
+
+def played_game(program: Program, seed: int, max_rounds: int = MAX_ROUNDS) -> tuple:
+    """play_game, and the value its result carries (an end condition's value:) or None, and the
+    report values read per iteration (report: per:): name -> iteration -> value."""
     rng = random.Random(seed)
     run = Run(traced=False, auto=True, max_steps=DEFAULT_RUN_LIMITS.max_steps,
               max_depth=DEFAULT_RUN_LIMITS.max_call_depth)
@@ -81,7 +87,7 @@ def play_game(program: Program, seed: int, max_rounds: int = MAX_ROUNDS) -> tupl
         raise SimulationError(limit.args[0] if limit.args else f"a game went past {max_rounds:,} rounds") from None
     except Exception as err:   # a rule that failed: located where the ruleset wrote it
         program.reraise(err)
-    return run.result, rounds, report, rng
+    return run.result, rounds, report, rng, run.value, run.tallies
 
 
 # What a process keeps between ranges: each ruleset loaded once, and the programs of the last few
@@ -114,7 +120,7 @@ def cell_program(source: str, params: dict, sheets: tuple = ()) -> Program:
 
 def _played(program: Program, seed: int, i: int):
     try:
-        return play_game(program, game_seed(seed, i))
+        return played_game(program, game_seed(seed, i))
     except (RuleError, GameError, SimulationError) as err:
         raise SimulationError(f"game {i} (seed {game_seed(seed, i)}) stopped: {err}") from None
 
@@ -125,8 +131,8 @@ def play_range(source: str, params: dict, seed: int, start: int, stop: int, shee
     program = cell_program(source, params, sheets)
     tally = Totals()
     for i in range(start, stop):
-        result, rounds, report, _ = _played(program, seed, i)
-        tally.add(result, rounds, report)
+        result, rounds, report, _, value, tallies = _played(program, seed, i)
+        tally.add(result, rounds, report, value, tallies)
         if rows is not None:
             rows.add(i, result, rounds, report, game_seed(seed, i))
     return tally
@@ -211,10 +217,13 @@ class Summary(Recorded):
     `.to_frame()`, `.to_arrow()`)."""
 
     def __init__(self, ruleset: str, seed: int, games: int, params: dict, tally: Totals, seconds: float,
-                 backend: str | None = None, reason: str = "", records=None, distributions: tuple = ()):
+                 backend: str | None = None, reason: str = "", records=None, distributions: tuple = (),
+                 result_distributions: tuple = (), tallies: dict | None = None):
         self.records = records
         self.backend = backend
         self.distributions = distributions     # the report values shown value by value (report: distribution:)
+        self.result_distributions = result_distributions   # the results whose values are shown so (end: distribution:)
+        self.tallies = tallies or {}           # report value -> the level it is read per iteration of (per:)
         self.reason = reason
         self.ruleset = ruleset
         self.seed = seed
@@ -227,7 +236,7 @@ class Summary(Recorded):
         data = {"ruleset": self.ruleset, "seed": self.seed, "games": self.tally.games, "params": self.params}
         if self.backend is not None:
             data["backend"] = self.backend
-        data.update(self.tally.to_json(self.distributions))
+        data.update(self.tally.to_json(self.distributions, self.result_distributions, self.tallies))
         return data
 
 
@@ -382,4 +391,5 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
     tally, = recorded_run([Task(kind, (cell,), sink is not None)], games, seed, workers, progress, sink,
                           lambda k, rows: layout(rows.columns(), full_params))
     return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started, chosen, reason,
-                   sink, ruleset.distributions)
+                   sink, ruleset.distributions, tuple(e.result for e in ruleset.end if e.distribution),
+                   ruleset.tallies)

@@ -114,6 +114,11 @@ def _add_counts(histogram: Histogram, values) -> None:
         histogram.add(value, count)
 
 
+def _carried(result: str) -> tuple:
+    """The key of the values a result carries, beside the report's (names: never tuples)."""
+    return ("result", result)
+
+
 class Totals:
     """The running summary of a simulation's games."""
 
@@ -124,22 +129,44 @@ class Totals:
         self.values: dict = {}      # report key -> Histogram
         self.trues: dict = {}       # report key -> how many games gave true
         self.booleans: dict = {}    # report key -> whether every value so far was true/false
+        self.per: dict = {}         # report key -> iteration -> [games that played it, sum of the values]
 
-    def add(self, result: str, rounds: int, report: dict) -> None:
+    def add(self, result: str, rounds: int, report: dict, value=None, tallies=None) -> None:
+        """One game; `value`: what its result carries (an end condition's value:), or None;
+        `tallies`: report value -> iteration -> its value as that iteration ended (report: per:)."""
         self.games += 1
         self.results[result] = self.results.get(result, 0) + 1
         self.lengths.add(rounds)
-        for key, value in report.items():
-            histogram = self.values.get(key)
-            if histogram is None:
-                histogram = self.values[key] = Histogram()
-                self.trues[key] = 0
-                self.booleans[key] = True
-            if isinstance(value, bool):
-                self.trues[key] += value
-            else:
-                self.booleans[key] = False
-            histogram.add(int(value))
+        for key, one in report.items():
+            self._add(key, one)
+        if value is not None:
+            self._add(_carried(result), value)
+        for name, iterations in (tallies or {}).items():
+            per = self.per.setdefault(name, {})
+            for k, one in iterations.items():
+                kept = per.setdefault(k, [0, 0])
+                kept[0] += 1
+                kept[1] += int(one)
+
+    def add_per(self, name: str, iterations: dict) -> None:
+        """Many games' values per iteration at once (the lockstep backend): iteration -> [games, sum]."""
+        per = self.per.setdefault(name, {})
+        for k, (games, total) in iterations.items():
+            kept = per.setdefault(k, [0, 0])
+            kept[0] += games
+            kept[1] += total
+
+    def _add(self, key, value) -> None:
+        histogram = self.values.get(key)
+        if histogram is None:
+            histogram = self.values[key] = Histogram()
+            self.trues[key] = 0
+            self.booleans[key] = True
+        if isinstance(value, bool):
+            self.trues[key] += value
+        else:
+            self.booleans[key] = False
+        histogram.add(int(value))
 
     def add_many(self, results: list, rounds, report: dict) -> None:
         """Many games at once (the lockstep backend): their results, lengths (an integer array) and
@@ -151,17 +178,27 @@ class Totals:
             self.results[name] = self.results.get(name, 0) + 1
         _add_counts(self.lengths, np.asarray(rounds))
         for key, values in report.items():
-            histogram = self.values.get(key)
-            if histogram is None:
-                histogram = self.values[key] = Histogram()
-                self.trues[key] = 0
-                self.booleans[key] = True
-            values = np.asarray(values)
-            if values.dtype == bool:
-                self.trues[key] += int(values.sum())
-            else:
-                self.booleans[key] = False
-            _add_counts(histogram, values.astype(np.int64))
+            self._add_array(key, values)
+
+    def add_values(self, result: str, values) -> None:
+        """The values some games of this result carry (an array, one per game; the lockstep backend):
+        as add gives them, game by game."""
+        self._add_array(_carried(result), values)
+
+    def _add_array(self, key, values) -> None:
+        import numpy as np
+
+        histogram = self.values.get(key)
+        if histogram is None:
+            histogram = self.values[key] = Histogram()
+            self.trues[key] = 0
+            self.booleans[key] = True
+        values = np.asarray(values)
+        if values.dtype == bool:
+            self.trues[key] += int(values.sum())
+        else:
+            self.booleans[key] = False
+        _add_counts(histogram, values.astype(np.int64))
 
     def merge(self, other: "Totals") -> None:
         self.games += other.games
@@ -176,11 +213,14 @@ class Totals:
             self.values[key].merge(histogram)
             self.trues[key] += other.trues[key]
             self.booleans[key] = self.booleans[key] and other.booleans[key]
+        for name, iterations in other.per.items():
+            self.add_per(name, iterations)
 
     def distribution(self, key) -> list:
         """How many games gave each value of a report value, in value order: [{value, count, rate}]
-        (a value past MAX_DISTINCT distinct ones is the lower end of its bin)."""
-        n = self.games
+        (a value past MAX_DISTINCT distinct ones is the lower end of its bin). A result's value: its
+        rates are of the games that gave one."""
+        n = self.games if not isinstance(key, tuple) else self.values[key].n
         if self.booleans[key]:
             counts = {False: n - self.trues[key], True: self.trues[key]}
         else:
@@ -188,16 +228,25 @@ class Totals:
         return [{"value": value, "count": counts[value], "rate": round(counts[value] / n, 6)}
                 for value in sorted(counts) if counts[value]]
 
-    def to_json(self, distributions=()) -> dict:
-        """The report; `distributions`: the report values also given value by value (distribution)."""
+    def to_json(self, distributions=(), result_distributions=(), tallies=None) -> dict:
+        """The report; `distributions`: the report values also given value by value (distribution);
+        `result_distributions`: the results whose values are given so; `tallies`: report value ->
+        the level it is also given per iteration of (per:)."""
         n = self.games
         results = {}
         for name in sorted(self.results):
             count = self.results[name]
             lo, hi = wilson(count, n)
             results[name] = {"count": count, "rate": round(count / n, 6), "ci95": [round(lo, 6), round(hi, 6)]}
+            key = _carried(name)
+            if key in self.values:
+                results[name]["value"] = self._summary(key)
+                if name in result_distributions:
+                    results[name]["value"]["distribution"] = self.distribution(key)
         report = {}
         for key, histogram in self.values.items():
+            if isinstance(key, tuple):
+                continue            # a result's value: under its result
             if self.booleans[key]:
                 lo, hi = wilson(self.trues[key], n)
                 report[key] = {"rate": round(self.trues[key] / n, 6), "ci95": [round(lo, 6), round(hi, 6)]}
@@ -205,4 +254,20 @@ class Totals:
                 report[key] = histogram.to_json()
             if key in distributions:
                 report[key]["distribution"] = self.distribution(key)
+            if tallies and key in tallies:
+                per = self.per.get(key, {})
+                report[key]["per"] = {"level": tallies[key], "iterations": [
+                    {"iteration": k, "games": per[k][0], "mean": round(per[k][1] / per[k][0], 4)} for k in sorted(per)]}
         return {"results": results, "length": self.lengths.to_json(full=False), "report": report}
+
+    def _summary(self, key) -> dict:
+        """A result's value: its mean, median, 90th percentile, min and max (a rate for true/false),
+        over the games that gave one (`games`)."""
+        histogram = self.values[key]
+        if self.booleans[key]:
+            lo, hi = wilson(self.trues[key], histogram.n)
+            data = {"rate": round(self.trues[key] / histogram.n, 6), "ci95": [round(lo, 6), round(hi, 6)]}
+        else:
+            data = histogram.to_json()
+        data["games"] = histogram.n
+        return data

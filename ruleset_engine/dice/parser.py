@@ -164,6 +164,18 @@ class _Builder(Transformer):
         span = _cover(call, parts[-1])
         return ast.Member(call, tuple(str(t) for t in parts), span, self._depth(span, call))
 
+    def indexed(self, c):
+        """`group[n]`: the call instance(group, n), the query that reads a group's instance n."""
+        group, index, close = c[0], c[2], c[3]
+        span = _cover(group, close)
+        return ast.Call("instance", (group, index), (), span, _span(group), self._depth(span, group, index))
+
+    def indexed_member(self, c):
+        call = self.indexed(c[:4])
+        parts = [t for t in c[4:] if t.type == "NAME"]
+        span = _cover(call, parts[-1])
+        return ast.Member(call, tuple(str(t) for t in parts), span, self._depth(span, call))
+
     # ---- dice and pools
     def dice(self, c):
         count, die_op, sides, *mods = c

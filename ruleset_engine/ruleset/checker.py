@@ -222,6 +222,10 @@ class RulesetChecker:
             report[name] = self.formula(formula_value, sub, Scope(self.names), still=True)
         distributions = tuple(name for name, value in self.items("report")
                               if isinstance(value, dict) and value.get("distribution"))
+        tallies = {}
+        for name, value in self.items("report"):
+            if isinstance(value, dict) and value.get("per") is not None:
+                tallies[name] = self.tally_level(name, value["per"], loop)
         if self.problems or self.refused:
             return None
         return model.Ruleset(
@@ -230,9 +234,22 @@ class RulesetChecker:
             triggers=triggers, end=endings, status=status, report=report,
             source=self.plain_text(d.get("source")), description=self.plain_text(d.get("description")),
             languages=tuple(d.get("languages") or sorted(self.languages or {"en"})), data=d, files=self.files,
-            pairs=pairs, distributions=distributions,
+            pairs=pairs, distributions=distributions, tallies=tallies,
             formulas=self.formulas,
         )
+
+    def tally_level(self, name: str, level: str, loop: list) -> str:
+        """A report value's per: names the outermost loop level (an inner level's iterations start
+        again from 1 in each iteration around it, so its numbers name no one iteration)."""
+        levels = [lv.name for lv in loop]
+        if not levels:
+            self.problem("per: reads the value as each iteration of a loop level ends, and this ruleset has "
+                         "no loop", ("report", name, "per"))
+        elif level != levels[0]:
+            why = f"{level!r} is inside it: its iterations start again from 1" if level in levels else \
+                f"{level!r} is no loop level"
+            self.problem(f"per: takes the outermost loop level, {levels[0]!r} ({why})", ("report", name, "per"))
+        return level
 
     def sound(self, path) -> bool:
         """No schema problem lies at or above this place (one may lie inside it)."""

@@ -138,6 +138,17 @@ def trigger(c, i: int, spec) -> model.Trigger:
 def ending(c, i: int, spec) -> model.Ending:
     path = ("end", i)
     c.results.add(spec["result"])
+    value = None
+    if spec.get("value") is not None:
+        # Read as the game ends, like a report value: it may not roll dice.
+        value = c.formula(spec["value"], path + ("value",), Scope(c.names), still=True)
+    elif spec.get("distribution"):
+        c.problem("distribution: shows the values of value:, and this result has no value: give it one",
+                  path + ("distribution",), at_key=True)
+    text_scope = Scope(c.names)
+    if spec.get("value") is not None:
+        text_scope.define("value", None)       # the text reads the value by this name
     return model.Ending(spec.get("id"), c.formula(spec["when"], path + ("when",), Scope(c.names)),
                         spec["result"], c.text(spec.get("say"), path + ("say",), Scope(c.names)),
-                        position_of(c.data, path), bool(spec.get("at_once")))
+                        position_of(c.data, path), bool(spec.get("at_once")), value,
+                        c.text(spec.get("text"), path + ("text",), text_scope), bool(spec.get("distribution")))

@@ -221,6 +221,9 @@ class Ending:
     say: Template | None = None
     where: Position | None = None
     at_once: bool = False     # also checked after every step that may change it, not only between actions
+    value: Formula | None = None      # a number (or true/false) the result carries, read as the game ends
+    text: Template | None = None      # the result in words at the table; its placeholders may read `value`
+    distribution: bool = False        # dusk simulate shows the value value by value
 
 
 @dataclass(slots=True)
@@ -248,3 +251,4 @@ class Ruleset:
     pairs: dict[str, PairSpec] = field(default_factory=dict)   # records between two instances
     formulas: FormulaBook = NO_FORMULAS   # the named formulas, which any formula may call
     distributions: tuple[str, ...] = ()   # the report values a simulation shows value by value
+    tallies: dict[str, str] = field(default_factory=dict)   # report value -> the level it is read per iteration of

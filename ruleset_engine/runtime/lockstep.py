@@ -91,6 +91,9 @@ class Machine:
         self.frames: list[Frame] = [Frame()]
         self.alive = np.zeros(size, bool)
         self.result = np.full(size, -1, np.int64)
+        self.ending = np.full(size, -1, np.int64)  # the end condition that ended each game, or -1
+        self.tallied = np.zeros(size, np.int64)    # the last iteration of the outermost level read (per:)
+        self.per: dict = {name: {} for name in ruleset.tallies}   # name -> iteration -> [games, sum]
         self.results: list[str] = []
         self.rounds = np.zeros(size, np.int64)
         self.game = np.zeros(size, np.int64)      # the index of the game each slot plays (for its record)
@@ -317,7 +320,7 @@ class Machine:
                 if len(live):
                     hit = self.truth(ending.when, live)
                     if hit.any():
-                        self.end_game(live[hit], ending.result)
+                        self.end_game(live[hit], ending.result, ending)
 
     def iterations(self, times, body: list, step, rows=None) -> None:
         """A loop whose number of iterations (`times`, one per row, or the most) is known as it starts:
@@ -376,13 +379,16 @@ class Machine:
         self.level_ended[first] = self.level_names.index(name)
         self.gone += 1
 
-    def end_game(self, rows, result: str) -> None:
+    def end_game(self, rows, result: str, ending=None) -> None:
+        """These games are over with this result (`ending`: the end condition that ended them, whose
+        value: retire reads: nothing changes a game once it is over)."""
         rows = rows[self.alive[rows]]
         if not len(rows):
             return
         if result not in self.results:
             self.results.append(result)
         self.result[rows] = self.results.index(result)
+        self.ending[rows] = -1 if ending is None else self.ruleset.end.index(ending)
         self.alive[rows] = False
         self.ended.append(rows)
         self.gone += 1
@@ -395,7 +401,7 @@ class Machine:
                 return
             hit = self.truth(ending.when, rows)
             if hit.any():
-                self.end_game(rows[hit], ending.result)
+                self.end_game(rows[hit], ending.result, ending)
 
     # ---- texts (a text question's answer, a name, a note a formula reads): rendered per game
     def render(self, template, rows):
@@ -492,6 +498,8 @@ class Machine:
         ruleset = self.ruleset
         self.alive[rows] = True
         self.result[rows] = -1
+        self.ending[rows] = -1
+        self.tallied[rows] = 0
         self.rounds[rows] = 0
         self.game_steps[rows] = 0
         self.frames = [Frame()]
@@ -747,6 +755,29 @@ class Machine:
         level = self.levels[i]
         where = f"the {name}: of loop level {level.name!r}"
         self.level_block(getattr(level, name), rows, lambda ended: f"end: {ended} inside {where} is not allowed")
+        if i == 0 and name == "finish" and self.per and len(rows):
+            self.tally(rows)
+
+    def tally(self, rows) -> None:
+        """The report values with per: read for these games as the iteration of the outermost level
+        they play ends (machine._tally; a game over already reads the same: nothing changes it)."""
+        rows = rows[self.counters[0][rows] > self.tallied[rows]]
+        if not len(rows):
+            return
+        self.frames, saved = [Frame()], self.frames
+        try:
+            k = self.counters[0][rows]
+            for name in self.per:
+                values = self.reported(self.value(self.ruleset.report[name], rows), rows).astype(np.int64)
+                per = self.per[name]
+                for one in np.unique(k):
+                    mine = k == one
+                    kept = per.setdefault(int(one), [0, 0])
+                    kept[0] += int(mine.sum())
+                    kept[1] += int(values[mine].sum())
+        finally:
+            self.frames = saved
+        self.tallied[rows] = k
 
     def run_done(self, i: int, rows):
         """The rows whose level i has run all its iterations (times: read each time)."""
@@ -927,20 +958,34 @@ class Machine:
             if not len(live) and begun == games:
                 return
 
+    @staticmethod
+    def reported(value, rows):
+        """A value reported for each of these games: a number (a pool its total) or true/false."""
+        if isinstance(value, VPool):
+            value = value.total()
+        elif isinstance(value, np.ndarray) and value.dtype == object:
+            raise StepFailed("a report gives a number (a pool gives its total) or true/false, not a text")
+        return rows_of(value, len(rows))
+
     def retire(self, rows, totals, records=None) -> None:
         """Finished games: their results, lengths and report values, added to the totals at once (and
         to `records`, a row each, with the index of each game: they end out of order)."""
         self.frames = [Frame()]
         report = {}
         for name, formula in self.ruleset.report.items():
-            value = self.value(formula, rows)
-            if isinstance(value, VPool):
-                value = value.total()
-            elif isinstance(value, np.ndarray) and value.dtype == object:
-                raise StepFailed("a report gives a number (a pool gives its total) or true/false, not a text")
-            report[name] = rows_of(value, len(rows))
+            report[name] = self.reported(self.value(formula, rows), rows)
         results = [self.results[i] for i in self.result[rows]]
         totals.add_many(results, self.rounds[rows], report)
+        if self.per:
+            self.tally(rows[self.counters[0][rows] >= 1])     # the iteration each game ended in
+            for name, iterations in self.per.items():
+                totals.add_per(name, iterations)
+                self.per[name] = {}
+        for k, ending in enumerate(self.ruleset.end):       # the values results carry (end: value:)
+            if ending.value is not None:
+                ended = rows[self.ending[rows] == k]
+                if len(ended):
+                    totals.add_values(ending.result, self.reported(self.value(ending.value, ended), ended))
         if records is not None:
             records.add_many(self.game[rows].copy(), results, self.rounds[rows].copy(), report)
 

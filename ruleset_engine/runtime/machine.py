@@ -20,9 +20,12 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from ruleset_engine.dice.errors import DiceTypeError
+from ruleset_engine.dice.kinds import STR
 from ruleset_engine.ruleset.model import Formula
 
 from .limits import game_too_long
+from .support import REPORTED
 from .writer import FunctionWriter
 
 
@@ -171,6 +174,7 @@ def _complete(p, i: int) -> FunctionWriter:
         return w
     _event(w, p, i - 1, "end")
     _level_block(w, p, i - 1, "finish")
+    _tally(w, p, i - 1)
     w.line(f"lv_next_{i - 1}()")
     return w
 
@@ -180,8 +184,20 @@ def _advance(p, i: int) -> FunctionWriter:
     for j in range(len(p.ruleset.loop) - 1, i - 1, -1):
         _event(w, p, j, "end")
         _level_block(w, p, j, "finish")
+        _tally(w, p, j)
     w.line(f"lv_next_{i}()")
     return w
+
+
+def _tally(w: FunctionWriter, p, i: int) -> None:
+    """A simulation reads each report value with per: as an iteration of the outermost level ends
+    (after its finish:), kept by the run under that iteration (program.report keeps the iteration a
+    game ended in). The table keeps no tallies."""
+    if p.traced or i != 0:
+        return
+    for name in p.ruleset.tallies:
+        value, _ = w.value(p.ruleset.report[name])
+        w.line(f"C.tallied({name!r}, {_counter_cell(w, p, 0)}, _report_value({value}))")
 
 
 def _endings(p) -> FunctionWriter:
@@ -196,7 +212,7 @@ def _endings(p) -> FunctionWriter:
             if p.traced and ending.say is not None:
                 text = w.text(ending.say)
                 w.emit("say", text=f"_to_state({text})")
-            w.line(f"C.finish({ending.result!r})")
+            w.line(f"C.finish({ending.result!r}{_given(w, p, ending)})")
             w.line("return True")
     w.line("return False")
     return w
@@ -208,8 +224,26 @@ def _at_once(p, i: int, ending) -> FunctionWriter:
     if p.traced and ending.say is not None:
         text = w.text(ending.say)
         w.emit("say", text=f"_to_state({text})")
-    w.line(f"raise _EndGame({ending.result!r})")
+    w.line(f"raise _EndGame({ending.result!r}{_given(w, p, ending)})")
     return w
+
+
+def _given(w: FunctionWriter, p, ending) -> str:
+    """The value and text an end condition gives with its result (read as it ends the game), as the
+    arguments after the result of C.finish or _EndGame; "" without them."""
+    if ending.value is None and ending.text is None:
+        return ""
+    value = "None"
+    if ending.value is not None:
+        value, kind = w.value(ending.value, into=w.local("value"))
+        w.bound("value", kind)
+        if kind == STR:
+            p.problem(DiceTypeError(REPORTED, span=(0, len(ending.value.text))), ending.value)
+        value = f"_report_value({value})"
+    text = "None"
+    if p.traced and ending.text is not None:
+        text = f"_to_state({w.text(ending.text)})"
+    return f", {value}, {text}"
 
 
 def _triggers(p) -> FunctionWriter:
@@ -277,7 +311,7 @@ def _until_the_end(w: FunctionWriter):
     with w.indent():
         yield
     w.line("except _EndGame as _e:")
-    w.line("    C.finish(_e.result)")
+    w.line("    C.finish(_e.result, _e.value, _e.text)")
 
 
 def _start_game(p) -> FunctionWriter:
@@ -389,13 +423,15 @@ def _play(p) -> FunctionWriter:
             for ending in p.ruleset.end:
                 test = w.truth(ending.when)
                 w.line(f"if {test}:")
-                w.line(f"    C.finish({ending.result!r})")
-                w.line("    break")
+                with w.indent():
+                    w.line(f"C.finish({ending.result!r}{_given(w, p, ending)})")
+                    w.line("break")
             w.line("if _ended is not None:")
             w.line("    ADVANCE[_ended]()")
             w.line("    endings()")
             w.line("    continue")
             _level_block(w, p, inner, "finish")
+            _tally(w, p, inner)
             _moves_on(w, p, inner)
             w.line(f"if {_done(w, p, inner)}:")
             w.line(f"    lv_complete_{inner}()")

@@ -497,6 +497,10 @@ class ProgramWriter:
             if kind == STR:
                 self.problem(DiceTypeError(support.REPORTED, span=(0, len(formula.text))), formula)
             w.line(f"_r[{name!r}] = _report_value({value})", formula)
+            if name in self.ruleset.tallies and not self.traced:
+                # The iteration the game ended in, unless its end was read already (machine._tally).
+                w.line(f"if {w.cell('l_0')} >= 1:")
+                w.line(f"    C.tallied({name!r}, l_0, _r[{name!r}])")
         w.line("return _r")
         return w
 

@@ -50,7 +50,7 @@ class AutoAnswer:
 
 class Run(Tally):
     __slots__ = ("events", "answers", "answered", "auto", "over", "result", "turn", "base_seq", "max_steps",
-                 "max_depth", "purpose", "given_by", "sheets", "kept", "elided")
+                 "max_depth", "purpose", "given_by", "sheets", "kept", "elided", "value", "tallies")
 
     def __init__(self, *, traced: bool, auto: bool, max_steps: int, max_depth: int,
                  dice_limit: int = DEFAULT_LIMITS.max_dice_rolled):
@@ -63,6 +63,8 @@ class Run(Tally):
         self.auto = auto
         self.over = False
         self.result: str | None = None
+        self.value = None       # the value the result carries (an end condition's value:), or None
+        self.tallies: dict = {}  # report value -> iteration -> its value as it ended (report: per:)
         self.turn = 0
         self.base_seq = 0
         self.max_steps = max_steps
@@ -181,11 +183,22 @@ class Run(Tally):
         raise BoundReached(f"calls nested more than {self.max_depth} deep: {site.procedure!r} calls itself "
                         f"without end?", site.where, site.path)
 
-    def finish(self, result: str) -> None:
+    def tallied(self, name: str, iteration: int, value) -> None:
+        """A report value read as an iteration of the outermost level ended (the first reading
+        stands: the one as the game ends does not replace it)."""
+        self.tallies.setdefault(name, {}).setdefault(iteration, value)
+
+    def finish(self, result: str, value=None, text=None) -> None:
+        """The game is over with this result (and the value and text of the end condition that
+        ended it, if it gives them)."""
         self.over = True
         self.result = result
+        self.value = value
         if self.events is not None:
-            self.emit("end", result=result)
+            given = {} if value is None else {"value": value}
+            if text is not None:
+                given["text"] = text
+            self.emit("end", result=result, **given)
 
 
 class _Draw:

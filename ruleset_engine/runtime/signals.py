@@ -18,9 +18,11 @@ class EndLevel(Signal):
 class EndGame(Signal):
     """`end: game`, an end condition, or the last iteration of the loop: the game is over."""
 
-    def __init__(self, result: str):
+    def __init__(self, result: str, value=None, text=None):
         super().__init__(result)
         self.result = result
+        self.value = value      # what an end condition's value: gave (None without one)
+        self.text = text        # its text:, rendered at the table (None untraced)
 
 
 class NeedDecision(Signal):

@@ -171,6 +171,7 @@ def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
         _check_steps(trigger.do, ruleset, read)
     for ending in ruleset.end:
         _check_formula(ending.when, ruleset)
+        _check_formula(ending.value, ruleset)
     for formula in ruleset.report.values():
         _check_formula(formula, ruleset)
 
