@@ -140,18 +140,7 @@ def explode(state, test, draw, span):
 
 def explode_once(state, test, draw, span):
     """Each die meeting the test (None: showing its highest face) adds one die, which does not explode."""
-    _rollable(state, "explode", span)
-    faces, sides = state.faces, state.sides
-    for i in list(state.active):     # the dice before this modifier only
-        s = sides[i]
-        if (faces[i] == s) if test is None else test(faces[i]):
-            faces.append(as_face(draw(s), kind_of(faces[i])))
-            sides.append(s)
-            j = len(faces) - 1
-            if state.exploded is not None:
-                state.exploded.add(i)
-                state.extra.add(j)
-            state.active.append(j)
+    explode_capped(state, 1, test, draw, span)
 
 
 def explode_capped(state, cap, test, draw, span):
@@ -164,7 +153,7 @@ def explode_capped(state, cap, test, draw, span):
         for _ in range(cap):
             if not ((faces[last] == s) if test is None else test(faces[last])):
                 break
-            faces.append(draw(s))
+            faces.append(as_face(draw(s), kind_of(faces[i])))     # of its parent's kind, as for !
             sides.append(s)
             j = len(faces) - 1
             if state.exploded is not None:

@@ -139,6 +139,11 @@ def test_a_die_exploded_or_rerolled_keeps_its_kind():
     assert plain(text, [4, 5, 2, 7, 8]) == [(7, "hunger"), (5, "hunger"), (8, None)]
     # Explode once: the added die is of its parent's kind and does not explode.
     assert plain("[kinds(2d6, wild=1)]!o", [6, 6, 6, 1]) == [(6, "wild"), (6, None), (6, "wild"), (1, None)]
+    # A capped explosion: the wild 6 adds a wild 6, which adds one more (the cap, 2); the plain 6 adds a 1.
+    text = "[kinds(2d6, wild=1)]!t2"
+    expected = [(6, "wild"), (6, None), (6, "wild"), (6, "wild"), (1, None)]
+    assert kinds_of(roll(text, faces=[6, 6, 6, 6, 1])) == expected
+    assert plain(text, [6, 6, 6, 6, 1]) == expected
 
 
 def test_a_roll_shows_each_die_once_as_it_ended():

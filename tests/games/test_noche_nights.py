@@ -21,7 +21,8 @@ def text(value):
 
 
 def transcript(game) -> str:
-    """The chronicle as lines: actions, questions with their answers, rolls die by die, says, marks."""
+    """The chronicle as lines: actions, questions with their answers, rolls die by die, says, and the marks
+    the table shows (not a quiet one, which the ruleset says in its own words)."""
     lines = []
     for e in game.log:
         kind = e["kind"]
@@ -35,7 +36,7 @@ def transcript(game) -> str:
             lines.append(f"  {text(e.get('label')) or e['expression']}: {dice}")
         elif kind == "say":
             lines.append(text(e["text"]))
-        elif kind == "mark":
+        elif kind == "mark" and not e.get("quiet"):    # a quiet mark is said by the ruleset, in its words
             lines.append(f"  [{e['track']} marked: {e['marked']}]")
         elif kind == "level" and e["level"] == "hour" and e["event"] == "begin":
             lines.append(f"=== Hour {e['iteration']}")
