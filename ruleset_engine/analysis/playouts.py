@@ -25,7 +25,8 @@ from ruleset_engine.ruleset import load
 from ruleset_engine.ruleset.steps import AskStep
 from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, RuleError, resolve_params
 from ruleset_engine.runtime.errors import BoundReached
-from ruleset_engine.runtime.program import NESTED, _all_steps, _formulas, build
+from ruleset_engine.ruleset import walk as model_walk
+from ruleset_engine.runtime.program import build
 from ruleset_engine.runtime.support import auto_answer
 
 from .simulate import SimulationError, game_seed, loop_action, play_game
@@ -157,7 +158,7 @@ def playouts(source: str, games: int, seed: int = 0) -> Playouts:
     bounds: dict = {}        # (where, message) -> Seen
     errors: dict = {}
     level = ruleset.loop[0]
-    open_ended = level.times is None and not any(True for _ in _all_steps(level.then))
+    open_ended = level.times is None and not any(True for _ in model_walk.steps(level.then))
     for i in range(games):
         game = game_seed(seed, i)
         answers.rng = random.Random(f"answers/{game}")
@@ -199,14 +200,17 @@ def _games(n: int) -> str:
 
 def blocks(ruleset) -> list[tuple[str, list]]:
     """Every block of steps the ruleset writes at its top, named for the report."""
-    out = [("setup", ruleset.setup or [])]
-    for level in ruleset.loop:
-        for part in ("begin", "steps", "finish", "then"):
-            out.append((f"the {part}: of loop level {level.name!r}", getattr(level, part)))
-    out += [(f"action {name!r}", a.steps) for name, a in ruleset.actions.items() if not a.plays_level]
-    out += [(f"procedure {name!r}", p.steps) for name, p in ruleset.procedures.items()]
-    out += [(f"trigger {t.id or i}", t.do) for i, t in enumerate(ruleset.triggers)]
-    return out
+    return [(_block_name(block), block.steps) for block in model_walk.blocks(ruleset)]
+
+
+def _block_name(block) -> str:
+    if block.part == "setup":
+        return "setup"
+    if block.part in ("action", "procedure"):
+        return f"{block.part} {block.owner!r}"
+    if block.part == "trigger":
+        return f"trigger {block.owner}"
+    return f"the {block.part}: of loop level {block.owner!r}"
 
 
 BRANCHES = {"then": "the then: branch", "otherwise": "the else: branch", "body": "the loop's body"}
@@ -223,7 +227,7 @@ def unreached(ruleset, program, games: int) -> list[Finding]:
                 whole = step is steps[0]
                 out.append(Finding("unreached", step.where, f"{what if whole else 'this step'} in {_games(games)}"))
                 return
-            for attr in NESTED[type(step)]:
+            for attr in model_walk.kind_of(step).nested:
                 walk(getattr(step, attr), BRANCHES.get(attr, attr))
 
     for name, steps in blocks(ruleset):
@@ -254,10 +258,10 @@ def results_not_given(ruleset, results: dict, games: int) -> list[Finding]:
 def answers_unread(ruleset) -> list[Finding]:
     """Questions whose answer no formula or text of the ruleset reads (by name: a name read
     anywhere counts, so this never reports an answer that is read)."""
-    read = {path[0] for expr in _formulas(ruleset, texts=True) for path, _ in expr.names}
+    read = {path[0] for expr in model_walk.expressions(ruleset, texts=True) for path, _ in expr.names}
     out = []
     for _, steps in blocks(ruleset):
-        for step in _all_steps(steps):
+        for step in model_walk.steps(steps):
             if isinstance(step, AskStep) and step.var not in read:
                 out.append(Finding("unread", step.where, f"the answer {step.var!r} of this question is never read "
                                                          "by a formula or a text"))

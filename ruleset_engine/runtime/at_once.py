@@ -6,37 +6,22 @@ action, a procedure, a trigger, a loop block), in both modes: it is written afte
 function writer's `block`, and it ends the game through machine.py's `eo_I()`, which shows the condition's
 `say:` and raises EndGame, as an `end: game` step does.
 
-Which steps may change it is known from the steps' own data: a step that only binds locals or
-shows a line cannot, and a set:, note:, mark:, clear: or move: of a state variable or entity that
-the condition does not read cannot either. A write through a local (an instance of a group) may
-touch anything the condition reads, so it is checked. A step of a kind this table does not know is
-always followed by the check: a new kind is safe before it is listed here.
+Which steps may change it is known from the steps' own data, each kind's `writes` fact
+(ruleset/steps/kind.py): a step that only binds locals or shows a line cannot, and a set:, note:,
+mark:, clear: or move: of a state variable or entity that the condition does not read cannot either.
+A write through a local (an instance of a group) may touch anything the condition reads, so it is
+checked. A kind whose entry says nothing of its writes is always followed by the check: a new kind
+is safe before it says.
 """
 
 from __future__ import annotations
 
-from ruleset_engine.ruleset.steps import (AskStep, CallStep, EndStep, ForEachStep, IfStep, LetStep, LookupStep,
-                                          MarkStep, MoveStep, NoteStep, RepeatStep, ReturnStep, RollStep, SayStep,
-                                          SetStep)
-
-# Steps that write no state variable or entity (steps inside them are checked one by one).
-WRITE_NOTHING = (LetStep, RollStep, LookupStep, ReturnStep, EndStep, CallStep, IfStep, RepeatStep, ForEachStep,
-                 SayStep, AskStep)
-
-# Steps whose writes are places named in the step: how to read their heads.
-PLACES = {
-    SetStep: lambda s: [target for target, _ in s.assignments],
-    NoteStep: lambda s: [target for target, _ in s.notes],
-    MarkStep: lambda s: [s.track],
-    MoveStep: lambda s: [s.source, s.target],
-}
+from ruleset_engine.ruleset.walk import kind_of
 
 
 def writes(step, ruleset) -> set | None:
     """The state variables and entities a step may write; None when it may write anything."""
-    if isinstance(step, WRITE_NOTHING):
-        return set()
-    places = PLACES.get(type(step))
+    places = kind_of(step).writes
     if places is None:
         return None
     heads = {place[0] for place in places(step)}

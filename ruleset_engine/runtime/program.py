@@ -34,8 +34,9 @@ from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.marks import start_marks
 from ruleset_engine.ruleset.steps.timers import due as timers_due
 from ruleset_engine.ruleset.model import Formula
-from ruleset_engine.ruleset.steps import (KINDS, CallStep, CreateStep, LetStep, ReturnStep, RollStep, SetStep, StepFailed,
-                                          new_track)
+from ruleset_engine.ruleset import walk
+from ruleset_engine.ruleset.steps import KINDS, SetStep, StepFailed, new_track
+from ruleset_engine.ruleset.steps.kind import nothing
 from ruleset_engine.ruleset.templates import NO_DICE, LocalText, Template
 
 from . import machine, support
@@ -131,7 +132,7 @@ class ProgramWriter:
         self.run_limits = run_limits
         self.dice_limits = dice_limits
         self.loop_args = loop_args or {}
-        everything = list(_formulas(ruleset, texts=True))
+        everything = list(walk.expressions(ruleset, texts=True))
         rolled = [str(params[name]) for name, p in ruleset.params.items() if p.type == "dice"] + \
             [str(spec.default) for a in ruleset.actions.values() for spec in a.params.values()
              if spec.type == "dice" and spec.default is not None]
@@ -151,10 +152,9 @@ class ProgramWriter:
         # The end conditions checked after every step that may change them (at_once.py).
         self.at_once = [(i, e, at_once_reads(e)) for i, e in enumerate(ruleset.end) if e.at_once]
         # The set: steps with until: (ruleset/steps/timers.py): the loop machine gives their values back.
-        self.timed = [step for block in _blocks(ruleset, False) for step in _all_steps(block)
-                      if isinstance(step, SetStep) and step.until is not None]
+        self.timed = [step for step in walk.all_steps(ruleset) if isinstance(step, SetStep) and step.until is not None]
         self.call_sites = _call_sites(ruleset)
-        self.nesting = {name: _nesting(p.steps) for name, p in ruleset.procedures.items()}
+        self.nesting = {name: walk.nesting(p.steps) for name, p in ruleset.procedures.items()}
         self.dice_params = {name: _dice_param_kind(str(params[name])) for name, p in ruleset.params.items()
                             if p.type == "dice"}
         # Kinds assumed for this pass, and those observed while writing it.
@@ -602,41 +602,13 @@ def _dice_param_kind(text: str) -> str:
     return NUM if kind in (NUM, POOL) else kind
 
 
-def _formulas(ruleset: model.Ruleset, texts: bool):
-    """Every compiled expression of the ruleset: its formulas, and (texts) the placeholders of its texts."""
-    seen = set()
-    stack = [ruleset.setup, ruleset.actions, ruleset.procedures, ruleset.triggers, ruleset.end, ruleset.report,
-             ruleset.loop, ruleset.entities, ruleset.state, ruleset.status]
-    while stack:
-        item = stack.pop()
-        if id(item) in seen or item is None:
-            continue
-        seen.add(id(item))
-        if isinstance(item, Formula):
-            yield item.expr
-        elif isinstance(item, dice.Expression):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-        elif isinstance(item, Template):
-            if texts:
-                stack.extend(item.parts.values())
-        elif hasattr(item, "__dataclass_fields__"):
-            stack.extend(getattr(item, f) for f in item.__dataclass_fields__)
-
-
-NESTED = {kind.node: kind.nested for kind in KINDS.values()}
-
-
 def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set, set]:
     """(tracked, carriers, holders). Tracked: the ids of the expressions whose untraced pools must
     carry what they set aside: those that call aside(..), and those whose value reaches a name that
     aside(..) reads (the carriers), through locals, procedure parameters and results (`let: {b: a}`
     passes a's pool on as it is). Holders: every name that may hold such a pool, so that the state,
     which keeps no aside, is given a plain pool. Names are matched without their scopes, which
-    only ever counts more than needed."""
+    only ever counts more than needed. What each step binds, passes, and gives back is its kind's fact."""
     # The state and the entities keep pools plain, and no local shares their names: only locals
     # (and parameters, and results) carry what a pool set aside.
     globals_ = set(ruleset.state) | set(ruleset.entities) | {"params", "loop"}
@@ -651,20 +623,16 @@ def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set, set]:
                 tracked.add(id(expr))
                 read |= {n.path[0] for a in node.args for n in dice_ast.walk(a)
                          if isinstance(n, dice_ast.Name)} - globals_
-    blocks = _blocks(ruleset, level_steps=True)
-    steps = [step for block in blocks for step in _all_steps(block)]
-    bindings, results = [], []         # (name bound, its formula); (name a call's result is bound to)
-    for step in steps:
-        if isinstance(step, (LetStep, RollStep)):
-            bindings += step.assignments
-        elif isinstance(step, SetStep):     # a set: into a local binds it anew
-            bindings += [(target[0], formula) for target, formula in step.assignments
-                         if len(target) == 1 and target[0] not in globals_]
-        elif isinstance(step, CallStep):
-            bindings += step.args
-            if step.result is not None:
-                results.append(step.result)
-    returns = [formula for step in steps if isinstance(step, ReturnStep) for formula in step.formulas]
+    bindings, results, returns = [], [], []   # (name bound, its formula); names a call's result is bound to
+    for step in walk.all_steps(ruleset):
+        kind = walk.kind_of(step)
+        bindings += [(name, formula) for name, formula in kind.binds(step)
+                     if formula is not None and name not in globals_]
+        for _, args, result in kind.calls(step):
+            bindings += args
+            if result is not None:
+                results.append(result)
+        returns += kind.returns(step)
     while True:                        # until no new name is found to carry a pool to aside(..)
         before = len(read)
         flowing = [formula for name, formula in bindings if name in read]
@@ -689,65 +657,37 @@ def _tracking_aside(ruleset: model.Ruleset, everything) -> tuple[set, set, set]:
             return tracked, read, holders
 
 
-def _all_steps(steps):
-    """Every step of a block, and of the blocks inside its steps (as each kind's entry names them)."""
-    stack = list(steps)
-    while stack:
-        step = stack.pop()
-        yield step
-        for attr in NESTED[type(step)]:
-            stack.extend(getattr(step, attr))
-
-
-def _nesting(steps) -> int:
-    """How deep blocks of steps nest inside these (0: no step holds a block)."""
-    return max((1 + _nesting(getattr(step, attr)) for step in steps for attr in NESTED[type(step)]), default=0)
-
-
-def _blocks(ruleset: model.Ruleset, level_steps: bool) -> list:
-    """Every top block of steps: setup, actions, procedures, triggers and the loop levels' blocks
-    (their `steps:` too when asked: they are also the steps of the action that plays the level)."""
-    parts = ("begin", "finish", "then", "steps") if level_steps else ("begin", "finish", "then")
-    return [ruleset.setup or []] + [a.steps for a in ruleset.actions.values()] + \
-        [p.steps for p in ruleset.procedures.values()] + [t.do for t in ruleset.triggers] + \
-        [getattr(level, part) for level in ruleset.loop for part in parts]
-
-
 def _created(ruleset: model.Ruleset) -> set:
-    """The groups a create: step makes instances of, and those with sheets (made as the game starts)."""
-    blocks = _blocks(ruleset, level_steps=True)
-    return {step.entity for block in blocks for step in _all_steps(block) if isinstance(step, CreateStep)} | \
+    """The groups a step makes instances of, and those with sheets (made as the game starts)."""
+    return {group for step in walk.all_steps(ruleset) for group in walk.kind_of(step).makes(step)} | \
         {name for name, spec in ruleset.entities.items() if spec.sheet is not None}
 
 
-def _calls(steps) -> set:
-    return {step.procedure for step in _all_steps(steps) if isinstance(step, CallStep)}
+def _calls(block) -> list:
+    """The procedures the steps of a block call, one name for each call."""
+    return [name for step in walk.steps(block) for name, _, _ in walk.kind_of(step).calls(step)]
 
 
-def _returns(steps) -> bool:
-    return any(isinstance(step, ReturnStep) for step in _all_steps(steps))
+def _returns(block) -> bool:
+    """Whether a step of the block may give a value back to its caller (a kind with that fact: return:)."""
+    return any(walk.kind_of(step).returns is not nothing for step in walk.steps(block))
 
 
 def _call_sites(ruleset: model.Ruleset) -> dict:
     """How many call steps name each procedure, anywhere in the ruleset."""
-    blocks = _blocks(ruleset, level_steps=False)
     counts: dict = {}
-    for steps in blocks:
-        for step in _all_steps(steps):
-            if isinstance(step, CallStep):
-                counts[step.procedure] = counts.get(step.procedure, 0) + 1
+    for block in walk.blocks(ruleset):
+        for name in _calls(block.steps):
+            counts[name] = counts.get(name, 0) + 1
     return counts
 
 
 def _needed_texts(ruleset: model.Ruleset) -> set:
-    """The names a simulation must keep up to date: those a formula reads, and those the text of a
-    note reads when that note's place is itself one of them (a name is each part of a dotted path)."""
-    from ruleset_engine.ruleset.steps import NoteStep
+    """The names a simulation must keep up to date: those a formula reads, and those the text a step
+    keeps (a note:) reads when that text's place is itself one of them (a name is each part of a dotted path)."""
+    needed = {part for f in walk.expressions(ruleset, texts=False) for path, _ in f.names for part in path}
+    notes = [(target, template) for step in walk.all_steps(ruleset) for target, template in walk.kind_of(step).texts(step)]
 
-    needed = {part for f in _formulas(ruleset, texts=False) for path, _ in f.names for part in path}
-    blocks = _blocks(ruleset, level_steps=False)
-    notes = [(target, template) for steps in blocks for step in _all_steps(steps) if isinstance(step, NoteStep)
-             for target, template in step.notes]
     def reads(template) -> set:
         return {part for parts in template.parts.values() for piece in parts if not isinstance(piece, str)
                 for path, _ in piece.names for part in path}
@@ -772,7 +712,7 @@ def _needed_texts(ruleset: model.Ruleset) -> set:
 
 def _on_call_cycles(ruleset: model.Ruleset) -> set:
     """The procedures that can call themselves, directly or through others."""
-    calls = {name: _calls(p.steps) for name, p in ruleset.procedures.items()}
+    calls = {name: set(_calls(p.steps)) for name, p in ruleset.procedures.items()}
     found = set()
     for start in calls:
         seen, stack = set(), list(calls[start])

@@ -11,11 +11,11 @@ from ruleset_engine.errors import DuskError
 from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.queries import QUERIES
-from ruleset_engine.ruleset.steps import KINDS
+from ruleset_engine.ruleset import walk
 
 from .errors import RuleError
 
-STEP_KINDS = {kind.node: kind for kind in KINDS.values()}
+STEP_KINDS = walk.KIND_OF      # the lockstep machine runs each step by its entry's vector form
 
 
 class Unsupported(DuskError):
@@ -90,45 +90,23 @@ def _read_names(ruleset: model.Ruleset) -> set:
     return {path[0] for formula in formulas for path, _ in formula.expr.names}
 
 
-def _check_steps(steps, ruleset: model.Ruleset, read: set) -> None:
+def _check_steps(steps, ruleset: model.Ruleset) -> None:
     for step in steps:
-        kind = STEP_KINDS[type(step)]
+        kind = walk.kind_of(step)
         if kind.vector is None:
             raise Unsupported(f"the step {kind.key}: ({kind.no_vector or 'no vector form'})", step.where, step.path)
         reason = kind.vector_refuses(step) if kind.vector_refuses is not None else None
         if reason is not None:
             raise Unsupported(reason, step.where, step.path)
-        for formula in _step_formulas(step):
+        for formula in kind.formulas(step):
             _check_formula(formula, ruleset)
-        for field in kind.nested:
-            _check_steps(getattr(step, field), ruleset, read)
-
-
-def _step_formulas(step) -> list:
-    """The formulas a step evaluates (not the texts it shows: a simulation shows none)."""
-    found = []
-    for name in getattr(step, "__dataclass_fields__", ()):
-        if name in ("where", "path"):
-            continue
-        value = getattr(step, name)
-        if isinstance(value, model.Formula):
-            found.append(value)
-        elif isinstance(value, list):
-            for item in value:
-                if isinstance(item, tuple) and item and isinstance(item[-1], model.Formula):
-                    found.append(item[-1])
-    return found
+        for inner in walk.children(step):
+            _check_steps(inner, ruleset)
 
 
 def _all_formulas(ruleset: model.Ruleset):
-    """Every formula of the steps of the ruleset (setup, loop blocks, actions, procedures, triggers)."""
-    blocks = [ruleset.setup] + [b for level in ruleset.loop for b in (level.begin, level.finish, level.then)]
-    blocks += [a.steps for a in ruleset.actions.values()] + [p.steps for p in ruleset.procedures.values()]
-    blocks += [t.do for t in ruleset.triggers]
-    while blocks:
-        for step in blocks.pop():
-            yield from _step_formulas(step)
-            blocks.extend(getattr(step, field) for field in STEP_KINDS[type(step)].nested)
+    """Every formula the steps of the ruleset evaluate (setup, loop blocks, actions, procedures, triggers)."""
+    return walk.step_formulas(ruleset)
 
 
 def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
@@ -157,18 +135,13 @@ def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
                                   ("loop", len(levels) - 1, "params", name))
             for formula in (param.default, param.min, param.max):
                 _check_formula(formula, ruleset)
-    read = _read_names(ruleset)
-    _check_steps(ruleset.setup, ruleset, read)
     for level in levels:
         _check_formula(level.times, ruleset)
-        for block in (level.begin, level.finish, level.then):
-            _check_steps(block, ruleset, read)
-    _check_steps(action.steps, ruleset, read)
-    for procedure in ruleset.procedures.values():
-        _check_steps(procedure.steps, ruleset, read)
     for trigger in ruleset.triggers:
         _check_formula(trigger.when, ruleset)
-        _check_steps(trigger.do, ruleset, read)
+    for block in walk.blocks(ruleset):
+        if block.played:
+            _check_steps(block.steps, ruleset)
     for ending in ruleset.end:
         _check_formula(ending.when, ruleset)
         _check_formula(ending.value, ruleset)

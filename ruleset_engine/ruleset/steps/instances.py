@@ -114,5 +114,7 @@ CREATE = StepKind(
     "as the group's, then fields:; as: binds it",
     'create: character\nname: "{who}"\nfields: {side: "\'night\'"}\nas: c',
     check_create, lower_create, vector=vector_create,
+    binds=lambda s: [(s.var, None)] if s.var else [], formulas=lambda s: [formula for _, formula in s.fields],
+    makes=lambda s: [s.entity],
     helpers={"_create_instance": create_instance},
 )

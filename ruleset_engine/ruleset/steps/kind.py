@@ -11,6 +11,20 @@ runs the step for many games at once: vector(m, step, rows) with `m` the lockste
 value/truth/number of a formula for the rows, assign, bind, block, call, end_game) and `rows` the
 games that reach the step. `vector_refuses(step)` gives the reason a step of the kind cannot run
 that way (an `end:` of a loop level, say), or None; `no_vector` says why a kind has no vector form.
+
+The data-flow facts (read by the program writer, the at-once end conditions and the lockstep
+check, through ruleset/walk.py) say what one step does with names, without running it; the
+blocks inside a step (`nested`) are walked for their own facts:
+
+    writes(step)   -> the places it writes, each a path (("guard", "life"),); None: it may write
+                      anything (the default, so a new kind is safe before it says)
+    binds(step)    -> [(local, formula or None)]: the locals it binds, with the formula whose value
+                      each takes (None: an answer, a row, an instance); a set: of a one-part place names it too
+    formulas(step) -> every formula it evaluates (not the texts it shows)
+    calls(step)    -> [(procedure, [(parameter, formula)], local bound to the result or None)]
+    returns(step)  -> the formulas whose value it gives back to the caller (return:)
+    texts(step)    -> [(place, template)]: the texts it keeps in places (note:), which formulas may read
+    makes(step)    -> the groups it makes instances of (create:)
 """
 
 from __future__ import annotations
@@ -24,6 +38,16 @@ from ruleset_engine.errors import DuskError
 class StepFailed(DuskError):
     """A step met a value it cannot work with. Raised by a step's helpers without a place: the
     program that runs the step knows which step it was and reports it there."""
+
+
+def nothing(step) -> tuple:
+    """A fact of a step that has none of it: writes nothing, binds nothing, ..."""
+    return ()
+
+
+def given(*formulas) -> list:
+    """The formulas a step has, leaving out the optional ones it was not given."""
+    return [f for f in formulas if f is not None]
 
 
 @dataclass(frozen=True)
@@ -41,3 +65,11 @@ class StepKind:
     vector: Callable | None = None  # (machine, step, rows) -> None: the step for many games at once
     vector_refuses: Callable | None = None   # (step) -> why this step cannot run in lockstep, or None
     no_vector: str = ""             # why the kind has no vector form (said when a ruleset needs one)
+    # The data-flow facts (above): what a step writes, binds, evaluates, calls, returns, keeps, makes.
+    writes: Callable | None = None
+    binds: Callable = nothing
+    formulas: Callable = nothing
+    calls: Callable = nothing
+    returns: Callable = nothing
+    texts: Callable = nothing
+    makes: Callable = nothing

@@ -9,7 +9,7 @@ from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR
 from ..model import Formula, Step
 from ..templates import Template
 from ..yamlio import position_of
-from .kind import StepFailed, StepKind
+from .kind import StepFailed, StepKind, nothing
 
 ASK_KINDS = ("number", "choice", "yes_no", "pick", "text", "choose")
 TEXT_LONGEST = 200        # a text answer's length when text: gives no max (the schema allows up to 1,000)
@@ -283,6 +283,11 @@ def vector_ask(m, step: AskStep, rows) -> None:
     m.bind(step.var, rows, m.answers(step, rows, auto, low, high, pool))
 
 
+def _ask_formulas(step: AskStep) -> list:
+    # auto: of a text question is a text, and a text's min:/max: are plain numbers, not formulas.
+    return [v for v in (step.auto, step.min, step.max, step.source, step.default, step.only) if isinstance(v, Formula)]
+
+
 def vector_say(m, step, rows) -> None:
     """A simulation keeps no chronicle: nothing to do for many games at once either."""
 
@@ -294,6 +299,8 @@ ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no"
                "auto: answers it when nobody does (dusk simulate, auto N)",
                'ask: "{p.name}: how many dice?"\nas: risk\nnumber: {min: 1, max: p.dice}\nauto: p.dice',
                check_ask, lower_ask, vector=vector_ask, vector_refuses=refuses_ask,
-               helpers={"_offered": offered, "_chosen": chosen, "_auto_named": auto_named})
+               helpers={"_offered": offered, "_chosen": chosen, "_auto_named": auto_named},
+               writes=nothing, binds=lambda s: [(s.var, None)],
+               formulas=_ask_formulas)
 SAY = StepKind("say", SayStep, ("say",), "a line of the chronicle", 'say: "The guard strikes for {white}."',
-               check_say, lower_say, vector=vector_say)
+               check_say, lower_say, vector=vector_say, writes=nothing)

@@ -11,7 +11,7 @@ from ..marks import MarkRule, mark_typed, set_marked
 from ..model import Formula, Step
 from ..templates import format_value
 from ..yamlio import position_of
-from .kind import StepFailed, StepKind
+from .kind import StepFailed, StepKind, given, nothing
 
 
 @dataclass(slots=True)
@@ -397,21 +397,23 @@ LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as", "quiet")
                   "binds the first matching row of a table; keys: {col: formula, ..} for several key columns; "
                   "quiet: true keeps the row out of the table's output (it stays in the log)",
                   "lookup: degrees\nkey: net\nas: row", check_lookup, lower_lookup, helpers={"_find_row": find_row},
-                  vector=vector_lookup)
+                  vector=vector_lookup, writes=nothing, binds=lambda s: [(s.var, None)], formulas=lambda s: list(s.keys))
 MOVE = StepKind("move", MoveStep, ("move", "quiet"),
                 "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
                 "from going below that many; quiet: true keeps it out of the table's output (it stays in the log)", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
                 check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice},
-                vector=vector_move)
+                vector=vector_move, writes=lambda s: [s.source, s.target],
+                formulas=lambda s: given(s.count, s.dice, s.floor))
 MARK = StepKind("mark", MarkStep, ("mark", "count", "type", "quiet"),
                 "marks boxes of a track, from the first unmarked; type: names the mark on a track with marks:, "
                 "or is a formula giving its name (its full: rule says what a mark does to a full track); quiet: "
                 "true as for move",
                 "mark: character.health\ncount: 2\ntype: heavy", check_mark, lower_mark,
-                helpers={"_mark": mark, "_mark_typed": mark_typed, "_mark_type": mark_type}, vector=vector_mark)
+                helpers={"_mark": mark, "_mark_typed": mark_typed, "_mark_type": mark_type}, vector=vector_mark,
+                writes=lambda s: [s.track], formulas=lambda s: given(s.count, s.type_formula))
 CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type", "quiet"),
                  "clears marked boxes of a track, from the last marked (type: only the marks of that type; quiet: true "
                  "as for move)",
                  "clear: character.health\ncount: 1", check_mark, lower_mark,
                  helpers={"_mark": mark, "_mark_typed": mark_typed, "_mark_type": mark_type},
-                 vector=vector_mark)
+                 vector=vector_mark, writes=lambda s: [s.track], formulas=lambda s: given(s.count, s.type_formula))

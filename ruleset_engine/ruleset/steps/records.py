@@ -79,6 +79,7 @@ PAIR = StepKind(
     "writes fields of the record between two instances (declared under pairs:, read as NAME(a, b).FIELD)",
     'pair: bond\nof: [p, q]\nfields: {kind: "\'rival\'", text: words}',
     check_pair, lower_pair, vector=vector_pair,
+    formulas=lambda s: [*s.between, *(formula for _, formula in s.fields)],
     helpers={"_pair_key": pair_key, "_pair_read": pair_read, "_pair_record": pair_record,
              "_pair_shown": pair_shown},
 )

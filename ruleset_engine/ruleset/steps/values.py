@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from ..model import Formula, Step
 from ..templates import Template
 from ..yamlio import position_of
-from .kind import StepKind
+from .kind import StepKind, given, nothing
 from .timers import add, check_until, position
 
 
@@ -175,18 +175,30 @@ def refuses_set(step: SetStep):
 
 
 
+def _bound(step) -> list:
+    """let: and roll: bind each name to its formula's value."""
+    return list(step.assignments)
+
+
+def _evaluated(step) -> list:
+    return [formula for _, formula in step.assignments]
+
+
 SET = StepKind("set", SetStep, ("set", "until"),
                "writes state variables, entity fields or existing locals; a pool is stored as its faces; "
                "until: a loop level (the end of its current iteration) or a point of its counter (loop.turn + 2), "
                "when each place takes back what it held",
                'set: {guard.life: "guard.life - damage", kept: "[]"}', check_set, lower_set,
-               helpers={"_timer_add": add, "_timer_position": position}, vector=vector_set, vector_refuses=refuses_set)
+               helpers={"_timer_add": add, "_timer_position": position}, vector=vector_set, vector_refuses=refuses_set,
+               writes=lambda s: [target for target, _ in s.assignments],
+               binds=lambda s: [(target[0], formula) for target, formula in s.assignments if len(target) == 1],
+               formulas=lambda s: _evaluated(s) + (given(s.until[1]) if s.until is not None else []))
 LET = StepKind("let", LetStep, ("let",), "binds local names", 'let: {net: "max(0, hits - ones)"}', check_let, lower_let,
-               vector=vector_let)
+               vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated)
 ROLL = StepKind("roll", RollStep, ("roll", "label"),
                 "binds the value (a pool keeps its dice and what was set aside) and logs the roll with every die",
                 'roll: {blue: "[kept, (3 - size(kept))d6]"}\nlabel: Search', check_roll, lower_roll,
-                vector=vector_let)
+                vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated)
 NOTE = StepKind("note", NoteStep, ("note",), "writes a text into a state variable or field",
                 'note: {latest: "The door opens on a {green}"}', check_note, lower_note,
-                vector=vector_note)
+                vector=vector_note, writes=lambda s: [target for target, _ in s.notes], texts=lambda s: s.notes)
