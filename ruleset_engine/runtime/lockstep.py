@@ -107,6 +107,7 @@ class Machine:
         self.gone = 0                              # rows that ended or returned so far: blocks refilter
         self.ended: list = []                      # rows that ended since the last retirement
         self.site = None                           # the formula or step being run, for errors
+        self.step = None                           # the step being run (a number it computes is placed there)
         self.depth = 0
         self.loops: list = []                      # the loop steps whose iterations are running
         # Steps each game ran in this action: step_all (run by all its games) + step_count[row] (by some);
@@ -222,6 +223,13 @@ class Machine:
 
     # ---- writing values
     def assign(self, target: tuple, rows, value) -> None:
+        # Held to the limit of numbers where it is stored, as FunctionWriter.assign holds it: a
+        # step's vector form that computes a number (move:'s sums) cannot keep one past it. A formula's
+        # value is within it already, so one past it was computed by the step: placed at the step.
+        if isinstance(value, np.ndarray) and value.dtype.kind == "i":
+            site, self.site = self.site, self.step
+            self.kept(value)
+            self.site = site
         head = target[0]
         if len(target) == 1 and head in self.frames[-1].locals:
             self.frames[-1].locals[head].put(rows, value, self.size)
@@ -303,7 +311,7 @@ class Machine:
             if not len(rows):
                 return
             gone = self.gone
-            self.site = step
+            self.site = self.step = step
             STEP_KINDS[type(step)].vector(self, step, rows)
             if self.at_once:
                 self.check_at_once(step, rows)

@@ -157,6 +157,15 @@ def test_a_number_doubled_through_a_roll_stops_at_the_limit_in_both_backends(tmp
                                        "(9,007,199,254,740,992) (at loop[0].steps[0].roll.d)")
 
 
+def test_a_move_that_sums_past_the_limit_stops_at_the_step_in_both_backends(tmp_path):
+    # move: computes its sums itself (no formula gives them): 2^53 moved onto 2^53 is 2^54, which
+    # lockstep once kept with no error; both backends now hold it where it is stored, at the step.
+    source = ruleset(tmp_path, "move-past", "{a: 9007199254740992, b: 9007199254740992}",
+                     "- move: {count: a, from: a, to: b}", "{b: b}")
+    assert_same_failure(source, 50, 3, "18,014,398,509,481,984 is past the limit of numbers "
+                                       "(9,007,199,254,740,992) (at loop[0].steps[0])")
+
+
 def test_a_product_past_the_limit_is_refused_before_int64_wraps_it(tmp_path):
     # 2^32 * 2^32 is 2^64, which int64 holds as 0.
     source = ruleset(tmp_path, "square", "{n: 4294967296, m: 0}", '- set: {m: "n * n"}', "{m: m}")
