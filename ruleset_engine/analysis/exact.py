@@ -196,6 +196,8 @@ class ExactRoll:
                                                   f"dice are {self.count * (most + 1)}: use --estimate", self.span)
         else:
             depth = self.x.explode_depth(self.die, which, self.count, self.span)
+        if self.count == 0:
+            return          # no die to explode (icepool's explode_to_pool of none has no outcome)
         self.expr = self.die.explode_to_pool(self.count, which, depth=depth)
 
 
@@ -607,6 +609,8 @@ def _dice(x: Exact, node: ast.Dice):
                       f"exact odds follow; estimated instead")
     mixtures = len(counts) * len(all_sides)        # the pools a rolled count or rolled sides can make
     mods = [_modifier(x, mod) for mod in node.modifiers]
+    for mod in node.modifiers:
+        _never_ends(x, mod, all_sides)
 
     def roll(n, s):
         built = ExactRoll(x, icepool.d(s), n, label, node.span)
@@ -645,6 +649,20 @@ def _modifier(x: Exact, mod):
     if entry.exact is None:
         raise NoExact(f"the modifier {entry.token} has no exact form")
     return entry, found
+
+
+def _never_ends(x: Exact, mod, all_sides) -> None:
+    """A modifier that could never end on dice of these sides is refused, as the table refuses it
+    (runtime.modifier): the same entry's never_ends, once its operands are known (2d2!<x, x = 3)."""
+    entry = MODIFIERS[mod.token]
+    if entry.never_ends is None:
+        return
+    shown = operands(entry, mod, lambda node, kind: x.constant(x.number(node), mod.token) if node is not None else 1,
+                     lambda cond: (cond.op, x.constant(x.number(cond.operand), mod.token), x.label(cond.span)))
+    for sides in all_sides:
+        message = entry.never_ends(sides, *shown)
+        if message:
+            raise x.fail(DiceLimitError, message, mod.span)
 
 
 def _pool_literal(x: Exact, node: ast.PoolLiteral):

@@ -139,7 +139,9 @@ def _exact_size(x, pool):
 
 
 def _exact_highest(x, pool, default=None):
-    return x.extreme(pool, lambda e: e.highest_outcome_and_count(), default)
+    # The kept faces, as lowest reads them: icepool's highest_outcome_and_count names a die that kh or
+    # dh left out (its count 0), which read as an empty pool ([3, 2]dh1 would give its default).
+    return x.extreme(pool, lambda e: e.highest(1).expand(), default, kept=True)
 
 
 def _exact_lowest(x, pool, default=None):
@@ -148,6 +150,8 @@ def _exact_lowest(x, pool, default=None):
 
 def _exact_top(x, pool, n, highest):
     n = x.constant(n, "how many dice")
+    if n < 0:       # as the select shape refuses it at the table
+        raise x.fail(DiceValueError, f"{x.call.function}(..) needs a count of 0 or more, not {n}", x.call.args[1].span)
     return x.transform(lambda e: e.highest(n) if highest else e.lowest(n), pool)
 
 

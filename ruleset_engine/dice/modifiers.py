@@ -225,7 +225,9 @@ def _exact_drop_lowest(x, roll, n):
 
 
 def _exact_reroll_once(x, roll, test):
-    roll.each(lambda die: die.reroll(test, depth=1))
+    # When every face meets the test, each die is rolled again once and keeps what it shows: the die
+    # itself (icepool's reroll would divide by the chance of a face that stops, 0 there).
+    roll.each(lambda die: die if all(test(face) for face in die.outcomes()) else die.reroll(test, depth=1))
 
 
 def _exact_reroll_while(x, roll, test):

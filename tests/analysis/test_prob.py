@@ -327,3 +327,40 @@ def test_the_remainder_is_exact_and_floors_as_the_table_does():
     assert set(exact("1d20 % (0 - 3)")) == {-2, -1, 0}
     with pytest.raises(DiceError, match="can be 0, and a division by zero is an error"):
         ask(["5 % (1d3 - 1)"])
+
+
+# ---- found by the registry's random expressions (test_prob_registry.py), each held here by hand ----
+
+def test_a_reroll_once_of_every_face_is_the_die_itself():
+    # 1d2r<5: each die is rolled again once and keeps its new face; icepool's reroll divided by zero.
+    assert exact("1d2r<5") == brute([2], lambda f: f[0])
+    assert exact("sum(2d3r<=3)") == brute([3, 3], sum)
+
+
+def test_highest_reads_the_kept_dice_not_those_dropped():
+    # [3, 2]dh1 keeps the 2: its highest is 2, not the default (the dropped 3 once read as an empty pool).
+    assert exact("highest([3, 2]dh1, default=0)") == {2: 1}
+    assert exact("highest([0d2, 3, 2]kl1)") == {2: 1}
+    assert exact("highest(2d4dh1)") == brute([4, 4], min)
+
+
+def test_no_dice_to_explode_is_an_empty_pool():
+    assert exact("sum(0d3!)") == {0: 1}
+    assert exact("size(0d6!) + 1d4") == brute([4], lambda f: f[0])
+
+
+def test_an_explosion_that_never_ends_is_refused_as_the_table_refuses_it():
+    with pytest.raises(DiceError) as err:
+        ask(["count(2d2!<x, >= 2)"], env={"x": 3})
+    assert "every face of a d2 meets '!<x', so exploding on it would never end" in str(err.value)
+
+
+def test_a_negative_count_of_highest_is_refused_as_the_table_refuses_it():
+    with pytest.raises(DiceError) as err:
+        ask(["sum(highest(3d6, 0 - 2))"])
+    assert "highest(..) needs a count of 0 or more, not -2" in str(err.value) and "^" in str(err.value)
+
+
+def test_dice_icepool_cannot_order_are_estimated_and_said_so():
+    answer = ask(["sum(highest(highest([], y), 1))"], env={"y": 0}, samples=100)
+    assert not answer.exact and "in order" in answer.why

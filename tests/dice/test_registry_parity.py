@@ -27,7 +27,11 @@ LIMITS = dice.Limits(max_dice_rolled=2_000)     # re-rolls without end stop soon
 
 
 class Builder:
-    """Random expressions of each kind, calling every registry entry."""
+    """Random expressions of each kind, calling every registry entry. COUNTS and SIDES are the dice
+    it writes (the exact odds' test writes small pools, to enumerate every roll)."""
+
+    COUNTS = ["0", "1", "2", "3", "5", "(x)", "(y + 2)"]
+    SIDES = ["4", "6", "10", "(x + 1)"]
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -85,8 +89,8 @@ class Builder:
         return f"{self.pick(OPS)}{self.pick(['1', '2', '5', '6', '9', '(x)'])}"
 
     def dice(self, depth: int, modifier=None, notation=None) -> str:
-        count = self.pick(["0", "1", "2", "3", "5", "(x)", "(y + 2)"])
-        sides = self.pick(["4", "6", "10", "(x + 1)"])
+        count = self.pick(self.COUNTS)
+        sides = self.pick(self.SIDES)
         mods = ""
         if modifier is not None:
             mods = self.modifier(modifier)
