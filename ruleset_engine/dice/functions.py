@@ -338,6 +338,8 @@ def _vector_cancel(v, pool, against):
     faces = pool.faces.copy()
     rows = np.arange(faces.shape[0])
     keep = pool.present.copy()
+    if not faces.shape[1]:                # no game has a die to cancel (cancel(0d6, 2d6)): argmax has nothing
+        return _split(v, pool, keep)
     for face in against.faces.T:          # each die of b cancels one equal die of a, the earliest first
         match = keep & (faces == face[:, None]) & (face[:, None] != v.EMPTY)
         found = match.any(axis=1)
@@ -358,13 +360,17 @@ def _vector_aside(v, pool):
 def _vector_sort(v, pool, descending=False):
     np = v.np
     faces = pool.faces
-    if not isinstance(descending, bool) and not isinstance(descending, np.bool_):
-        raise DiceTypeError("sort(.., descending=) takes true or false known before the game")
     # Empty slots sort last; equal faces are the same die to every later rule, so the faces alone are sorted.
     wide = faces.astype(np.int32)
     big = np.iinfo(np.int32).max
-    key = np.sort(np.where(pool.present, -wide if descending else wide, big), axis=1)
-    return v.pool(np.where(key == big, v.EMPTY, -key if descending else key).astype(faces.dtype))
+
+    def ordered(down: bool):
+        key = np.sort(np.where(pool.present, -wide if down else wide, big), axis=1)
+        return np.where(key == big, v.EMPTY, -key if down else key).astype(faces.dtype)
+
+    if isinstance(descending, np.ndarray) and descending.ndim:      # one answer per game (descending=flag): each game its own
+        return v.pool(np.where(descending.astype(bool)[:, None], ordered(True), ordered(False)))
+    return v.pool(ordered(bool(descending)))
 
 
 def _vector_reroll(v, expr, test):

@@ -157,12 +157,15 @@ class Vectors:
         self.spent_in = np.zeros(0, INT)
         self.evaluation = 0
         self.counting = True            # False: this evaluation cannot roll enough dice to pass the limit
+        self.text: str | None = None    # the text of the formula being evaluated (begin)
 
-    def begin(self, counting: bool = True) -> None:
+    def begin(self, counting: bool = True, text: str | None = None) -> None:
         """A new evaluation: none of its games has rolled a die in it yet. `counting`: it may roll
-        more dice than the limit (the lowering's count of the most it can roll), so they are counted."""
+        more dice than the limit (the lowering's count of the most it can roll), so they are counted.
+        `text`: the formula's, which a message quotes (a modifier that would never end)."""
         self.evaluation += 1
         self.counting = counting
+        self.text = text
 
     def spent_by(self, rows):
         """The dice these rows' games rolled so far in the evaluation under way."""
@@ -519,11 +522,46 @@ def _modify(v, node, state, rows) -> None:
     """The node's modifiers, in order, each by its entry's vector form, on the dice of `state`."""
     for modifier in node.modifiers:
         entry = MODIFIERS[modifier.token]
+        read: list = []          # each condition's (op, value per row, text): its operand read once
+
+        def condition(cond):
+            value = v.number(cond.operand, rows)
+            # Shown as the untraced runtime shows it: the condition as written.
+            text = v.text[cond.span[0]:cond.span[1]] if v.text is not None and not v.bound else None
+            read.append((cond.op, value, text))
+            compare, operand = COMPARE[cond.op], value[:, None] if isinstance(value, np.ndarray) else value
+            return lambda faces: compare(faces, operand)
+
         try:
-            entry.vector(v, state, *operands(entry, modifier, lambda n, kind: 1 if n is None else v.number(n, rows),
-                                             lambda cond: v.condition(cond, rows)))
+            found = operands(entry, modifier, lambda n, kind: 1 if n is None else v.number(n, rows), condition)
+            if entry.never_ends is not None:
+                _never_ending(entry, found, read, state.sides, len(rows))
+            entry.vector(v, state, *found)
         except (DiceLimitError, DiceValueError) as err:      # placed at the modifier, as untraced
             raise err.located(None, modifier.span) from None
+
+
+def _never_ending(entry, found, read, sides, n: int) -> None:
+    """A modifier that could never end on the dice of some game is refused, as runtime.modifier refuses
+    it in one game (rr<7 on a d6, ! on a d1), before a die is rolled: even with no dice to roll."""
+    if not n:
+        return
+    columns = [np.broadcast_to(np.asarray(sides), (n,))] + [np.broadcast_to(np.asarray(value), (n,))
+                                                             for _, value, _ in read]
+    for combination in np.unique(np.stack(columns, axis=1), axis=0):
+        values = iter(int(c) for c in combination[1:])
+        conditions = iter(read)
+        shown = []
+        for operand in found:
+            if callable(operand):           # a condition, shown as runtime.modifier shows it
+                op, _, text = next(conditions)
+                value = next(values)
+                shown.append((op, value, text if text is not None else f"{entry.token}{op}{value}"))
+            else:
+                shown.append(operand)
+        message = entry.never_ends(int(combination[0]), *shown)
+        if message:
+            raise DiceLimitError(message)
 
 
 def _pool_literal(v, node, rows):

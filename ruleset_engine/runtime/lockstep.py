@@ -168,7 +168,7 @@ class Machine:
     def value(self, formula: model.Formula, rows):
         self.site = formula
         # Each formula is one evaluation (its limit of dice rolled), counted if it could pass it.
-        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled)
+        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled, formula.expr.text)
         value = self.values.value(formula.expr.tree, rows)
         # Held to the limit of numbers where the untraced program holds it (writer.py's
         # number_checked, for a formula that may pass it).
@@ -189,7 +189,7 @@ class Machine:
 
     def truth(self, formula, rows):
         self.site = formula
-        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled)
+        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled, formula.expr.text)
         value = self.values.truth(formula.expr.tree, rows)
         return value if isinstance(value, np.ndarray) else np.full(len(rows), bool(value))
 

@@ -146,11 +146,14 @@ class Builder:
             args.append(self.argument(kind, depth))
         for name, kind in form.keywords.items():
             if self.rng.random() < 0.5:
-                args.append(f"{name}={self.argument(kind, depth)}")
+                args.append(f"{name}={self.keyword(name, kind, depth)}")
         if form.any_keyword is not None:     # kinds(..): one or two kinds, some count of each
             for name in self.pick([["wild"], ["hunger"], ["wild", "hunger"]]):
                 args.append(f"{name}={self.argument(form.any_keyword, depth)}")
         return f"{entry.name}({', '.join(args)})"
+
+    def keyword(self, name: str, kind: str, depth: int) -> str:
+        return self.argument(kind, depth)
 
     def argument(self, kind: str, depth: int) -> str:
         if kind == POOL_ARG:

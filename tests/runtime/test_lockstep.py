@@ -730,3 +730,42 @@ def test_create_refuses_confusable_names_as_the_untraced_backend_does(tmp_path, 
     untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
     assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
     assert said in lockstep.stderr and said in untraced.stderr, (lockstep.stderr, untraced.stderr)
+
+
+# ---- found by the registry's random expressions (test_lockstep_registry.py), each held here by hand ----
+
+def _vector_rows(text: str, values: dict, n: int = 3, face: int = 2):
+    class Same:
+        def integers(self, low, high, size=None, dtype=np.int64):
+            return np.array(np.broadcast_to(np.minimum(face, np.asarray(high) - 1), size), dtype=dtype)
+
+    v = Vectors(Same(), lambda path, rows, span: values[path[0]][rows] if isinstance(values[path[0]], np.ndarray)
+                else values[path[0]])
+    v.begin(text=text)
+    return v.value(dice.compile(text).tree, np.arange(n))
+
+
+def test_cancel_of_a_pool_with_no_dice_in_any_game_is_that_pool():
+    # cancel(0d6, 2d6) once asked numpy for the argmax of no slots: a failure of dusk, not a value.
+    got = _vector_rows("size(cancel(0d6, 2d6))", {})
+    assert list(np.broadcast_to(got, (3,))) == [0, 0, 0]
+
+
+def test_sort_takes_descending_one_answer_per_game():
+    # descending= read from a game's own value (a state variable): each game its order, as untraced.
+    got = _vector_rows("sort([3, 1, 2], descending=flag)", {"flag": np.array([True, False, True])})
+    assert [[int(f) for f in row if f != EMPTY] for row in got.faces] == [[3, 2, 1], [1, 2, 3], [3, 2, 1]]
+
+
+def test_a_modifier_that_would_never_end_is_refused_as_untraced_even_with_no_dice():
+    # 0d1! and xd2rr<x with x = 3: the table refuses them before any die; lockstep rolled nothing and went on.
+    for text, values in (("sum((x)d1!)", {"x": np.array([0, 0, 0])}), ("sum(2d2rr<x)", {"x": np.array([1, 3, 1])})):
+        with pytest.raises(dice.DiceError) as err:
+            _vector_rows(text, values)
+        assert "would never end" in err.value.message, text
+    with pytest.raises(dice.DiceError) as err:
+        dice.compile("sum(2d2rr<x)").plain(env={"x": 3})
+    assert err.value.message == "every face of a d2 meets '<x', so re-rolling while it does would never end"
+    with pytest.raises(dice.DiceError) as err:
+        _vector_rows("sum(2d2rr<x)", {"x": np.array([1, 3, 1])})
+    assert err.value.message == "every face of a d2 meets '<x', so re-rolling while it does would never end"
