@@ -43,6 +43,11 @@ from ruleset_engine.dice.named import NO_FORMULAS
 from ruleset_engine.dice.runtime import u_env
 
 
+# icepool's refusal of an evaluation it finds no order for (a keep on a pool whose size is known only
+# when rolled, inside another): the caller estimates instead (prob.ask), never a failure of dusk.
+Unordered = icepool.order.ConflictingOrderError
+
+
 class NoExact(Exception):
     """The expression has a part without an exact form, or a dependence the translation cannot follow."""
 

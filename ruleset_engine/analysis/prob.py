@@ -252,15 +252,13 @@ def ask(questions: list[str], *, lets=(), env=None, depth: int | None = None, es
     compiled = [_compiled(text, formulas) for text in questions]
     why = "--estimate asked for a simulation" if estimate else None
     if not estimate:
-        from icepool.order import ConflictingOrderError
-
-        from ruleset_engine.analysis.exact import NoExact
+        from ruleset_engine.analysis.exact import NoExact, Unordered
 
         try:
             return _exact(compiled_lets, compiled, env, depth, list(lets))
         except NoExact as err:
             why = str(err)
-        except ConflictingOrderError:
+        except Unordered:
             # icepool finds no order to read the dice in (a keep on a pool whose size is known only
             # when rolled, inside another): no exact odds, said so, never a failure.
             why = "exact odds cannot read these dice in order (a pool whose size is known only when rolled)"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .entries import CAP_OP, CONDITION_OP, COUNT_OP, FACE_OP, OPTIONAL_CONDITION_OP, Modifier
 from .errors import DiceLimitError, DiceValueError
-from .values import as_face, kind_of
+from .faces import as_face, kind_of
 
 # face OP value as a bound method of the value (C speed): face >= 6 is (6).__le__(face).
 FLIPPED = {">=": "__le__", ">": "__lt__", "<=": "__ge__", "<": "__gt__", "==": "__eq__", "!=": "__ne__"}

@@ -7,6 +7,7 @@ but "kept" has a symbol, and a legend names the symbols used.
 
 from __future__ import annotations
 
+from .modifiers import MODIFIERS
 
 # fate: (unicode symbol, ascii symbol, rich style, word for the legend)
 FATES = {
@@ -18,7 +19,8 @@ FATES = {
 }
 EXPLODED = ("!", "!", "bold magenta", "exploded")
 REROLLED = ("→", "->", "dim", "re-rolled")
-CHANGED = ("⇒", "=>", "dim", "set by min/max")
+# A die a modifier gave a face (its entry's sets_face): the legend names those modifiers (min/max).
+CHANGED = ("⇒", "=>", "dim", "set by " + "/".join(m.token for m in MODIFIERS.values() if m.sets_face))
 
 Segment = tuple[str, str]
 
