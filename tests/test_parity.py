@@ -67,15 +67,11 @@ def script(ruleset):
 
 
 def noted(ruleset) -> set:
-    """The last parts of the places note steps write (a simulation may leave them unwritten)."""
-    from ruleset_engine.ruleset.steps import NoteStep
-    from ruleset_engine.runtime.program import _all_steps
+    """The last parts of the places note steps write (a simulation may leave them unwritten): the
+    texts each step keeps, as its kind's entry says (ruleset/walk.py)."""
+    from ruleset_engine.ruleset import walk
 
-    blocks = [ruleset.setup] + [a.steps for a in ruleset.actions.values()] + \
-        [p.steps for p in ruleset.procedures.values()] + [t.do for t in ruleset.triggers] + \
-        [getattr(level, part) for level in ruleset.loop for part in ("begin", "finish", "then")]
-    return {target[-1] for steps in blocks for step in _all_steps(steps) if isinstance(step, NoteStep)
-            for target, _ in step.notes}
+    return {target[-1] for step in walk.all_steps(ruleset) for target, _ in walk.kind_of(step).texts(step)}
 
 
 def plain(value, skip=frozenset()):
