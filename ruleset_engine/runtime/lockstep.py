@@ -9,10 +9,10 @@ modifier by its registry entry's vector form. Games that end are retired from th
 report read once, for all of them together) and their slots take the next games, so the memory a
 run needs is bounded by the batch size, not by the number of games.
 
-The machine is built from the ruleset's parsed model, like the program writer (program.py) and
-the loop machine (machine.py), whose order it follows: the values a game starts with (dice params
-rolled, entities, state), setup:, the loop level's begin:, then rounds of the loop action, the
-triggers and the end conditions, the level's finish:, its counter and its then: when it runs out.
+The machine is built from the ruleset's parsed model, like the program writer (program.py): the
+values a game starts with (dice params rolled, entities, state), setup:, then rounds of the loop
+action, the triggers and the end conditions. The loop's levels move by the loop plan
+(loop_plan.py), the one machine.py writes as lines: each op run here for the rows by its handler in RUN.
 vectorizable.py finds, before any game, the first construct of a ruleset that has no vector form;
 lockstep_values.py holds the values the machine keeps (stores, records, instances, tracks).
 
@@ -35,8 +35,8 @@ from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.model import MAX_BOXES
 from ruleset_engine.ruleset.pairs import PairFailed
 from ruleset_engine.ruleset.templates import format_value
-from ruleset_engine.ruleset.instance_names import name_key, name_problem
-from ruleset_engine.ruleset.steps.instances import MAX_NAME
+from ruleset_engine.ruleset.instance_names import name_key, no_instance_named
+from ruleset_engine.ruleset.steps.instances import group_full, name_refusal, name_taken
 from ruleset_engine.ruleset.templates import LocalText
 from ruleset_engine.ruleset.steps import StepFailed
 
@@ -44,7 +44,7 @@ from . import loop_plan
 from .at_once import reads as at_once_reads
 from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
-from .limits import game_too_long
+from .limits import game_too_long, nested_too_deep, too_many_steps
 from .loop_plan import block_where, no_end_in_setup, no_end_inside
 from .lockstep_values import (Record, Ref, RefStore, Store, Track, _as_python, _assemble, _by_instance, _key, _part,
                               _plain, _store_for)
@@ -169,7 +169,7 @@ class Machine:
     def value(self, formula: model.Formula, rows):
         self.site = formula
         # Each formula is one evaluation (its limit of dice rolled), counted if it could pass it.
-        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled)
+        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled, formula.text)
         value = self.values.value(formula.expr.tree, rows)
         # Held to the limit of numbers where the untraced program holds it (writer.py's
         # number_checked, for a formula that may pass it).
@@ -190,7 +190,7 @@ class Machine:
 
     def truth(self, formula, rows):
         self.site = formula
-        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled)
+        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled, formula.text)
         value = self.values.truth(formula.expr.tree, rows)
         return value if isinstance(value, np.ndarray) else np.full(len(rows), bool(value))
 
@@ -296,9 +296,7 @@ class Machine:
             self.too_many(self.loops[-1] if self.loops else steps[0], bool(self.loops))
 
     def too_many(self, site, in_loop: bool) -> None:
-        where = "in the loop here (a loop that never ends?)" if in_loop else \
-            "here, in a procedure (one that calls itself without end?)"
-        raise BoundReached(f"more than {self.max_steps:,} steps in one action; stopped {where}", site.where, site.path)
+        raise BoundReached(too_many_steps(self.max_steps, in_loop), site.where, site.path)
 
     def _steps(self, steps, rows) -> None:
         for step in steps:
@@ -335,8 +333,7 @@ class Machine:
     def call(self, step, args: dict, rows) -> None:
         procedure = self.ruleset.procedures[step.procedure]
         if self.depth >= self.max_depth:
-            raise BoundReached(f"calls nested more than {self.max_depth} deep: {step.procedure!r} calls itself "
-                               f"without end?", step.where, step.path)
+            raise BoundReached(nested_too_deep(self.max_depth, step.procedure), step.where, step.path)
         frame = Frame()
         for name in procedure.params:
             store = frame.locals[name] = _store_for(args[name], self.reads_aside, self.size)
@@ -422,6 +419,7 @@ class Machine:
                     columns.append(part)
                     continue
                 self.site = template
+                self.values.text = getattr(part, "text", None)      # what a call's message quotes
                 value = self.values.value(part.tree, rows)
                 columns.append(_as_python(value, n))
             pieces = [tuple(c if isinstance(c, str) else c[i] for c in columns) for i in range(n)]
@@ -625,18 +623,13 @@ class Machine:
         self.site = step
         full = count[rows] >= spec.most
         if full.any():
-            raise StepFailed(f"the group {entity!r} holds {spec.most:,} instances, as many as it may: no more "
-                             f"can be made")
+            raise StepFailed(group_full(entity, spec.most))
         if name is not None:
             for i, text in enumerate(name):
                 given = str(text).strip()
-                if not 1 <= len(given) <= MAX_NAME or any(ch in _CONTROL for ch in given) or \
-                        not given.isprintable():
-                    raise StepFailed(f"the name of a new {entity!r} is 1 to {MAX_NAME} characters on one line, "
-                                     f"not {given[:MAX_NAME]!r}")
-                problem = name_problem(given)
-                if problem:
-                    raise StepFailed(f"the name {given!r} of a new {entity!r}: {problem}")
+                refused = name_refusal(given, entity)       # the rule create_instance keeps
+                if refused:
+                    raise StepFailed(refused)
                 name[i] = LocalText(text.texts) if isinstance(text, LocalText) else given
         made = count[rows].copy()
         for j in np.unique(made):
@@ -650,8 +643,7 @@ class Machine:
                 same = [name_key(a) == name_key(b) for a, b in zip(taken, other)]
                 if any(same):
                     self.site = step
-                    raise StepFailed(f"the group {entity!r} has an instance named {other[same.index(True)]!r} "
-                                     f"already")
+                    raise StepFailed(name_taken(entity, other[same.index(True)]))
             for field, value in values:
                 self.assign((f"{entity}#{j}", field), rows[part], _part(value, part))
         count[rows] = made + 1
@@ -664,7 +656,7 @@ class Machine:
         games name (pairs.pair_key's checks: two different instances of the group; i < j unless
         ordered)."""
         spec = self.ruleset.pairs[name]
-        a, b = (self.named_instance(x, spec.between, rows) for x in (a, b))
+        a, b = (self.named_instance(x, spec.between, rows, name, span) for x in (a, b))
         for x in (a, b):
             if not isinstance(x, Ref) or x.group != spec.between:
                 raise PairFailed(f"{name}(..) joins two instances of its group, not {format_value(_plain(x))}"
@@ -687,8 +679,9 @@ class Machine:
             out.append((int(i_), int(j_), rows[mask], mask))
         return out
 
-    def named_instance(self, x, group: str, rows):
-        """An instance given by its name (a text, per game), as pairs._index reads it; else x."""
+    def named_instance(self, x, group: str, rows, pair: str, span=None):
+        """An instance given by its name (a text, per game), as pairs._index reads it (the name as
+        written, instance_names.instance_named); else x."""
         if isinstance(x, str) or isinstance(x, np.ndarray) and x.dtype == object:
             names = rows_of(x, len(rows))
             index = np.full(len(rows), -1, np.int64)
@@ -698,7 +691,7 @@ class Machine:
                 index[(index < 0) & (count > j) & (held == names)] = j
             if (index < 0).any():
                 missing = names[np.flatnonzero(index < 0)[0]]
-                raise PairFailed(f"no instance is named {str(missing)!r}")
+                raise PairFailed(no_instance_named(missing, f"{pair}(..)"), span=span)
             return Ref(group, index)
         return x
 
@@ -1022,8 +1015,6 @@ RUN = {
     "endings": _run_endings,
 }
 
-
-_CONTROL = {chr(c) for c in range(32)} | {chr(127)}
 
 
 class RoundLimitReached(DuskError):

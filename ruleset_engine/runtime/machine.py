@@ -324,7 +324,9 @@ def _start_game(p) -> FunctionWriter:
             w.line("try:")
             w.line("    setup_block()")
             w.line("except _EndLevel as _e:")
-            w.line("    raise _StepFailed(f'end: {_e.level} is not allowed in setup: (no loop runs yet)')")
+            # Raised with the end: step's frames: the error is placed at that step.
+            w.line(f"    raise _StepFailed({w.const(loop_plan.no_end_in_setup, 'f')}(_e.level))"
+                   ".with_traceback(_e.__traceback__) from None")
         if p.ruleset.loop:
             w.line("lv_start_0()")
         w.line("endings()")
