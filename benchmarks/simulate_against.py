@@ -6,7 +6,9 @@ install (start-up, loading the YAML, writing the program, N games, the report). 
 between the two installs, round after round and case after case, so a noisy, shared machine favours
 neither; the figures to read are the ratios of the times (base / new: above 1.0, the new code is
 faster), from the best run of each and from the medians, with the spread of each install's runs
-(slowest / fastest) to say how far the machine's load moved them. The results of the two must agree
+(slowest / fastest) to say how far the machine's load moved them. Each run's CPU time (user + system,
+of the process and its children) is measured too: on a machine whose cores other work shares, the
+wall-clock time also counts the waits for a core, and the CPU time does not. The results of the two must agree
 (the same seed gives the same report for the untraced backend; lockstep too, as it draws its dice the
 same way in both).
 
@@ -22,7 +24,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
+import time
 import sys
 import tempfile
 from pathlib import Path
@@ -30,7 +35,17 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from simulate_attack import timed, user_environment  # noqa: E402
+from simulate_attack import user_environment  # noqa: E402
+
+
+def timed(args: list[str], env: dict) -> tuple[float, float, str]:
+    """(wall-clock seconds, CPU seconds, stdout) of one whole process."""
+    before = os.times()
+    start = time.perf_counter()
+    out = subprocess.run(args, check=True, capture_output=True, text=True, env=env).stdout
+    wall = time.perf_counter() - start
+    after = os.times()
+    return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system), out
 
 
 def main() -> int:
@@ -46,6 +61,7 @@ def main() -> int:
              for backend in ("untraced", "lockstep")]
     installs = {"base": args.base, "new": args.new}
     times: dict = {(case, who): [] for case in cases for who in installs}
+    cpu: dict = {(case, who): [] for case in cases for who in installs}
     results: dict = {}
     with tempfile.TemporaryDirectory() as folder:
         env = user_environment(folder)
@@ -58,20 +74,24 @@ def main() -> int:
                 order = list(installs.items()) if k % 2 == 0 else list(reversed(installs.items()))
                 for who, dusk in order:
                     name, games, backend = case
-                    t, out = timed([dusk, "simulate", name, "-n", str(games), "--workers", "1", "--json",
+                    t, c, out = timed([dusk, "simulate", name, "-n", str(games), "--workers", "1", "--json",
                                     "--backend", backend], env)
                     times[(case, who)].append(t)
+                    cpu[(case, who)].append(c)
                     results[(case, who)] = json.loads(out)["results"]
     print(f"whole `dusk simulate --workers 1` processes, base against new, {args.rounds} rounds alternating")
-    print(f"{'ruleset':<24}{'backend':<10}{'games':>7}{'base best':>11}{'new best':>10}{'ratio best':>12}"
-          f"{'ratio median':>14}{'spread base':>13}{'spread new':>12}")
+    for title, table in (("wall-clock time", times), ("CPU time (user + system)", cpu)):
+        print(f"\n{title}:")
+        print(f"{'ruleset':<24}{'backend':<10}{'games':>7}{'base best':>11}{'new best':>10}{'ratio best':>12}"
+              f"{'ratio median':>14}{'spread base':>13}{'spread new':>12}")
+        for case in cases:
+            base, new = table[(case, "base")], table[(case, "new")]
+            print(f"{case[0]:<24}{case[2]:<10}{case[1]:>7}{min(base):>10.2f}s{min(new):>9.2f}s"
+                  f"{min(base) / min(new):>12.3f}{statistics.median(base) / statistics.median(new):>14.3f}"
+                  f"{max(base) / min(base):>13.2f}{max(new) / min(new):>12.2f}")
     for case in cases:
-        base, new = times[(case, "base")], times[(case, "new")]
-        print(f"{case[0]:<24}{case[2]:<10}{case[1]:>7}{min(base):>10.2f}s{min(new):>9.2f}s"
-              f"{min(base) / min(new):>12.3f}{statistics.median(base) / statistics.median(new):>14.3f}"
-              f"{max(base) / min(base):>13.2f}{max(new) / min(new):>12.2f}")
         if results[(case, "base")] != results[(case, "new")]:
-            print(f"  results differ: base {results[(case, 'base')]}, new {results[(case, 'new')]}")
+            print(f"results differ, {case}: base {results[(case, 'base')]}, new {results[(case, 'new')]}")
     print("ratio: base time / new time (above 1.0: new is faster); spread: slowest run / fastest run")
     return 0
 

@@ -157,6 +157,7 @@ class Vectors:
         self.counting = True            # False: this evaluation cannot roll enough dice to pass the limit
         self.text = None                # the text of the formula under way (a named formula's in its body)
         self.call = None                # the call whose vector form runs (for its messages)
+        self.bindings: dict = {}        # id(call node) -> (node, its binding.Binding)
 
     def begin(self, counting: bool = True, text: str | None = None) -> None:
         """A new evaluation (of the formula `text`): none of its games has rolled a die in it yet.
@@ -446,7 +447,12 @@ def _member(v, node, rows):
 def _call(v, node, rows):
     if node.function in v.formulas:
         return _named(v, node, rows)
-    binding = bind(FUNCTIONS[node.function], node)
+    # Bound once per call of the formula (a formula is evaluated many times): kept with its node, whose
+    # identity keys it (held, so no other node takes that identity while it is kept).
+    kept = v.bindings.get(id(node))
+    if kept is None:
+        kept = v.bindings[id(node)] = (node, bind(FUNCTIONS[node.function], node))
+    binding = kept[1]
     form = binding.form
     args, keywords = translate(binding, lambda kind, arg, what: ARGUMENTS[kind](v, arg, rows))
     # The form's messages name the call (v.call, v.label), and an error without a place of its own

@@ -81,7 +81,7 @@ def name_refusal(name: str, entity: str) -> str | None:
 
 def name_taken(entity: str, other) -> str:
     """What a new name says when another instance has one that looks the same (instance_names.name_key)."""
-    return f"the group {entity!r} has an instance named {str(other)!r} already"
+    return f"the group {entity!r} has an instance named {other!r} already"
 
 
 def create_instance(group: list, make, name, most: int, entity: str) -> dict:
