@@ -37,7 +37,7 @@ from ruleset_engine.dice.errors import DiceError, DiceLimitError, DiceTypeError,
 from ruleset_engine.dice.expression import env_name
 from ruleset_engine.dice.functions import FUNCTIONS
 from ruleset_engine.dice.kinds import describe
-from ruleset_engine.dice.lowering import COMPARE
+from ruleset_engine.dice.binding import COMPARE, bind, translate
 from ruleset_engine.dice.modifiers import MODIFIERS
 from ruleset_engine.dice.named import NO_FORMULAS
 from ruleset_engine.dice.runtime import u_env
@@ -540,17 +540,11 @@ def _member(x: Exact, node: ast.Member):
 def _call(x: Exact, node: ast.Call):
     if node.function in x.formulas:
         return _named(x, node, x.formulas[node.function])
-    entry = FUNCTIONS[node.function]
-    form = entry.form_for(len(node.args))
+    binding = bind(FUNCTIONS[node.function], node)
+    form = binding.form
     if form.exact is None:
-        raise NoExact(f"{node.function}(..) has no exact form")
-    kinds = form.args + (form.args[-1],) * (len(node.args) - len(form.args)) if form.variadic else form.args
-    what = f"{node.function}(..)"
-    args = [_argument(x, kind, arg, what) for kind, arg in zip(kinds, node.args)]
-    keywords = {}
-    for keyword in node.keywords:
-        kind = form.keywords.get(keyword.name)
-        keywords[keyword.name] = _argument(x, kind, keyword.value, f"{keyword.name}=")
+        raise NoExact(f"{binding.label} has no exact form")
+    args, keywords = translate(binding, lambda kind, arg, what: ARGUMENTS[kind](x, arg, what))
     x.call = node
     return form.exact(x, *args, **form.params, **keywords)
 
@@ -573,20 +567,21 @@ def _named(x: Exact, node: ast.Call, formula):
         x.names, x.text = outer_names, outer_text
 
 
-def _argument(x: Exact, kind, node, what: str):
-    if kind == KIND_ARG:
-        # Kinds of dice have no exact form yet: a multiset of faces forgets which die was which.
-        raise NoExact(f"{what} reads kinds of dice, which are estimated")
-    if kind == POOL_ARG:
-        return x.pool(node, what)
-    if kind == CONDITION_ARG:
-        return x.test(node)
-    if kind == TRUTH_ARG:
-        return x.truth(node)
-    if kind in (WORD_ARG, EXPR_ARG):
-        return x.node(node)
-    assert kind == NUMBER_ARG, kind
-    return x.number(node)
+def _kind_argument(x: Exact, node, what: str):
+    # Kinds of dice have no exact form yet: a multiset of faces forgets which die was which.
+    raise NoExact(f"{what} reads kinds of dice, which are estimated")
+
+
+# A bound argument (dice/binding.py) translated for icepool, by its kind: (x, node, the call's label).
+ARGUMENTS = {
+    KIND_ARG: _kind_argument,
+    POOL_ARG: lambda x, node, what: x.pool(node, what),
+    CONDITION_ARG: lambda x, node, what: x.test(node),
+    TRUTH_ARG: lambda x, node, what: x.truth(node),
+    WORD_ARG: lambda x, node, what: x.node(node),
+    EXPR_ARG: lambda x, node, what: x.node(node),
+    NUMBER_ARG: lambda x, node, what: x.number(node),
+}
 
 
 def _dice(x: Exact, node: ast.Dice):

@@ -8,6 +8,7 @@ shape (see entries.py), so each rule of the language is written here once.
 
 from __future__ import annotations
 
+from .binding import empty_pool, negative_count
 from .entries import CONDITION_ARG, EXPR_ARG, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG, Form, Function
 from .errors import DiceLimitError, DiceTypeError, DiceValueError
 from .values import NO_KIND
@@ -230,7 +231,7 @@ def _vector_extreme(v, pool, highest, default=None):
     if has.all():
         return picked
     if default is None:
-        raise DiceValueError(f"{'highest' if highest else 'lowest'}(..) of an empty pool: give default=")
+        raise DiceValueError(empty_pool(v.call.function, v.label(v.call.args[0].span)))    # at the call
     return np.where(has, picked, default)
 
 
@@ -255,7 +256,8 @@ def _vector_top(v, pool, n, highest):
     np = v.np
     faces = pool.faces
     if np.any(np.asarray(n) < 0):
-        raise DiceValueError(f"{'highest' if highest else 'lowest'}(..) needs a count of 0 or more")
+        first = int(np.asarray(n).flat[int(np.flatnonzero(np.asarray(n) < 0)[0])])     # the first game's
+        raise DiceValueError(negative_count(v.call.function, first), span=v.call.args[1].span)
     # Rank each die: by face (empty slots last), earlier dice first among equal faces.
     wide = faces.astype(np.int32)
     key = np.where(pool.present, -wide if highest else wide, np.iinfo(np.int32).max)

@@ -20,18 +20,18 @@ through the caller's `calls` resolver.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from difflib import get_close_matches
 from typing import Callable
 
 from . import ast, runtime
-from .entries import CONDITION_ARG, EXPR_ARG, FACE_OP, KIND_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG, operands
+from .entries import CONDITION_ARG, EXPR_ARG, FACE_OP, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG, operands
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError, UnknownName
 from .functions import FUNCTIONS
 from .kinds import ANY, BOOL, NUM, POOL, STR
 from .limits import Limits
-from .modifiers import FLIPPED, MODIFIERS, covers
+from .binding import COMPARE, FLIPPED, bind, negative_count
+from .modifiers import MODIFIERS, covers
 from .named import NO_FORMULAS
 from .values import NO_KIND, Die, Pool
 
@@ -41,8 +41,6 @@ HOIST_EVERY = 25       # levels of the syntax tree between functions cut out of 
 SMALL_STEP = 2**20    # what a kept number may change by, per formula, without a check (x + 1)
 INLINE_DICE = 8        # a roll of at most this many dice of a written size is written in place (untraced)
 
-COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq,
-           "!=": operator.ne}
 
 
 @dataclass(slots=True)
@@ -453,29 +451,16 @@ def lower_call(lo: Lowering, node: ast.Call) -> Src:
         guess = get_close_matches(node.function, list(FUNCTIONS) + list(lo.formulas), n=1)
         hint = f" (did you mean {guess[0]}?)" if guess else f"; the functions are {', '.join(sorted(FUNCTIONS))}"
         raise lo.fail(UnknownName, f"unknown function {node.function!r}{hint}", node.name_span)
-    n = len(node.args)
-    form = entry.form_for(n)
-    if form is None:
-        low, high = entry.arities
-        want = str(low) if low == high else f"{low} to {high}" if high < 99 else f"at least {low}"
-        plural = "" if want in ("1", "at least 1") else "s"
-        raise lo.fail(DiceTypeError, f"{node.function}(..) takes {want} argument{plural}, not {n}", node.span)
-    allowed = {k for f in entry.forms for k in f.keywords}
-    given = {}
-    for kw in node.keywords:
-        if kw.name not in allowed and form.any_keyword is None:
-            names = ", ".join(f"{k}=" for k in sorted(allowed)) or "none"
-            raise lo.fail(DiceTypeError, f"{node.function}(..) has no keyword {kw.name!r} (keywords: {names})",
-                          kw.span)
-        if kw.name in given:
-            raise lo.fail(DiceTypeError, f"{kw.name}= is given twice", kw.span)
-        given[kw.name] = kw.value
-    what = f"{node.function}(..)"
-    kinds = form.args + (form.args[-1],) * (n - len(form.args)) if form.variadic else form.args
-    args = [_argument(lo, kind, arg, what) for kind, arg in zip(kinds, node.args)]
+    try:
+        binding = bind(entry, node)
+    except DiceError as err:
+        raise lo.fail(type(err), err.message, err.span) from None
+    form, what = binding.form, binding.label
+    args = [ARGUMENTS[kind](lo, arg, what) for kind, arg in binding.args]
     if entry.check is not None:
         entry.check(lo, node, form, args)
-    keywords = {name: (form.keywords.get(name, form.any_keyword), value) for name, value in given.items()}
+    # Keywords go to the shape as written (a default= is lowered only where an empty pool reads it).
+    keywords = {name: (kind, value) for name, kind, value in binding.keywords}
     return SHAPES[form.shape](lo, node, form, args, keywords)
 
 
@@ -543,27 +528,32 @@ def lower_named(lo: Lowering, node: ast.Call, formula) -> Src:
     return Src(text, body.kind, bounds=body.bounds, safe=body.safe and all(a.safe for a in args), dice=dice)
 
 
-def _argument(lo: Lowering, kind: str, node, what: str):
-    if kind == POOL_ARG:
-        return lo.pool(node, what)
-    if kind == CONDITION_ARG:
-        return lo.condition(node, what)
-    if kind == TRUTH_ARG:
-        return lo.truth(node)
-    if kind == KIND_ARG:
-        return lo.const(lo.kind_name(node, what), STR)
+def _word_argument(lo: Lowering, node, what: str) -> Src:
     raw = lo.node(node)
-    if kind == WORD_ARG:
-        if raw.kind not in (STR, ANY):
-            raise lo.fail(DiceTypeError, f"{what} needs a word here (in quotes, such as 'ones'), not {raw.kind}",
-                          node.span)
-        if raw.kind == ANY:     # known only when it runs: checked then
-            return Src(f"_word({raw.text}, {what!r}, {node.span!r})", STR, dice=raw.dice)
-        return raw
-    if kind == EXPR_ARG:
-        lo.number(node, raw)   # checks the kind; the value stays as it is (a pool stays a pool)
-        return raw
-    return lo.number(node, raw)
+    if raw.kind not in (STR, ANY):
+        raise lo.fail(DiceTypeError, f"{what} needs a word here (in quotes, such as 'ones'), not {raw.kind}",
+                      node.span)
+    if raw.kind == ANY:     # known only when it runs: checked then
+        return Src(f"_word({raw.text}, {what!r}, {node.span!r})", STR, dice=raw.dice)
+    return raw
+
+
+def _expression_argument(lo: Lowering, node, what: str) -> Src:
+    raw = lo.node(node)
+    lo.number(node, raw)   # checks the kind; the value stays as it is (a pool stays a pool)
+    return raw
+
+
+# A bound argument (binding.py) as source, by its kind: (lowering, node, the call's label) -> Src.
+ARGUMENTS = {
+    POOL_ARG: lambda lo, node, what: lo.pool(node, what),
+    CONDITION_ARG: lambda lo, node, what: lo.condition(node, what),
+    TRUTH_ARG: lambda lo, node, what: lo.truth(node),
+    KIND_ARG: lambda lo, node, what: lo.const(lo.kind_name(node, what), STR),
+    WORD_ARG: _word_argument,
+    EXPR_ARG: _expression_argument,
+    NUMBER_ARG: lambda lo, node, what: lo.number(node),
+}
 
 
 def _info(lo: Lowering, *parts) -> str:
@@ -666,8 +656,7 @@ def shape_select(lo: Lowering, node, form, args, keywords) -> Src:
             parts.append(_faces(lo, src))
         elif src.is_const:   # a number of dice
             if src.const < 0:
-                raise lo.fail(DiceValueError, f"{node.function}(..) needs a count of 0 or more, not {src.const}",
-                              arg.span)
+                raise lo.fail(DiceValueError, negative_count(node.function, src.const), arg.span)
             parts.append(src.text)
         else:
             parts.append(f"_count_arg({src.text}, {node.function!r}, {arg.span!r})")

@@ -14,8 +14,6 @@ from .entries import CAP_OP, CONDITION_OP, COUNT_OP, FACE_OP, OPTIONAL_CONDITION
 from .errors import DiceLimitError, DiceValueError
 from .faces import as_face, kind_of
 
-# face OP value as a bound method of the value (C speed): face >= 6 is (6).__le__(face).
-FLIPPED = {">=": "__le__", ">": "__lt__", "<=": "__ge__", "<": "__gt__", "==": "__eq__", "!=": "__ne__"}
 
 
 def covers(op: str, value: int, low: int, high: int) -> bool:
@@ -419,4 +417,4 @@ def limit_message(limit: int) -> str:
             f"it was stopped here")
 
 
-__all__ = ["MODIFIERS", "RollState", "FLIPPED", "covers", "DiceLimitError", "limit_message"]
+__all__ = ["MODIFIERS", "RollState", "covers", "DiceLimitError", "limit_message"]

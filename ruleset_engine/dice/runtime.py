@@ -15,7 +15,8 @@ from __future__ import annotations
 from .entries import FACE_OP, NUMBER_OPERANDS
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from .kinds import describe
-from .modifiers import FLIPPED, RollState, limit_message
+from .binding import FLIPPED, empty_pool, negative_count
+from .modifiers import RollState, limit_message
 from .values import Die, FacesList, Kept, KFace, Pool, TraceStep, as_face, is_of, kind_of
 
 
@@ -52,7 +53,7 @@ def word(value, what: str, span) -> str:
 def count_arg(n, what: str, span) -> int:
     """A number of dice given to a function (highest(p, n)): 0 or more."""
     if n < 0:
-        raise DiceValueError(f"{what}(..) needs a count of 0 or more, not {n}", span=span)
+        raise DiceValueError(negative_count(what, n), span=span)
     return n
 
 
@@ -133,8 +134,7 @@ def pool_comparison(pool_text: str, op: str, other: str, written: bool = False) 
 
 
 def empty_extreme(name: str, label: str, span):
-    raise DiceValueError(f"{name}({label}) of an empty pool: give a default, as in {name}({label}, default=0)",
-                         span=span)
+    raise DiceValueError(empty_pool(name, label), span=span)
 
 
 def check_count(n: int, info) -> None:

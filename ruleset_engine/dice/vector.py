@@ -18,12 +18,12 @@ tests compare them statistically), not die for die.
 
 from __future__ import annotations
 
-import operator
 from typing import Callable
 
 import numpy as np
 
 from . import ast
+from .binding import COMPARE, bind, translate
 from .entries import operands
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from .functions import FUNCTIONS
@@ -49,8 +49,6 @@ def held(rows: int, width: int) -> None:
                              f"(games x dice), and {rows:,} games would hold {width:,} dice each; "
                              f"--backend untraced plays the games one at a time")
 
-COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq,
-           "!=": operator.ne}
 
 
 class VPool:
@@ -157,15 +155,21 @@ class Vectors:
         self.spent_in = np.zeros(0, INT)
         self.evaluation = 0
         self.counting = True            # False: this evaluation cannot roll enough dice to pass the limit
-        self.text: str | None = None    # the text of the formula being evaluated (begin)
+        self.text = None                # the text of the formula under way (a named formula's in its body)
+        self.call = None                # the call whose vector form runs (for its messages)
+        self.bindings: dict = {}        # id(call node) -> (node, its binding.Binding)
 
     def begin(self, counting: bool = True, text: str | None = None) -> None:
-        """A new evaluation: none of its games has rolled a die in it yet. `counting`: it may roll
-        more dice than the limit (the lowering's count of the most it can roll), so they are counted.
-        `text`: the formula's, which a message quotes (a modifier that would never end)."""
+        """A new evaluation (of the formula `text`): none of its games has rolled a die in it yet.
+        `counting`: it may roll more dice than the limit (the lowering's count of the most it can
+        roll), so they are counted."""
         self.evaluation += 1
         self.counting = counting
         self.text = text
+
+    def label(self, span) -> str:
+        """The part of the formula under way at `span`, as a message quotes it (as the lowering's label)."""
+        return self.text[span[0]:span[1]] if self.text is not None else ".."
 
     def spent_by(self, rows):
         """The dice these rows' games rolled so far in the evaluation under way."""
@@ -420,6 +424,7 @@ def _named(v, node, rows):
         value = v.value(arg, rows)
         values[name] = VPool(value.faces) if isinstance(value, VPool) else value   # a parameter: a plain pool
     v.bound.append(Bound(values, rows))
+    outer, v.text = v.text, formula.text
     try:
         return v.value(formula.tree, rows)
     except DiceError as err:
@@ -429,6 +434,7 @@ def _named(v, node, rows):
         raise
     finally:
         v.bound.pop()
+        v.text = outer
 
 
 def _member(v, node, rows):
@@ -441,15 +447,25 @@ def _member(v, node, rows):
 def _call(v, node, rows):
     if node.function in v.formulas:
         return _named(v, node, rows)
-    entry = FUNCTIONS[node.function]
-    form = entry.form_for(len(node.args))
-    kinds = form.args + (form.args[-1],) * (len(node.args) - len(form.args)) if form.variadic else form.args
-    args = [ARGUMENTS[kind](v, arg, rows) for kind, arg in zip(kinds, node.args)]
-    keywords = {}
-    for kw in node.keywords:
-        kind = form.keywords.get(kw.name, form.any_keyword)
-        keywords[kw.name] = ARGUMENTS[kind](v, kw.value, rows)
-    return form.vector(v, *args, **form.params, **keywords)
+    # Bound once per call of the formula (a formula is evaluated many times): kept with its node, whose
+    # identity keys it (held, so no other node takes that identity while it is kept).
+    kept = v.bindings.get(id(node))
+    if kept is None:
+        kept = v.bindings[id(node)] = (node, bind(FUNCTIONS[node.function], node))
+    binding = kept[1]
+    form = binding.form
+    args, keywords = translate(binding, lambda kind, arg, what: ARGUMENTS[kind](v, arg, rows))
+    # The form's messages name the call (v.call, v.label), and an error without a place of its own
+    # is placed at the call, as the untraced helpers place theirs.
+    outer, v.call = v.call, node
+    try:
+        return form.vector(v, *args, **form.params, **keywords)
+    except DiceError as err:
+        if err.span is None:
+            err.span = node.span
+        raise
+    finally:
+        v.call = outer
 
 
 def _number_argument(v, node, rows):

@@ -67,6 +67,20 @@ def mixed_scripts(name: str) -> tuple[str, str] | None:
     return None
 
 
+def instance_named(instances, name):
+    """The instance (a dict with its name) whose name is `name` as written, or None: an instance is
+    found by the name it was given (an action's entity parameter, a pair's argument), in every backend."""
+    for instance in instances:
+        if instance.get("name") == name:
+            return instance
+    return None
+
+
+def no_instance_named(name, call: str | None = None) -> str:
+    """What a name no instance has says (`call`: the function it was given to, as `friends(..)`)."""
+    return f"{call + ': ' if call else ''}no instance is named {str(name)!r}"
+
+
 def name_problem(name: str) -> str | None:
     """Why the name cannot be an instance's name at the table (it mixes scripts), or None."""
     mixed = mixed_scripts(name)

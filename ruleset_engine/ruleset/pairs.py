@@ -16,6 +16,7 @@ from ruleset_engine.dice.functions import FUNCTIONS
 from ruleset_engine.dice.kinds import describe
 
 from . import model
+from .instance_names import instance_named, no_instance_named
 from .names import suggest
 
 
@@ -107,10 +108,10 @@ class PairFailed(dice.DiceValueError):
 def _index(group: list, x, name: str, span) -> int:
     """The index of an instance of the group (given as the instance or its name)."""
     if isinstance(x, str):
-        for instance in group:
-            if instance.get("name") == x:
-                return instance["index"]
-        raise PairFailed(f"{name}(..): no instance is named {x!r}", span=span)
+        found = instance_named(group, x)
+        if found is None:
+            raise PairFailed(no_instance_named(x, f"{name}(..)"), span=span)
+        return found["index"]
     i = x.get("index") if isinstance(x, dict) else None
     if type(i) is int and 0 < i <= len(group) and (group[i - 1] is x or group[i - 1] == x):
         return i

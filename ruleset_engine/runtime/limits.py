@@ -23,4 +23,16 @@ def game_too_long(limit: int) -> str:
             f"(fewer rounds, or fewer steps a round)")
 
 
+def too_many_steps(limit: int, in_loop: bool) -> str:
+    """What an action past max_steps says, at the loop or the procedure it was in (every backend)."""
+    where = "in the loop here (a loop that never ends?)" if in_loop else \
+        "here, in a procedure (one that calls itself without end?)"
+    return f"more than {limit:,} steps in one action; stopped {where}"
+
+
+def nested_too_deep(limit: int, procedure: str) -> str:
+    """What a call past max_call_depth says (every backend)."""
+    return f"calls nested more than {limit} deep: {procedure!r} calls itself without end?"
+
+
 DEFAULT_RUN_LIMITS = RunLimits()

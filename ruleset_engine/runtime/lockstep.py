@@ -9,10 +9,10 @@ modifier by its registry entry's vector form. Games that end are retired from th
 report read once, for all of them together) and their slots take the next games, so the memory a
 run needs is bounded by the batch size, not by the number of games.
 
-The machine is built from the ruleset's parsed model, like the program writer (program.py) and
-the loop machine (machine.py), whose order it follows: the values a game starts with (dice params
-rolled, entities, state), setup:, the loop level's begin:, then rounds of the loop action, the
-triggers and the end conditions, the level's finish:, its counter and its then: when it runs out.
+The machine is built from the ruleset's parsed model, like the program writer (program.py): the
+values a game starts with (dice params rolled, entities, state), setup:, then rounds of the loop
+action, the triggers and the end conditions. The loop's levels move by the loop plan
+(loop_plan.py), the one machine.py writes as lines: each op run here for the rows by its handler in RUN.
 vectorizable.py finds, before any game, the first construct of a ruleset that has no vector form;
 lockstep_values.py holds the values the machine keeps (stores, records, instances, tracks).
 
@@ -35,15 +35,17 @@ from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.model import MAX_BOXES
 from ruleset_engine.ruleset.pairs import PairFailed
 from ruleset_engine.ruleset.templates import format_value
-from ruleset_engine.ruleset.instance_names import name_key, name_problem
-from ruleset_engine.ruleset.steps.instances import MAX_NAME
+from ruleset_engine.ruleset.instance_names import name_key, no_instance_named
+from ruleset_engine.ruleset.steps.instances import group_full, name_refusal, name_taken
 from ruleset_engine.ruleset.templates import LocalText
 from ruleset_engine.ruleset.steps import StepFailed
 
+from . import loop_plan
 from .at_once import reads as at_once_reads
 from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
-from .limits import game_too_long
+from .limits import game_too_long, nested_too_deep, too_many_steps
+from .loop_plan import block_where, no_end_in_setup, no_end_inside
 from .lockstep_values import (Record, Ref, RefStore, Store, Track, _as_python, _assemble, _by_instance, _key, _part,
                               _plain, _store_for)
 from .support import auto_answer, decision, default_arg, default_choice, default_truth, fmt, group_size, plain_text
@@ -123,7 +125,7 @@ class Machine:
         self.args = {p.name: p.default for p in params if not isinstance(p.default, model.Formula)}
         self.read_args = [p for p in params if isinstance(p.default, model.Formula)]   # read each round
         self.at_once = [(e, at_once_reads(e)) for e in ruleset.end if e.at_once]
-        self.reads_loop = any(path[0] == "loop" for e in ruleset.end for path, _ in e.when.expr.names)
+        self.plan = loop_plan.plan(ruleset, timed=False)   # vectorizable.py refuses a timed value (until:)
         # Locals keep what their pools set aside only when some formula reads it (aside(..)).
         self.reads_aside = any(dice_ast.reads_aside(f.expr.tree) for f in _all_formulas(ruleset))
         self.writes: dict = {}                     # id(step) -> what it may write (at_once.writes)
@@ -168,7 +170,7 @@ class Machine:
     def value(self, formula: model.Formula, rows):
         self.site = formula
         # Each formula is one evaluation (its limit of dice rolled), counted if it could pass it.
-        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled, formula.expr.text)
+        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled, formula.text)
         value = self.values.value(formula.expr.tree, rows)
         # Held to the limit of numbers where the untraced program holds it (writer.py's
         # number_checked, for a formula that may pass it).
@@ -189,7 +191,7 @@ class Machine:
 
     def truth(self, formula, rows):
         self.site = formula
-        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled, formula.expr.text)
+        self.values.begin(formula.expr._src.dice > self.values.max_dice_rolled, formula.text)
         value = self.values.truth(formula.expr.tree, rows)
         return value if isinstance(value, np.ndarray) else np.full(len(rows), bool(value))
 
@@ -302,9 +304,7 @@ class Machine:
             self.too_many(self.loops[-1] if self.loops else steps[0], bool(self.loops))
 
     def too_many(self, site, in_loop: bool) -> None:
-        where = "in the loop here (a loop that never ends?)" if in_loop else \
-            "here, in a procedure (one that calls itself without end?)"
-        raise BoundReached(f"more than {self.max_steps:,} steps in one action; stopped {where}", site.where, site.path)
+        raise BoundReached(too_many_steps(self.max_steps, in_loop), site.where, site.path)
 
     def _steps(self, steps, rows) -> None:
         for step in steps:
@@ -341,8 +341,7 @@ class Machine:
     def call(self, step, args: dict, rows) -> None:
         procedure = self.ruleset.procedures[step.procedure]
         if self.depth >= self.max_depth:
-            raise BoundReached(f"calls nested more than {self.max_depth} deep: {step.procedure!r} calls itself "
-                               f"without end?", step.where, step.path)
+            raise BoundReached(nested_too_deep(self.max_depth, step.procedure), step.where, step.path)
         frame = Frame()
         for name in procedure.params:
             store = frame.locals[name] = _store_for(args[name], self.reads_aside, self.size)
@@ -428,6 +427,7 @@ class Machine:
                     columns.append(part)
                     continue
                 self.site = template
+                self.values.text = getattr(part, "text", None)      # what a call's message quotes
                 value = self.values.value(part.tree, rows)
                 columns.append(_as_python(value, n))
             pieces = [tuple(c if isinstance(c, str) else c[i] for c in columns) for i in range(n)]
@@ -543,8 +543,8 @@ class Machine:
             if initial.text is not None and name not in self.read_names:
                 continue        # a text only shown: a simulation shows none (as a note nothing reads)
             self.assign((name,), rows, self.initial(initial, rows))
-        self.level_block(ruleset.setup, rows, lambda name: f"end: {name} is not allowed in setup: (no loop runs yet)")
-        self.level_start(0, rows[self.alive[rows]])
+        self.level_block(ruleset.setup, rows, no_end_in_setup)
+        self.run_plan(self.plan.start[0], rows[self.alive[rows]])
         self.endings(rows[self.alive[rows]])
 
     def start_group(self, entity: str, spec, rows) -> None:
@@ -631,18 +631,13 @@ class Machine:
         self.site = step
         full = count[rows] >= spec.most
         if full.any():
-            raise StepFailed(f"the group {entity!r} holds {spec.most:,} instances, as many as it may: no more "
-                             f"can be made")
+            raise StepFailed(group_full(entity, spec.most))
         if name is not None:
             for i, text in enumerate(name):
                 given = str(text).strip()
-                if not 1 <= len(given) <= MAX_NAME or any(ch in _CONTROL for ch in given) or \
-                        not given.isprintable():
-                    raise StepFailed(f"the name of a new {entity!r} is 1 to {MAX_NAME} characters on one line, "
-                                     f"not {given[:MAX_NAME]!r}")
-                problem = name_problem(given)
-                if problem:
-                    raise StepFailed(f"the name {given!r} of a new {entity!r}: {problem}")
+                refused = name_refusal(given, entity)       # the rule create_instance keeps
+                if refused:
+                    raise StepFailed(refused)
                 name[i] = LocalText(text.texts) if isinstance(text, LocalText) else given
         made = count[rows].copy()
         for j in np.unique(made):
@@ -656,8 +651,7 @@ class Machine:
                 same = [name_key(a) == name_key(b) for a, b in zip(taken, other)]
                 if any(same):
                     self.site = step
-                    raise StepFailed(f"the group {entity!r} has an instance named {other[same.index(True)]!r} "
-                                     f"already")
+                    raise StepFailed(name_taken(entity, other[same.index(True)]))
             for field, value in values:
                 self.assign((f"{entity}#{j}", field), rows[part], _part(value, part))
         count[rows] = made + 1
@@ -670,7 +664,7 @@ class Machine:
         games name (pairs.pair_key's checks: two different instances of the group; i < j unless
         ordered)."""
         spec = self.ruleset.pairs[name]
-        a, b = (self.named_instance(x, spec.between, rows) for x in (a, b))
+        a, b = (self.named_instance(x, spec.between, rows, name, span) for x in (a, b))
         for x in (a, b):
             if not isinstance(x, Ref) or x.group != spec.between:
                 raise PairFailed(f"{name}(..) joins two instances of its group, not {format_value(_plain(x))}"
@@ -693,8 +687,9 @@ class Machine:
             out.append((int(i_), int(j_), rows[mask], mask))
         return out
 
-    def named_instance(self, x, group: str, rows):
-        """An instance given by its name (a text, per game), as pairs._index reads it; else x."""
+    def named_instance(self, x, group: str, rows, pair: str, span=None):
+        """An instance given by its name (a text, per game), as pairs._index reads it (the name as
+        written, instance_names.instance_named); else x."""
         if isinstance(x, str) or isinstance(x, np.ndarray) and x.dtype == object:
             names = rows_of(x, len(rows))
             index = np.full(len(rows), -1, np.int64)
@@ -704,7 +699,7 @@ class Machine:
                 index[(index < 0) & (count > j) & (held == names)] = j
             if (index < 0).any():
                 missing = names[np.flatnonzero(index < 0)[0]]
-                raise PairFailed(f"no instance is named {str(missing)!r}")
+                raise PairFailed(no_instance_named(missing, f"{pair}(..)"), span=span)
             return Ref(group, index)
         return x
 
@@ -746,7 +741,7 @@ class Machine:
             return vector.pool_of(np.tile(np.array(initial.pool, np.int64), (len(rows), 1)))
         return self.value(initial.formula, rows)
 
-    # ---- the loop's levels (machine.py's start, next, complete and advance, for many games)
+    # ---- the loop's levels: the loop plan (loop_plan.py, which machine.py writes) run for many games
     def level_block(self, steps, rows, no_level) -> None:
         """setup:, or a level's begin:, finish: or then:, in locals of its own; no iteration runs
         there that end: LEVEL could end (`no_level` says so)."""
@@ -761,10 +756,16 @@ class Machine:
 
     def part(self, i: int, name: str, rows) -> None:
         level = self.levels[i]
-        where = f"the {name}: of loop level {level.name!r}"
-        self.level_block(getattr(level, name), rows, lambda ended: f"end: {ended} inside {where} is not allowed")
-        if i == 0 and name == "finish" and self.per and len(rows):
-            self.tally(rows)
+        where = block_where(level, name)
+        self.level_block(getattr(level, name), rows, lambda ended: no_end_inside(ended, where))
+
+    def run_plan(self, ops, rows) -> None:
+        """The ops of a move of the loop plan for these games, each by its handler in RUN; each op
+        gives back the games that go on to the next (those a block ended, or a level's end took, do not)."""
+        for op in ops:
+            if not len(rows):
+                return
+            rows = RUN[op.kind](self, op, rows)
 
     def tally(self, rows) -> None:
         """The report values with per: read for these games as the iteration of the outermost level
@@ -796,48 +797,6 @@ class Machine:
         if level.max is not None:
             done |= self.counters[i][rows] > level.max
         return done
-
-    def level_start(self, i: int, rows) -> None:
-        self.counters[i][rows] = 1
-        self.dones[i][rows] = 0
-        self.rest_of_begin(i, rows)
-
-    def level_next(self, i: int, rows) -> None:
-        self.dones[i][rows] = self.counters[i][rows]
-        self.counters[i][rows] += 1
-        self.rest_of_begin(i, rows)
-
-    def rest_of_begin(self, i: int, rows) -> None:
-        """Unless level i has run out (then it completes), its begin:, then the next level starts."""
-        if not len(rows):
-            return
-        over = self.run_done(i, rows)
-        if over.any():
-            self.level_complete(i, rows[over])
-            rows = rows[~over]
-        self.part(i, "begin", rows)
-        rows = rows[self.alive[rows]]
-        if i + 1 < len(self.levels) and len(rows):
-            self.level_start(i + 1, rows)
-
-    def level_complete(self, i: int, rows) -> None:
-        """Level i ran every iteration: its counter back to the last played, its then:; the
-        enclosing iteration ends (its finish:) and moves on; the outermost ends the game: done."""
-        self.counters[i][rows] = self.dones[i][rows]
-        self.part(i, "then", rows)
-        rows = rows[self.alive[rows]]
-        if i == 0:
-            self.end_game(rows, "done")
-            return
-        self.part(i - 1, "finish", rows)
-        self.level_next(i - 1, rows[self.alive[rows]])
-
-    def level_advance(self, i: int, rows) -> None:
-        """The iteration of level i ends, with every level inside it (their finish:)."""
-        for j in range(len(self.levels) - 1, i - 1, -1):
-            self.part(j, "finish", rows)
-            rows = rows[self.alive[rows]]
-        self.level_next(i, rows)
 
     def default_arg(self, param, rows):
         """A loop action's parameter whose default is a formula, read as the round starts and held
@@ -918,26 +877,12 @@ class Machine:
             self.level_ended[rows] = -1
             for i in np.unique(ended[ended >= 0]):
                 jumped = rows[ended == i]
-                self.level_advance(int(i), jumped)
+                self.run_plan(self.plan.advance[int(i)], jumped)
                 self.endings(jumped[self.alive[jumped]])
             rows = rows[ended < 0]
             if not len(rows):
                 return
-        inner = len(self.levels) - 1
-        level = self.levels[inner]
-        self.part(inner, "finish", rows)
-        rows = rows[self.alive[rows]]
-        self.dones[inner][rows] = self.counters[inner][rows]
-        self.counters[inner][rows] += 1
-        over = self.run_done(inner, rows)
-        if over.any():
-            done = rows[over]
-            self.level_complete(inner, done)
-            self.endings(done[self.alive[done]])
-            rows = rows[~over]
-        self.part(inner, "begin", rows)
-        if level.begin or level.finish or self.reads_loop:
-            self.endings(rows[self.alive[rows]])
+        self.run_plan(self.plan.round, rows)
 
     # ---- the games of a range
     def play(self, start: int, stop: int, totals, rows=None) -> None:
@@ -998,7 +943,86 @@ class Machine:
             records.add_many(self.game[rows].copy(), results, self.rounds[rows].copy(), report)
 
 
-_CONTROL = {chr(c) for c in range(32)} | {chr(127)}
+
+# ---- the loop plan's ops for the rows of many games (loop_plan.py; machine.WRITE writes the same ops)
+# Each handler takes (machine, op, rows) and gives back the rows that go on to the next op.
+
+
+def _run_first(m: Machine, op, rows):
+    m.counters[op.level][rows] = 1
+    m.dones[op.level][rows] = 0
+    return rows
+
+
+def _run_moves_on(m: Machine, op, rows):
+    m.dones[op.level][rows] = m.counters[op.level][rows]
+    m.counters[op.level][rows] += 1
+    return rows
+
+
+def _run_back(m: Machine, op, rows):
+    m.counters[op.level][rows] = m.dones[op.level][rows]
+    return rows
+
+
+def _run_if_done(m: Machine, op, rows):
+    over = m.run_done(op.level, rows)
+    if over.any():
+        done = rows[over]
+        m.run_plan(m.plan.complete[op.level], done)
+        if op.part == "endings":
+            m.endings(done[m.alive[done]])
+        rows = rows[~over]
+    return rows
+
+
+def _run_block(m: Machine, op, rows):
+    m.part(op.level, op.part, rows)
+    return rows[m.alive[rows]]
+
+
+def _run_tally(m: Machine, op, rows):
+    m.tally(rows)
+    return rows
+
+
+def _run_move(name: str):
+    def run(m: Machine, op, rows):
+        m.run_plan(getattr(m.plan, name)[op.level], rows)
+        return rows[:0]         # a move is the last op of the one that calls it
+    return run
+
+
+def _run_end_game(m: Machine, op, rows):
+    m.end_game(rows, "done")
+    return rows[:0]
+
+
+def _run_endings(m: Machine, op, rows):
+    m.endings(rows[m.alive[rows]])
+    return rows
+
+
+def _no_clock(m: Machine, op, rows):
+    raise AssertionError("a timed value (set: until:) reached the lockstep backend, which refuses it")
+
+
+RUN = {
+    "first": _run_first,
+    "moves_on": _run_moves_on,
+    "back": _run_back,
+    "clock": _no_clock,
+    "if_done": _run_if_done,
+    "event": lambda m, op, rows: rows,          # a simulation logs no events
+    "block": _run_block,
+    "tally": _run_tally,
+    "start": _run_move("start"),
+    "next": _run_move("next"),
+    "complete": _run_move("complete"),
+    "end_game": _run_end_game,
+    "endings": _run_endings,
+}
+
 
 
 class RoundLimitReached(DuskError):

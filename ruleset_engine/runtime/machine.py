@@ -2,14 +2,9 @@
 
 Written once, here, for both modes: the table's `perform` (one action at a time, every event
 logged) and the simulation's `play` (turns of the loop action until the game ends) run the same
-turn, written by `_turn`. For a ruleset's levels (outermost first) the machine is:
-
-    start i      the level's counter is 1, none done; unless it is already done, its begin:, then start i+1
-    next i       one more done, the counter moves on; unless the level is done, its begin:, then start i+1
-    complete i   the level ran every iteration: its counter goes back to the last one played (it
-                 never reads one past the end), its then:; the enclosing iteration ends
-                 (its finish:) and the enclosing level moves on; the outermost ends the game: done
-    advance i    the current iteration of level i ends, with every level inside it (their finish:)
+turn, written by `_turn`. A ruleset's levels move by the loop plan (loop_plan.py: start i, next i,
+complete i, advance i, and the round's move of the innermost level), which lockstep.py runs too:
+here each op of the plan is written as lines through the table WRITE.
 
 A turn: the action's steps (end: LEVEL ends that iteration); each trigger whose condition holds
 runs once; the end conditions are checked in order; then the loop moves on (when the action plays
@@ -24,7 +19,9 @@ from ruleset_engine.dice.errors import DiceTypeError
 from ruleset_engine.dice.kinds import STR
 from ruleset_engine.ruleset.model import Formula
 
+from . import loop_plan
 from .limits import game_too_long
+from .loop_plan import block_where
 from .support import REPORTED
 from .writer import FunctionWriter
 
@@ -33,15 +30,17 @@ def write(p) -> list:
     """The machine's functions for the program writer p."""
     out = [(_endings(p), ""), (_triggers(p), "ended")]
     out += [(_at_once(p, i, ending), "") for i, ending, _ in p.at_once]
-    levels = p.ruleset.loop
-    for i in range(len(levels)):
-        out += [(_start(p, i), ""), (_next(p, i), ""), (_complete(p, i), ""), (_advance(p, i), "")]
+    plan = loop_plan.plan(p.ruleset, bool(p.timed))   # the same plan lockstep.py runs
+    for i in range(len(p.ruleset.loop)):
+        out += [(_move(p, f"lv_start_{i}", plan.start[i]), ""), (_move(p, f"lv_next_{i}", plan.next[i]), ""),
+                (_move(p, f"lv_complete_{i}", plan.complete[i]), ""),
+                (_move(p, f"lv_advance_{i}", plan.advance[i]), "")]
     if p.timed:
         out.append((_timers_due(p), ""))
     out.append((_start_game(p), ""))
     out.append((_perform(p), "name, args"))
     if not p.traced:
-        out.append((_play(p), "max_rounds"))
+        out.append((_play(p, plan), "max_rounds"))
         out.append((_values(p), ""))
     return out
 
@@ -61,8 +60,7 @@ def tables(p) -> list[str]:
 def _level_block(w: FunctionWriter, p, i: int, part: str) -> None:
     level = p.ruleset.loop[i]
     if getattr(level, part):
-        where = f"{part}: of loop level {level.name!r}"
-        w.line(f"_in_level(lb_{i}_{part}, {level.name!r}, {where!r})")
+        w.line(f"_in_level(lb_{i}_{part}, {level.name!r}, {block_where(level, part)!r})")
 
 
 def _event(w: FunctionWriter, p, i: int, event: str) -> None:
@@ -96,23 +94,65 @@ def _done_cell(w: FunctionWriter, p, i: int) -> str:
     return done
 
 
-def _start(p, i: int) -> FunctionWriter:
-    w = FunctionWriter(p, f"lv_start_{i}")
-    w.line(f"{_counter_cell(w, p, i)} = 1")
-    w.line(f"{_done_cell(w, p, i)} = 0")
-    if p.timed:
-        w.line("tm_due()")      # the clock moved: values set until this point come back
-    _rest_of_begin(w, p, i)
-    return w
+# ---- the loop plan's ops, written as lines (loop_plan.py; lockstep.RUN runs the same ops) -----
+# Each writer takes (w, p, op, leave): `leave` is the line that leaves the move (return in a
+# function of its own, continue in play()'s round).
 
 
-def _moves_on(w: FunctionWriter, p, i: int) -> None:
+def _write_first(w, p, op, leave) -> None:
+    w.line(f"{_counter_cell(w, p, op.level)} = 1")
+    w.line(f"{_done_cell(w, p, op.level)} = 0")
+
+
+def _write_moves_on(w, p, op, leave) -> None:
     """The iteration being played is done; the counter moves to the next."""
-    counter = _counter_cell(w, p, i)
-    w.line(f"{_done_cell(w, p, i)} = {counter}")
+    counter = _counter_cell(w, p, op.level)
+    w.line(f"{_done_cell(w, p, op.level)} = {counter}")
     w.line(f"{counter} += 1")
-    if p.timed:
-        w.line("tm_due()")
+
+
+def _write_back(w, p, op, leave) -> None:
+    w.line(f"{_counter_cell(w, p, op.level)} = {_done_cell(w, p, op.level)}")
+
+
+def _write_clock(w, p, op, leave) -> None:
+    w.line("tm_due()")      # the clock moved: values set until this point come back
+
+
+def _write_if_done(w, p, op, leave) -> None:
+    w.line(f"if {_done(w, p, op.level)}:")
+    w.line(f"    lv_complete_{op.level}()")
+    if op.part == "endings":
+        w.line("    endings()")
+    w.line(f"    {leave}")
+
+
+WRITE = {
+    "first": _write_first,
+    "moves_on": _write_moves_on,
+    "back": _write_back,
+    "clock": _write_clock,
+    "if_done": _write_if_done,
+    "event": lambda w, p, op, leave: _event(w, p, op.level, op.part),
+    "block": lambda w, p, op, leave: _level_block(w, p, op.level, op.part),
+    "tally": lambda w, p, op, leave: _tally(w, p, op.level),
+    "start": lambda w, p, op, leave: w.line(f"lv_start_{op.level}()"),
+    "next": lambda w, p, op, leave: w.line(f"lv_next_{op.level}()"),
+    "complete": lambda w, p, op, leave: w.line(f"lv_complete_{op.level}()"),
+    "end_game": lambda w, p, op, leave: w.line("raise _EndGame('done')"),
+    "endings": lambda w, p, op, leave: w.line("endings()"),
+}
+
+
+def _write_ops(w: FunctionWriter, p, ops, leave: str = "return") -> None:
+    for op in ops:
+        WRITE[op.kind](w, p, op, leave)
+
+
+def _move(p, name: str, ops) -> FunctionWriter:
+    w = FunctionWriter(p, name)
+    _write_ops(w, p, ops)
+    return w
 
 
 def _timers_due(p) -> FunctionWriter:
@@ -145,47 +185,6 @@ def _timers_due(p) -> FunctionWriter:
             w.emit("set", target="_t", value="_v")
         else:
             w.line("del _t")
-    return w
-
-
-def _next(p, i: int) -> FunctionWriter:
-    w = FunctionWriter(p, f"lv_next_{i}")
-    _moves_on(w, p, i)
-    _rest_of_begin(w, p, i)
-    return w
-
-
-def _rest_of_begin(w: FunctionWriter, p, i: int) -> None:
-    w.line(f"if {_done(w, p, i)}:")
-    w.line(f"    lv_complete_{i}()")
-    w.line("    return")
-    _event(w, p, i, "begin")
-    _level_block(w, p, i, "begin")
-    if i + 1 < len(p.ruleset.loop):
-        w.line(f"lv_start_{i + 1}()")
-
-
-def _complete(p, i: int) -> FunctionWriter:
-    w = FunctionWriter(p, f"lv_complete_{i}")
-    w.line(f"{_counter_cell(w, p, i)} = {_done_cell(w, p, i)}")
-    _level_block(w, p, i, "then")
-    if i == 0:
-        w.line("raise _EndGame('done')")
-        return w
-    _event(w, p, i - 1, "end")
-    _level_block(w, p, i - 1, "finish")
-    _tally(w, p, i - 1)
-    w.line(f"lv_next_{i - 1}()")
-    return w
-
-
-def _advance(p, i: int) -> FunctionWriter:
-    w = FunctionWriter(p, f"lv_advance_{i}")
-    for j in range(len(p.ruleset.loop) - 1, i - 1, -1):
-        _event(w, p, j, "end")
-        _level_block(w, p, j, "finish")
-        _tally(w, p, j)
-    w.line(f"lv_next_{i}()")
     return w
 
 
@@ -325,7 +324,9 @@ def _start_game(p) -> FunctionWriter:
             w.line("try:")
             w.line("    setup_block()")
             w.line("except _EndLevel as _e:")
-            w.line("    raise _StepFailed(f'end: {_e.level} is not allowed in setup: (no loop runs yet)')")
+            # Raised with the end: step's frames: the error is placed at that step.
+            w.line(f"    raise _StepFailed({w.const(loop_plan.no_end_in_setup, 'f')}(_e.level))"
+                   ".with_traceback(_e.__traceback__) from None")
         if p.ruleset.loop:
             w.line("lv_start_0()")
         w.line("endings()")
@@ -369,7 +370,7 @@ def _once_per(w: FunctionWriter, p) -> None:
             w.line(f"if name == {action.name!r}: {p.once_per_store()}[name] = [{counters}]")
 
 
-def _play(p) -> FunctionWriter:
+def _play(p, plan) -> FunctionWriter:
     """play(max_rounds): a whole simulated game, turns of the loop action until it ends; the rounds played.
 
     The turn is _turn's, written out in place for the common case: the end conditions tested here,
@@ -391,9 +392,6 @@ def _play(p) -> FunctionWriter:
     # Defaults that are formulas are read as each round starts, against the state as it stands.
     read_each_round = {k: action.params[k] for k, v in args.items() if isinstance(v, Formula)}
     args = {k: v for k, v in args.items() if k not in read_each_round}
-    inner = len(p.ruleset.loop) - 1
-    level = p.ruleset.loop[inner]
-    reads_loop = any(path[0] == "loop" for ending in p.ruleset.end for path, _ in ending.when.expr.names)
     w.line(f"_args = {args!r}")
     w.line("_all = 0")
     w.line("while not C.over:")
@@ -430,16 +428,7 @@ def _play(p) -> FunctionWriter:
             w.line("    ADVANCE[_ended]()")
             w.line("    endings()")
             w.line("    continue")
-            _level_block(w, p, inner, "finish")
-            _tally(w, p, inner)
-            _moves_on(w, p, inner)
-            w.line(f"if {_done(w, p, inner)}:")
-            w.line(f"    lv_complete_{inner}()")
-            w.line("    endings()")
-            w.line("    continue")
-            _level_block(w, p, inner, "begin")
-            if level.begin or level.finish or reads_loop:
-                w.line("endings()")
+            _write_ops(w, p, plan.round, "continue")
     w.line("return _rounds")
     return w
 

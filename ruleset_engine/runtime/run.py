@@ -12,6 +12,7 @@ from ruleset_engine.dice import DEFAULT_LIMITS, Result
 from ruleset_engine.dice.runtime import Tally
 
 from .errors import BoundReached, RuleError
+from .limits import nested_too_deep, too_many_steps
 
 NOTHING = object()     # no answer given yet
 
@@ -175,13 +176,10 @@ class Run(Tally):
 
     # ---- limits and the end
     def too_many(self, site, in_loop: bool) -> None:
-        where = "in the loop here (a loop that never ends?)" if in_loop else \
-            "here, in a procedure (one that calls itself without end?)"
-        raise BoundReached(f"more than {self.max_steps:,} steps in one action; stopped {where}", site.where, site.path)
+        raise BoundReached(too_many_steps(self.max_steps, in_loop), site.where, site.path)
 
     def too_deep(self, site) -> None:
-        raise BoundReached(f"calls nested more than {self.max_depth} deep: {site.procedure!r} calls itself "
-                        f"without end?", site.where, site.path)
+        raise BoundReached(nested_too_deep(self.max_depth, site.procedure), site.where, site.path)
 
     def tallied(self, name: str, iteration: int, value) -> None:
         """A report value read as an iteration of the outermost level ended (the first reading

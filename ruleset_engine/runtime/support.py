@@ -6,13 +6,15 @@ from __future__ import annotations
 from ruleset_engine.dice import DiceError, Die, FacesList, Pool
 from ruleset_engine.dice.values import as_face, kind_of
 from ruleset_engine.dice.runtime import MAX_NUMBER
-from ruleset_engine.ruleset.instance_names import name_key
+from ruleset_engine.ruleset.instance_names import instance_named as find_named
+from ruleset_engine.ruleset.instance_names import name_key, no_instance_named
 from ruleset_engine.ruleset.model import MAX_BOXES, MAX_GROUP
 from ruleset_engine.ruleset.steps import StepFailed
 from ruleset_engine.ruleset.templates import LocalText, format_value, is_language_map
 
 from .decisions import Decision
 from .errors import DecisionError
+from .loop_plan import no_end_inside
 
 
 def group_size(n: int, entity: str, most: int = MAX_GROUP) -> int:
@@ -189,7 +191,8 @@ def in_level(block, level: str, where: str) -> None:
     try:
         block()
     except EndLevel as end:
-        raise StepFailed(f"end: {end.level} inside the {where} is not allowed") from None
+        # Raised with the end: step's own frames, so the error is placed at that step (as lockstep places it).
+        raise StepFailed(no_end_inside(end.level, where)).with_traceback(end.__traceback__) from None
 
 
 def default_arg(value, low, high, what: str):
@@ -269,8 +272,7 @@ def add_sheets(instances: list, make, sheets: tuple, run, entity: str, most: int
 
 def instance_named(instances, name):
     """The instance of an entity (or group) an action's entity parameter names."""
-    items = instances if isinstance(instances, list) else [instances]
-    for instance in items:
-        if instance.get("name") == name:
-            return instance
-    raise StepFailed(f"no instance is named {name!r}")
+    found = find_named(instances if isinstance(instances, list) else [instances], name)
+    if found is None:
+        raise StepFailed(no_instance_named(name))
+    return found

@@ -54,28 +54,54 @@ def check_create(c, item, path, scope):
     return CreateStep(position_of(c.data, path), path, entity, name, fields, var)
 
 
+# ---- the rules of create:, in one place: the table's helper (create_instance) and the lockstep
+# backend's (lockstep.Machine.create) both call them.
+
+# Characters a name on one line may not hold: controls (a new line, an escape sequence), format
+# characters, surrogates, private and unassigned code points, and the line and paragraph separators
+# (U+2028, U+2029). A space of any width (a no-break space) is a space.
+_NOT_ON_ONE_LINE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def group_full(entity: str, most: int) -> str:
+    return f"the group {entity!r} holds {most:,} instances, as many as it may: no more can be made"
+
+
+def name_refusal(name: str, entity: str) -> str | None:
+    """Why `name` (spaces at its ends already dropped) cannot name a new instance of the group: not
+    1 to MAX_NAME characters on one line, or letters of two scripts (instance_names.name_problem);
+    None when it can."""
+    if not 1 <= len(name) <= MAX_NAME or any(unicodedata.category(ch) in _NOT_ON_ONE_LINE for ch in name):
+        return f"the name of a new {entity!r} is 1 to {MAX_NAME} characters on one line, not {name[:MAX_NAME]!r}"
+    problem = name_problem(name)
+    if problem:
+        return f"the name {name!r} of a new {entity!r}: {problem}"
+    return None
+
+
+def name_taken(entity: str, other) -> str:
+    """What a new name says when another instance has one that looks the same (instance_names.name_key)."""
+    return f"the group {entity!r} has an instance named {other!r} already"
+
+
 def create_instance(group: list, make, name, most: int, entity: str) -> dict:
     """A new instance at the end of the group, named `name` (or by the group's names: template when
     None): refused past the group's most, with a name another instance has, or a name that is not
     words on one line."""
     if len(group) >= most:
-        raise StepFailed(f"the group {entity!r} holds {most:,} instances, as many as it may: no more can be made")
+        raise StepFailed(group_full(entity, most))
     if name is not None:
         name = name.strip()
-        if not 1 <= len(name) <= MAX_NAME or \
-                any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-            raise StepFailed(f"the name of a new {entity!r} is 1 to {MAX_NAME} characters on one line, "
-                             f"not {name[:MAX_NAME]!r}")
-        problem = name_problem(name)
-        if problem:
-            raise StepFailed(f"the name {name!r} of a new {entity!r}: {problem}")
+        refused = name_refusal(name, entity)
+        if refused:
+            raise StepFailed(refused)
     instance = make(len(group) + 1, name)
     taken = name_key(instance["name"])
     for other in group:
         # The table names instances to choose them (an action's entity parameter): two names that
         # look alike (in any case, full-width or not) could not be told apart.
         if name_key(other.get("name", "")) == taken:
-            raise StepFailed(f"the group {entity!r} has an instance named {other['name']!r} already")
+            raise StepFailed(name_taken(entity, other["name"]))
     group.append(instance)
     return instance
 

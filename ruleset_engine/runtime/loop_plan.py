@@ -1,0 +1,121 @@
+"""The loop plan: what each move of the loop machine does, level by level, as data, built once.
+
+Two machines run a ruleset's loop: the program writer (machine.py) writes each move as a function
+of the program, traced or untraced, and the lockstep backend (lockstep.py) runs it for the rows of
+many games at once. Both execute this one plan, op by op, each through its own table of handlers
+(machine.WRITE, lockstep.RUN), so the order of the loop (set the counter, run a block, an event,
+complete a level) is said once, here. For levels 0..n-1 (outermost first) the moves are:
+
+    start i      the level's counter is 1, none done; then the rest of begin
+    next i       one more done, the counter moves on; then the rest of begin
+    rest of begin  unless level i has run out (then it completes, and these games go no further
+                 here), its begin:, then start i+1
+    complete i   the counter back to the last iteration played (it never reads one past the end),
+                 its then:; the enclosing iteration ends (its finish:) and the enclosing level moves
+                 on; the outermost ends the game: done
+    advance i    the current iteration of level i ends, with every level inside it (their finish:)
+    round        what a round of the loop action does after the action, the triggers and the end
+                 conditions, when the action plays the innermost level: advance of that level, its
+                 next written in place, then the end conditions again when they may have changed
+
+The ops (Op.kind), each for its level (Op.level) and, for a block or an event, its part:
+
+    first      counter = 1, done = 0            moves_on   done = counter, counter += 1
+    clock      the timers due (set: until:)      back       counter = done
+    if_done    games whose level has run out complete it and stop here (part "endings": the end
+               conditions are read for them after)
+    event      begin or end, for the table's log (a simulation logs nothing)
+    block      the level's begin:, finish: or then: (written only when the ruleset has it)
+    tally      report values with per:, as an iteration of the outermost level ends
+    start, next, complete   the move of that name, of the level
+    end_game   the game ends: done
+    endings    the end conditions, in order
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ruleset_engine.ruleset import model
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    kind: str
+    level: int = 0
+    part: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LoopPlan:
+    """The ops of each move, per level (start[i], next[i], complete[i], advance[i]) and the round's."""
+    start: tuple
+    next: tuple
+    complete: tuple
+    advance: tuple
+    round: tuple
+
+
+def plan(ruleset: model.Ruleset, timed: bool) -> LoopPlan:
+    """The loop plan of a ruleset (`timed`: some step sets a value until: a point of the clock)."""
+    levels = ruleset.loop
+    n = len(levels)
+
+    def block(i: int, part: str) -> list:
+        return [Op("block", i, part)] if getattr(levels[i], part) else []
+
+    def clock(i: int) -> list:
+        return [Op("clock", i)] if timed else []
+
+    def rest_of_begin(i: int, after_complete: str = "") -> list:
+        ops = [Op("if_done", i, after_complete), Op("event", i, "begin")] + block(i, "begin")
+        return ops + ([Op("start", i + 1)] if i + 1 < n else [])
+
+    def moves_on(i: int) -> list:
+        return [Op("moves_on", i)] + clock(i)
+
+    def ends(j: int) -> list:
+        """The iteration of level j ends: its event, its finish:, the values read per iteration."""
+        tally = [Op("tally", j)] if j == 0 and ruleset.tallies else []
+        return [Op("event", j, "end")] + block(j, "finish") + tally
+
+    def complete(i: int) -> list:
+        ops = [Op("back", i)] + block(i, "then")
+        if i == 0:
+            return ops + [Op("end_game")]
+        return ops + ends(i - 1) + [Op("next", i - 1)]
+
+    def advance(i: int) -> list:
+        return [op for j in range(n - 1, i - 1, -1) for op in ends(j)] + [Op("next", i)]
+
+    round_ops: list = []
+    if n:
+        inner = n - 1
+        reads_loop = any(path[0] == "loop" for e in ruleset.end for path, _ in e.when.expr.names)
+        level = levels[inner]
+        round_ops = ends(inner) + moves_on(inner) + rest_of_begin(inner, "endings")
+        # The end conditions again only when the loop's move could change them: a block ran, or
+        # a condition reads a loop counter.
+        if level.begin or level.finish or reads_loop:
+            round_ops.append(Op("endings", inner))
+    return LoopPlan(
+        start=tuple(tuple([Op("first", i)] + clock(i) + rest_of_begin(i)) for i in range(n)),
+        next=tuple(tuple(moves_on(i) + rest_of_begin(i)) for i in range(n)),
+        complete=tuple(tuple(complete(i)) for i in range(n)),
+        advance=tuple(tuple(advance(i)) for i in range(n)),
+        round=tuple(round_ops),
+    )
+
+
+def block_where(level: model.Level, part: str) -> str:
+    """The words that name a level's block, in what end: LEVEL inside it says."""
+    return f"{part}: of loop level {level.name!r}"
+
+
+def no_end_inside(ended: str, where: str) -> str:
+    """What `end: LEVEL` says inside a block where no iteration runs that it could end."""
+    return f"end: {ended} inside the {where} is not allowed"
+
+
+def no_end_in_setup(ended: str) -> str:
+    return f"end: {ended} is not allowed in setup: (no loop runs yet)"
