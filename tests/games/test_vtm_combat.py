@@ -149,8 +149,8 @@ def test_the_new_wound_penalty_takes_dice_off_later_rolls_not_soak():
     # Injured (-1): Dexterity 3 + Brawl 3 = 6, less 1 = 5 dice.
     out = game.perform("test", who="Brute", dice="dexterity + brawl")
     assert len(rolled(out)[0]) == 5
-    # Soak is not reduced: Stamina 4, four dice (a test with `wounds no`).
-    out = game.perform("test", who="Brute", dice="stamina", wounds=False)
+    # Soak is not reduced: Stamina 4, four dice (a test with `wounds never`: Stamina is Physical, but a soak no bodily action).
+    out = game.perform("test", who="Brute", dice="stamina", wounds="never")
     assert len(rolled(out)[0]) == 4
 
 
@@ -202,7 +202,7 @@ def test_dazed_more_levels_in_one_attack_than_stamina_loses_the_next_turn():
     npc(game, "Guard", nature="human", sta=2, dex=2, brawl=2)
     out = game.perform("attack", who="Ana", target="Guard", kind="melee", damage=1, type="lethal")
     assert said(out)[-1] == "3 levels in one attack, more than Guard can take: dazed, Guard loses the next turn."
-    assert game.perform("test", who="Guard", dice=4).events       # this turn it still acts
+    assert game.perform("test", who="Guard", dice="dexterity + brawl").events       # this turn it still acts (4 - 1)
     game.perform("turn")
     out = game.perform("attack", who="Guard", target="Ana", kind="brawl")
     assert said(out) == ["Guard is dazed and loses this turn."] and rolled(out) == []

@@ -49,10 +49,10 @@ def test_frenzy_failed_ignores_wound_penalties_until_calm():
     game.perform("wound", who="Ana", levels=3, type="lethal")           # Injured: -1
     out = game.perform("frenzy", who="Ana", diff=4)
     assert said(out)[-1] == "Ana falls into frenzy: wound penalties are ignored until it ends."
-    assert len(rolled(game.perform("test", who="Ana", dice=6))[0]) == 6
+    assert len(rolled(game.perform("test", who="Ana", dice=6, wounds="always"))[0]) == 6
     assert said(game.perform("frenzy", who="Ana", diff=4)) == ["Ana is in frenzy already (calm NAME ends it)."]
     game.perform("calm", who="Ana")
-    assert len(rolled(game.perform("test", who="Ana", dice=6))[0]) == 5
+    assert len(rolled(game.perform("test", who="Ana", dice=6, wounds="always"))[0]) == 5
     assert source.remaining == 0
 
 
