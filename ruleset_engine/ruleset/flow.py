@@ -21,7 +21,8 @@ def level(c, i: int, spec) -> model.Level:
         c.problem(f"only the innermost loop level has steps:; {name!r} has begin:, finish: and then:",
                   path + ("steps",), at_key=True)
     params = action_params(c, spec.get("params") or {}, path + ("params",))
-    scope = Scope(c.names, {p: None for p in params})
+    scope = Scope(c.names, {p: (("entity", params[p].of) if params[p].type == "entity" else None) for p in params})
+    bind_reads(c, params, scope, path)
     blocks = {}
     for part in ("begin", "finish", "then"):
         # No iteration is running there that `end: LEVEL` could end.
@@ -32,7 +33,7 @@ def level(c, i: int, spec) -> model.Level:
         times=c.formula(spec.get("times"), path + ("times",), Scope(c.names)),
         max=spec.get("max"),
         begin=blocks["begin"], finish=blocks["finish"], then=blocks["then"],
-        steps=c.steps(spec.get("steps") or [], path + ("steps",), scope),
+        steps=guard_steps(c, params) + c.steps(spec.get("steps") or [], path + ("steps",), scope),
         params=params, doc=spec.get("doc"), label=spec.get("label"), where=position_of(c.data, path),
     )
 
@@ -100,6 +101,18 @@ def action_params(c, specs, path) -> dict:
     return params
 
 
+def bind_reads(c, params: dict, scope: Scope, path) -> None:
+    """Each formula parameter's reads: name, bound for the steps (the list of the fields it names)."""
+    for p in params.values():
+        if p.reads is None:
+            continue
+        where = path + ("params", p.name, "reads")
+        if p.reads in params:
+            c.problem(f"reads: {p.reads!r} is the name of a parameter; name the list of fields another way", where)
+            continue
+        c.bind(scope, p.reads, where, "reads")
+
+
 def guard_steps(c, params: dict) -> list:
     """The steps an action runs first, one guard for each entity parameter whose instance acts (not
     acts: false) and whose group says who may act (acts:): bind the instance by the group's as: name,
@@ -123,9 +136,7 @@ def action(c, name: str, spec) -> model.Action:
     path = ("actions", name)
     params = action_params(c, spec.get("params") or {}, path + ("params",))
     scope = Scope(c.names, {p: (("entity", params[p].of) if params[p].type == "entity" else None) for p in params})
-    for p in params.values():
-        if p.reads is not None:
-            c.bind(scope, p.reads, path + ("params", p.name, "reads"), "reads")
+    bind_reads(c, params, scope, path)
     guard = guard_steps(c, params)
     once_per = spec.get("once_per")
     levels = c.levels

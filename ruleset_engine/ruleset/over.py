@@ -56,8 +56,8 @@ def evaluate(text: str, instance: dict) -> int:
 
 
 def names_read(text: str) -> list[str]:
-    """The names a formula over fields reads, each once, in the order written (`dexterity + firearms`
-    gives [dexterity, firearms]); a plain number reads none."""
+    """The names a formula over fields reads, each once, in the order written (`grit + aim`
+    gives [grit, aim]); a plain number reads none."""
     seen: list[str] = []
     for path, _ in dice.compile(text).names:
         if path[0] not in seen:

@@ -158,7 +158,7 @@ def test_incapacitated_can_only_spend_blood():
     game, source = start([])
     game.perform("wound", who="Ana", levels=7, type="lethal")
     out = game.perform("test", who="Ana", dice="dexterity + firearms")
-    assert said(out) == ["Ana is incapacitated and cannot act."] and rolled(out) == []
+    assert said(out) == ["Ana cannot act: incapacitated."] and rolled(out) == []
 
 
 def test_past_incapacitated_a_vampire_sleeps_and_unsoakable_damage_ends_it():
@@ -205,7 +205,7 @@ def test_dazed_more_levels_in_one_attack_than_stamina_loses_the_next_turn():
     assert game.perform("test", who="Guard", dice="dexterity + brawl").events       # this turn it still acts (4 - 1)
     game.perform("turn")
     out = game.perform("attack", who="Guard", target="Ana", kind="brawl")
-    assert said(out) == ["Guard is dazed and loses this turn."] and rolled(out) == []
+    assert said(out) == ["Guard cannot act: dazed, this turn is lost."] and rolled(out) == []
     game.perform("turn")
     out = game.perform("attack", who="Guard", target="Ana", kind="brawl")
     assert len(rolled(out)[0]) == 2 + 2 - 1          # Injured (3 levels): -1
@@ -308,7 +308,7 @@ def test_a_stake_at_the_heart_paralyses_with_three_levels():
     assert [e["label"]["en"] for e in out.events if e["kind"] == "roll"][0] == "Ana: 3 dice at 9"
     assert said(out)[-1] == "The stake pierces Brute's heart: paralysed until it is drawn out."
     out = game.perform("attack", who="Brute", target="Ana", kind="brawl")
-    assert said(out) == ["Brute is paralysed by a stake through the heart (only Auspex is left)."]
+    assert said(out) == ["Brute cannot act: a stake through the heart."]
     game.perform("unstake", who="Brute")
     assert sheet(game, "Brute")["staked"] is False
     # Two levels only: the stake misses the heart.

@@ -253,7 +253,7 @@ def test_the_health_levels_and_their_penalties():
         "Bruised (dice 0).", "Hurt (dice -1).", "Injured (dice -1).", "Wounded (dice -2).",
         "Mauled (dice -2).", "Crippled (dice -5).", "Incapacitated: only blood may be spent."]
     out = game.perform("test", who="Ana", dice=6)
-    assert said(out) == ["Ana is incapacitated and cannot act."] and rolls(out) == []
+    assert said(out) == ["Ana cannot act: incapacitated."] and rolls(out) == []
 
 
 # ---- resisted, teamwork, automatic success, generation -----------------------------------------
