@@ -1,0 +1,171 @@
+"""Vampire: the Masquerade, where dusk once read the text otherwise (issue 28, section 1), each with
+the text's numbers or worked by hand, with scripted dice.
+
+The text (in its Chinese): the wound penalty takes dice off rolls that involve a bodily action, not
+off a soak or resisting with the mind; Musashi (Dexterity 3, Brawl 4, Dodge 3) punches and dodges two
+brutes, three actions: 4, 2 and 1 dice; a point of Willpower is one success, once a turn; a
+character past Incapacitated does nothing but spend blood; torpor lasts as its table says by Humanity.
+Kojiro (Intelligence 5, Investigation 4, Occult 5) searches a library with Intelligence + Investigation.
+"""
+
+import pytest
+
+from ruleset_engine.dice import ScriptedDice
+from ruleset_engine.ruleset import load
+from ruleset_engine.runtime import Game
+
+RULESET = load("vampire-the-masquerade")
+
+
+def start(faces, **params):
+    source = ScriptedDice(faces)
+    game = Game.start(RULESET, params=params, rng=source)
+    return game, source
+
+
+def said(outcome, lang="en"):
+    return [e["text"][lang] if isinstance(e["text"], dict) else e["text"] for e in outcome.events if e["kind"] == "say"]
+
+
+def sizes(outcome):
+    return [len(e["dice"]) for e in outcome.events if e["kind"] == "roll"]
+
+
+def sheet(game, name):
+    return next(c for c in game.values["character"] if c["name"] == name)
+
+
+# ---- the wound penalty, decided from the traits rolled, in every kind of roll ---------------------
+
+def wounded_kojiro(faces):
+    game, source = start(faces)
+    game.perform("wound", who="Kojiro", levels=4, type="lethal")        # Wounded: -2
+    return game, source
+
+
+def test_a_wounded_kojiro_researching_rolls_nine_dice_not_seven():
+    game, _ = wounded_kojiro([2] * 40)
+    assert sizes(game.perform("test", who="Kojiro", dice="intelligence + investigation", diff=8)) == [9]
+    assert sizes(game.perform("test", who="Kojiro", dice="intelligence + occult", diff=8)) == [10]
+    # A bodily roll: Dexterity 3 + Brawl 4 = 7, less 2.
+    assert sizes(game.perform("test", who="Kojiro", dice="dexterity + brawl")) == [5]
+
+
+def test_extended_teamwork_and_resisted_rolls_read_the_traits_too():
+    game, _ = wounded_kojiro([2] * 60)
+    out = game.perform("extended", who="Kojiro", dice="intelligence + investigation", diff=8, target=15)
+    assert sizes(out) == [9]
+    assert sizes(game.perform("team", who="Kojiro", dice="intelligence + investigation")) == [9]
+    # Resisted: Kojiro's Wits + Alertness (mind: 4 + 3) against Ana's Dexterity + Athletics (3 + 2);
+    # then Kojiro's Strength + Brawl (2 + 4, bodily: less 2) against Ana's Perception + Alertness.
+    game.perform("wound", who="Ana", levels=2, type="bashing")            # Ana Hurt: -1
+    out = game.perform("resisted", who="Kojiro", dice="wits + alertness", vs="Ana", vs_dice="dexterity + athletics")
+    assert sizes(out) == [7, 5 - 1]
+    out = game.perform("resisted", who="Kojiro", dice="strength + brawl", vs="Ana", vs_dice="perception + alertness")
+    assert sizes(out) == [6 - 2, 5]
+
+
+# ---- several actions, the defences among them ------------------------------------------------------
+
+def test_musashi_punches_and_dodges_two_brutes_through_attack_four_two_and_one_dice():
+    game, source = start([2, 2, 2, 2] + [6, 6, 2, 2] + [6, 6] + [6, 2, 2, 2] + [6])
+    game.perform("npc", name="Musashi", nature="vampire", dex=3, brawl=4, dodge=3)
+    game.perform("npc", name="A", dex=2, brawl=2)
+    game.perform("npc", name="B", dex=2, brawl=2)
+    # His punch, the first of three actions: 3 + 4 - 3 = 4 dice (a miss).
+    punch = game.perform("attack", who="Musashi", target="A", kind="brawl", actions=3, nth=1)
+    assert sizes(punch) == [4] and said(punch)[0] == "3 actions: this one, number 1, loses 3 dice."
+    # A's blow (2 successes), dodged as his second action: 3 + 3 - 4 = 2 dice, both successes.
+    first = game.perform("attack", who="A", target="Musashi", kind="brawl", defend="dodge", defence_actions=3,
+                         defence_nth=2)
+    assert sizes(first) == [4, 2]
+    assert "Musashi defends as action 2 of 3: 4 dice fewer." in said(first)
+    assert said(first)[-1] == "The attack is cancelled."
+    # B's blow (1 success), dodged as his third: 6 - 5 = 1 die.
+    second = game.perform("attack", who="B", target="Musashi", kind="brawl", defend="dodge", defence_actions=3,
+                          defence_nth=3)
+    assert sizes(second) == [4, 1] and said(second)[-1] == "The attack is cancelled."
+    assert source.remaining == 0
+
+
+@pytest.mark.parametrize("split, nth, dice", [(1, 1, 5), (2, 1, 3), (2, 2, 2), (3, 1, 2), (3, 3, 0)])
+def test_split_costs_as_the_defences_place_among_the_actions(split, nth, dice):
+    # Brute dodges with Dexterity 3 + Dodge 2 = 5: as action nth of split, it loses split + nth - 1.
+    game, _ = start([6] * 7 + [2] * dice + [2] * 30)
+    game.perform("npc", name="Brute", dex=3, dodge=2)
+    out = game.perform("attack", who="Ana", target="Brute", kind="firearms", defend="dodge", damage=0,
+                       defence_actions=split, defence_nth=nth)
+    # With no dice left the dodge fails unrolled: the next roll is the damage (0 + 7 successes).
+    assert sizes(out)[:2] == ([7, dice] if dice else [7, 7])
+    assert ("No dice left: the action fails." in said(out)) == (dice == 0)
+
+
+def test_a_defence_past_the_defenders_actions_is_refused():
+    game, source = start([])
+    out = game.perform("attack", who="Ana", target="Kojiro", kind="firearms", defend="dodge", defence_actions=2,
+                       defence_nth=3)
+    assert said(out) == ["Refused: action 3 of 2?"] and sizes(out) == []
+
+
+# ---- Willpower is spent only when a roll happens ----------------------------------------------------
+
+@pytest.mark.parametrize("args, line", [
+    ({"dice": 5, "diff": 10, "retry": 1}, "Difficulty 11 is above 10: the action cannot succeed."),
+    ({"dice": 3, "actions": 3}, "No dice left: the action fails."),
+])
+def test_no_roll_no_willpower(args, line):
+    game, source = start([6, 6])
+    game.perform("turn")
+    out = game.perform("test", who="Ana", wp=True, **args)
+    assert said(out)[-1] == line and sizes(out) == []
+    assert sheet(game, "Ana")["willpower_pool"] == 5 and sheet(game, "Ana")["wp_turn"] != game.values["clock"]
+    # The point is still there to spend this turn, on a roll that happens.
+    out = game.perform("test", who="Ana", dice=2, wp=True)
+    assert sizes(out) == [2] and sheet(game, "Ana")["willpower_pool"] == 4
+
+
+def test_an_incapacitated_character_spends_no_willpower():
+    game, _ = start([])
+    game.perform("wound", who="Ana", levels=7, type="bashing")
+    out = game.perform("test", who="Ana", dice=5, wp=True)
+    assert said(out) == ["Ana cannot act: incapacitated."]
+    assert sheet(game, "Ana")["willpower_pool"] == 5
+
+
+def test_an_attack_with_willpower_refused_rolls_nothing():
+    game, _ = start([6] * 7)
+    game.perform("turn")
+    game.perform("test", who="Ana", dice=0, wp=True)               # no dice: nothing spent
+    game.perform("test", who="Ana", dice="dexterity", wp=True)     # spent: 3 dice
+    out = game.perform("attack", who="Ana", target="Kojiro", kind="firearms", wp=True)
+    assert said(out)[-1] == "Refused: Ana has spent Willpower this turn already (one point a turn)."
+    assert sizes(out) == []
+
+
+# ---- who may act ------------------------------------------------------------------------------------
+
+def torpid_kojiro():
+    game, source = start([6] * 40)
+    game.perform("wound", who="Kojiro", levels=7, type="lethal")
+    game.perform("wound", who="Kojiro", levels=1, type="lethal")           # past Incapacitated: torpor
+    assert sheet(game, "Kojiro")["condition"] == "torpor"
+    return game
+
+
+@pytest.mark.parametrize("action, args", [
+    ("test", {"who": "Kojiro", "dice": "wits + alertness"}),
+    ("seduce", {"who": "Kojiro", "target": "Ana"}),
+    ("seduce", {"who": "Ana", "target": "Kojiro"}),
+    ("resisted", {"who": "Ana", "vs": "Kojiro"}),
+    ("team", {"who": "Kojiro"}),
+    ("frenzy", {"who": "Kojiro", "diff": 5}),
+    ("knockdown", {"who": "Kojiro"}),
+])
+def test_a_torpid_character_cannot_act_and_says_so(action, args):
+    game = torpid_kojiro()
+    before = sheet(game, "Kojiro")
+    team = game.values["team_rolls"]
+    out = game.perform(action, **args)
+    assert said(out) == ["Kojiro cannot act: torpor."] and sizes(out) == []
+    assert sheet(game, "Kojiro") == before and game.values["team_rolls"] == team
+    assert not sheet(game, "Kojiro")["frenzied"]
