@@ -91,8 +91,9 @@ def test_the_firearm_bonus_param_extra_counts_successes_beyond_the_first():
     out = game.perform("attack", who="Ana", target="Brute", kind="firearms", defend="dodge", damage=5)
     assert "Damage: 5 + 3 successes = 8 dice." in said(out)
     # Four 1s on the soak: no botch, nothing soaked: 8 levels on a track of 7: past Incapacitated.
-    assert said(out)[-3:] == ["1 1 1 1 = 0", "8 - 0 soaked = 8 levels of lethal damage.",
-                              "Brute: 7/7 (lethal 7), past Incapacitated: torpor."]
+    assert said(out)[-4:] == ["1 1 1 1 = 0", "8 - 0 soaked = 8 levels of lethal damage.",
+                              "Brute: 7/7 (lethal 7), past Incapacitated: torpor.",
+                              "Brute sleeps two weeks (Humanity 7): no awakening before day 15 (today is day 1)."]
     assert sheet(game, "Brute")["condition"] == "torpor" and sheet(game, "Brute")["torpor_cause"] == "wounds"
     assert source.remaining == 0
 
@@ -169,7 +170,8 @@ def test_past_incapacitated_a_vampire_sleeps_and_unsoakable_damage_ends_it():
     npc(game, "Brute", nature="human", str=4, dex=3, sta=4, brawl=0)
     out = game.perform("attack", who="Brute", target="Kojiro", kind="brawl", damage=2)
     assert "4 - 1 soaked = 3 levels of bashing damage." in said(out)
-    assert said(out)[-1] == "Kojiro: 7/7 (lethal 6, bashing 1), past Incapacitated: torpor."
+    assert said(out)[-2:] == ["Kojiro: 7/7 (lethal 6, bashing 1), past Incapacitated: torpor.",
+                              "Kojiro sleeps a year (Humanity 5): no awakening before day 366 (today is day 1)."]
     assert sheet(game, "Kojiro")["condition"] == "torpor"
     out = game.perform("attack", who="Brute", target="Kojiro", kind="melee", damage=0, type="aggravated")
     assert "Kojiro cannot soak aggravated damage." in said(out)

@@ -169,3 +169,29 @@ def test_a_torpid_character_cannot_act_and_says_so(action, args):
     assert said(out) == ["Kojiro cannot act: torpor."] and sizes(out) == []
     assert sheet(game, "Kojiro") == before and game.values["team_rolls"] == team
     assert not sheet(game, "Kojiro")["frenzied"]
+
+
+# ---- torpor has a length, counted on the chronicle's calendar -----------------------------------------
+
+def test_torpor_lasts_as_the_table_says_and_no_one_wakes_the_night_they_fell():
+    # Ana, Humanity 7: two weeks, 14 days. She falls on day 1: no awakening before day 15.
+    game, source = start([8, 2, 2, 2, 2, 2, 2])
+    game.perform("wound", who="Ana", levels=7, type="lethal")
+    out = game.perform("wound", who="Ana", levels=1, type="lethal")
+    assert said(out)[-1] == "Ana sleeps two weeks (Humanity 7): no awakening before day 15 (today is day 1)."
+    assert sheet(game, "Ana")["torpor_until"] == 15
+    assert said(game.perform("awaken", who="Ana")) == ["Refused: Ana's torpor (two weeks) lasts until day 15; today is day 1."]
+    for _ in range(13):
+        game.perform("night")                    # nights played count: day 14
+    assert game.values["day"] == 14 and said(game.perform("awaken", who="Ana"))[0].startswith("Refused")
+    game.perform("night")
+    out = game.perform("awaken", who="Ana")
+    assert said(out)[-1] == "Ana wakes: 6/7 (lethal 6), Crippled."
+    assert source.remaining == 0
+
+
+@pytest.mark.parametrize("amount, unit, day", [(3, "nights", 4), (2, "weeks", 15), (1, "months", 31), (50, "years", 18251)])
+def test_time_passes_in_the_texts_units(amount, unit, day):
+    game, _ = start([])
+    game.perform("pass", amount=amount, unit=unit)
+    assert game.values["day"] == day
