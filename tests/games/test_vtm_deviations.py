@@ -195,3 +195,28 @@ def test_time_passes_in_the_texts_units(amount, unit, day):
     game, _ = start([])
     game.perform("pass", amount=amount, unit=unit)
     assert game.values["day"] == day
+
+
+# ---- delay: to any later point of the turn, never a second action ---------------------------------------
+
+def test_a_delay_moves_to_any_later_point_and_who_has_acted_cannot_delay():
+    # Ana 3 + 3 + 9 = 15, Brute 3 + 3 + 2 = 8, Guard 2 + 2 + 1 = 5 (Kojiro out of the scene).
+    game, source = start([9, 2, 1])
+    game.perform("npc", name="Brute", nature="vampire", dex=3, wit=3)
+    game.perform("npc", name="Guard", nature="human")
+    game.perform("leave", who="Kojiro")
+    out = game.perform("initiative")
+    assert said(out)[-2:] == ["Initiative: 1. Ana (15), 2. Brute (8), 3. Guard (5)", "Ana acts (initiative 15)."]
+    out = game.perform("delay", who="Ana", after="Brute")
+    assert said(out) == ["Ana delays: acts right after Brute this turn.", "Brute acts (initiative 8)."]
+    assert said(game.perform("delay", who="Guard", after="Brute")) == [
+        "Refused: Brute acts before Guard; a delay moves later in the turn."]
+    assert said(game.perform("done")) == ["Ana acts (initiative 15)."]
+    assert said(game.perform("done")) == ["Guard acts (initiative 5)."]
+    # Ana has acted: no delay to act again this turn; the Guard, acting now, may still delay.
+    assert said(game.perform("delay", who="Ana")) == ["Refused: Ana has acted this turn; a delay does not act twice."]
+    assert said(game.perform("delay", who="Guard")) == ["Guard delays: acts last this turn.", "Guard acts (initiative 5)."]
+    assert said(game.perform("done")) == ["Everyone has acted: next turn."]
+    game.perform("turn")
+    assert not sheet(game, "Ana")["acted"]            # the next turn, a new order
+    assert source.remaining == 0
