@@ -220,3 +220,83 @@ def test_a_delay_moves_to_any_later_point_and_who_has_acted_cannot_delay():
     game.perform("turn")
     assert not sheet(game, "Ana")["acted"]            # the next turn, a new order
     assert source.remaining == 0
+
+
+# ---- switches for the text's optional or double-read rules ----------------------------------------------
+
+def test_dazed_is_a_switch():
+    # A human guard of Stamina 2 takes 3 lethal levels: dazed when the rule is on (the default), not off.
+    for on in (True, False):
+        game, _ = start([6, 2, 2] + [6, 6, 6] + [6, 6, 6] + [2] * 10, dazed=on)
+        game.perform("npc", name="Guard", nature="human", sta=2, dex=2, brawl=2)
+        out = game.perform("attack", who="Ana", target="Guard", kind="melee", damage=1, type="lethal")
+        assert ("dazed" in said(out)[-1]) == on
+        game.perform("turn")
+        out = game.perform("attack", who="Guard", target="Ana", kind="brawl")
+        assert (said(out) == ["Guard cannot act: dazed, this turn is lost."]) == on
+
+
+def test_seduction_resisted_by_difficulty_under_the_switch():
+    # Ana against Kojiro, the target's trait + 3 as Ana's difficulty: Appearance 3 + Subterfuge 0 at
+    # Wits 4 + 3 = 7 (7 2 2: one success); Wits 3 + 1 at Intelligence 5 + 3 = 8 (8 8 2 2: two);
+    # Charisma 3 + 1 at Perception 4 + 3 = 7 (7 2 2 2: one). Kojiro rolls nothing.
+    game, source = start([7, 2, 2] + [8, 8, 2, 2] + [7, 2, 2, 2], seduction_resist="difficulty")
+    out = game.perform("seduce", who="Ana", target="Kojiro")
+    assert sizes(out) == [3, 4, 4]
+    assert said(out)[-1] == "1 to 0: Kojiro is taken with Ana and goes somewhere quieter; the rest is roleplayed."
+    assert source.remaining == 0
+
+
+def test_seduction_is_no_bodily_action():
+    # A Wounded Ana (-2) still rolls Appearance 3 + Subterfuge 0 = 3 dice against Wits 4 + 3 = 7.
+    game, _ = start([1, 2, 2] + [2] * 7)
+    game.perform("wound", who="Ana", levels=4, type="lethal")
+    assert sizes(game.perform("seduce", who="Ana", target="Kojiro")) == [3, 7]
+
+
+def declaring(faces):
+    # Ana 3 + 3 + 9 = 15, Kojiro 3 + 4 + 2 = 9: the text's full turn.
+    game, source = start([9, 2] + faces, declare_phase=True)
+    out = game.perform("initiative")
+    return game, source, out
+
+
+def test_the_full_turn_declares_from_the_lowest_initiative_up():
+    game, _, out = declaring([])
+    assert said(out)[-2] == ("Declare, lowest initiative first: Kojiro, Ana. Blood and Willpower for the turn "
+                             "are declared now (declare NAME wp, blood N); several actions resolve at its end.")
+    game, _, out = start([9, 2])[0], None, None
+    assert not any("Declare" in line for line in said(game.perform("initiative")))      # off: a quick table
+
+
+def test_blood_and_willpower_are_declared_at_the_turns_start():
+    game, source, _ = declaring([6, 6, 2] + [6, 6])
+    assert said(game.perform("declare", who="Ana", wp=True, blood=1)) == [
+        "Ana declares for this turn: Willpower 1, blood 1."]
+    game.perform("declare", who="Kojiro", blood=1)
+    # Kojiro declared no Willpower: it is refused, no die rolled.
+    out = game.perform("test", who="Kojiro", dice=3, wp=True)
+    assert said(out)[-1] == "Refused: Kojiro did not declare Willpower at the turn's start (declare NAME wp)."
+    assert sheet(game, "Kojiro")["willpower_pool"] == 8
+    out = game.perform("test", who="Ana", dice=3, wp=True)          # 6 6 2 + 1
+    assert said(out)[-1] == "6✓ 6✓ 2 +1 (Willpower) = 3 successes: Complete"
+    # The rolls have begun: no more declaring.
+    assert said(game.perform("declare", who="Kojiro", wp=True)) == [
+        "Refused: this turn's rolls have begun; blood and Willpower are declared at its start."]
+    # Kojiro (3 blood a turn) declared 1.
+    game.perform("wound", who="Kojiro", levels=2, type="bashing")
+    assert said(game.perform("heal", who="Kojiro", levels=2))[-1] == (
+        "Refused: Kojiro declared 1 blood left to spend this turn, not 2 (declare NAME blood N, at the turn's start).")
+    assert sheet(game, "Kojiro")["blood"] == 15
+    game.perform("heal", who="Kojiro", levels=1)
+    assert (sheet(game, "Kojiro")["blood"], sheet(game, "Kojiro")["blood_declared"]) == (14, 0)
+    # Several actions wait for the end of the turn: once everyone has acted, they resolve.
+    out = game.perform("test", who="Ana", dice="dexterity + firearms", actions=2, nth=1)
+    assert said(out) == ["Refused: several actions resolve at the end of the turn, once everyone has acted (done)."]
+    game.perform("done")
+    game.perform("done")
+    out = game.perform("test", who="Ana", dice=4, actions=2, nth=1)
+    assert sizes(out) == [2]
+    game.perform("turn")
+    assert (sheet(game, "Ana")["wp_declared"], sheet(game, "Ana")["blood_declared"]) == (False, 0)
+    assert source.remaining == 0

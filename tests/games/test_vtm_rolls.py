@@ -189,8 +189,8 @@ def test_willpower_once_a_turn_then_again_next_turn():
     other = game.perform("test", who="Kojiro", dice=2, wp=True)     # another character may
     assert sheet(game, "Kojiro")["willpower_pool"] == 7 and rolls(other)
     game.perform("turn")
-    game.perform("test", who="Ana", dice=0, wp=True)                 # spent even on a failure
-    assert sheet(game, "Ana")["willpower_pool"] == 3
+    game.perform("test", who="Ana", dice=0, wp=True)                 # no dice, no roll: nothing spent
+    assert sheet(game, "Ana")["willpower_pool"] == 4
     assert source.remaining == 0
 
 
