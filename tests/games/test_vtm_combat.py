@@ -191,7 +191,7 @@ def test_a_mortal_past_incapacitated_dies_once_no_bashing_is_left():
     npc(game, "Victim", nature="human", sta=2)
     game.perform("wound", who="Victim", levels=7, type="bashing")
     out = game.perform("attack", who="Ana", target="Victim", kind="brawl", damage=1)   # 2 + 1 = 3 dice: 3 levels
-    assert said(out)[-1] == "Victim: 7/7 (lethal 3, bashing 4), Incapacitated: only blood may be spent."
+    assert said(out)[-1] == "Victim: 7/7 (lethal 3, bashing 4), Incapacitated: on the edge of unconsciousness."
     assert sheet(game, "Victim")["condition"] == "none"
     out = game.perform("attack", who="Ana", target="Victim", kind="brawl", damage=5)   # 7 dice: 7 levels
     assert said(out)[-1] == "Victim: 7/7 (lethal 7), past Incapacitated: dead."

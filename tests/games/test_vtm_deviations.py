@@ -300,3 +300,57 @@ def test_blood_and_willpower_are_declared_at_the_turns_start():
     game.perform("turn")
     assert (sheet(game, "Ana")["wp_declared"], sheet(game, "Ana")["blood_declared"]) == (False, 0)
     assert source.remaining == 0
+
+
+# ---- small ones -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, refused", [
+    ({"kind": "brawl"}, True),
+    ({"kind": "firearms"}, True),
+    ({"kind": "melee"}, True),                      # Ana's sheet weapon, a pistol, cannot stake
+    ({"kind": "melee", "damage": 2}, False),        # a weapon named at the table: the Storyteller's stake
+])
+def test_a_stake_needs_a_weapon_that_can_stake(args, refused):
+    game, _ = start([2] * 30)
+    game.perform("npc", name="Brute", nature="vampire")
+    out = game.perform("attack", who="Ana", target="Brute", stake=True, **args)
+    assert said(out)[0].startswith("Refused: a stake needs a weapon that can stake") == refused
+    assert (sizes(out) == []) == refused
+
+
+def test_an_extra_with_a_stake_stakes_with_the_sheets_weapon():
+    # The Hunter: Dexterity 2 + Melee 3 at 9 (9 9 9 2 2: 3), a stake of damage 2 + Strength 2 + ... at 6.
+    game, _ = start([9, 9, 9, 2, 2] + [6, 6, 6, 6] + [2, 2])
+    game.perform("npc", name="Hunter", melee=3, weapon=2, wtype="lethal", stakes=True)
+    game.perform("npc", name="Brute", nature="vampire")
+    out = game.perform("attack", who="Hunter", target="Brute", kind="melee", stake=True)
+    assert said(out)[-1] == "The stake pierces Brute's heart: paralysed until it is drawn out."
+
+
+def test_only_blood_may_be_spent_is_not_said_of_a_human():
+    game, _ = start([])
+    game.perform("npc", name="Guard", nature="human")
+    out = game.perform("wound", who="Guard", levels=7, type="bashing")
+    assert said(out)[-1] == "Guard: 7/7 (bashing 7), Incapacitated: on the edge of unconsciousness."
+    out = game.perform("wound", who="Ana", levels=7, type="bashing")
+    assert said(out)[-1] == "Ana: 7/7 (bashing 7), Incapacitated: only blood may be spent."
+
+
+def test_the_npc_armour_help_says_what_the_rules_do():
+    penalty = RULESET.actions["npc"].params["penalty"].doc
+    assert "initiative" in penalty and "Dexterity" not in penalty
+    # The armour's penalty comes off initiative: Dexterity 2 + Wits 2 + 5 - 2 = 7.
+    game, _ = start([5, 2, 2])
+    game.perform("npc", name="Knight", armour=3, penalty=2)
+    game.perform("leave", who="Ana")
+    game.perform("leave", who="Kojiro")
+    out = game.perform("initiative")
+    assert "Knight: 2 + 2 + 5 (wounds 0, armour -2) = 7" in said(out)
+
+
+def test_teamwork_counts_no_one_who_cannot_act():
+    game, _ = start([6, 6] + [6, 6, 6])
+    game.perform("wound", who="Kojiro", levels=7, type="lethal")           # Incapacitated
+    game.perform("team", who="Ana", dice=2)
+    assert said(game.perform("team", who="Kojiro", dice=3)) == ["Kojiro cannot act: incapacitated."]
+    assert (game.values["team_net"], game.values["team_rolls"]) == (2, 1)

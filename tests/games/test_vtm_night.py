@@ -206,7 +206,11 @@ def test_diablerie_on_an_elder():
     assert lines[0] == "Ana drains Kojiro's blood (0 into their own pool): now the soul."
     assert "Kojiro takes damage that cannot be soaked, past Incapacitated or in torpor: Final Death." in lines
     assert "Ana falls into frenzy." in lines
-    assert lines[-2].startswith("Kojiro was of a lower generation: Ana is now of the 12th")
+    assert lines[-3].startswith("Kojiro was of a lower generation: Ana is now of the 12th")
+    # The victim's Disciplines, the diablerist's to use for a while, on her sheet.
+    assert lines[-1] == ("For a while Ana may use Kojiro's Disciplines (auspex 3, dementation 4, obfuscate 3: on the "
+                         "sheet as learnable), or raise one of their own 1 to 3 dots (the Storyteller's).")
+    assert sheet(game, "Ana")["learnable"] == "auspex 3, dementation 4, obfuscate 3"
     ana = sheet(game, "Ana")
     assert (ana["generation"], ana["blood_max"], ana["humanity"], ana["frenzied"]) == (12, 11, 6, True)
     assert ana["diablerie"]["en"] == "diablerie on Kojiro, night 1: aura 5 years, suspicion 5 months"
