@@ -169,6 +169,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.playouts is not None and not 1 <= args.playouts <= 1_000_000:
         print(f"dusk check: --playouts takes 1 to 1,000,000 games, not {args.playouts:,}", file=sys.stderr)
         return 2
+    if not args.files and args.sheets and len(args.sheets) > 1:
+        # `dusk check --sheets FILE RULESET`: --sheets takes every path after it, so the ruleset named
+        # last is read as the one FILE (as a sheet file's own comment shows the command).
+        args.files = [args.sheets.pop()]
+    if not args.files:
+        print("dusk check: name a ruleset FILE (or a bundled id) to check", file=sys.stderr)
+        return 2
     if args.sheets and len(args.files) != 1:
         print("dusk check: --sheets checks sheets against one ruleset: name one FILE", file=sys.stderr)
         return 2
@@ -568,7 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="validate rulesets: exit 1 and list every problem",
                            description="Check ruleset files (or bundled ids): a one-line summary each, or every "
                                        "problem as file:line:col: message (at path.to.key).")
-    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("files", nargs="*", metavar="FILE")
     check.add_argument("--sheets", nargs="+", metavar="PATH",
                        help="sheet files or folders to check against the ruleset (one ruleset FILE)")
     check.add_argument("--playouts", type=int, metavar="N",

@@ -22,6 +22,18 @@ def test_check_ok_is_one_line_per_ruleset(tmp_path):
     assert lines[1].startswith("attack-keep-sets: ok: attack-keep-sets (")
 
 
+def test_check_sheets_before_the_ruleset_as_a_sheet_file_shows_it(tmp_path):
+    # rulesets/vampire-the-masquerade/ana.yaml: "`dusk check --sheets FILE RULESET` checks one".
+    from pathlib import Path
+    ana = Path(__file__).resolve().parents[1] / "rulesets" / "vampire-the-masquerade" / "ana.yaml"
+    for args in (["--sheets", str(ana), "vampire-the-masquerade"], ["vampire-the-masquerade", "--sheets", str(ana)]):
+        out = dusk("check", *args, cwd=tmp_path)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert "ana.yaml: ok: Ana (character), " in out.stdout.splitlines()[-1]
+    out = dusk("check", cwd=tmp_path)
+    assert out.returncode == 2 and "name a ruleset FILE" in out.stderr
+
+
 def test_check_of_a_missing_ruleset_is_a_problem_not_a_traceback(tmp_path):
     out = dusk("check", "no-such-game", str(tmp_path / "nowhere.yaml"), cwd=tmp_path)
     assert out.returncode == 1

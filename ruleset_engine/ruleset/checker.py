@@ -45,6 +45,7 @@ class RulesetChecker:
         self.languages: set[str] = set()       # every language a text of the ruleset has
         self.level_end_refused: str | None = None   # where the steps being checked run, if no iteration does
         self.nesting = 0                       # blocks of steps around the one being checked
+        self.guards: dict = {}                 # group -> its acts: (who may act), once found sound
         self.formulas = NO_FORMULAS   # the named formulas every formula may call (formulas.py)
 
     # The global names, as the step checks read them.

@@ -69,8 +69,30 @@ def entity(c, name: str, spec) -> model.EntitySpec:
         from .sheets import template
 
         sheet = template(c, name, spec["sheet"], path + ("sheet",))
+    acts = None
+    if "acts" in spec:
+        acts = acts_guard(c, name, spec, path + ("acts",))
     return model.EntitySpec(name, fields, tracks, count, names, spec.get("label"), spec.get("doc"), spec.get("max"),
-                            sheet)
+                            sheet, acts)
+
+
+def acts_guard(c, name: str, spec, path) -> dict | None:
+    """A group's acts: (who may act): its test and its refusal, checked once here over an instance bound
+    by its as: name. Each action with an entity parameter of the group asks it first (flow.guard_steps).
+    None when it has a problem (said here, once)."""
+    acts = spec["acts"]
+    if "count" not in spec:
+        c.problem("acts: says which instances of a group may act: give the entity count:", path, at_key=True)
+        return None
+    before = len(c.problems)
+    scope = Scope(c.names)
+    c.bind(scope, acts["as"], path + ("as",), "acts: as", ("entity", name))
+    c.formula(acts["when"], path + ("when",), scope)
+    c.text(acts["refused"], path + ("refused",), scope)
+    if len(c.problems) != before:
+        return None
+    c.guards[name] = dict(acts)
+    return c.guards[name]
 
 
 def mark_rule(c, track, path) -> MarkRule | None:

@@ -21,7 +21,8 @@ def level(c, i: int, spec) -> model.Level:
         c.problem(f"only the innermost loop level has steps:; {name!r} has begin:, finish: and then:",
                   path + ("steps",), at_key=True)
     params = action_params(c, spec.get("params") or {}, path + ("params",))
-    scope = Scope(c.names, {p: None for p in params})
+    scope = Scope(c.names, {p: (("entity", params[p].of) if params[p].type == "entity" else None) for p in params})
+    bind_reads(c, params, scope, path)
     blocks = {}
     for part in ("begin", "finish", "then"):
         # No iteration is running there that `end: LEVEL` could end.
@@ -32,7 +33,7 @@ def level(c, i: int, spec) -> model.Level:
         times=c.formula(spec.get("times"), path + ("times",), Scope(c.names)),
         max=spec.get("max"),
         begin=blocks["begin"], finish=blocks["finish"], then=blocks["then"],
-        steps=c.steps(spec.get("steps") or [], path + ("steps",), scope),
+        steps=guard_steps(c, params) + c.steps(spec.get("steps") or [], path + ("steps",), scope),
         params=params, doc=spec.get("doc"), label=spec.get("label"), where=position_of(c.data, path),
     )
 
@@ -72,6 +73,12 @@ def action_params(c, specs, path) -> dict:
                     c.problem(f"the default {default!r}: {problem}", p + ("default",))
         elif over is not None:
             c.problem("over: goes with type: formula", p + ("over",), at_key=True)
+        if spec.get("reads") is not None and kind != "formula":
+            c.problem("reads: names the fields a formula parameter reads: it goes with type: formula",
+                      p + ("reads",), at_key=True)
+        if spec.get("acts") is not None and kind != "entity":
+            c.problem("acts: says whether an entity parameter's instance acts: it goes with type: entity",
+                      p + ("acts",), at_key=True)
         if kind == "entity" and isinstance(default, str):
             # A formula giving an instance or its name (a state variable naming the current one), read
             # as the action starts without it.
@@ -89,21 +96,55 @@ def action_params(c, specs, path) -> dict:
             c.formula(spec.get("min"), p + ("min",), Scope(c.names), still=True),
             c.formula(spec.get("max"), p + ("max",), Scope(c.names), still=True),
             tuple(spec.get("choices") or ()), spec.get("of"), spec.get("doc"), over, word,
+            spec.get("reads"), spec.get("acts", True) is not False,
         )
     return params
+
+
+def bind_reads(c, params: dict, scope: Scope, path) -> None:
+    """Each formula parameter's reads: name, bound for the steps (the list of the fields it names)."""
+    for p in params.values():
+        if p.reads is None:
+            continue
+        where = path + ("params", p.name, "reads")
+        if p.reads in params:
+            c.problem(f"reads: {p.reads!r} is the name of a parameter; name the list of fields another way", where)
+            continue
+        c.bind(scope, p.reads, where, "reads")
+
+
+def guard_steps(c, params: dict) -> list:
+    """The steps an action runs first, one guard for each entity parameter whose instance acts (not
+    acts: false) and whose group says who may act (acts:): bind the instance by the group's as: name,
+    and when its when: does not hold, say refused: and end the action, nothing changed. One
+    definition, the group's; the same steps in every mode."""
+    out = []
+    for pname, p in params.items():
+        acts = c.guards.get(p.of) if p.type == "entity" and p.acts else None
+        if acts is None:
+            continue
+        where = ("entities", p.of, "acts")
+        scope = Scope(c.names, {q: (("entity", params[q].of) if params[q].type == "entity" else None)
+                                for q in params})
+        raw = [{"let": {acts["as"]: pname}},
+               {"if": f"not ({acts['when']})", "then": [{"say": acts["refused"]}, {"return": 0}]}]
+        out += c.steps(raw, where, scope)
+    return out
 
 
 def action(c, name: str, spec) -> model.Action:
     path = ("actions", name)
     params = action_params(c, spec.get("params") or {}, path + ("params",))
     scope = Scope(c.names, {p: (("entity", params[p].of) if params[p].type == "entity" else None) for p in params})
+    bind_reads(c, params, scope, path)
+    guard = guard_steps(c, params)
     once_per = spec.get("once_per")
     levels = c.levels
     if once_per is not None and once_per not in levels:
         c.problem(f"once_per: names a loop level, and {once_per!r} is none"
                   f"{c.suggest(once_per, levels) if levels else ' (this ruleset has no loop:)'}", path + ("once_per",))
     return model.Action(
-        name=name, steps=c.steps(spec["steps"], path + ("steps",), scope), params=params,
+        name=name, steps=guard + c.steps(spec["steps"], path + ("steps",), scope), params=params,
         when=c.formula(spec.get("when"), path + ("when",), Scope(c.names), still=True),
         doc=spec.get("doc"), label=spec.get("label"), once_per=once_per,
     )

@@ -50,6 +50,8 @@ class ActionParam:
     doc: Any = None
     over: str | None = None   # type formula: the entity parameter whose fields the formula reads
     word: str | None = None   # a word that introduces the value at the table (`diff 6`)
+    reads: str | None = None  # type formula: a local holding the list of the fields the formula names
+    acts: bool = True         # type entity: the instance acts, so its group's acts: guard is asked
 
 
 @dataclass(slots=True)
@@ -134,6 +136,7 @@ class EntitySpec:
     doc: Any = None
     max: int | None = None           # the most instances the group may hold (create: makes more)
     sheet: Any = None                # a SheetTemplate (sheets.py): instances written in sheet files
+    acts: Any = None                 # {as, when, refused}: who may act (every action's guard), as written
 
     @property
     def most(self) -> int:

@@ -55,6 +55,16 @@ def evaluate(text: str, instance: dict) -> int:
     return value
 
 
+def names_read(text: str) -> list[str]:
+    """The names a formula over fields reads, each once, in the order written (`grit + aim`
+    gives [grit, aim]); a plain number reads none."""
+    seen: list[str] = []
+    for path, _ in dice.compile(text).names:
+        if path[0] not in seen:
+            seen.append(path[0])
+    return seen
+
+
 def formula_over_fields(text, group) -> str | None:
     """The checker's reading of a default: a formula over the numeric fields a group declares."""
     if group is None:

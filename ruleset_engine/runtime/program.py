@@ -373,6 +373,10 @@ class ProgramWriter:
                 what = w.const(f"{name} {pname}", "t")
                 w.line(f"{var} = _formula_arg({args}[{pname!r}], {w.local(spec.over)}, {what})")
                 w.bound(pname, NUM)
+                if spec.reads is not None:
+                    # The fields the formula names, each once, in the order written (for_each reads them).
+                    w.line(f"{w.local(spec.reads)} = _formula_reads({args}[{pname!r}])")
+                    w.bound(spec.reads, ANY)
             else:
                 w.line(f"{var} = {args}[{pname!r}]")
                 w.bound(pname, {"integer": NUM, "boolean": BOOL}.get(spec.type, STR))
@@ -539,7 +543,7 @@ class ProgramWriter:
             "_instance_named": support.instance_named,
             "_default_arg": support.default_arg, "_default_entity": support.default_entity,
             "_default_truth": support.default_truth, "_default_choice": support.default_choice,
-            "_formula_arg": support.formula_arg, "_add_sheets": support.add_sheets, "_new_track": new_track, "_start_marks": start_marks,
+            "_formula_arg": support.formula_arg, "_formula_reads": support.formula_reads, "_add_sheets": support.add_sheets, "_new_track": new_track, "_start_marks": start_marks,
             "_env_name": env_name, "_u_env": u_env, "_u_plain": u_plain,
             "_LocalText": LocalText, "_NO_DICE": NO_DICE, "_NOTHING": NOTHING, "_EndGame": EndGame,
             "_EndLevel": EndLevel, "_NeedDecision": NeedDecision, "_RoundLimit": RoundLimit,

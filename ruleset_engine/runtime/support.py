@@ -241,6 +241,14 @@ def formula_arg(text, instance, what: str) -> int:
         raise StepFailed(f"{what}: {err}") from None
 
 
+def formula_reads(text) -> list:
+    """The fields a formula parameter names (already checked to be fields), each once, in the order
+    written: what its reads: name holds."""
+    from ruleset_engine.ruleset import over
+
+    return over.names_read(str(text))
+
+
 def add_sheets(instances: list, make, sheets: tuple, run, entity: str, most: int, rules: dict, traced: bool) -> None:
     """The instances the sheets give (the ruleset's, then the run's for this group), made as create:
     makes one (the group's fields, then the sheet's), their tracks marked as the sheet says. A sheet

@@ -91,8 +91,9 @@ def test_the_firearm_bonus_param_extra_counts_successes_beyond_the_first():
     out = game.perform("attack", who="Ana", target="Brute", kind="firearms", defend="dodge", damage=5)
     assert "Damage: 5 + 3 successes = 8 dice." in said(out)
     # Four 1s on the soak: no botch, nothing soaked: 8 levels on a track of 7: past Incapacitated.
-    assert said(out)[-3:] == ["1 1 1 1 = 0", "8 - 0 soaked = 8 levels of lethal damage.",
-                              "Brute: 7/7 (lethal 7), past Incapacitated: torpor."]
+    assert said(out)[-4:] == ["1 1 1 1 = 0", "8 - 0 soaked = 8 levels of lethal damage.",
+                              "Brute: 7/7 (lethal 7), past Incapacitated: torpor.",
+                              "Brute sleeps two weeks (Humanity 7): no awakening before day 15 (today is day 1)."]
     assert sheet(game, "Brute")["condition"] == "torpor" and sheet(game, "Brute")["torpor_cause"] == "wounds"
     assert source.remaining == 0
 
@@ -149,8 +150,8 @@ def test_the_new_wound_penalty_takes_dice_off_later_rolls_not_soak():
     # Injured (-1): Dexterity 3 + Brawl 3 = 6, less 1 = 5 dice.
     out = game.perform("test", who="Brute", dice="dexterity + brawl")
     assert len(rolled(out)[0]) == 5
-    # Soak is not reduced: Stamina 4, four dice (a test with `wounds no`).
-    out = game.perform("test", who="Brute", dice="stamina", wounds=False)
+    # Soak is not reduced: Stamina 4, four dice (a test with `wounds never`: Stamina is Physical, but a soak no bodily action).
+    out = game.perform("test", who="Brute", dice="stamina", wounds="never")
     assert len(rolled(out)[0]) == 4
 
 
@@ -158,7 +159,7 @@ def test_incapacitated_can_only_spend_blood():
     game, source = start([])
     game.perform("wound", who="Ana", levels=7, type="lethal")
     out = game.perform("test", who="Ana", dice="dexterity + firearms")
-    assert said(out) == ["Ana is incapacitated and cannot act."] and rolled(out) == []
+    assert said(out) == ["Ana cannot act: incapacitated."] and rolled(out) == []
 
 
 def test_past_incapacitated_a_vampire_sleeps_and_unsoakable_damage_ends_it():
@@ -169,7 +170,8 @@ def test_past_incapacitated_a_vampire_sleeps_and_unsoakable_damage_ends_it():
     npc(game, "Brute", nature="human", str=4, dex=3, sta=4, brawl=0)
     out = game.perform("attack", who="Brute", target="Kojiro", kind="brawl", damage=2)
     assert "4 - 1 soaked = 3 levels of bashing damage." in said(out)
-    assert said(out)[-1] == "Kojiro: 7/7 (lethal 6, bashing 1), past Incapacitated: torpor."
+    assert said(out)[-2:] == ["Kojiro: 7/7 (lethal 6, bashing 1), past Incapacitated: torpor.",
+                              "Kojiro sleeps a year (Humanity 5): no awakening before day 366 (today is day 1)."]
     assert sheet(game, "Kojiro")["condition"] == "torpor"
     out = game.perform("attack", who="Brute", target="Kojiro", kind="melee", damage=0, type="aggravated")
     assert "Kojiro cannot soak aggravated damage." in said(out)
@@ -189,7 +191,7 @@ def test_a_mortal_past_incapacitated_dies_once_no_bashing_is_left():
     npc(game, "Victim", nature="human", sta=2)
     game.perform("wound", who="Victim", levels=7, type="bashing")
     out = game.perform("attack", who="Ana", target="Victim", kind="brawl", damage=1)   # 2 + 1 = 3 dice: 3 levels
-    assert said(out)[-1] == "Victim: 7/7 (lethal 3, bashing 4), Incapacitated: only blood may be spent."
+    assert said(out)[-1] == "Victim: 7/7 (lethal 3, bashing 4), Incapacitated: on the edge of unconsciousness."
     assert sheet(game, "Victim")["condition"] == "none"
     out = game.perform("attack", who="Ana", target="Victim", kind="brawl", damage=5)   # 7 dice: 7 levels
     assert said(out)[-1] == "Victim: 7/7 (lethal 7), past Incapacitated: dead."
@@ -202,10 +204,10 @@ def test_dazed_more_levels_in_one_attack_than_stamina_loses_the_next_turn():
     npc(game, "Guard", nature="human", sta=2, dex=2, brawl=2)
     out = game.perform("attack", who="Ana", target="Guard", kind="melee", damage=1, type="lethal")
     assert said(out)[-1] == "3 levels in one attack, more than Guard can take: dazed, Guard loses the next turn."
-    assert game.perform("test", who="Guard", dice=4).events       # this turn it still acts
+    assert game.perform("test", who="Guard", dice="dexterity + brawl").events       # this turn it still acts (4 - 1)
     game.perform("turn")
     out = game.perform("attack", who="Guard", target="Ana", kind="brawl")
-    assert said(out) == ["Guard is dazed and loses this turn."] and rolled(out) == []
+    assert said(out) == ["Guard cannot act: dazed, this turn is lost."] and rolled(out) == []
     game.perform("turn")
     out = game.perform("attack", who="Guard", target="Ana", kind="brawl")
     assert len(rolled(out)[0]) == 2 + 2 - 1          # Injured (3 levels): -1
@@ -308,7 +310,7 @@ def test_a_stake_at_the_heart_paralyses_with_three_levels():
     assert [e["label"]["en"] for e in out.events if e["kind"] == "roll"][0] == "Ana: 3 dice at 9"
     assert said(out)[-1] == "The stake pierces Brute's heart: paralysed until it is drawn out."
     out = game.perform("attack", who="Brute", target="Ana", kind="brawl")
-    assert said(out) == ["Brute is paralysed by a stake through the heart (only Auspex is left)."]
+    assert said(out) == ["Brute cannot act: a stake through the heart."]
     game.perform("unstake", who="Brute")
     assert sheet(game, "Brute")["staked"] is False
     # Two levels only: the stake misses the heart.

@@ -49,10 +49,10 @@ def test_frenzy_failed_ignores_wound_penalties_until_calm():
     game.perform("wound", who="Ana", levels=3, type="lethal")           # Injured: -1
     out = game.perform("frenzy", who="Ana", diff=4)
     assert said(out)[-1] == "Ana falls into frenzy: wound penalties are ignored until it ends."
-    assert len(rolled(game.perform("test", who="Ana", dice=6))[0]) == 6
+    assert len(rolled(game.perform("test", who="Ana", dice=6, wounds="always"))[0]) == 6
     assert said(game.perform("frenzy", who="Ana", diff=4)) == ["Ana is in frenzy already (calm NAME ends it)."]
     game.perform("calm", who="Ana")
-    assert len(rolled(game.perform("test", who="Ana", dice=6))[0]) == 5
+    assert len(rolled(game.perform("test", who="Ana", dice=6, wounds="always"))[0]) == 5
     assert source.remaining == 0
 
 
@@ -107,13 +107,19 @@ def test_no_nightly_blood_when_the_param_is_off():
 # ---- torpor ---------------------------------------------------------------------------------------
 
 def test_the_awakening_roll_from_wounds():
-    # Kojiro (Humanity 5, 15 blood) past Incapacitated: torpor. A point of blood and Humanity at 8:
-    # 2 2 2 2 2 fails, again next night (a second try tonight is refused); then 8 2 2 2 2: he wakes
-    # Crippled (the track cleared to 6).
+    # Kojiro (Humanity 5, 15 blood) past Incapacitated: torpor, a year by the text's table (day 1 + 365).
+    # Before then no awakening; a year passes; a point of blood and Humanity at 8: 2 2 2 2 2 fails,
+    # again next night (a second try tonight is refused); then 8 2 2 2 2: he wakes Crippled (the track
+    # cleared to 6).
     game, source = start([2] * 5 + [8, 2, 2, 2, 2])
     out = game.perform("wound", who="Kojiro", levels=7, type="lethal")
     game.perform("wound", who="Kojiro", levels=1, type="lethal")
     assert sheet(game, "Kojiro")["condition"] == "torpor"
+    assert said(game.perform("awaken", who="Kojiro")) == [
+        "Refused: Kojiro's torpor (a year) lasts until day 366; today is day 1."]
+    assert said(game.perform("pass", amount=364, unit="nights")) == ["364 nights pass (364 days): it is day 365 of the chronicle."]
+    assert said(game.perform("awaken", who="Kojiro"))[0].startswith("Refused: Kojiro's torpor")
+    game.perform("night")                                                  # day 366
     out = game.perform("awaken", who="Kojiro")
     assert said(out)[0] == "Kojiro spends a point of blood to wake (torpor of a year at Humanity 5)."
     assert said(out)[-1] == "Kojiro sleeps on: again next night." and sheet(game, "Kojiro")["blood"] == 14
@@ -126,7 +132,10 @@ def test_the_awakening_roll_from_wounds():
 
 def test_torpor_by_choice_is_half_as_long_and_no_blood_no_roll():
     game, source = start([8, 8, 2, 2, 2, 2, 2])
-    assert said(game.perform("sleep", who="Ana")) == ["Ana sinks into torpor by choice: half of two weeks (Humanity 7)."]
+    assert said(game.perform("sleep", who="Ana")) == [
+        "Ana sinks into torpor by choice: half of two weeks (Humanity 7), until day 8 (today is day 1)."]
+    assert said(game.perform("awaken", who="Ana")) == ["Refused: Ana's torpor (two weeks, halved) lasts until day 8; today is day 1."]
+    game.perform("pass", amount=1, unit="weeks")
     out = game.perform("awaken", who="Ana")
     assert said(out)[0] == "Ana spends a point of blood to wake (torpor of two weeks at Humanity 7, halved: chosen)."
     assert said(out)[-1] == "Ana wakes, unhurt."
@@ -134,6 +143,7 @@ def test_torpor_by_choice_is_half_as_long_and_no_blood_no_roll():
     for _ in range(10):
         game.perform("night")
     game.perform("sleep", who="Ana")
+    game.perform("pass", amount=1, unit="months")
     assert said(game.perform("awaken", who="Ana")) == ["Refused: Ana has no blood for the awakening roll."]
     assert source.remaining == 0
 
@@ -196,7 +206,11 @@ def test_diablerie_on_an_elder():
     assert lines[0] == "Ana drains Kojiro's blood (0 into their own pool): now the soul."
     assert "Kojiro takes damage that cannot be soaked, past Incapacitated or in torpor: Final Death." in lines
     assert "Ana falls into frenzy." in lines
-    assert lines[-2].startswith("Kojiro was of a lower generation: Ana is now of the 12th")
+    assert lines[-3].startswith("Kojiro was of a lower generation: Ana is now of the 12th")
+    # The victim's Disciplines, the diablerist's to use for a while, on her sheet.
+    assert lines[-1] == ("For a while Ana may use Kojiro's Disciplines (auspex 3, dementation 4, obfuscate 3: on the "
+                         "sheet as learnable), or raise one of their own 1 to 3 dots (the Storyteller's).")
+    assert sheet(game, "Ana")["learnable"] == "auspex 3, dementation 4, obfuscate 3"
     ana = sheet(game, "Ana")
     assert (ana["generation"], ana["blood_max"], ana["humanity"], ana["frenzied"]) == (12, 11, 6, True)
     assert ana["diablerie"]["en"] == "diablerie on Kojiro, night 1: aura 5 years, suspicion 5 months"

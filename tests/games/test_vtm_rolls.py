@@ -189,8 +189,8 @@ def test_willpower_once_a_turn_then_again_next_turn():
     other = game.perform("test", who="Kojiro", dice=2, wp=True)     # another character may
     assert sheet(game, "Kojiro")["willpower_pool"] == 7 and rolls(other)
     game.perform("turn")
-    game.perform("test", who="Ana", dice=0, wp=True)                 # spent even on a failure
-    assert sheet(game, "Ana")["willpower_pool"] == 3
+    game.perform("test", who="Ana", dice=0, wp=True)                 # no dice, no roll: nothing spent
+    assert sheet(game, "Ana")["willpower_pool"] == 4
     assert source.remaining == 0
 
 
@@ -234,11 +234,16 @@ def test_a_difficulty_above_ten_cannot_succeed_and_says_so():
 
 
 def test_the_wound_penalty_takes_dice_off_except_when_it_does_not_apply():
-    game, _ = start([7, 7, 7, 7] + [7, 7, 7, 7, 7, 7])
+    game, _ = start([7] * 40)
     game.perform("wound", who="Ana", levels=4, type="lethal")          # Wounded: -2
-    hurt = game.perform("test", who="Ana", dice=6)
-    mind = game.perform("test", who="Ana", dice=6, wounds=False)
-    assert len(rolls(hurt)[0]["dice"]) == 4 and len(rolls(mind)[0]["dice"]) == 6
+    # Dexterity 3 + Firearms 4 rolls a Physical Attribute: 7 - 2; Perception 3 + Alertness 2 does not.
+    hurt = game.perform("test", who="Ana", dice="dexterity + firearms")
+    mind = game.perform("test", who="Ana", dice="perception + alertness")
+    # Dice the Storyteller counts name no trait: no penalty unless said (wounds always).
+    counted = game.perform("test", who="Ana", dice=6)
+    said_so = game.perform("test", who="Ana", dice=6, wounds="always")
+    off = game.perform("test", who="Ana", dice="dexterity + firearms", wounds="never")
+    assert [len(rolls(o)[0]["dice"]) for o in (hurt, mind, counted, said_so, off)] == [5, 5, 6, 4, 7]
 
 
 def test_the_health_levels_and_their_penalties():
@@ -248,7 +253,7 @@ def test_the_health_levels_and_their_penalties():
         "Bruised (dice 0).", "Hurt (dice -1).", "Injured (dice -1).", "Wounded (dice -2).",
         "Mauled (dice -2).", "Crippled (dice -5).", "Incapacitated: only blood may be spent."]
     out = game.perform("test", who="Ana", dice=6)
-    assert said(out) == ["Ana is incapacitated and cannot act."] and rolls(out) == []
+    assert said(out) == ["Ana cannot act: incapacitated."] and rolls(out) == []
 
 
 # ---- resisted, teamwork, automatic success, generation -----------------------------------------
