@@ -18,6 +18,8 @@ from rich.console import Console
 from rich.text import Text
 
 import ruleset_engine as dusk
+from ruleset_engine import i18n
+from ruleset_engine.i18n import _
 
 from .commands import PERSON_ERRORS, Quit, Repl, person_message
 from .journal import DataDirError, JournalError, data_dir, last_session
@@ -116,7 +118,9 @@ def run(args, stdin=None, stdout=None) -> int:
     except PERSON_ERRORS as err:
         console.print(Text(person_message(err), style="bold red"))
         return 2
-    lang = args.lang or session.lang     # resume: the language asked for, else the one the session had
+    # resume: the language asked for, else the one the session had, else DUSK_LANG's or the locale's
+    lang = args.lang or session.lang or (i18n.choose(None) if i18n.choose(None) != i18n.ENGLISH else None)
+    i18n.set_language(lang)
     repl = Repl(session, console, Style(lang=lang or "en", ascii_only=args.ascii))
     intro(repl, args.command == "resume", lang)
     if reply is not None:

@@ -19,6 +19,8 @@ import re
 import sys
 
 import ruleset_engine as dusk
+from ruleset_engine import i18n
+from ruleset_engine.i18n import _
 
 LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")   # a language code: en, zh, es, pt-BR
 
@@ -494,10 +496,16 @@ def language_code(text: str) -> str:
     return text
 
 
-def _table_options(parser: argparse.ArgumentParser) -> None:
+def _language_option(parser: argparse.ArgumentParser) -> None:
+    """--lang on every command: dusk's own words (and a ruleset's texts) in this language."""
     parser.add_argument("--lang", type=language_code, metavar="CODE",
-                        help="the ruleset's texts in this language (en, zh, es, pt-BR, ...); where a text has "
+                        help="dusk's words and the ruleset's texts in this language (en, zh, es, pt-BR, ...; "
+                             "default: DUSK_LANG, else the locale's, else English); where a text has "
                              "none: its base language (pt for pt-BR), then English, then its first language")
+
+
+def _table_options(parser: argparse.ArgumentParser) -> None:
+    _language_option(parser)
     parser.add_argument("--ascii", action="store_true", help="ASCII symbols and boxes only")
     parser.add_argument("--dice", choices=("manual", "auto"),
                         help="manual: real dice, every roll the game needs asks for the faces rolled; auto: the "
@@ -533,6 +541,7 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--seed", type=int, help="seed the dice, so the same seed gives the same roll")
     roll.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
     roll.add_argument("--ascii", action="store_true", help="ASCII symbols only")
+    _language_option(roll)
     roll.set_defaults(handler=cmd_roll)
 
     prob_ = sub.add_parser(
@@ -560,9 +569,11 @@ def build_parser() -> argparse.ArgumentParser:
     prob_.add_argument("--seed", type=int, default=0, help="the seed of an estimate (0)")
     prob_.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
     prob_.add_argument("--ascii", action="store_true", help="ASCII bars only")
+    _language_option(prob_)
     prob_.set_defaults(handler=cmd_prob)
 
     listing = sub.add_parser("list", help="the bundled rulesets")
+    _language_option(listing)
     listing.set_defaults(handler=cmd_list)
 
     check = sub.add_parser("check", help="validate rulesets: exit 1 and list every problem",
@@ -575,12 +586,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="then play N games with random answers and report bounds hit, run-time errors "
                             "(both: exit 1), and what no game reached")
     check.add_argument("--seed", type=int, default=0, help="the seed of the playouts (0)")
+    _language_option(check)
     check.set_defaults(handler=cmd_check)
 
     show = sub.add_parser("show", help="print a ruleset as written, or --resolved after extends:")
     show.add_argument("ruleset", metavar="RULESET", help="a bundled id or a file")
     show.add_argument("--resolved", action="store_true",
                       help="merge extends: and mark where each value comes from")
+    _language_option(show)
     show.set_defaults(handler=cmd_show)
 
     sim = sub.add_parser("simulate", help="play N whole games with the auto: answers and summarise them",
@@ -605,6 +618,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--backend", choices=("auto", "lockstep", "untraced"), default="auto",
                      help="lockstep: many games at once (numpy); untraced: one game at a time; auto (the default): "
                           "lockstep when every construct the ruleset uses has a vector form")
+    _language_option(sim)
     sim.set_defaults(handler=cmd_simulate)
 
     comp = sub.add_parser("compare", help="two rulesets on the same per-game seeds: the differences and their odds",
@@ -620,6 +634,7 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param of both (repeatable)")
     comp.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
     comp.add_argument("--records", metavar="FILE", help=RECORDS_HELP + " (one row per pair of games: _a and _b)")
+    _language_option(comp)
     comp.set_defaults(handler=cmd_compare)
 
     play = sub.add_parser("play", help="play a game at the table (the REPL)",
@@ -640,6 +655,7 @@ def build_parser() -> argparse.ArgumentParser:
                               description="List the sessions saved in the data dir: when each was last played "
                                           "and started, its ruleset, its turns and its file; * marks the one "
                                           "dusk resume continues.")
+    _language_option(sessions)
     sessions.set_defaults(handler=cmd_sessions)
 
     resume = sub.add_parser("resume", help="continue a saved session (default: the last one played at the prompt)")
@@ -673,6 +689,7 @@ def expressions_are_not_options(argv: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(expressions_are_not_options(list(sys.argv[1:] if argv is None else argv)))
+    i18n.set_language(i18n.choose(getattr(args, "lang", None)))
     try:
         return args.handler(args)
     except KeyboardInterrupt:
