@@ -1,7 +1,7 @@
 """Input labels at the table: the words a ruleset gives its names in the table's language (`words:`,
 ruleset_engine/ruleset/words.py), read as those names.
 
-A line typed at a Chinese table may say `检定 力量 + 敏捷` for `test strength + dexterity`: each
+A line typed at a Chinese table may say `检定 力量 + 格斗` for `throw strength + brawl`: each
 label, as a whole word (not inside a longer one), is read as its name before the line is parsed;
 a name typed as it is stays as it is. A choice is answered by its label too. The load has already
 refused labels that collide, so a label reads as one name only.

@@ -95,10 +95,15 @@ def _load(code: str):
     for name in dict.fromkeys((code.replace("-", "_"), _base(code))):
         if name == ENGLISH:
             return None
-        for folder in locale_dirs():
+        installed, checkout = locale_dirs()
+        for folder in (installed, checkout):
             messages = folder / name / "LC_MESSAGES"
             compiled, source = messages / f"{DOMAIN}.mo", messages / f"{DOMAIN}.po"
-            if compiled.is_file() and not (source.is_file() and source.stat().st_mtime > compiled.stat().st_mtime):
+            # Installed, the compiled catalog is the one built with it; in a checkout, a .po edited
+            # since its .mo was compiled is read itself.
+            stale = folder == checkout and source.is_file() and compiled.is_file() \
+                and source.stat().st_mtime > compiled.stat().st_mtime
+            if compiled.is_file() and not stale:
                 with open(compiled, "rb") as handle:
                     return gettext.GNUTranslations(handle)
             if source.is_file():       # a checkout whose catalogs were not compiled (or changed since)

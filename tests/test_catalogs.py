@@ -168,3 +168,15 @@ def test_dusk_check_counts_by_the_language_s_plural_rules():
     assert out.returncode == 0
     assert "attack-of-the-vampires: bien: attack-of-the-vampires (El ataque de los vampiros), 8 parámetros, " \
            "1 acción, 0 tablas, 7 procedimientos" in out.stdout
+
+
+def test_an_uncompiled_catalog_reads_as_its_compiled_one():
+    """A checkout whose .po was edited since `make catalogs` (or never compiled) reads the .po itself."""
+    import gettext
+
+    for lang in SHIPPED:
+        source = LOCALE / lang / "LC_MESSAGES" / "dusk.po"
+        read = gettext.GNUTranslations(i18n._compiled_from(source, lang))
+        po = catalog(lang)
+        assert read.gettext("Built-in commands") == po.get("Built-in commands").string
+        assert read.ngettext("{n} action", "{n} actions", 2) == po.get("{n} action").string[-1]

@@ -3,10 +3,10 @@
 A ruleset may give, per language, a label for any name a player types or answers with: an
 action, a parameter or its word, a choice value, a group, a field or track (a trait), a state
 name, a table, a loop level. At a table in that language the label is read as the name (both are
-accepted; Tab completes both), so `检定 力量 + 敏捷` is `test strength + dexterity`:
+accepted; Tab completes both), so `检定 力量 + 格斗` is `throw strength + brawl`:
 
     words:
-      zh: {test: 检定, strength: 力量, dexterity: 敏捷, human: 人类}
+      zh: {throw: 检定, strength: 力量, brawl: 格斗, bold: 大胆}
 
 Checked at load, each problem with its place: a key that names nothing of the ruleset, a label
 with a space or a character the table splits words on, two names given one label (in any case),
