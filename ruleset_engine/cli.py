@@ -370,7 +370,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 print("\n".join(distribution_lines(r["value"]["distribution"], indent=width + 4)))
     length = data["length"]
     print(_("length in rounds: mean {mean}, median {median}, 90th percentile {p90}").format(
-        mean=i18n.number(length['mean'], 1), median=length['median'], p90=length['p90']))
+        mean=i18n.number(length['mean'], 1), median=i18n.plain(length['median']), p90=i18n.plain(length['p90'])))
     if data["report"]:
         print(_("report:"))
         width = max(len(k) for k in data["report"])
@@ -380,8 +380,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             else:
                 print(f"  {name.ljust(width)}  " + _("mean {mean}, median {median}, 90th percentile {p90}, min {min}, "
                                                      "max {max}").format(mean=i18n.number(r['mean'], 2),
-                                                                         median=r['median'], p90=r['p90'],
-                                                                         min=r['min'], max=r['max']))
+                                                                         median=i18n.plain(r['median']),
+                                                                         p90=i18n.plain(r['p90']),
+                                                                         min=i18n.plain(r['min']),
+                                                                         max=i18n.plain(r['max'])))
             if "distribution" in r:
                 print("\n".join(distribution_lines(r["distribution"], indent=width + 4)))
             if "per" in r:
@@ -408,7 +410,8 @@ def _value_line(v: dict) -> str:
     if "rate" in v:
         return _("true {rate}").format(rate=i18n.percent(v['rate'])) + games
     return _("mean {mean}, median {median}, 90th percentile {p90}, min {min}, max {max}").format(
-        mean=i18n.number(v['mean'], 2), median=v['median'], p90=v['p90'], min=v['min'], max=v['max']) + games
+        mean=i18n.number(v['mean'], 2), median=i18n.plain(v['median']), p90=i18n.plain(v['p90']),
+        min=i18n.plain(v['min']), max=i18n.plain(v['max'])) + games
 
 
 def _records_written(args: argparse.Namespace, command: str, row: str = "game") -> None:

@@ -187,6 +187,18 @@ def number(value, digits: int | None = None, lang: str | None = None) -> str:
     return format_decimal(value, format=_places(found.decimal_formats[None].pattern, digits), locale=found)
 
 
+def plain(value, lang: str | None = None) -> str:
+    """A number as written without a chosen precision (a median, a percentile): as Python writes it in
+    English (40.0), as the language writes it otherwise (40, 12,5)."""
+    lang = lang or _language
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or _base(lang) == ENGLISH \
+            or _babel_locale(lang) is None:
+        return str(value)
+    from babel.numbers import format_decimal
+
+    return format_decimal(value, locale=_babel_locale(lang))
+
+
 def percent(value: float, digits: int = 2, lang: str | None = None) -> str:
     """A share as the language writes a percentage: 12.50% (English), 12,50 % (Spanish)."""
     lang = lang or _language
