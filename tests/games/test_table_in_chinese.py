@@ -31,11 +31,11 @@ LATIN = re.compile(r"[A-Za-z][A-Za-z_]*")
 PATH = re.compile(r"\S*/\S*")          # a file's path (the session file's, a doc's) is a name
 
 
-def play(ruleset: str, seed: int, commands: list[str], tmp_path, refused: bool = False) -> str:
+def play(ruleset: str, seed: int, commands: list[str], tmp_path, refused: bool = False, lang: str = "zh") -> str:
     """The transcript of the commands; exit 1 when some are refused on purpose (a bad roll, a name)."""
-    env = dict(os.environ, DUSK_DATA_DIR=str(tmp_path / "data"), DUSK_LANG="en")   # --lang zh decides
+    env = dict(os.environ, DUSK_DATA_DIR=str(tmp_path / "data"), DUSK_LANG="en")   # --lang decides
     out = subprocess.run([sys.executable, "-m", "ruleset_engine", "play", ruleset, "--seed", str(seed),
-                          "--lang", "zh", "-c", "; ".join(commands)], capture_output=True, text=True,
+                          "--lang", lang, "-c", "; ".join(commands)], capture_output=True, text=True,
                          timeout=300, env=env)
     assert out.returncode == (1 if refused else 0), out.stdout + out.stderr
     return out.stdout
