@@ -18,6 +18,8 @@ from rich.console import Console
 from rich.text import Text
 
 import ruleset_engine as dusk
+from ruleset_engine import i18n
+from ruleset_engine.i18n import _
 
 from .commands import PERSON_ERRORS, Quit, Repl, person_message
 from .journal import DataDirError, JournalError, data_dir, last_session
@@ -63,14 +65,15 @@ def open_session(args, interactive: bool = False) -> tuple[Session, object]:
     if args.command == "resume":
         path = Path(args.path) if args.path else last_session()
         if path is None:
-            raise JournalError(f"no session played at the prompt in {data_dir() / 'sessions'}; start one with "
-                               "dusk play, or continue any session with dusk resume PATH (dusk sessions lists them)")
+            raise JournalError(_("no session played at the prompt in {folder}; start one with "
+                                 "dusk play, or continue any session with dusk resume PATH (dusk sessions lists them)"
+                                 ).format(folder=data_dir() / 'sessions'))
         session = Session.resume(path, interactive, force=getattr(args, "force", False))
         if dice is not None and session.reply is None:
             session.use_dice(dice == "manual", f"dice {dice}")
         return session, session.reply      # None, or the question of a setup left waiting
     if args.save is not None and not args.save.strip():
-        raise JournalError("--save takes the path of a new session file, not an empty text")
+        raise JournalError(_("--save takes the path of a new session file, not an empty text"))
     save = Path(args.save) if args.save else None
     return Session.new(args.ruleset or dusk.default_ruleset(), dusk.parse_sets(args.set), args.seed, save,
                        args.lang, interactive, dice or "auto", tuple(getattr(args, "sheets", None) or ()))
@@ -81,21 +84,22 @@ def intro(repl: Repl, resumed: bool, lang: str | None = None) -> None:
     ruleset has none in the language asked for (`lang`, None when none was asked for)."""
     game = repl.session.game
     title = dusk.as_text(game.ruleset.title, repl.style.lang)
-    verb = "Resumed" if resumed else "A new game"
-    repl.show(Text(f"{title}. {verb}, seed {game.seed}, saved in {repl.session.journal.path}.", style="bold"))
+    line = _("{title}. Resumed, seed {seed}, saved in {path}.") if resumed else \
+        _("{title}. A new game, seed {seed}, saved in {path}.")
+    repl.show(Text(line.format(title=title, seed=game.seed, path=repl.session.journal.path), style="bold"))
     if repl.session.notice:
         repl.show(Text(repl.session.notice + ".", style="yellow"))
     notice = language_notice(game.ruleset, lang)
     if notice:
         repl.show(Text(notice + ".", style="yellow"))
     if not resumed:
-        repl.show(Text("Type help for the commands; Tab completes; Ctrl-D leaves (the game is saved).",
+        repl.show(Text(_("Type help for the commands; Tab completes; Ctrl-D leaves (the game is saved)."),
                        style="dim"))
     if repl.session.manual_dice:
-        repl.show(Text("Real dice: every roll the game needs asks for the faces rolled (dice auto: the game "
-                       "rolls).", style="dim"))
+        repl.show(Text(_("Real dice: every roll the game needs asks for the faces rolled (dice auto: the game "
+                         "rolls)."), style="dim"))
     if resumed and game.starting:
-        repl.show(Text("The game's setup goes on where it stopped: its answers so far, given again, say:",
+        repl.show(Text(_("The game's setup goes on where it stopped: its answers so far, given again, say:"),
                        style="dim"))
     elif resumed:
         repl.show(Text(repl.status(), style="dim"))
@@ -116,7 +120,9 @@ def run(args, stdin=None, stdout=None) -> int:
     except PERSON_ERRORS as err:
         console.print(Text(person_message(err), style="bold red"))
         return 2
-    lang = args.lang or session.lang     # resume: the language asked for, else the one the session had
+    # resume: the language asked for, else the one the session had, else DUSK_LANG's or the locale's
+    lang = args.lang or session.lang or (i18n.choose(None) if i18n.choose(None) != i18n.ENGLISH else None)
+    i18n.set_language(lang)
     repl = Repl(session, console, Style(lang=lang or "en", ascii_only=args.ascii))
     intro(repl, args.command == "resume", lang)
     if reply is not None:
@@ -147,7 +153,7 @@ def script_loop(repl: Repl, lines) -> int:
         except Quit:
             left = True
             break
-    lost = repl.unanswered("The script ended")
+    lost = repl.unanswered(_("The script ended"))
     if lost is not None:
         if not left:     # the question is asked, and no line answers it
             repl.console.print(Text(repl.echo_prompt.rstrip(), style="dim"))
@@ -189,9 +195,9 @@ def toolbar(repl: Repl) -> str:
     if repl.decision is None:
         return repl.status()
     if repl.session.game.starting:
-        note = "(the game has not begun: a question of its setup waits)"
+        note = _("(the game has not begun: a question of its setup waits)")
     else:
-        note = f"(as before {repl.waiting_for()}: a question waits)"
+        note = _("(as before {action}: a question waits)").format(action=repl.waiting_for())
     return f"{repl.status()}  {note}".strip()
 
 
@@ -212,12 +218,12 @@ def interactive_loop(repl: Repl, prompt=None) -> None:
         except KeyboardInterrupt:
             # Ctrl-C stops the command under way, never the table: what it had not saved is undone.
             if not repl.interrupt_told:
-                repl.show(Text(f"Interrupted: {line.strip()} stopped; the game is as after the last command "
-                               "saved.", style="yellow"))
+                repl.show(Text(_("Interrupted: {command} stopped; the game is as after the last command "
+                                 "saved.").format(command=line.strip()), style="yellow"))
             repl.interrupt_told = False
-    lost = repl.unanswered("You left")
+    lost = repl.unanswered(_("You left"))
     if lost is not None:
         repl.show(Text(lost, style="yellow"))
     if repl.session.game.starting and not repl.session.setup_saved:
         return        # no answer yet: nothing for dusk resume to continue
-    repl.show(Text(f"Saved in {repl.session.journal.path}; dusk resume continues it.", style="dim"))
+    repl.show(Text(_("Saved in {path}; dusk resume continues it.").format(path=repl.session.journal.path), style="dim"))

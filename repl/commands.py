@@ -26,8 +26,11 @@ from rich.text import Text
 
 import ruleset_engine as dusk
 from ruleset_engine import DecisionError, DuskError, GameError, InputError, as_text, format_value, render_rich
+from ruleset_engine import i18n
+from ruleset_engine.i18n import N_, _, ngettext
 
 from . import render
+from .labels import Labels
 from .written import write_text
 from .journal import log_bug
 from .session import Session
@@ -52,6 +55,11 @@ class Builtin:
     run: Callable[["Repl", str], None]
     usage: str
     doc: str
+
+    def shown_usage(self) -> str:
+        """The usage in the table's language: its placeholders translated (`roll 表达式`); a command
+        alone (`state`) is the word typed, never translated."""
+        return _(self.usage) if " " in self.usage else self.usage
 
 
 @dataclass
@@ -91,6 +99,9 @@ class Repl:
         self.interrupt_told = False      # Ctrl-C stopped auto N, which said so already
         self.innermost = session.game.ruleset.loop[-1].name if session.game.ruleset.loop else None
         self.level_labels = {level.name: level.label for level in session.game.ruleset.loop if level.label is not None}
+        self.level_labels.update({("entity", name): spec.label for name, spec in session.game.ruleset.entities.items()
+                                  if spec.label is not None})    # a group's label, for `New LABEL: NAME.`
+        self.labels = Labels(session.game.ruleset, style.lang)      # the words: typed in the table's language
 
     # ---- output
     def show(self, *renderables) -> None:
@@ -111,13 +122,19 @@ class Repl:
     @property
     def prompt_text(self) -> str:
         if self.confirm is not None:
-            return "sure? (yes/no) > "
+            return _("sure? (yes/no) > ")
         if self.decision is not None:
             prompt = as_text(self.decision.texts, self.style.lang) if self.decision.texts else self.decision.prompt
             if self.decision.kind == "dice":
                 prompt = dice_question(self.decision, prompt)
-            return f"{prompt} [{self.decision.describe_valid()}] > "
+            return f"{prompt} [{self.valid()}] > "
         return f"{self.session.game.ruleset.id}> "
+
+    def valid(self) -> str:
+        """The valid answers of the waiting question, a choice's values as the table types them (labels)."""
+        if self.decision.kind == "choice" and any(c in self.labels.label_of for c in self.decision.choices):
+            return _("one of: {choices}").format(choices=", ".join(self.labels.shown(c) for c in self.decision.choices))
+        return self.decision.describe_valid()
 
     @property
     def echo_prompt(self) -> str:
@@ -133,14 +150,14 @@ class Repl:
         # Before the setup is done the game has no state for the ruleset's line to read: none is shown.
         parts = [game.status(self.style.lang) if not game.starting else ""]
         if game.over:
-            parts.append(f"over: {game.result}")
+            parts.append(_("over: {result}").format(result=game.result))
         if game.manual_dice:
-            parts.append("dice: manual")
+            parts.append(_("dice: manual"))
         return " | ".join(part for part in parts if part)
 
     def waiting_for(self) -> str:
         """The name of the action that waits on the question."""
-        return self.session.waiting_action() or "the action"
+        return self.session.waiting_action() or _("the action")
 
     def waiting_note(self) -> str | None:
         """While a question waits, what `state`, `status`, `log` and the toolbar show: the game as it was
@@ -149,29 +166,30 @@ class Repl:
         if self.decision is None:
             return None
         if self.session.game.starting:
-            return ("A question of the game's setup waits, so the game has not begun: what the setup has printed "
-                    "so far takes effect when the question is answered.")
+            return _("A question of the game's setup waits, so the game has not begun: what the setup has printed "
+                     "so far takes effect when the question is answered.")
         action = self.waiting_for()
-        return (f"A question waits, so {action} has not happened yet: the game is as it was before it, and what "
-                f"{action} has printed so far takes effect when the question is answered.")
+        return _("A question waits, so {action} has not happened yet: the game is as it was before it, and what "
+                 "{action} has printed so far takes effect when the question is answered.").format(action=action)
 
     def unanswered(self, how: str) -> str | None:
         """What was lost when the session ends (`how`: "The script ended", "You left") with a question
         waiting; None when none waits. Nothing of an unfinished action is saved."""
         if self.confirm is not None:
-            return f"{how} with a question unanswered: nothing was done."
+            return _("{how} with a question unanswered: nothing was done.").format(how=how)
         if self.decision is None:
             return None
         if self.session.setup_saved:
-            return (f"{how} with a question of the game's setup unanswered: the answers given so far are saved, "
-                    "and dusk resume goes on with the setup from this question.")
+            return _("{how} with a question of the game's setup unanswered: the answers given so far are saved, "
+                     "and dusk resume goes on with the setup from this question.").format(how=how)
         if self.session.game.starting:
-            return (f"{how} with a question unanswered, so the game's setup did not finish: the session file "
-                    "holds no game yet.")
+            return _("{how} with a question unanswered, so the game's setup did not finish: the session file "
+                     "holds no game yet.").format(how=how)
         action = self.waiting_for()
-        again = "asks for its dice again" if self.session.manual_dice else "rolls the same dice again"
-        return (f"{how} with a question unanswered, so {action} was not played: the session file keeps the "
-                f"game as it was before it (resume it, and {action} {again}).")
+        again = _("asks for its dice again") if self.session.manual_dice else _("rolls the same dice again")
+        return _("{how} with a question unanswered, so {action} was not played: the session file keeps the "
+                 "game as it was before it (resume it, and {action} {again}).").format(how=how, action=action,
+                                                                                      again=again)
 
     # ---- one line
     def run_line(self, line: str) -> None:
@@ -189,12 +207,12 @@ class Repl:
             else:
                 self._command(line)
         except DecisionError as err:
-            self.error(f"{refusal(err, line)} - try again")
+            self.error(_("{refusal} - try again").format(refusal=refusal(err, line)))
         except PERSON_ERRORS as err:
             self.error(person_message(err))
         except Exception:  # noqa: BLE001 - a bug (a DuskBug, or any other): logged with its traceback, one line shown
             self.bugs += 1
-            self.error(f"Something went wrong inside dusk (a bug); {log_bug(repr(line))}")
+            self.error(_("Something went wrong inside dusk (a bug); {where}").format(where=log_bug(repr(line))))
 
     def _takes_empty(self) -> bool:
         """True when the waiting question is a pick that may be answered with no dice."""
@@ -215,8 +233,12 @@ class Repl:
     def _answer(self, line: str) -> None:
         limit = longest_answer(self.decision)
         if len(line) > limit:
-            raise DecisionError(f"an answer of {len(line):,} characters is not a valid answer (the longest read "
-                                f"here is {limit:,}): expected {self.decision.describe_valid()}", self.decision)
+            raise DecisionError(_("an answer of {length} characters is not a valid answer (the longest read "
+                                  "here is {limit}): expected {expected}").format(
+                length=i18n.number(len(line)), limit=i18n.number(limit), expected=self.decision.describe_valid()),
+                self.decision)
+        if self.decision.kind == "choice" and self.labels.name(line) in self.decision.choices:
+            line = self.labels.name(line)           # a choice answered by its label
         reply = self.session.answer(self.decision, line, line)
         # The answer typed is on the screen already, after its question (at the prompt, and in a
         # script's echo): the chronicle's line for it is shown only when it reads the answer otherwise
@@ -238,10 +260,13 @@ class Repl:
 
     def _command(self, line: str) -> None:
         if len(line) > LONGEST_COMMAND:
-            raise InputError(f"a command of {len(line):,} characters is not read (the longest read at the table is "
-                             f"{LONGEST_COMMAND:,} characters); nothing was done")
+            raise InputError(i18n._("a command of {length} characters is not read (the longest read at the table "
+                                    "is {limit} characters); nothing was done").format(
+                length=i18n.number(len(line)), limit=i18n.number(LONGEST_COMMAND)))
         word, _, rest = line.partition(" ")
-        word = word.lower()
+        word = self.labels.name(word).lower()
+        if word in self.session.game.ruleset.actions or word in LABELLED:
+            rest = self.labels.read(rest)        # the ruleset's names typed as their labels
         builtin = BUILTINS.get(word)
         if builtin is not None:
             builtin.run(self, rest.strip())
@@ -253,8 +278,8 @@ class Repl:
         from difflib import get_close_matches
 
         guess = get_close_matches(word, names, n=1)
-        hint = f" (did you mean {guess[0]}?)" if guess else ""
-        raise GameError(f"no command {word!r}{hint}; type help for the commands")
+        hint = i18n._(" (did you mean {guess}?)").format(guess=guess[0]) if guess else ""
+        raise GameError(i18n._("no command {word}{hint}; type help for the commands").format(word=repr(word), hint=hint))
 
     def _action(self, name: str, rest: str, line: str) -> None:
         action = self.session.game.ruleset.actions[name]
@@ -275,10 +300,10 @@ class Repl:
         goes on with it (go_on_auto)."""
         name = self.session.loop_action()
         if name is None and self.decision is None:
-            raise GameError("this ruleset has no game loop: auto plays rounds of a loop")
+            raise GameError(_("this ruleset has no game loop: auto plays rounds of a loop"))
         if self.decision is not None and self.decision.kind == "dice":
-            raise GameError("auto cannot roll real dice: type the faces rolled (dice auto lets the game roll "
-                            "them, from the next action)")
+            raise GameError(_("auto cannot roll real dice: type the faces rolled (dice auto lets the game roll "
+                              "them, from the next action)"))
         run = AutoRun(command, n if name is not None else 1, name is not None)
         if self.decision is not None:
             run.begun = 1       # the round that waits is the first
@@ -311,9 +336,9 @@ class Repl:
             raise
         self.auto_run = None
         if run.looped:
-            self.show(Text(f"({run.begun} round{'s' if run.begun != 1 else ''} played)", style="dim"))
+            self.show(Text(ngettext("({n} round played)", "({n} rounds played)", run.begun).format(n=run.begun), style="dim"))
         else:
-            self.show(Text("(answered with the ruleset's auto: answers)", style="dim"))
+            self.show(Text(_("(answered with the ruleset's auto: answers)"), style="dim"))
 
     def _auto_stopped(self, run: AutoRun, err: BaseException) -> None:
         """`auto N` stopped by Ctrl-C or an error: the rounds it finished are played and saved, the one
@@ -325,17 +350,19 @@ class Repl:
         if not run.looped:
             return
         done = len(run.command.turns) if run.command is not None else 0
-        why = "at Ctrl-C" if isinstance(err, KeyboardInterrupt) else "at an error"
+        why = _("at Ctrl-C") if isinstance(err, KeyboardInterrupt) else _("at an error")
         self.interrupt_told = isinstance(err, KeyboardInterrupt)
-        self.show(Text(f"({run.text} stops {why}: {done} round{'s' if done != 1 else ''} played and saved)",
-                       style="dim"))
+        self.show(Text(ngettext("({command} stops {why}: {n} round played and saved)",
+                                "({command} stops {why}: {n} rounds played and saved)", done).format(
+                                    command=run.text, why=why, n=done), style="dim"))
 
     def stop_auto(self) -> None:
         """The question the `auto N` under way waited on was dropped: it stops, the rounds before it played."""
         run, self.auto_run = self.auto_run, None
         if run is not None:
             done = run.begun - 1
-            self.show(Text(f"({run.text} stops: {done} round{'s' if done != 1 else ''} played)", style="dim"))
+            self.show(Text(ngettext("({command} stops: {n} round played)", "({command} stops: {n} rounds played)",
+                                    done).format(command=run.text, n=done), style="dim"))
 
 
 def dice_question(decision, prompt: str) -> str:
@@ -345,9 +372,9 @@ def dice_question(decision, prompt: str) -> str:
     label, sep, dice = prompt.rpartition(": ")
     if not sep:
         label, dice = "", prompt
-    more = "more " if dice.startswith("+") else ""
-    count = f"{decision.min} {more}d{decision.sides}" if more else f"{decision.min}d{decision.sides}"
-    return f"{label}: roll {count}" if label else f"roll {count}"
+    more = dice.startswith("+")
+    count = _("{n} more d{sides}").format(n=decision.min, sides=decision.sides) if more else f"{decision.min}d{decision.sides}"
+    return _("{label}: roll {count}").format(label=label, count=count) if label else _("roll {count}").format(count=count)
 
 
 def longest_answer(decision) -> int:
@@ -380,12 +407,14 @@ def refusal(err: DecisionError, line: str) -> str:
     faces = [int(w) for w in words]
     expected = decision.describe_valid()
     if len(faces) != decision.min:
-        given = f"{len(faces)} face{'s' if len(faces) != 1 else ''}"
-        return f"{text} is not a valid answer: {given}, not {decision.min} (expected {expected})"
+        given = ngettext("{n} face", "{n} faces", len(faces)).format(n=len(faces))
+        return _("{text} is not a valid answer: {given}, not {wanted} (expected {expected})").format(
+            text=text, given=given, wanted=decision.min, expected=expected)
     wrong = [face for face in faces if not 1 <= face <= decision.sides]
     if not wrong:
         return str(err)
-    return f"{text} is not a valid answer: {wrong[0]} is not on a d{decision.sides} (expected {expected})"
+    return _("{text} is not a valid answer: {face} is not on a d{sides} (expected {expected})").format(
+        text=text, face=wrong[0], sides=decision.sides, expected=expected)
 
 
 def parse_args(text: str, names: list[str]) -> dict:
@@ -393,7 +422,7 @@ def parse_args(text: str, names: list[str]) -> dict:
     try:
         words = shlex.split(text)
     except ValueError as err:
-        raise InputError(f"cannot read the arguments: {err}") from None
+        raise InputError(_("cannot read the arguments: {error}").format(error=err)) from None
     args: dict = {}
     position = 0
     for word in words:
@@ -402,7 +431,8 @@ def parse_args(text: str, names: list[str]) -> dict:
             args[key] = value
             continue
         if position >= len(names):
-            raise InputError(f"too many arguments: {word!r} (the parameters: {', '.join(names) or 'none'})")
+            raise InputError(_("too many arguments: {word} (the parameters: {names})").format(
+                word=repr(word), names=', '.join(names) or _('none')))
         args[names[position]] = word
         position += 1
     return args
@@ -422,7 +452,7 @@ def parse_action_args(text: str, action) -> dict:
     try:
         tokens = shlex.split(text)
     except ValueError as err:
-        raise InputError(f"cannot read the arguments: {err}") from None
+        raise InputError(_("cannot read the arguments: {error}").format(error=err)) from None
     groups: list[tuple[str | None, list[str]]] = [(None, [])]
     for token in tokens:
         if token.lower() in words:
@@ -433,11 +463,11 @@ def parse_action_args(text: str, action) -> dict:
     loose = list(groups[0][1])
     for name, values in groups[1:]:
         if name in args:
-            raise InputError(f"{action.params[name].word} is given twice")
+            raise InputError(_("{word} is given twice").format(word=action.params[name].word))
         if not values and action.params[name].type == "boolean":
             values = ["yes"]                # a yes/no parameter's word alone says yes: `spec`
         if not values:
-            raise InputError(f"{action.params[name].word} needs a value")
+            raise InputError(_("{word} needs a value").format(word=action.params[name].word))
         if action.params[name].type == "formula":
             args[name] = " ".join(values)
         else:                           # one word is its value; the words after it are read as loose
@@ -456,8 +486,8 @@ def parse_action_args(text: str, action) -> dict:
     elif loose:
         for token in loose:
             if not open_params:
-                raise InputError(f"too many arguments: {token!r} (the parameters: "
-                                 f"{', '.join(p.word or n for n, p in action.params.items())})")
+                raise InputError(_("too many arguments: {word} (the parameters: {names})").format(
+                    word=repr(token), names=', '.join(p.word or n for n, p in action.params.items())))
             args[open_params.pop(0)] = token
     args.update(keyed)
     return args
@@ -466,7 +496,7 @@ def parse_action_args(text: str, action) -> dict:
 def _default_shown(default) -> str:
     """A parameter's default as the table types values: a formula's text, yes/no for true/false."""
     if isinstance(default, bool):
-        return "yes" if default else "no"
+        return _("yes") if default else _("no")
     return str(getattr(default, "text", default))
 
 
@@ -478,21 +508,21 @@ def cmd_help(repl: Repl, rest: str) -> None:
     topic = rest.strip().lower()
     if topic in ruleset.actions:
         action = ruleset.actions[topic]
-        lines = [f"{topic}: {as_text(action.doc, style.lang) if action.doc else ''}"]
+        lines = [f"{repl.labels.shown(topic)}: {as_text(action.doc, style.lang) if action.doc else ''}"]
         if action.once_per is not None:
-            lines.append(f"  done at most once per {action.once_per}")
+            lines.append(_("  done at most once per {level}").format(level=action.once_per))
         if any(param.word for param in action.params.values()):
             # The ruleset's words, as they are typed: `push dice N 9-again`; a formula without a word first.
             typed = [f"[{p.name}]" for p in action.params.values() if p.type == "formula" and not p.word]
             typed += [f"[{p.word}]" if p.type == "boolean" else f"[{p.word} {p.name}]"
                       for p in action.params.values() if p.word]
-            lines.append(f"  typed: {topic} {' '.join(typed)}")
+            lines.append(_("  typed: {topic} {words}").format(topic=topic, words=' '.join(typed)))
         for pname, param in action.params.items():
             extra = f" ({', '.join(param.choices)})" if param.choices else ""
             word = ""
             if param.word:
-                word = f", word {param.word}" + (" (alone: yes)" if param.type == "boolean" else "")
-            default = f", default {_default_shown(param.default)}" if param.default is not None else ""
+                word = _(", word {word}").format(word=param.word) + (_(" (alone: yes)") if param.type == "boolean" else "")
+            default = _(", default {value}").format(value=_default_shown(param.default)) if param.default is not None else ""
             doc = as_text(param.doc, style.lang) if param.doc else ""
             lines.append(f"  {pname}={param.type}{extra}{word}{default}  {doc}")
         repl.show("\n".join(lines))
@@ -500,28 +530,37 @@ def cmd_help(repl: Repl, rest: str) -> None:
     if topic in HELP_TOPICS:        # `help dice`: the dice language, then the command of that name
         repl.show(*HELP_TOPICS[topic](ruleset))
         if topic in BUILTINS:
-            repl.show(f"The command {BUILTINS[topic].usage}: {BUILTINS[topic].doc}")
+            repl.show(_("The command {usage}: {doc}").format(usage=BUILTINS[topic].shown_usage(), doc=_(BUILTINS[topic].doc)))
         return
     if topic in BUILTINS:
-        repl.show(f"{BUILTINS[topic].usage}: {BUILTINS[topic].doc}")
+        repl.show(f"{BUILTINS[topic].shown_usage()}: {_(BUILTINS[topic].doc)}")
         return
     if topic:
         from difflib import get_close_matches
 
         names = list(ruleset.actions) + list(BUILTINS) + list(HELP_TOPICS)
         guess = get_close_matches(topic, names, n=1)
-        hint = f" (did you mean {guess[0]}?)" if guess else ""
-        raise GameError(f"no help for {rest.strip()!r}{hint}; help takes one of: {', '.join(names)}")
-    lines = [f"{as_text(ruleset.title, style.lang)}: the actions"]
+        hint = _(" (did you mean {guess}?)").format(guess=guess[0]) if guess else ""
+        raise GameError(_("no help for {topic}{hint}; help takes one of: {names}").format(
+            topic=repr(rest.strip()), hint=hint, names=', '.join(names)))
+    lines = [_("{title}: the actions").format(title=as_text(ruleset.title, style.lang))]
     for name, action in ruleset.actions.items():
         params = " ".join(f"[{p}=..]" for p in action.params)
-        lines.append(f"  {(name + ' ' + params).strip():<28} {as_text(action.doc, style.lang) if action.doc else ''}")
-    lines.append("Built-in commands")
+        lines.append(f"  {_padded((repl.labels.shown(name) + ' ' + params).strip(), 28)} "
+                     f"{as_text(action.doc, style.lang) if action.doc else ''}")
+    lines.append(_("Built-in commands"))
     for builtin in BUILTINS.values():
-        lines.append(f"  {builtin.usage:<28} {builtin.doc}")
-    lines.append("help ACTION or help COMMAND for more; help dice for the dice language, help steps for the "
-                 "steps of a ruleset.")
+        lines.append(f"  {_padded(builtin.shown_usage(), 28)} {_(builtin.doc)}")
+    lines.append(_("help ACTION or help COMMAND for more; help dice for the dice language, help steps for the "
+                   "steps of a ruleset."))
     repl.show("\n".join(lines))
+
+
+def _padded(text: str, width: int) -> str:
+    """`text` padded to `width` columns as a terminal shows them (a Chinese character takes two)."""
+    from rich.cells import cell_len
+
+    return text + " " * (width - cell_len(text))
 
 
 def _entries(rows) -> Padding:
@@ -538,26 +577,26 @@ def _entries(rows) -> Padding:
 
 def dice_help(ruleset=None) -> list:
     """The dice language, from the engine's registries: every modifier and function, its doc line and an example."""
-    modifiers = [(m.syntax, m.doc, f"e.g. {m.example}") for m in dusk.MODIFIERS.values()]
+    modifiers = [(m.syntax, m.doc, _("e.g. {example}").format(example=m.example)) for m in dusk.MODIFIERS.values()]
     functions = [("\n".join(form.signature for form in f.forms if form.signature) or f"{f.name}(..)", f.doc,
-                  f"e.g. {f.example}") for f in dusk.FUNCTIONS.values()]
-    notations = [(a.syntax, f"{a.tool}: {a.doc}", f"e.g. {a.example}, read as {a.explicit}")
-                 for a in dusk.ALIASES.values()]
-    return [Text("The dice language (docs/dice-language.md)\n"
-                 "  3d6  d20  (n + 2)d10  [1, 2, 2, 5]   dice, and a pool of exact faces\n"
-                 "  + - * //  == != < <= > >=  and or not  x if cond else y"),
-            Text("Modifiers, written after the dice (they chain: 4d6r<2kh3)"), _entries(modifiers),
-            Text("Functions"), _entries(functions),
-            Text("Notations from Foundry VTT and Roll20, read as dusk's own (the roll shows what it read)"),
+                  _("e.g. {example}").format(example=f.example)) for f in dusk.FUNCTIONS.values()]
+    notations = [(a.syntax, f"{a.tool}: {a.doc}", _("e.g. {example}, read as {explicit}").format(
+        example=a.example, explicit=a.explicit)) for a in dusk.ALIASES.values()]
+    return [Text(_("The dice language (docs/dice-language.md)\n"
+                   "  3d6  d20  (n + 2)d10  [1, 2, 2, 5]   dice, and a pool of exact faces\n"
+                   "  + - * //  == != < <= > >=  and or not  x if cond else y")),
+            Text(_("Modifiers, written after the dice (they chain: 4d6r<2kh3)")), _entries(modifiers),
+            Text(_("Functions")), _entries(functions),
+            Text(_("Notations from Foundry VTT and Roll20, read as dusk's own (the roll shows what it read)")),
             _entries(notations)] + (formulas_help(ruleset) if ruleset and ruleset.formulas else [])
 
 
 def formulas_help(ruleset=None) -> list:
     """The ruleset's named formulas: each call, its doc line and its body."""
     if ruleset is None or not ruleset.formulas:
-        return [Text("This ruleset names no formulas (formulas: in its file, docs/rulesets.md).")]
+        return [Text(_("This ruleset names no formulas (formulas: in its file, docs/rulesets.md)."))]
     rows = [(f.signature, as_text(f.doc) if f.doc else "", f"= {f.text}") for f in ruleset.formulas.values()]
-    return [Text("The formulas of this ruleset (roll or prob them: roll " + _example_call(ruleset) + ")"),
+    return [Text(_("The formulas of this ruleset (roll or prob them: roll {example})").format(example=_example_call(ruleset))),
             _entries(rows)]
 
 
@@ -569,7 +608,7 @@ def _example_call(ruleset) -> str:
 def steps_help(ruleset=None) -> list:
     """The steps a ruleset is written with, from the engine's registry: each kind, its doc line and an example."""
     kinds = [(f"{kind.key}:", kind.doc, kind.example) for kind in dusk.STEP_KINDS.values()]
-    return [Text("The steps of a ruleset (docs/rulesets.md)"), _entries(kinds)]
+    return [Text(_("The steps of a ruleset (docs/rulesets.md)")), _entries(kinds)]
 
 
 HELP_TOPICS: dict[str, Callable[..., list]] = {"dice": dice_help, "steps": steps_help, "formulas": formulas_help}
@@ -577,7 +616,7 @@ HELP_TOPICS: dict[str, Callable[..., list]] = {"dice": dice_help, "steps": steps
 
 def cmd_roll(repl: Repl, rest: str) -> None:
     if not rest:
-        raise InputError("roll what? for example: roll 4d6kh3")
+        raise InputError(_("roll what? for example: roll 4d6kh3"))
     result = repl.session.free_roll(rest)
     if not result.steps:      # no dice: a name or a sum of names reads on one line, as it is written
         repl.show(Text(f"{result.expression} = {_plain_value(result.raw, repl.style)}", style="bold"))
@@ -589,7 +628,7 @@ def cmd_prob(repl: Repl, rest: str) -> None:
     """The odds of an expression, its names read from the game as `roll` reads them (nothing rolled,
     nothing saved). Exact where the language's parts have an exact form, else a seeded estimate."""
     if not rest:
-        raise InputError("the odds of what? for example: prob count(5d10, >= 6)")
+        raise InputError(_("the odds of what? for example: prob count(5d10, >= 6)"))
     from ruleset_engine.analysis import prob, prob_view
 
     answer = prob.ask([rest.strip()], env=copy.deepcopy(repl.session.game.text_env()),
@@ -617,7 +656,7 @@ def cmd_status(repl: Repl, rest: str) -> None:
     """The status line, as the toolbar shows it at the prompt (in the table's language)."""
     line = repl.status()
     if line or not repl.session.game.starting:
-        repl.show(Text(line) if line else Text("(this ruleset has no status line)", style="dim"))
+        repl.show(Text(line) if line else Text(_("(this ruleset has no status line)"), style="dim"))
     note = repl.waiting_note()
     if note:
         repl.show(Text(note, style="yellow"))
@@ -633,13 +672,13 @@ def whole_number(text: str, default: int, what: str) -> int:
     except ValueError:
         n = 0
     if n < 1 or not text.strip().isdigit():
-        raise InputError(f"{what}, 1 or more ({what.split()[0]} {default if default > 1 else 5}), "
-                         f"not {text!r}")
+        raise InputError(_("{what}, 1 or more ({command} {example}), not {text}").format(
+            what=_(what), command=what.split()[0], example=default if default > 1 else 5, text=repr(text)))
     return n
 
 
 def cmd_log(repl: Repl, rest: str) -> None:
-    n = whole_number(rest, 20, "log takes a number of lines")
+    n = whole_number(rest, 20, N_("log takes a number of lines"))
     chronicle = [e for e in repl.session.game.log
                  if render.event(e, repl.style, repl.innermost, repl.level_labels) is not None]
     for e in chronicle[-n:]:
@@ -652,15 +691,15 @@ def cmd_log(repl: Repl, rest: str) -> None:
 def cmd_table(repl: Repl, rest: str) -> None:
     game = repl.session.game
     tables, pairs = game.ruleset.tables, game.ruleset.pairs
-    known = ", ".join(list(tables) + list(pairs)) or "none"
+    known = ", ".join(list(tables) + list(pairs)) or _("none")
     if not rest:
-        repl.show("tables: " + known)
+        repl.show(_("tables: {names}").format(names=known))
         return
     if rest in pairs:       # the records between pairs of instances, as they stand
         repl.show(render.pair_table(game, rest, repl.style))
         return
     if rest not in tables:
-        raise GameError(f"no table {rest!r}; the tables: {known}")
+        raise GameError(_("no table {name}; the tables: {names}").format(name=repr(rest), names=known))
     repl.show(render.lookup_table(tables[rest], repl.style))
 
 
@@ -669,20 +708,20 @@ def cmd_rules(repl: Repl, rest: str) -> None:
 
 
 def cmd_auto(repl: Repl, rest: str) -> None:
-    n = whole_number(rest, 1, "auto takes a number of rounds")
+    n = whole_number(rest, 1, N_("auto takes a number of rounds"))
     repl.play_rounds(n, f"auto {rest}".strip())
 
 
 def cmd_undo(repl: Repl, rest: str) -> None:
     """Take back the last N commands as typed (1): a waiting question is dropped first, and counts as one."""
-    n = whole_number(rest, 1, "undo takes a number of commands")
+    n = whole_number(rest, 1, N_("undo takes a number of commands"))
     typed = f"undo {rest}".strip()
     if repl.session.game.starting:      # dropped, the setup's question would leave no game at all
-        raise GameError("nothing to undo: the game's setup waits for this answer before the game begins")
+        raise GameError(_("nothing to undo: the game's setup waits for this answer before the game begins"))
     if repl.decision is not None:
         repl.session.undo()
         repl.decision = None
-        repl.show(Text("The question is dropped; the action did not happen.", style="dim"))
+        repl.show(Text(_("The question is dropped; the action did not happen."), style="dim"))
         repl.stop_auto()
         n -= 1
         if n == 0 or not repl.session.commands:
@@ -695,52 +734,53 @@ def cmd_undo(repl: Repl, rest: str) -> None:
 def cmd_new(repl: Repl, rest: str) -> None:
     def start(yes: bool) -> None:
         if not yes:
-            repl.show("The game goes on.")
+            repl.show(_("The game goes on."))
             return
         old = repl.session
         session, reply = Session.new(old.source, old.game.params, None, None, old.lang, old.interactive,
                                      "manual" if old.manual_dice else "auto", old.sheets)
         old.close()
         repl.session = session
-        repl.show(Text(f"This game is saved in {old.journal.path}. A new one begins (seed {session.game.seed}).",
-                       style="dim"))
+        repl.show(Text(_("This game is saved in {path}. A new one begins (seed {seed}).").format(
+            path=old.journal.path, seed=session.game.seed), style="dim"))
         repl._after(reply)
 
     repl.confirm = start
-    repl.show("Start a new game? This one is saved and can be resumed.")
+    repl.show(_("Start a new game? This one is saved and can be resumed."))
 
 
 def cmd_sheet(repl: Repl, rest: str) -> None:
     game = repl.session.game
     names = render.instance_names(game)
     if not rest:
-        repl.show("sheet NAME shows one: " + (", ".join(names) or "no instances yet"))
+        repl.show(_("sheet NAME shows one: {names}").format(names=", ".join(names) or _("no instances yet")))
         return
     table = render.instance_table(game, rest, repl.style)
     if table is None:
         from difflib import get_close_matches
 
         guess = get_close_matches(rest, names, n=1)
-        raise GameError(f"no one is named {rest!r}{' (did you mean ' + guess[0] + '?)' if guess else ''}; "
-                        f"the names: {', '.join(names) or 'none yet'}")
+        raise GameError(_("no one is named {name}{hint}; the names: {names}").format(
+            name=repr(rest), hint=_(" (did you mean {guess}?)").format(guess=guess[0]) if guess else "",
+            names=', '.join(names) or _('none yet')))
     repl.show(table)
 
 
 def cmd_export(repl: Repl, rest: str) -> None:
     if not rest:
-        raise InputError("export to which file? for example: export chronicle.md")
+        raise InputError(i18n._("export to which file? for example: export chronicle.md"))
     word, _, folder = rest.partition(" ")
     if word == "sheets":
         written = export_sheets(repl.session.game, Path(folder.strip() or ".").expanduser())
-        repl.show(f"{len(written)} {'sheet' if len(written) == 1 else 'sheets'} written: "
-                  f"{', '.join(str(p) for p in written) or 'none'}.")
+        repl.show(i18n.ngettext("{n} sheet written: {files}.", "{n} sheets written: {files}.", len(written)).format(
+            n=len(written), files=', '.join(str(p) for p in written) or i18n._('none')))
         return
     force, name = _forced(rest)
     if not name:
-        raise InputError("export to which file? for example: export chronicle.md")
+        raise InputError(i18n._("export to which file? for example: export chronicle.md"))
     path = Path(name).expanduser()
     write_text(path, chronicle_lines(repl), force=force, session_file=repl.session.journal.path)
-    repl.show(f"The chronicle is in {path}.")
+    repl.show(i18n._("The chronicle is in {path}.").format(path=path))
 
 
 def _forced(rest: str) -> tuple[bool, str]:
@@ -779,9 +819,9 @@ def export_sheets(game, folder: Path) -> list[Path]:
             files.append((folder / f"{stem}.yaml", data))
     taken = [str(path) for path, _ in files if path.exists()]
     if taken:
-        raise GameError(f"{taken[0]} exists already: export sheets writes into a folder without them")
+        raise GameError(_("{file} exists already: export sheets writes into a folder without them").format(file=taken[0]))
     if len({path for path, _ in files}) != len(files):
-        raise GameError("two names give the same file name: rename one first")
+        raise GameError(_("two names give the same file name: rename one first"))
     folder.mkdir(parents=True, exist_ok=True)
     for path, data in files:
         path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
@@ -802,7 +842,7 @@ def chronicle_lines(repl: Repl):
 def _chronicle(repl: Repl):
     game = repl.session.game
     style = render.Style(repl.style.lang, ascii_only=False)
-    yield from (f"# {as_text(game.ruleset.title, style.lang)}", "", f"Seed {game.seed}.", "")
+    yield from (f"# {as_text(game.ruleset.title, style.lang)}", "", _("Seed {seed}.").format(seed=game.seed), "")
     for e in game.log:
         shown = render.event(e, style, repl.innermost, repl.level_labels)
         if shown is None:
@@ -819,7 +859,7 @@ def _chronicle(repl: Repl):
         yield ""
     yield from records_markdown(game, style)
     if game.over:
-        yield f"**Result: {game.result}.** " + ", ".join(f"{k} {format_value(v)}" for k, v in game.report().items())
+        yield _("**Result: {result}.** ").format(result=game.result) + ", ".join(f"{k} {format_value(v)}" for k, v in game.report().items())
 
 
 def records_markdown(game, style: render.Style) -> list[str]:
@@ -833,7 +873,7 @@ def records_markdown(game, style: render.Style) -> list[str]:
         if not records:
             continue
         title = render.text_of(spec.label, style) if spec.label is not None else name
-        ends = ["from", "to"] if spec.ordered else ["between", "and"]
+        ends = [_("from"), _("to")] if spec.ordered else [_("between"), _("and")]
         lines += [f"*{title}*", "", "| " + " | ".join(ends + list(spec.fields)) + " |",
                   "|" + "---|" * (2 + len(spec.fields))]
         lines += ["| " + " | ".join([cell(a), cell(b)] + [cell(fields.get(f)) for f in spec.fields]) + " |"
@@ -849,15 +889,15 @@ def lookup_markdown(e: dict, style: render.Style) -> list[str]:
 
     keys = ", ".join(cell(k) for k in e["key"])
     title = f"{e['table']} [{keys}]"
-    title = f"~~{title}~~ (undone)" if e.get("undone") else title
+    title = f"~~{title}~~" + _(" (undone)") if e.get("undone") else title
     row = e["row"]
     return [f"*{title}*", "", "| " + " | ".join(cell(c) for c in row) + " |",
             "|" + "---|" * len(row), "| " + " | ".join(cell(v) for v in row.values()) + " |"]
 
 
 DICE_MODES = {
-    "manual": "Real dice: every roll the game needs asks for the faces rolled (dice auto: the game rolls).",
-    "auto": "The game rolls its own dice (dice manual: every roll asks for the faces of real dice).",
+    "manual": N_("Real dice: every roll the game needs asks for the faces rolled (dice auto: the game rolls)."),
+    "auto": N_("The game rolls its own dice (dice manual: every roll asks for the faces of real dice)."),
 }
 
 
@@ -866,32 +906,33 @@ def cmd_dice(repl: Repl, rest: str) -> None:
     word = rest.strip().lower()
     mode = "manual" if repl.session.manual_dice else "auto"
     if not word:
-        repl.show(DICE_MODES[mode])
+        repl.show(_(DICE_MODES[mode]))
         return
     if word not in DICE_MODES:
-        raise InputError(f"dice takes manual or auto (dice manual), not {rest.strip()!r}")
+        raise InputError(_("dice takes manual or auto (dice manual), not {word}").format(word=repr(rest.strip())))
     if repl.decision is not None:
-        raise GameError(f"a question waits: answer it first (or undo drops it); dice {word} takes effect "
-                        "between actions")
+        raise GameError(_("a question waits: answer it first (or undo drops it); dice {word} takes effect "
+                          "between actions").format(word=word))
     if not repl.session.use_dice(word == "manual", f"dice {word}"):
-        repl.show(f"The dice are {word} already. " + DICE_MODES[word])
+        repl.show(_("The dice are {word} already. ").format(word=word) + _(DICE_MODES[word]))
         return
     if word == "manual":
-        repl.show("Real dice from now on: every roll the game needs asks for the faces rolled.")
+        repl.show(_("Real dice from now on: every roll the game needs asks for the faces rolled."))
     else:
-        repl.show("The game rolls its own dice from now on, going on where they left off.")
+        repl.show(_("The game rolls its own dice from now on, going on where they left off."))
 
 
 def cmd_save(repl: Repl, rest: str) -> None:
     """`save` says where the session is saved; `save PATH` copies it to a new file and goes on there."""
     session = repl.session
     if not rest:
-        repl.show(f"The session is saved in {session.journal.path} (each command as it is done); save PATH copies "
-                  "it to a new file and goes on there.")
+        repl.show(_("The session is saved in {path} (each command as it is done); save PATH copies "
+                    "it to a new file and goes on there.").format(path=session.journal.path))
         return
     old = session.journal.path
     session.save_as(Path(rest).expanduser())
-    repl.show(f"The session is now saved in {session.journal.path}, and goes on there ({old} stays as it was).")
+    repl.show(_("The session is now saved in {path}, and goes on there ({old} stays as it was).").format(
+        path=session.journal.path, old=old))
 
 
 def cmd_quit(repl: Repl, rest: str) -> None:
@@ -899,28 +940,32 @@ def cmd_quit(repl: Repl, rest: str) -> None:
 
 
 BUILTINS: dict[str, Builtin] = {
-    "help": Builtin(cmd_help, "help [topic]", "the actions and commands; help ACTION for its parameters"),
-    "roll": Builtin(cmd_roll, "roll EXPR", "roll any dice expression, every die shown (saved, apart from the game)"),
-    "prob": Builtin(cmd_prob, "prob EXPR", "the exact odds of a dice expression, names read from the game "
-                                           "(nothing rolled)"),
-    "state": Builtin(cmd_state, "state", "the whole state, entities as tables"),
-    "status": Builtin(cmd_status, "status", "the status line (the toolbar at the prompt)"),
-    "log": Builtin(cmd_log, "log [N]", "the last N lines of the chronicle (20)"),
-    "table": Builtin(cmd_table, "table NAME", "show a table of the ruleset, or the records of a pair"),
-    "rules": Builtin(cmd_rules, "rules", "title, source and the current params"),
-    "auto": Builtin(cmd_auto, "auto [N]", "play N rounds with the ruleset's automatic answers"),
-    "undo": Builtin(cmd_undo, "undo [N]", "take back the last N commands (1), all the rounds of auto N too"),
-    "dice": Builtin(cmd_dice, "dice [manual|auto]", "real dice (manual: each roll asks for its faces) or the "
-                                                    "game's (auto); dice alone says which"),
-    "new": Builtin(cmd_new, "new", "save this game and start a new one (asks first)"),
-    "export": Builtin(cmd_export, "export [--force] FILE", "write the chronicle as Markdown (a new file; --force "
-                      "replaces one); export sheets DIR writes the sheets as they now stand"),
-    "sheet": Builtin(cmd_sheet, "sheet NAME", "one instance (a character) with every field and track"),
-    "save": Builtin(cmd_save, "save [PATH]", "where the session is saved; save PATH copies it to a new file "
-                                             "and goes on there (after a failed save, say)"),
-    "quit": Builtin(cmd_quit, "quit", "leave (the game is saved; dusk resume continues it)"),
-    "exit": Builtin(cmd_quit, "exit", "the same as quit"),
+    # TRANSLATORS: a usage keeps the command's own word (it is typed so) and translates its placeholders
+    "help": Builtin(cmd_help, N_("help [topic]"), N_("the actions and commands; help ACTION for its parameters")),
+    "roll": Builtin(cmd_roll, N_("roll EXPR"), N_("roll any dice expression, every die shown (saved, apart from the game)")),
+    "prob": Builtin(cmd_prob, N_("prob EXPR"), N_("the exact odds of a dice expression, names read from the game "
+                                           "(nothing rolled)")),
+    "state": Builtin(cmd_state, "state", N_("the whole state, entities as tables")),
+    "status": Builtin(cmd_status, "status", N_("the status line (the toolbar at the prompt)")),
+    "log": Builtin(cmd_log, N_("log [N]"), N_("the last N lines of the chronicle (20)")),
+    "table": Builtin(cmd_table, N_("table NAME"), N_("show a table of the ruleset, or the records of a pair")),
+    "rules": Builtin(cmd_rules, "rules", N_("title, source and the current params")),
+    "auto": Builtin(cmd_auto, N_("auto [N]"), N_("play N rounds with the ruleset's automatic answers")),
+    "undo": Builtin(cmd_undo, N_("undo [N]"), N_("take back the last N commands (1), all the rounds of auto N too")),
+    "dice": Builtin(cmd_dice, N_("dice [manual|auto]"), N_("real dice (manual: each roll asks for its faces) or the "
+                                                    "game's (auto); dice alone says which")),
+    "new": Builtin(cmd_new, "new", N_("save this game and start a new one (asks first)")),
+    "export": Builtin(cmd_export, N_("export [--force] FILE"), N_("write the chronicle as Markdown (a new file; --force "
+                      "replaces one); export sheets DIR writes the sheets as they now stand")),
+    "sheet": Builtin(cmd_sheet, N_("sheet NAME"), N_("one instance (a character) with every field and track")),
+    "save": Builtin(cmd_save, N_("save [PATH]"), N_("where the session is saved; save PATH copies it to a new file "
+                                             "and goes on there (after a failed save, say)")),
+    "quit": Builtin(cmd_quit, "quit", N_("leave (the game is saved; dusk resume continues it)")),
+    "exit": Builtin(cmd_quit, "exit", N_("the same as quit")),
 }
+
+# The built-ins whose words may be the ruleset's names, typed as their labels (`words:`).
+LABELLED = ("help", "table", "roll", "prob")
 
 # The commands that run while a question waits (any other line is its answer).
 ESCAPES = ("help", "state", "status", "log", "rules", "table", "quit", "exit", "undo", "auto", "dice", "prob",

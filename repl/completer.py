@@ -19,7 +19,12 @@ class TableCompleter(Completer):
     def get_completions(self, document, complete_event):
         text = document.text_before_cursor
         word = re.search(r"[\w.=-]*$", text).group(0)
-        for candidate in self.candidates(text, word):
+        labels = self.repl.labels
+        # the words before, their labels read as names; a name's label completes too (`words:`)
+        candidates = self.candidates(labels.read(text[: len(text) - len(word)]) + word, word)
+        if labels:
+            candidates = candidates + [labels.label_of[c] for c in candidates if c in labels.label_of]
+        for candidate in candidates:
             if candidate.startswith(word) and candidate != word:
                 yield Completion(candidate, start_position=-len(word))
 

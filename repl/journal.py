@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ruleset_engine import DuskError
+from ruleset_engine.i18n import N_, _
 
 from . import delta, validate
 from .lock import SessionLock, describe, holder
@@ -81,17 +82,18 @@ class SaveError(JournalError):
     def __init__(self, why: str, undone: str = ""):
         self.why = why
         self.undone = undone
-        text = f"the session file could not be written: {why}"
+        text = _("the session file could not be written: {why}").format(why=why)
         if undone:
-            text += f"; {undone}. save PATH copies the session to a new file and goes on there"
+            text += _("; {undone}. save PATH copies the session to a new file and goes on there").format(undone=undone)
         super().__init__(text)
 
 
 # SQLite's primary result codes that a person can do something about, in words.
-_SQLITE_WHY = {13: "disk full", 8: "it is read-only", 10: "a disk error (a full disk, or a file size limit)",
-               14: "it cannot be opened", 5: "another program holds it", 23: "permission denied"}
-_OS_WHY = {errno.ENOSPC: "disk full", errno.EROFS: "the disk is read-only", errno.EACCES: "permission denied",
-           errno.EPERM: "permission denied", errno.EFBIG: "the file is too large", errno.EDQUOT: "disk quota exceeded"}
+_SQLITE_WHY = {13: N_("disk full"), 8: N_("it is read-only"), 10: N_("a disk error (a full disk, or a file size limit)"),
+               14: N_("it cannot be opened"), 5: N_("another program holds it"), 23: N_("permission denied")}
+_OS_WHY = {errno.ENOSPC: N_("disk full"), errno.EROFS: N_("the disk is read-only"), errno.EACCES: N_("permission denied"),
+           errno.EPERM: N_("permission denied"), errno.EFBIG: N_("the file is too large"),
+           errno.EDQUOT: N_("disk quota exceeded")}
 
 
 def why(err: BaseException) -> str:
@@ -99,11 +101,11 @@ def why(err: BaseException) -> str:
     if isinstance(err, sqlite3.Error):
         code = getattr(err, "sqlite_errorcode", None)
         if code is not None and code & 0xFF in _SQLITE_WHY:
-            return _SQLITE_WHY[code & 0xFF]
+            return _(_SQLITE_WHY[code & 0xFF])
         return str(err) or type(err).__name__
     if isinstance(err, OSError):
         if err.errno in _OS_WHY:
-            return _OS_WHY[err.errno]
+            return _(_OS_WHY[err.errno])
         if err.strerror:
             return err.strerror[0].lower() + err.strerror[1:]
     return str(err) or type(err).__name__
@@ -131,13 +133,13 @@ def unwritable(path: Path) -> str | None:
     folder = Path(os.path.abspath(path)).parent
     try:
         if os.statvfs(folder).f_flag & os.ST_RDONLY:
-            return "it is on a read-only file system"
+            return _("it is on a read-only file system")
     except OSError:
         pass
     if not os.access(path, os.W_OK):
-        return "the file is read-only (no permission to write it)"
+        return _("the file is read-only (no permission to write it)")
     if not os.access(folder, os.W_OK | os.X_OK):
-        return f"its folder {folder} cannot be written in"
+        return _("its folder {folder} cannot be written in").format(folder=folder)
     return None
 
 
@@ -156,13 +158,14 @@ def regular_file(path: Path) -> None:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise JournalError(f"no session file at {path}") from None
+        raise JournalError(_("no session file at {path}").format(path=path)) from None
     except OSError as err:
-        raise JournalError(f"{path} cannot be read: {why(err)}") from None
+        raise JournalError(_("{path} cannot be read: {why}").format(path=path, why=why(err))) from None
     if stat.S_ISDIR(info.st_mode):
-        raise JournalError(f"{path} is a folder, not a session file")
+        raise JournalError(_("{path} is a folder, not a session file").format(path=path))
     if not stat.S_ISREG(info.st_mode):
-        raise JournalError(f"{path} is not a session file (not a regular file: a named pipe, a device or a socket)")
+        raise JournalError(_("{path} is not a session file (not a regular file: a named pipe, a device or a "
+                             "socket)").format(path=path))
 
 
 def _new_file(path: Path) -> SessionLock:
@@ -178,13 +181,14 @@ def _new_file(path: Path) -> SessionLock:
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
     except FileExistsError:
-        raise JournalError(f"{path} already exists; choose another path, or `dusk resume {path}` "
-                           "if it is a session") from None
+        raise JournalError(_("{path} already exists; choose another path, or `dusk resume {path}` "
+                             "if it is a session").format(path=path)) from None
     except OSError as err:
-        raise JournalError(f"the session file {path} cannot be created: {why(err)}") from None
+        raise JournalError(_("the session file {path} cannot be created: {why}").format(path=path, why=why(err))) from None
     lock = SessionLock.take(path, fd)
     if lock is None:      # someone opened the file in the instant after it was made
-        raise JournalError(f"{path} was opened by another program as it was created; choose another path")
+        raise JournalError(_("{path} was opened by another program as it was created; choose another path").format(
+            path=path))
     return lock
 
 

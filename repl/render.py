@@ -14,6 +14,8 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ruleset_engine import format_value, render_rich
+from ruleset_engine import i18n
+from ruleset_engine.i18n import N_, _, ngettext
 
 
 @dataclass
@@ -35,7 +37,7 @@ def text_of(value, style: Style) -> str:
 def event(e: dict, style: Style, innermost: str | None = None, labels: dict | None = None):
     """One event as a renderable, or None for the events a table need not see (set, note, ...)."""
     kind = e["kind"]
-    mark = " (undone)" if e.get("undone") else ""
+    mark = _(" (undone)") if e.get("undone") else ""
     if kind in ("roll", "free-roll"):
         label = text_of(e.get("label"), style) if e.get("label") is not None else (e.get("name") or None)
         if label and label.startswith("params."):
@@ -47,29 +49,36 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
         return Text(text_of(e["text"], style) + mark)
     if kind == "elided":
         n = e["count"]
-        return Text(f"(and {n:,} more {'line' if n == 1 else 'lines'} of this action, not kept: an action keeps "
-                    f"about a million characters of the chronicle){mark}", style="dim")
+        return Text(ngettext("(and {n} more line of this action, not kept: an action keeps "
+                             "about a million characters of the chronicle)",
+                             "(and {n} more lines of this action, not kept: an action keeps "
+                             "about a million characters of the chronicle)", n).format(n=i18n.number(n)) + mark,
+                    style="dim")
     if kind == "ask":
         decision = e["decision"]
         prompt = decision.get("prompt", "")
-        by = " (auto)" if e.get("by") == "auto" else ""
+        by = _(" (auto)") if e.get("by") == "auto" else ""
         answer = e["answer"]
-        said = ("yes" if answer else "no") if decision.get("kind") == "yes_no" and isinstance(answer, bool) \
+        said = (_("yes") if answer else _("no")) if decision.get("kind") == "yes_no" and isinstance(answer, bool) \
             else format_value(answer, style.lang)        # a yes or no as the question asked it, never true
         return Text(f"{prompt} {said}{by}{mark}", style="italic")
     if kind in ("mark", "clear", "move") and e.get("quiet"):
         return None                 # the ruleset says it in its own words
     if kind in ("mark", "clear"):
-        verb = "marks" if kind == "mark" else "clears"
         kind_of = f" {e['type']}" if e.get("type") else ""
-        return Text(f"{e['track']}: {verb} {e['count']}{kind_of} (now {e['marked']} marked){mark}", style="yellow")
+        line = _("{track}: marks {count}{kind} (now {marked} marked)") if kind == "mark" else \
+            _("{track}: clears {count}{kind} (now {marked} marked)")
+        return Text(line.format(track=e['track'], count=e['count'], kind=kind_of, marked=e['marked']) + mark,
+                    style="yellow")
     if kind == "move":
         if "count" in e:
-            what = f"{e['count']} {'die moves' if e['count'] == 1 else 'dice move'}"
+            what = ngettext("{n} die moves", "{n} dice move", e['count']).format(n=e['count'])
         else:
             faces = e.get("dice", [])
-            what = f"{' '.join(map(str, faces)) or 'no dice'} {'moves' if len(faces) == 1 else 'move'}"
-        return Text(f"{what} from {e['source']} to {e['target']}{mark}", style="yellow")
+            what = ngettext("{faces} moves", "{faces} move", len(faces)).format(faces=' '.join(map(str, faces))) \
+                if faces else _("no dice move")
+        return Text(_("{what} from {source} to {target}").format(what=what, source=e['source'], target=e['target'])
+                    + mark, style="yellow")
     if kind == "lookup" and e.get("quiet"):
         return None                 # the ruleset shows the row in its own words
     if kind == "lookup":
@@ -81,18 +90,25 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
         table.add_row(*[text_of(v, style) for v in row.values()])
         return table
     if kind == "roll_off":
-        again = f", after {e['rounds'] - 1} tie{'s' if e['rounds'] > 2 else ''}" if e["rounds"] > 1 else ""
-        return Text(f"{e['winner']} rolls highest{again}.{mark}", style="green")
+        again = ngettext(", after {n} tie", ", after {n} ties", e['rounds'] - 1).format(n=e['rounds'] - 1) \
+            if e["rounds"] > 1 else ""
+        return Text(_("{winner} rolls highest{again}.").format(winner=e['winner'], again=again) + mark, style="green")
     if kind == "create":
-        return Text(f"New {e['entity']}: {e['name']}.{mark}", style="green")
+        # In another language than English the group's label: (labels: ("entity", group) -> its label:), when
+        # it has one; English keeps the group's name, as it always showed.
+        entity = e['entity']
+        if labels and ("entity", entity) in labels and i18n.language() != i18n.ENGLISH:
+            entity = text_of(labels[("entity", entity)], style)
+        return Text(_("New {entity}: {name}.").format(entity=entity, name=e['name']) + mark, style="green")
     if kind == "level" and e["event"] == "begin" and e["level"] != innermost:
         # The level's label: in the table's language (`labels`: level -> its label:), else its name.
         name = text_of(labels[e["level"]], style) if labels and e["level"] in labels else e["level"]
         return Text(f"— {name} {e['iteration']} —{mark}", style="bold magenta")
     if kind == "end":
         if e.get("text") is not None:       # the result in the ruleset's words (end: text:)
-            return Text(f"The game is over: {e['result']}. {text_of(e['text'], style)}{mark}", style="bold")
-        return Text(f"The game is over: {e['result']}.{mark}", style="bold")
+            return Text(_("The game is over: {result}.").format(result=e['result']) + f" {text_of(e['text'], style)}{mark}",
+                        style="bold")
+        return Text(_("The game is over: {result}.").format(result=e['result']) + mark, style="bold")
     if kind == "undo":
         return _undone(e, style)
     return None                     # a trigger's id among them: its own steps say what it does
@@ -151,13 +167,14 @@ def _undone(e: dict, style: Style):
     turn), or the turn alone for an undo event without them."""
     turns = e.get("turns")
     if not turns:
-        return Text(f"Undone: turn {e['of']}.", style="dim")
+        return Text(_("Undone: turn {turn}.").format(turn=e['of']), style="dim")
     first, last = turns
     if e["of"] != first:
         return None
     dash = "-" if style.ascii_only else "–"
-    span = f"turn {first}" if first == last else f"turns {first}{dash}{last}"
-    return Text(f"Undone: {e['command']} ({span}).", style="dim")
+    span = _("turn {turn}").format(turn=first) if first == last else _("turns {first}{dash}{last}").format(
+        first=first, dash=dash, last=last)
+    return Text(_("Undone: {command} ({span}).").format(command=e['command'], span=span), style="dim")
 
 
 def state_tables(game, style: Style) -> list:
@@ -165,15 +182,15 @@ def state_tables(game, style: Style) -> list:
     values = game.values
     ruleset = game.ruleset
     out = []
-    variables = RichTable(title="state", box=style.box, show_header=True)
-    variables.add_column("name", style="cyan")
-    variables.add_column("value")
+    variables = RichTable(title=_("state"), box=style.box, show_header=True)
+    variables.add_column(_("name"), style="cyan")
+    variables.add_column(_("value"))
     for name in ruleset.state:
         variables.add_row(name, text_of(values.get(name), style))
     counters = values.get("loop")     # none yet while a question of the setup waits
     for level in ruleset.loop if counters is not None else ():
         done = (values.get("loop_done") or {}).get(level.name)
-        variables.add_row(f"loop.{level.name}", f"{counters.get(level.name)} ({done} done)")
+        variables.add_row(f"loop.{level.name}", _("{count} ({done} done)").format(count=counters.get(level.name), done=done))
     out.append(variables)
     for name, spec in ruleset.entities.items():
         instances = values.get(name)
@@ -182,7 +199,7 @@ def state_tables(game, style: Style) -> list:
         columns = ["name"] + list(spec.fields) + list(spec.tracks)
         table = RichTable(title=title, box=style.box)
         for column in columns:
-            table.add_column(column, style="cyan" if column == "name" else None)
+            table.add_column(_("name") if column == "name" else column, style="cyan" if column == "name" else None)
         for instance in instances:
             table.add_row(*[_cell(instance.get(c), style, spec.tracks.get(c)) for c in columns])
         out.append(table)
@@ -199,8 +216,8 @@ def instance_table(game, wanted: str, style: Style):
             if isinstance(instance, dict) and str(instance.get("name", "")).casefold() == wanted.casefold():
                 kind = text_of(spec.label, style) if spec.label is not None else entity
                 table = RichTable(title=f"{instance['name']} ({kind})", box=style.box, show_header=False)
-                table.add_column("field", style="cyan")
-                table.add_column("value")
+                table.add_column(_("field"), style="cyan")
+                table.add_column(_("value"))
                 for column in list(spec.fields) + list(spec.tracks):
                     table.add_row(column, _cell(instance.get(column), style, spec.tracks.get(column)))
                 return table
@@ -223,10 +240,12 @@ def pair_table(game, name: str, style: Style):
     title = text_of(spec.label, style) if spec.label is not None else name
     arrow = "->" if style.ascii_only else "→"
     defaults = ", ".join(f"{field} {text_of(value, style)}" for field, value in spec.fields.items())
-    table = RichTable(title=f"{title} ({'from ' + arrow + ' to' if spec.ordered else 'either way'})",
-                      caption=f"any other pair: {defaults}" if defaults else None, box=style.box)
-    table.add_column("from" if spec.ordered else "between", style="cyan")
-    table.add_column("to" if spec.ordered else "and", style="cyan")
+    way = _("from {arrow} to").format(arrow=arrow) if spec.ordered else _("either way")
+    table = RichTable(title=f"{title} ({way})",
+                      caption=_("any other pair: {defaults}").format(defaults=defaults) if defaults else None,
+                      box=style.box)
+    table.add_column(_("from") if spec.ordered else _("between"), style="cyan")
+    table.add_column(_("to") if spec.ordered else _("and"), style="cyan")
     for field in spec.fields:
         table.add_column(field)
     for first, second, fields in game.pair_records(name):
@@ -273,10 +292,10 @@ def rules(game, style: Style):
         head.append(f"\n{text_of(ruleset.source, style)}", style="dim")
     if ruleset.description:
         head.append(f"\n{text_of(ruleset.description, style)}")
-    head.append(f"\nseed {game.seed}")
-    params = RichTable(title="params", box=style.box)
-    for column in ("param", "value", "default", "doc"):
-        params.add_column(column, style="cyan" if column == "param" else None)
+    head.append("\n" + _("seed {seed}").format(seed=game.seed))
+    params = RichTable(title=_("params"), box=style.box)
+    for column in (N_("param"), N_("value"), N_("default"), N_("doc")):
+        params.add_column(_(column), style="cyan" if column == "param" else None)
     for name, param in ruleset.params.items():
         value = game.params.get(name)
         params.add_row(name, text_of(value, style), text_of(param.default, style),
@@ -293,9 +312,9 @@ def language_notice(ruleset, lang: str | None) -> str | None:
     if lang in languages or lang.split("-")[0] in languages:
         return None
     if "en" in languages:
-        shown = "English"
+        shown = _("English")
     elif len(languages) == 1:
         shown = languages[0]
     else:
-        shown = "each text in the first language it has"
-    return f"{ruleset.id} has no texts in {lang}; showing {shown}"
+        shown = _("each text in the first language it has")
+    return _("{ruleset} has no texts in {lang}; showing {shown}").format(ruleset=ruleset.id, lang=lang, shown=shown)

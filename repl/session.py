@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import ruleset_engine as dusk
+from ruleset_engine.i18n import _, ngettext
 from ruleset_engine.ruleset.names import BUILT_IN
 
 from .journal import Entry, Journal, JournalError, SaveError, new_session_path, remember_last
@@ -220,8 +221,8 @@ class Session:
         that a resumed game asks for dice where this one did. False when the dice were so already.
         GameError while a question waits (the action under way began with the dice it has)."""
         if self.game.pending is not None:
-            raise dusk.GameError("a question waits: answer it first (or undo drops it); the dice change "
-                                 "between actions")
+            raise dusk.GameError(_("a question waits: answer it first (or undo drops it); the dice change "
+                                   "between actions"))
         if manual == self.manual_dice:
             return False
         self.game.use_manual_dice(manual)
@@ -281,7 +282,7 @@ class Session:
         """Copy the session to a new file at `path` and go on in it (after a failed save, say: the game
         as the old file has it, which is the game as it stands). JournalError when it cannot be."""
         if self.game.starting:
-            raise JournalError("the game has not begun (its setup waits for an answer): nothing to save yet")
+            raise JournalError(_("the game has not begun (its setup waits for an answer): nothing to save yet"))
         self.journal.move_to(Path(path))
         if self.interactive:
             remember_last(self.journal.path)
@@ -320,7 +321,7 @@ class Session:
 
     def perform(self, action: str, args: dict, command: str) -> Reply:
         """Do an action; `command` is what was typed (a command of its own, unless one is under way)."""
-        with self._transaction(f"{action} was not played: the game is as it was before it"):
+        with self._transaction(_("{action} was not played: the game is as it was before it").format(action=action)):
             typed = self._open or self._number(command)
             self._given = []
             outcome = self.game.perform(action, **args)
@@ -354,7 +355,7 @@ class Session:
     def _answered(self, answer, command: str) -> Reply:
         # The setup of a game may ask too; its entry is the session's start, which is not undone.
         starting = self.game.starting
-        with self._transaction("the answer was not taken: the question waits again"):
+        with self._transaction(_("the answer was not taken: the question waits again")):
             outcome = answer()
             if outcome.decision is not None and starting and not self.sheets:
                 # The setup waits for its next answer: the answers so far are saved, so that leaving
@@ -384,14 +385,15 @@ class Session:
             self._given = []
             return None
         if not self.commands:
-            raise dusk.GameError("nothing to undo")
+            raise dusk.GameError(_("nothing to undo"))
         if n > len(self.commands):
             k = len(self.commands)
-            back = f"undo {k} takes them all back" if k != 1 else "undo takes it back"
-            raise dusk.GameError(f"only {k} command{'s' if k != 1 else ''} can be undone ({back})")
+            back = _("undo {k} takes them all back").format(k=k) if k != 1 else _("undo takes it back")
+            raise dusk.GameError(ngettext("only {k} command can be undone ({back})",
+                                          "only {k} commands can be undone ({back})", k).format(k=k, back=back))
         taken = self.commands[-n:][::-1]          # the last first
         reach = sum(len(c.turns) for c in taken)
-        with self._transaction("the undo did not happen", reach):
+        with self._transaction(_("the undo did not happen"), reach):
             mark = len(self.game.log)
             for back in taken:
                 first, last = back.span
@@ -410,7 +412,7 @@ class Session:
         """A roll beside the game, saved: it reads the game's names (state, entities, `params`, `loop`)
         from a copy of its values, and draws from its own dice source, so neither the game's dice nor
         its state change."""
-        with self._transaction("the roll was not made"):
+        with self._transaction(_("the roll was not made")):
             # The ruleset's pairs are functions here too: `roll bond('Ana', 'Beto').strength + 2d6`.
             expression = dusk.compile(text, functions=frozenset(self.game.ruleset.pairs),
                                       formulas=self.game.ruleset.formulas)

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from ruleset_engine import GameError
+from ruleset_engine.i18n import _
 
 SQLITE_SIDES = ("", "-wal", "-shm", "-journal")
 
@@ -32,8 +33,8 @@ def refuse_session(path: Path, session_file: Path | None) -> None:
         return
     for side in SQLITE_SIDES:
         if _same(path, Path(f"{session_file}{side}")):
-            raise GameError(f"{path} is this game's session file: writing there would lose the game; "
-                            "choose another name")
+            raise GameError(_("{path} is this game's session file: writing there would lose the game; "
+                              "choose another name").format(path=path))
 
 
 def write_text(path: Path, text, *, force: bool = False, session_file: Path | None = None,
@@ -49,7 +50,8 @@ def write_text(path: Path, text, *, force: bool = False, session_file: Path | No
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
         except FileExistsError:
-            raise GameError(f"{path} exists already: {how} replaces it, or choose another name") from None
+            raise GameError(_("{path} exists already: {how} replaces it, or choose another name").format(
+                path=path, how=how)) from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.writelines(pieces)

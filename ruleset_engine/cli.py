@@ -19,6 +19,8 @@ import re
 import sys
 
 import ruleset_engine as dusk
+from ruleset_engine import i18n
+from ruleset_engine.i18n import _
 
 LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")   # a language code: en, zh, es, pt-BR
 
@@ -44,7 +46,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
         # Spaces around the expression are the shell's, not the expression's: they change no layout.
         result = dusk.roll(args.expression.strip(), rng=rng)
     except dusk.DuskError as err:
-        print(f"dusk roll: {err}", file=sys.stderr)
+        print(_("dusk roll: {error}").format(error=err), file=sys.stderr)
         return 2
     if args.json:
         data = result.to_json()
@@ -62,23 +64,23 @@ def cmd_prob(args: argparse.Namespace) -> int:
     try:
         env = prob.ruleset_env(args.ruleset, args.set) if args.ruleset else {}
         if args.set and not args.ruleset:
-            raise prob.ProbError("--set changes a ruleset's params: name the ruleset with --ruleset")
+            raise prob.ProbError(_("--set changes a ruleset's params: name the ruleset with --ruleset"))
         lets = [prob.parse_let(text) for text in args.let or []]
         formulas = prob.ruleset_formulas(args.ruleset) if args.ruleset else prob.NO_FORMULAS
         options = dict(lets=lets, env=env, depth=args.depth, estimate=args.estimate, samples=args.samples,
                        seed=args.seed, formulas=formulas)
         if args.grid:
             if len(args.expressions) != 1:
-                raise prob.ProbError("a chart (--grid) asks one expression")
+                raise prob.ProbError(_("a chart (--grid) asks one expression"))
             axes = [prob.parse_axis(text) for text in args.grid]
             result = prob.grid(args.expressions[0].strip(), axes, at_least=args.at_least, at_most=args.at_most,
                                **options)
         else:
             if args.at_least is not None or args.at_most is not None:
-                raise prob.ProbError("--at-least and --at-most read a chart: give --grid NAME=a..b too")
+                raise prob.ProbError(_("--at-least and --at-most read a chart: give --grid NAME=a..b too"))
             result = prob.ask([text.strip() for text in args.expressions], **options)
     except (dusk.DuskError, OSError) as err:
-        print(f"dusk prob: {err}", file=sys.stderr)
+        print(_("dusk prob: {error}").format(error=err), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, sort_keys=True))
@@ -110,20 +112,20 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     try:
         found = list_sessions()
         if not found:
-            print(f"no saved sessions in {sessions_dir()}; start one with dusk play")
+            print(_("no saved sessions in {folder}; start one with dusk play").format(folder=sessions_dir()))
             return 0
         current = last_session()
     except DataDirError as err:
-        print(f"dusk sessions: {err}", file=sys.stderr)
+        print(_("dusk sessions: {error}").format(error=err), file=sys.stderr)
         return 1
     current = current.resolve() if current is not None else None
 
     def when(seconds) -> str:
         return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds)) if seconds else "?"
 
-    rows = [("", "last played", "started", "ruleset", "turns", "file")]
+    rows = [("", _("last played"), _("started"), _("ruleset"), _("turns"), _("file"))]
     for s in found:
-        turns = f"{s.turns} ({s.result})" if s.result else "setup" if s.setup else str(s.turns)
+        turns = f"{s.turns} ({s.result})" if s.result else _("setup") if s.setup else str(s.turns)
         if s.problem:
             rows.append(("", when(s.last_played), "?", f"({s.problem})", "", str(s.path)))
             continue
@@ -133,18 +135,24 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[5])
     if current is not None:
-        print("* the session dusk resume continues (dusk resume PATH continues another)")
+        print(_("* the session dusk resume continues (dusk resume PATH continues another)"))
     if any(s.setup and not s.problem for s in found):
-        print("setup: left during the game's setup; dusk resume goes on with it from the next question")
+        print(_("setup: left during the game's setup; dusk resume goes on with it from the next question"))
     return 0
 
 
-def _counted(n: int, word: str) -> str:
-    """'1 action', '0 tables': English counts, by the dice language's own plural() (imported here,
-    not at the top: `dusk roll` loads nothing it does not need)."""
-    from ruleset_engine.dice.functions import plural
+COUNTED = {     # '1 action', '0 tables': counts by the language's plural rules (the catalogs')
+    "param": lambda n: i18n.ngettext("{n} param", "{n} params", n),
+    "action": lambda n: i18n.ngettext("{n} action", "{n} actions", n),
+    "table": lambda n: i18n.ngettext("{n} table", "{n} tables", n),
+    "procedure": lambda n: i18n.ngettext("{n} procedure", "{n} procedures", n),
+    "field": lambda n: i18n.ngettext("{n} field", "{n} fields", n),
+}
 
-    return f"{n} {plural(n, word, word + 's')}"
+
+def _counted(n: int, word: str) -> str:
+    """'1 action', '0 tables', in the table's language."""
+    return COUNTED[word](n).format(n=n)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -153,9 +161,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         try:
             data, files = dusk.read_merged(ruleset_id)
         except dusk.DuskError as err:
-            rows.append((ruleset_id, f"(broken: {str(err).splitlines()[0]})", ""))
+            rows.append((ruleset_id, _("(broken: {error})").format(error=str(err).splitlines()[0]), ""))
             continue
-        parent = f" (extends {files[1].rsplit('/', 1)[-1][:-5]})" if len(files) > 1 else ""
+        parent = _(" (extends {parent})").format(parent=files[1].rsplit('/', 1)[-1][:-5]) if len(files) > 1 else ""
         rows.append((ruleset_id, dusk.as_text(data.get("title")) + parent, dusk.as_text(data.get("source"))))
     width = max((len(r[0]) for r in rows), default=0)
     for ruleset_id, title, source in rows:
@@ -167,7 +175,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Each ruleset loaded and its program written (which finds what only the params reveal): a one-line
     summary, or every problem and how many."""
     if args.playouts is not None and not 1 <= args.playouts <= 1_000_000:
-        print(f"dusk check: --playouts takes 1 to 1,000,000 games, not {args.playouts:,}", file=sys.stderr)
+        print(_("dusk check: --playouts takes 1 to 1,000,000 games, not {n}").format(n=i18n.number(args.playouts)),
+              file=sys.stderr)
         return 2
     if not args.files and args.sheets and len(args.sheets) > 1:
         # `dusk check --sheets FILE RULESET`: --sheets takes every path after it, so the ruleset named
@@ -177,7 +186,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         print("dusk check: name a ruleset FILE (or a bundled id) to check", file=sys.stderr)
         return 2
     if args.sheets and len(args.files) != 1:
-        print("dusk check: --sheets checks sheets against one ruleset: name one FILE", file=sys.stderr)
+        print(_("dusk check: --sheets checks sheets against one ruleset: name one FILE"), file=sys.stderr)
         return 2
     failed = 0
     for source in args.files:
@@ -191,7 +200,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             continue
         parts = [_counted(len(ruleset.params), "param"), _counted(len(ruleset.actions), "action"),
                  _counted(len(ruleset.tables), "table"), _counted(len(ruleset.procedures), "procedure")]
-        print(f"{source}: ok: {ruleset.id} ({dusk.as_text(ruleset.title)}), {', '.join(parts)}")
+        print(_("{file}: ok: {ruleset} ({title}), {counts}").format(
+            file=source, ruleset=ruleset.id, title=dusk.as_text(ruleset.title, i18n.language()), counts=', '.join(parts)))
         if args.sheets:
             failed += _sheets(ruleset, args.sheets)
         if args.playouts is not None:
@@ -209,14 +219,15 @@ def _sheets(ruleset, paths) -> int:
         print("\n".join(str(p) for p in err.problems) + "\n" + dusk.count_line(err.problems))
         return 1
     except (dusk.DuskError, OSError) as err:
-        print(f"dusk check: {err}")
+        print(_("dusk check: {error}").format(error=err))
         return 1
     # The ruleset's own sheets, named again, were checked and left out of what a game would add.
     known = {s.path: s for spec in ruleset.entities.values() if spec.sheet is not None for s in spec.sheet.sheets}
     known.update({s.path: s for s in sheets})
     for path in files_in(paths):
         sheet = known[os.path.realpath(path)]
-        print(f"{path}: ok: {sheet.name} ({sheet.group}), {_counted(len(sheet.fields), 'field')}")
+        print(_("{file}: ok: {name} ({group}), {counts}").format(file=path, name=sheet.name, group=sheet.group,
+                                                                  counts=_counted(len(sheet.fields), 'field')))
     return 0
 
 
@@ -227,7 +238,7 @@ def _playouts(source: str, games: int, seed: int) -> int:
     try:
         found = playouts(source, games, seed)
     except (dusk.DuskError, OSError) as err:
-        print(f"{source}: playouts: {err}")
+        print(_("{file}: playouts: {error}").format(file=source, error=err))
         return 1
     print(found.to_text())
     return 1 if found.failed else 0
@@ -273,7 +284,7 @@ class _Progress:
 
             self.bar = Progress(console=Console(stderr=True), transient=True)
             self.bar.start()
-            self.task = self.bar.add_task("simulating", total=self.total)
+            self.task = self.bar.add_task(_("simulating"), total=self.total)
         if self.bar is not None:
             self.bar.update(self.task, completed=done)
 
@@ -300,31 +311,32 @@ def _cap_workers(args: argparse.Namespace, command: str) -> None:
     games, no sooner, and more memory)."""
     cpus = _cpus()
     if args.workers > cpus:
-        print(f"dusk {command}: --workers {args.workers} is more than the {cpus} CPU{'s' if cpus != 1 else ''} "
-              f"here; using {cpus}", file=sys.stderr)
+        print(i18n.ngettext("dusk {command}: --workers {workers} is more than the {cpus} CPU here; using {cpus}",
+                            "dusk {command}: --workers {workers} is more than the {cpus} CPUs here; using {cpus}",
+                            cpus).format(command=command, workers=args.workers, cpus=cpus), file=sys.stderr)
         args.workers = cpus
 
 
 def _announce_backend(backend: str, reason: str) -> None:
     """The backend a simulation plays, and why, on stderr (stdout keeps the report alone)."""
     lines = reason.splitlines() or [""]
-    print(f"dusk simulate: backend {backend}: {lines[0]}", file=sys.stderr)
+    print(_("dusk simulate: backend {backend}: {reason}").format(backend=backend, reason=lines[0]), file=sys.stderr)
     for line in lines[1:]:
         print(f"  {line}", file=sys.stderr)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     if args.n < 1 or args.workers < 1:
-        print("dusk simulate: -n and --workers take whole numbers of 1 or more", file=sys.stderr)
+        print(_("dusk simulate: -n and --workers take whole numbers of 1 or more"), file=sys.stderr)
         return 2
     _cap_workers(args, "simulate")
     if args.sweep:
         if args.sheets:
-            print("dusk simulate: --sheets goes with a plain run, not a --sweep", file=sys.stderr)
+            print(_("dusk simulate: --sheets goes with a plain run, not a --sweep"), file=sys.stderr)
             return 2
         return cmd_sweep(args)
     if args.plot:
-        print("dusk simulate: --plot draws a sweep: give --sweep PARAM=a..b too", file=sys.stderr)
+        print(_("dusk simulate: --plot draws a sweep: give --sweep PARAM=a..b too"), file=sys.stderr)
         return 2
     progress = _Progress(args.n)
     try:
@@ -333,12 +345,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                                 records=args.records)
     except (dusk.DuskError, OSError) as err:
         progress.close()
-        print(f"dusk simulate: {err}", file=sys.stderr)
+        print(_("dusk simulate: {error}").format(error=err), file=sys.stderr)
         # a bad param or --set is bad input (2); a ruleset that cannot be played is a problem found (1)
         return 2 if isinstance(err, (dusk.GameError, dusk.InputError)) else 1
     except KeyboardInterrupt:
         progress.close()
-        print("dusk simulate: interrupted (Ctrl-C); no summary", file=sys.stderr)
+        print(_("dusk simulate: interrupted (Ctrl-C); no summary"), file=sys.stderr)
         return 130
     progress.close()
     data = summary.to_json()
@@ -347,29 +359,38 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(json.dumps(data, ensure_ascii=False, sort_keys=True))
         return 0
     rate = data["games"] / summary.seconds if summary.seconds else 0
-    print(f"{data['ruleset']}: {data['games']:,} games, seed {data['seed']}, {args.workers} worker"
-          f"{'s' if args.workers > 1 else ''}, {summary.seconds:.1f} s ({rate:,.0f} games/s)")
-    print("params: " + ", ".join(f"{k}={v}" for k, v in data["params"].items()))
-    print("results:")
+    print(i18n.ngettext("{ruleset}: {games} games, seed {seed}, {workers} worker, {seconds} s ({rate} games/s)",
+                        "{ruleset}: {games} games, seed {seed}, {workers} workers, {seconds} s ({rate} games/s)",
+                        args.workers).format(ruleset=data['ruleset'], games=i18n.number(data['games']),
+                                             seed=data['seed'], workers=args.workers,
+                                             seconds=i18n.number(summary.seconds, 1), rate=i18n.number(rate, 0)))
+    print(_("params: {params}").format(params=", ".join(f"{k}={v}" for k, v in data["params"].items())))
+    print(_("results:"))
     width = max((len(k) for k in data["results"]), default=0)
     for name, r in data["results"].items():
         lo, hi = r["ci95"]
-        print(f"  {name.ljust(width)}  {r['count']:>9,}  {r['rate']:7.2%}  95% CI {lo:.2%} .. {hi:.2%}")
+        print(f"  {name.ljust(width)}  {i18n.number(r['count']):>9}  {i18n.percent(r['rate']):>7}  "
+              + _("95% CI {low} .. {high}").format(low=i18n.percent(lo), high=i18n.percent(hi)))
         if "value" in r:            # the value the result carries (end: value:)
-            print(f"  {' ' * width}  value: {_value_line(r['value'])}")
+            print(f"  {' ' * width}  " + _("value: {value}").format(value=_value_line(r['value'])))
             if "distribution" in r["value"]:
                 print("\n".join(distribution_lines(r["value"]["distribution"], indent=width + 4)))
     length = data["length"]
-    print(f"length in rounds: mean {length['mean']:.1f}, median {length['median']}, 90th percentile {length['p90']}")
+    print(_("length in rounds: mean {mean}, median {median}, 90th percentile {p90}").format(
+        mean=i18n.number(length['mean'], 1), median=i18n.plain(length['median']), p90=i18n.plain(length['p90'])))
     if data["report"]:
-        print("report:")
+        print(_("report:"))
         width = max(len(k) for k in data["report"])
         for name, r in data["report"].items():
             if "rate" in r:
-                print(f"  {name.ljust(width)}  true {r['rate']:.2%}")
+                print(f"  {name.ljust(width)}  " + _("true {rate}").format(rate=i18n.percent(r['rate'])))
             else:
-                print(f"  {name.ljust(width)}  mean {r['mean']:.2f}, median {r['median']}, 90th percentile "
-                      f"{r['p90']}, min {r['min']}, max {r['max']}")
+                print(f"  {name.ljust(width)}  " + _("mean {mean}, median {median}, 90th percentile {p90}, min {min}, "
+                                                     "max {max}").format(mean=i18n.number(r['mean'], 2),
+                                                                         median=i18n.plain(r['median']),
+                                                                         p90=i18n.plain(r['p90']),
+                                                                         min=i18n.plain(r['min']),
+                                                                         max=i18n.plain(r['max'])))
             if "distribution" in r:
                 print("\n".join(distribution_lines(r["distribution"], indent=width + 4)))
             if "per" in r:
@@ -381,26 +402,31 @@ def per_lines(per: dict, indent: int) -> list[str]:
     """A report value per iteration of a loop level: a line each (the first MAX_BARS; --json has all)."""
     rows = per["iterations"]
     label = max((len(str(row["iteration"])) for row in rows), default=1)
-    lines = [f"{' ' * indent}{per['level']} {str(row['iteration']).rjust(label)}  mean {row['mean']:.2f}  "
-             f"({row['games']:,} games)" for row in rows[:MAX_BARS]]
+    lines = [f"{' ' * indent}{per['level']} {str(row['iteration']).rjust(label)}  "
+             + i18n.ngettext("mean {mean}  ({games} game)", "mean {mean}  ({games} games)", row['games']).format(
+                 mean=i18n.number(row['mean'], 2), games=i18n.number(row['games'])) for row in rows[:MAX_BARS]]
     if len(rows) > MAX_BARS:
-        lines.append(f"{' ' * indent}(the first {MAX_BARS} of {len(rows):,} iterations; --json lists every one)")
+        lines.append(f"{' ' * indent}" + _("(the first {shown} of {n} iterations; --json lists every one)").format(
+            shown=MAX_BARS, n=i18n.number(len(rows))))
     return lines
 
 
 def _value_line(v: dict) -> str:
     """A result's value in one line: its mean and the rest, or its rate of true."""
-    games = f" (in {v['games']:,} games)"
+    games = i18n.ngettext(" (in {n} game)", " (in {n} games)", v['games']).format(n=i18n.number(v['games']))
     if "rate" in v:
-        return f"true {v['rate']:.2%}{games}"
-    return f"mean {v['mean']:.2f}, median {v['median']}, 90th percentile {v['p90']}, min {v['min']}, " \
-           f"max {v['max']}{games}"
+        return _("true {rate}").format(rate=i18n.percent(v['rate'])) + games
+    return _("mean {mean}, median {median}, 90th percentile {p90}, min {min}, max {max}").format(
+        mean=i18n.number(v['mean'], 2), median=i18n.plain(v['median']), p90=i18n.plain(v['p90']),
+        min=i18n.plain(v['min']), max=i18n.plain(v['max'])) + games
 
 
 def _records_written(args: argparse.Namespace, command: str, row: str = "game") -> None:
     """The file --records wrote, one line on stderr (stdout keeps the report alone)."""
     if args.records:
-        print(f"dusk {command}: a row per {row} written to {args.records}", file=sys.stderr)
+        line = _("dusk {command}: a row per game written to {file}") if row == "game" else \
+            _("dusk {command}: a row per pair of games written to {file}")
+        print(line.format(command=command, file=args.records), file=sys.stderr)
 
 
 MAX_BARS = 40       # rows of a distribution's chart in the terminal (--json lists every value)
@@ -413,21 +439,22 @@ def distribution_lines(rows: list, indent: int, width: int = 30) -> list[str]:
         sorted(sorted(rows, key=lambda row: -row["count"])[:MAX_BARS], key=lambda row: row["value"])
     top = max(row["count"] for row in rows)
     label = max(len(_shown_value(row["value"])) for row in shown)
-    lines = [f"{' ' * indent}{_shown_value(row['value']).rjust(label)}  {row['rate']:7.2%}  "
+    lines = [f"{' ' * indent}{_shown_value(row['value']).rjust(label)}  {i18n.percent(row['rate']):>7}  "
              f"{'█' * max(1 if row['count'] else 0, round(width * row['count'] / top))}" for row in shown]
     if len(shown) < len(rows):
-        lines.append(f"{' ' * indent}(the {MAX_BARS} most common of {len(rows):,} values; --json lists every one)")
+        lines.append(f"{' ' * indent}" + _("(the {shown} most common of {n} values; --json lists every one)").format(
+            shown=MAX_BARS, n=i18n.number(len(rows))))
     return lines
 
 
 def _shown_value(value) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+    return (_("true") if value else _("false")) if isinstance(value, bool) else str(value)
 
 
 def _analysis_failed(command: str, err: Exception, progress: _Progress) -> int:
     """A run that could not be done: bad arguments (2), or a ruleset that cannot be played (1)."""
     progress.close()
-    print(f"dusk {command}: {err}", file=sys.stderr)
+    print(_("dusk {command}: {error}").format(command=command, error=err), file=sys.stderr)
     return 2 if isinstance(err, (dusk.GameError, dusk.InputError)) else 1
 
 
@@ -463,10 +490,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         try:
             plot.write(data, args.plot)
         except (dusk.DuskError, OSError, ValueError) as err:
-            print(f"dusk simulate: the figure was not written: {err}", file=sys.stderr)
+            print(_("dusk simulate: the figure was not written: {error}").format(error=err), file=sys.stderr)
             return 1
         if not args.json:
-            print(f"figure written to {args.plot}")
+            print(_("figure written to {file}").format(file=args.plot))
     return 0
 
 
@@ -475,7 +502,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from ruleset_engine.analysis import compare, compare_view
 
     if args.n < 1 or args.workers < 1:
-        print("dusk compare: -n and --workers take whole numbers of 1 or more", file=sys.stderr)
+        print(_("dusk compare: -n and --workers take whole numbers of 1 or more"), file=sys.stderr)
         return 2
     _cap_workers(args, "compare")
     progress = _Progress(args.n)
@@ -485,7 +512,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     except (dusk.DuskError, OSError) as err:
         return _analysis_failed("compare", err, progress)
     progress.close()
-    _records_written(args, "compare", "pair of games")
+    _records_written(args, "compare", "pair")
     data = result.to_json()
     if args.json:
         print(json.dumps(data, ensure_ascii=False, sort_keys=True))
@@ -497,14 +524,21 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def language_code(text: str) -> str:
     """--lang: any language code (en, zh, es, pt-BR); a ruleset without texts in it says so and falls back."""
     if not LANGUAGE.match(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a language code (for example en, zh, es, pt-BR)")
+        raise argparse.ArgumentTypeError(_("{text} is not a language code (for example en, zh, es, pt-BR)").format(
+            text=repr(text)))
     return text
 
 
-def _table_options(parser: argparse.ArgumentParser) -> None:
+def _language_option(parser: argparse.ArgumentParser) -> None:
+    """--lang on every command: dusk's own words (and a ruleset's texts) in this language."""
     parser.add_argument("--lang", type=language_code, metavar="CODE",
-                        help="the ruleset's texts in this language (en, zh, es, pt-BR, ...); where a text has "
+                        help="dusk's words and the ruleset's texts in this language (en, zh, es, pt-BR, ...; "
+                             "default: DUSK_LANG, else the locale's, else English); where a text has "
                              "none: its base language (pt for pt-BR), then English, then its first language")
+
+
+def _table_options(parser: argparse.ArgumentParser) -> None:
+    _language_option(parser)
     parser.add_argument("--ascii", action="store_true", help="ASCII symbols and boxes only")
     parser.add_argument("--dice", choices=("manual", "auto"),
                         help="manual: real dice, every roll the game needs asks for the faces rolled; auto: the "
@@ -540,6 +574,7 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--seed", type=int, help="seed the dice, so the same seed gives the same roll")
     roll.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
     roll.add_argument("--ascii", action="store_true", help="ASCII symbols only")
+    _language_option(roll)
     roll.set_defaults(handler=cmd_roll)
 
     prob_ = sub.add_parser(
@@ -567,9 +602,11 @@ def build_parser() -> argparse.ArgumentParser:
     prob_.add_argument("--seed", type=int, default=0, help="the seed of an estimate (0)")
     prob_.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
     prob_.add_argument("--ascii", action="store_true", help="ASCII bars only")
+    _language_option(prob_)
     prob_.set_defaults(handler=cmd_prob)
 
     listing = sub.add_parser("list", help="the bundled rulesets")
+    _language_option(listing)
     listing.set_defaults(handler=cmd_list)
 
     check = sub.add_parser("check", help="validate rulesets: exit 1 and list every problem",
@@ -582,12 +619,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="then play N games with random answers and report bounds hit, run-time errors "
                             "(both: exit 1), and what no game reached")
     check.add_argument("--seed", type=int, default=0, help="the seed of the playouts (0)")
+    _language_option(check)
     check.set_defaults(handler=cmd_check)
 
     show = sub.add_parser("show", help="print a ruleset as written, or --resolved after extends:")
     show.add_argument("ruleset", metavar="RULESET", help="a bundled id or a file")
     show.add_argument("--resolved", action="store_true",
                       help="merge extends: and mark where each value comes from")
+    _language_option(show)
     show.set_defaults(handler=cmd_show)
 
     sim = sub.add_parser("simulate", help="play N whole games with the auto: answers and summarise them",
@@ -612,6 +651,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--backend", choices=("auto", "lockstep", "untraced"), default="auto",
                      help="lockstep: many games at once (numpy); untraced: one game at a time; auto (the default): "
                           "lockstep when every construct the ruleset uses has a vector form")
+    _language_option(sim)
     sim.set_defaults(handler=cmd_simulate)
 
     comp = sub.add_parser("compare", help="two rulesets on the same per-game seeds: the differences and their odds",
@@ -627,6 +667,7 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param of both (repeatable)")
     comp.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
     comp.add_argument("--records", metavar="FILE", help=RECORDS_HELP + " (one row per pair of games: _a and _b)")
+    _language_option(comp)
     comp.set_defaults(handler=cmd_compare)
 
     play = sub.add_parser("play", help="play a game at the table (the REPL)",
@@ -647,6 +688,7 @@ def build_parser() -> argparse.ArgumentParser:
                               description="List the sessions saved in the data dir: when each was last played "
                                           "and started, its ruleset, its turns and its file; * marks the one "
                                           "dusk resume continues.")
+    _language_option(sessions)
     sessions.set_defaults(handler=cmd_sessions)
 
     resume = sub.add_parser("resume", help="continue a saved session (default: the last one played at the prompt)")
@@ -680,10 +722,11 @@ def expressions_are_not_options(argv: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(expressions_are_not_options(list(sys.argv[1:] if argv is None else argv)))
+    i18n.set_language(i18n.choose(getattr(args, "lang", None)))
     try:
         return args.handler(args)
     except KeyboardInterrupt:
-        print("dusk: interrupted (Ctrl-C)", file=sys.stderr)
+        print(_("dusk: interrupted (Ctrl-C)"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
@@ -691,7 +734,7 @@ def main(argv: list[str] | None = None) -> int:
         from ruleset_engine.repl.journal import log_bug
 
         where = log_bug(f"dusk {' '.join(sys.argv[1:] if argv is None else argv)}")
-        print(f"dusk: something went wrong inside dusk (a bug); {where}", file=sys.stderr)
+        print(_("dusk: something went wrong inside dusk (a bug); {where}").format(where=where), file=sys.stderr)
         return 70
 
 

@@ -10,6 +10,8 @@ from ruleset_engine import dice
 
 # Verdicts remembered between runs go to a folder of the test run's own, never the user's cache.
 os.environ["DUSK_CACHE_DIR"] = tempfile.mkdtemp(prefix="dusk-test-cache-")
+# dusk's words in English whatever the machine's locale (a test of another language asks for it).
+os.environ["DUSK_LANG"] = "en"
 
 
 def roll(text, faces=None, env=None, seed=None):

@@ -21,9 +21,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # Folders of the checkout installed inside the package (setup.py).
 INSIDE = {"grammar": "ruleset_engine/grammar", "schemas": "ruleset_engine/schemas",
-          "rulesets": "ruleset_engine/rulesets", "repl": "ruleset_engine/repl", "ruleset_engine": "ruleset_engine"}
+          "rulesets": "ruleset_engine/rulesets", "repl": "ruleset_engine/repl", "ruleset_engine": "ruleset_engine",
+          "locale": "ruleset_engine/locale"}
 SOURCES = ["pyproject.toml", "setup.py", "README.md", *INSIDE]
-NOT_SHIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+# A compiled catalog (.mo) is built into the wheel by setup.py, never copied from the checkout.
+NOT_SHIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "*.mo")
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -57,7 +59,7 @@ def shipped():
     """(file in the checkout, where the wheel must hold it), for every module and bundled file."""
     for folder, inside in INSIDE.items():
         for path in (ROOT / folder).rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".mo"):
                 yield path, f"{inside}/{path.relative_to(ROOT / folder).as_posix()}"
 
 
@@ -75,6 +77,15 @@ def test_the_wheel_holds_every_module_and_bundled_file(wheel):
     assert not missing, f"not in the wheel: {missing}"
     for package in ("analysis", "ruleset/steps", "repl", "rulesets/house"):
         assert f"ruleset_engine/{package}/" in {name.rsplit("/", 1)[0] + "/" for name in names}, package
+
+
+def test_the_wheel_holds_the_compiled_catalogs(wheel):
+    """Each language's .po is compiled into its .mo as the wheel is built (the copy it is built from has none)."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for lang in ("zh", "es"):
+        assert f"ruleset_engine/locale/{lang}/LC_MESSAGES/dusk.mo" in names
+        assert f"ruleset_engine/locale/{lang}/LC_MESSAGES/dusk.po" in names
+    assert "ruleset_engine/locale/dusk.pot" in names
 
 
 def dusk(installed, tmp_path, *args):
@@ -107,6 +118,13 @@ def test_installed_roll(installed, tmp_path):
     out = dusk(installed, tmp_path, "roll", "3d6", "--seed", "1")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("3d6  ")
+
+
+def test_installed_roll_in_chinese_and_spanish(installed, tmp_path):
+    out = dusk(installed, tmp_path, "roll", "4d6kh3", "--seed", "3", "--lang", "zh")
+    assert out.returncode == 0 and out.stdout == "4d6kh3  2 5 5 2✗ = 12  （剩余骰子：2 5 5）\n  (✗ 舍弃)\n", out.stderr
+    out = dusk(installed, tmp_path, "roll", "2d6 +", "--lang", "es")
+    assert out.returncode == 2 and "pero la expresión termina ahí" in out.stderr
 
 
 def test_installed_check_of_a_bundled_ruleset(installed, tmp_path):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ruleset_engine import i18n
+from ruleset_engine.i18n import _
 from ruleset_engine.analysis.prob import Answer, Chart, Odds
 from ruleset_engine.dice.kinds import BOOL
 
@@ -33,17 +35,20 @@ def percent(p) -> str:
 def method_line(answer: Answer) -> str:
     """How the numbers were found, in plain words (the first line of the output)."""
     if not answer.exact:
-        return (f"Estimated, not exact ({answer.why}): {answer.samples:,} seeded rolls (seed {answer.seed}); "
-                f"each chance with its 95% interval.")
+        # TRANSLATORS: {share} is 95%
+        return _("Estimated, not exact ({why}): {samples} seeded rolls (seed {seed}); "
+                 "each chance with its {share} interval.").format(why=answer.why, samples=i18n.number(answer.samples),
+                                                                   seed=answer.seed, share="95%")
     if answer.depth is None:
-        return "Exact odds."
-    return (f"Exact odds, with explosions followed {answer.depth} deep (a die that would explode again past "
-            f"that stands as rolled; the chance of that is {percent(answer.cut)} per die).")
+        return _("Exact odds.")
+    return _("Exact odds, with explosions followed {depth} deep (a die that would explode again past "
+             "that stands as rolled; the chance of that is {chance} per die).").format(depth=answer.depth,
+                                                                                      chance=percent(answer.cut))
 
 
 def _value(value) -> str:
     if type(value) is bool:
-        return "true" if value else "false"
+        return _("true") if value else _("false")
     return str(value)
 
 
@@ -62,14 +67,15 @@ def shown(odds: Odds) -> tuple[list, str]:
     if not hidden:
         return chances, ""
     mass = 1 - sum(p for _, p in kept)
-    return kept, (f"{hidden} values in the tails, together {percent(mass)}, are not shown "
-                  f"(--json gives every value)")
+    return kept, _("{hidden} values in the tails, together {chance}, are not shown "
+                   "(--json gives every value)").format(hidden=hidden, chance=percent(mass))
 
 
 def _rows(odds: Odds, ascii_only: bool) -> tuple[list[str], list[list[str]], list[int]]:
     """The header, the cells and the bar lengths of one question's table."""
     estimated = odds.samples is not None
-    header = ["value", "P(=x)"] + (["95% interval"] if estimated else [])
+    # TRANSLATORS: {share} is 95%
+    header = [_("value"), "P(=x)"] + ([_("{share} interval").format(share="95%")] if estimated else [])
     if odds.kind != BOOL:
         header += ["P(>=x)", "P(<=x)"]
     top = max((p for _, p in odds.chances), default=Fraction(0))
@@ -90,13 +96,14 @@ def _summary(odds: Odds) -> str:
     note = shown(odds)[1]
     if odds.kind == BOOL:
         return note
-    word = "estimated mean" if odds.samples is not None else "mean"
-    line = f"{word} {float(odds.mean):.4g}, standard deviation {odds.sd:.4g}"
+    line = _("estimated mean {mean}, standard deviation {sd}") if odds.samples is not None else \
+        _("mean {mean}, standard deviation {sd}")
+    line = line.format(mean=f"{float(odds.mean):.4g}", sd=f"{odds.sd:.4g}")
     return f"{line}\n  {note}" if note else line
 
 
 def _lets_line(answer: Answer) -> str:
-    return "with " + ", ".join(f"{name} = {text}" for name, text in answer.lets) if answer.lets else ""
+    return _("with {lets}").format(lets=", ".join(f"{name} = {text}" for name, text in answer.lets)) if answer.lets else ""
 
 
 def render_text(answer: Answer, ascii_only: bool = False) -> str:
@@ -152,14 +159,15 @@ def chart_title(chart: Chart) -> str:
     elif chart.shows_chance:
         what = f"P({chart.expression})"
     else:
-        what = f"the mean of {chart.expression}"
-    by = f"{chart.rows[0]} down" + (f", {chart.columns[0]} across" if chart.columns else "")
+        what = _("the mean of {expression}").format(expression=chart.expression)
+    by = _("{name} down").format(name=chart.rows[0]) + (_(", {name} across").format(name=chart.columns[0])
+                                                         if chart.columns else "")
     return f"{what}, {by}"
 
 
 def _chart_cells(chart: Chart) -> tuple[list[str], list[list[str]]]:
     header = [f"{chart.rows[0]}\\{chart.columns[0]}" if chart.columns else chart.rows[0]]
-    header += [str(c) for c in chart.columns[1]] if chart.columns else ["chance" if chart.shows_chance else "mean"]
+    header += [str(c) for c in chart.columns[1]] if chart.columns else [_("chance") if chart.shows_chance else _("mean")]
     rows = []
     for r, line in zip(chart.rows[1], chart.cells):
         cells = [percent(chart.reading(o)) if chart.shows_chance else f"{float(chart.reading(o)):.2f}" for o in line]
@@ -170,7 +178,7 @@ def _chart_cells(chart: Chart) -> tuple[list[str], list[list[str]]]:
 def _chart_method(chart: Chart) -> str:
     line = method_line(chart.first())
     if not chart.exact and any(a.exact for row in chart.answers for a in row):
-        line += " (Only the cells with no exact answer; the others are exact.)"
+        line += _(" (Only the cells with no exact answer; the others are exact.)")
     return line
 
 

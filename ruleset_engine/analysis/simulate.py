@@ -22,6 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ruleset_engine.errors import DuskError
+from ruleset_engine.i18n import _
 from ruleset_engine.ruleset import load
 from ruleset_engine.ruleset.model import Ruleset
 from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, GameError, RuleError, resolve_params
@@ -177,15 +178,15 @@ def choose_backend(ruleset: Ruleset, params: dict, backend: str) -> tuple[str, s
     if backend not in BACKENDS:
         raise GameError(f"--backend takes {', '.join(BACKENDS)}, not {backend!r}")
     if backend == "untraced":
-        return "untraced", "asked for with --backend untraced"
+        return "untraced", _("asked for with --backend untraced")
     refused = vectorizable.refusal(ruleset, params)
     if refused is not None:
         if backend == "lockstep":
             raise refused.error
         return "untraced", str(refused.error)
     if backend == "lockstep":
-        return "lockstep", "asked for with --backend lockstep"
-    return "lockstep", "every construct the ruleset uses has a vector form"
+        return "lockstep", _("asked for with --backend lockstep")
+    return "lockstep", _("every construct the ruleset uses has a vector form")
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,8 @@ from importlib import resources
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from ruleset_engine.i18n import N_, _
+
 from . import aliases, ast
 from .aliases import ALIASES
 from .entries import COUNT_OP, KIND_ARG, SCHEMAS
@@ -270,23 +272,25 @@ def _load_parser() -> Lark:
 # ---- error messages in plain words --------------------------------------------
 
 _VALUE_START = {"INT", "NAME", "LPAR", "LSQB", "DIE_OP", "STRING", "TRUE", "FALSE", "NOT", "ADD_OP"}
+# The words of the messages are marked for the catalogs (ruleset_engine.i18n) and translated as shown.
 _WORDS = {
     "RPAR": "')'", "RSQB": "']'", "COMMA": "','", "ELSE": "'else'", "IF": "'if'",
-    "AND": "'and'", "OR": "'or'", "COMP_OP": "a comparison such as '>='", "MUL_OP": "'*', '//' or '%'",
-    "ADD_OP": "'+' or '-'", "EQUAL": "'='", "DOT": "'.'",
+    "AND": "'and'", "OR": "'or'", "COMP_OP": N_("a comparison such as '>='"), "MUL_OP": N_("'*', '//' or '%'"),
+    "ADD_OP": N_("'+' or '-'"), "EQUAL": "'='", "DOT": "'.'",
 }
 _TOKEN_WORDS = {
-    "INT": "number", "NAME": "name", "STRING": "string", "DIE_OP": "'d'",
-    "$END": "end of the expression",
+    "INT": N_("number"), "NAME": N_("name"), "STRING": N_("string"), "DIE_OP": "'d'",
+    "$END": N_("end of the expression"),
 }
 _CHAR_HINTS = {
-    "/": "'/' is not an operator here: write // to divide (rounding down)",
-    "=": "'=' alone does not compare: write == for equal",
-    "&": "write 'and' to combine conditions",
-    "|": "write 'or' for either condition",
-    "^": "there is no power operator: multiply, or roll more dice",
-    "!": "'!' only follows dice (explode); write 'not' to negate a condition",
-    "%": "'%' only follows d (d% is a hundred-sided die); there is no remainder operator",
+    "/": N_("'/' is not an operator here: write // to divide (rounding down)"),
+    "=": N_("'=' alone does not compare: write == for equal"),
+    "&": N_("write 'and' to combine conditions"),
+    "|": N_("write 'or' for either condition"),
+    "^": N_("there is no power operator: multiply, or roll more dice"),
+    "!": N_("'!' only follows dice (explode); write 'not' to negate a condition"),
+    # TRANSLATORS: {die} is d% (written so, the catalogs' checks read no printf format in it)
+    "%": N_("'%' only follows d ({die} is a hundred-sided die); there is no remainder operator"),
 }
 _PREV_TOKEN = re.compile(r"(!>=|!<=|!==|>=|<=|==|!=|//|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|\S)\s*$")
 
@@ -294,13 +298,13 @@ _PREV_TOKEN = re.compile(r"(!>=|!<=|!==|>=|<=|==|!=|//|[A-Za-z_][A-Za-z0-9_]*|[0
 def _describe_expected(expected: set[str]) -> str:
     words = []
     if expected & _VALUE_START:
-        words.append("a number" if expected & _VALUE_START <= {"INT", "LPAR"} else "a value")
+        words.append(_("a number") if expected & _VALUE_START <= {"INT", "LPAR"} else _("a value"))
     for name in sorted(expected - _VALUE_START):
-        if name in _WORDS and _WORDS[name] not in words:
-            words.append(_WORDS[name])
+        if name in _WORDS and _(_WORDS[name]) not in words:
+            words.append(_(_WORDS[name]))
     if not words:
-        return "something else"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+        return _("something else")
+    return words[0] if len(words) == 1 else _("{these} or {last}").format(these=", ".join(words[:-1]), last=words[-1])
 
 
 def _previous_token(text: str, pos: int) -> str | None:
@@ -313,11 +317,12 @@ def _syntax_error(text: str, err: UnexpectedInput) -> DiceSyntaxError:
         pos = err.pos_in_stream
         char = text[pos]
         if char == "d" and "DIE_OP" in err.allowed:
-            return DiceSyntaxError("expected a number after 'd'", text, (pos, pos + 1))
+            return DiceSyntaxError(_("expected a number after 'd'"), text, (pos, pos + 1))
         hint = _CHAR_HINTS.get(char)
         if text.startswith("**", pos):
             hint = _CHAR_HINTS["^"]
-        return DiceSyntaxError(hint or f"unexpected character {char!r}", text, (pos, pos + 1))
+        return DiceSyntaxError(_(hint).format(die="d%") if hint else _("unexpected character {char}").format(char=repr(char)), text,
+                               (pos, pos + 1))
     if isinstance(err, (UnexpectedToken, UnexpectedEOF)):
         token = getattr(err, "token", None)
         expected = set(err.expected) if isinstance(err, UnexpectedEOF) else set(err.accepts or err.expected)
@@ -325,27 +330,30 @@ def _syntax_error(text: str, err: UnexpectedInput) -> DiceSyntaxError:
         pos = len(text) if at_end else token.start_pos
         span = (pos, pos + (0 if at_end else max(1, len(str(token)))))
         if not at_end and token.type == "NAME" and str(token).startswith("d") and "DIE_OP" in expected:
-            return DiceSyntaxError("expected a number after 'd'", text, (pos, pos + 1))
+            return DiceSyntaxError(_("expected a number after 'd'"), text, (pos, pos + 1))
         what = _describe_expected(expected)
         prev = _previous_token(text, pos)
-        after = f" after {prev!r}" if prev else ""
+        after = _(" after {previous}").format(previous=repr(prev)) if prev else ""
         if at_end:
             if prev is None:
-                return DiceSyntaxError("the expression is empty: expected a value such as 2d6 + 1", text, span)
-            return DiceSyntaxError(f"expected {what}{after}, but the expression ends there", text, span)
+                return DiceSyntaxError(_("the expression is empty: expected a value such as 2d6 + 1"), text, span)
+            return DiceSyntaxError(_("expected {what}{after}, but the expression ends there").format(what=what, after=after),
+                                   text, span)
         if token.type == "EQUAL" and "TARGET" in expected:      # right after dice: `2d6=7`
             return DiceSyntaxError(_equal_after_dice(text, pos), text, span)
         hint = _CHAR_HINTS.get(str(token))
         if hint:
-            return DiceSyntaxError(hint, text, span)
+            return DiceSyntaxError(_(hint).format(die="d%"), text, span)
         if token.type in ("RPAR", "RSQB") and token.type not in expected:
-            return DiceSyntaxError(f"this {str(token)!r} closes nothing", text, span)
+            return DiceSyntaxError(_("this {token} closes nothing").format(token=repr(str(token))), text, span)
         kind = _TOKEN_WORDS.get(token.type)
-        found = f"{kind} {str(token)!r}" if kind in ("number", "name", "string") else repr(str(token))
+        found = f"{_(kind)} {str(token)!r}" if kind in ("number", "name", "string") else repr(str(token))
         if token.type in ("NAME", "INT", "LPAR", "LSQB", "DIE_OP") and "ADD_OP" in expected:
-            return DiceSyntaxError(f"unexpected {found}{after}: expected an operator such as + or *", text, span)
-        return DiceSyntaxError(f"unexpected {found}{after}: expected {what}", text, span)
-    return DiceSyntaxError(f"cannot read this expression ({err.__class__.__name__})", text, None)
+            return DiceSyntaxError(_("unexpected {found}{after}: expected an operator such as + or *").format(
+                found=found, after=after), text, span)
+        return DiceSyntaxError(_("unexpected {found}{after}: expected {what}").format(found=found, after=after,
+                                                                                      what=what), text, span)
+    return DiceSyntaxError(_("cannot read this expression ({error})").format(error=err.__class__.__name__), text, None)
 
 
 _POOL_BEFORE = re.compile(r"(\[.*\]|[0-9A-Za-z_.()%]+)\s*$")

@@ -7,20 +7,24 @@ but "kept" has a symbol, and a legend names the symbols used.
 
 from __future__ import annotations
 
+from ruleset_engine import i18n
+from ruleset_engine.i18n import N_
+
 from .modifiers import MODIFIERS
 
 # fate: (unicode symbol, ascii symbol, rich style, word for the legend)
 FATES = {
-    "kept": ("", "", "bold", "kept"),
-    "dropped": ("✗", "x", "dim strike", "dropped"),
-    "aside": ("↓", "v", "yellow", "set aside"),
-    "cancelled": ("⊘", "/", "red strike", "cancelled"),
-    "counted": ("✓", "*", "bold green", "counted"),
+    "kept": ("", "", "bold", N_("kept")),
+    "dropped": ("✗", "x", "dim strike", N_("dropped")),
+    "aside": ("↓", "v", "yellow", N_("set aside")),
+    "cancelled": ("⊘", "/", "red strike", N_("cancelled")),
+    "counted": ("✓", "*", "bold green", N_("counted")),
 }
-EXPLODED = ("!", "!", "bold magenta", "exploded")
-REROLLED = ("→", "->", "dim", "re-rolled")
+EXPLODED = ("!", "!", "bold magenta", N_("exploded"))
+REROLLED = ("→", "->", "dim", N_("re-rolled"))
 # A die a modifier gave a face (its entry's sets_face): the legend names those modifiers (min/max).
-CHANGED = ("⇒", "=>", "dim", "set by " + "/".join(m.token for m in MODIFIERS.values() if m.sets_face))
+CHANGED = ("⇒", "=>", "dim", N_("set by {modifiers}"))
+SETS_FACE = "/".join(m.token for m in MODIFIERS.values() if m.sets_face)
 
 Segment = tuple[str, str]
 
@@ -78,15 +82,15 @@ def _step_dice(step: dict, ascii_only: bool, used: set[str], letters: dict | Non
             out.append((" ", ""))
         out.extend(_die(die, ascii_only, used, letters))
     if not step["dice"] and not step.get("note"):
-        out.append(("no dice", "dim"))
+        out.append((i18n._("no dice"), "dim"))
     return out
 
 
 def _value(value) -> str:
     if value is True:
-        return "true"
+        return i18n._("true")
     if value is False:
-        return "false"
+        return i18n._("false")
     return str(value)
 
 
@@ -132,16 +136,16 @@ def segments(roll: dict, ascii_only: bool = False, label: str | None = None) -> 
         plain = single and all(d.get("fate", "kept") == "kept" for d in steps[0]["dice"]) and \
             len(steps[0]["dice"]) == len(pool)
         if not plain:
-            faces = " ".join(str(f) for f in pool) or "none"
-            out.append((f"  (dice left: {faces})", ""))
+            faces = " ".join(str(f) for f in pool) or i18n._("none")
+            out.append(("  " + i18n._("(dice left: {faces})").format(faces=faces), ""))
     if used or letters:
         legend = [f"{letter} {kind}" for kind, letter in letters.items()]
         for key in ("counted", "dropped", "aside", "cancelled", "exploded", "rerolled", "changed"):
             if key in used:
                 sym = {"exploded": EXPLODED, "rerolled": REROLLED, "changed": CHANGED}.get(key) or FATES[key]
                 symbol, ascii_symbol, _, word = sym
-                legend.append(f"{ascii_symbol if ascii_only else symbol} {word}")
-        out.append(("\n  (" + ", ".join(legend) + ")", "dim"))
+                legend.append(f"{ascii_symbol if ascii_only else symbol} {i18n._(word).format(modifiers=SETS_FACE)}")
+        out.append(("\n  (" + i18n._(", ").join(legend) + ")", "dim"))
     return out
 
 

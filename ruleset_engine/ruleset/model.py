@@ -255,3 +255,4 @@ class Ruleset:
     formulas: FormulaBook = NO_FORMULAS   # the named formulas, which any formula may call
     distributions: tuple[str, ...] = ()   # the report values a simulation shows value by value
     tallies: dict[str, str] = field(default_factory=dict)   # report value -> the level it is read per iteration of
+    words: dict[str, dict[str, str]] = field(default_factory=dict)   # language -> {name: the label typed for it}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ruleset_engine import i18n
 from ruleset_engine.dice import DiceError, Pool
 
 
@@ -107,14 +108,15 @@ def split_template(text: str) -> list[tuple[bool, str, int]]:
 
 
 def format_value(value, lang: str = "en") -> str:
+    # dusk's own words (true, false, none) in the table's language (ruleset_engine.i18n)
     if value is True:
-        return "true"
+        return i18n._("true")
     if value is False:
-        return "false"
+        return i18n._("false")
     if isinstance(value, Pool):
-        return " ".join(str(f) for f in value.faces) or "none"
+        return " ".join(str(f) for f in value.faces) or i18n._("none")
     if isinstance(value, (list, tuple)) and all(type(v) is int for v in value):
-        return " ".join(str(v) for v in value) or "none"
+        return " ".join(str(v) for v in value) or i18n._("none")
     if isinstance(value, dict) and "labels" in value and "marked" in value:  # a track
         if value.get("marks"):   # one that remembers what marked it: the count of each type too
             from .marks import shown_marks

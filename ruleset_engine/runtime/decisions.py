@@ -6,6 +6,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ruleset_engine.i18n import _, ngettext
 from ruleset_engine.dice.runtime import MAX_NUMBER
 
 from .errors import DecisionError
@@ -35,32 +36,33 @@ class Decision:
     def describe_valid(self) -> str:
         if self.kind == "number":
             if self.min is not None and self.max is not None:
-                return f"a whole number from {self.min} to {self.max}"
+                return _("a whole number from {min} to {max}").format(min=self.min, max=self.max)
             if self.min is not None:
-                return f"a whole number of at least {self.min}"
+                return _("a whole number of at least {min}").format(min=self.min)
             if self.max is not None:
-                return f"a whole number of at most {self.max}"
-            return "a whole number"
+                return _("a whole number of at most {max}").format(max=self.max)
+            return _("a whole number")
         if self.kind == "choice":
-            return "one of: " + ", ".join(self.choices)
+            return _("one of: {choices}").format(choices=", ".join(self.choices))
         if self.kind == "yes_no":
-            return "yes or no"
+            return _("yes or no")
         if self.kind == "instance":
-            return "one of: " + ", ".join(self.choices)
+            return _("one of: {choices}").format(choices=", ".join(self.choices))
         if self.kind == "instances":
-            count = f"{self.min}" if self.min == self.max else f"{self.min} to {self.max}"
-            how = "names separated by commas" + (", or none" if self.min == 0 else "")
-            return f"{count} of: {', '.join(self.choices) or 'none'} ({how})"
+            count = f"{self.min}" if self.min == self.max else _("{min} to {max}").format(min=self.min, max=self.max)
+            how = _("names separated by commas") + (_(", or none") if self.min == 0 else "")
+            return _("{count} of: {choices} ({how})").format(count=count, choices=', '.join(self.choices) or _('none'),
+                                                             how=how)
         if self.kind == "text":
-            return f"a text of {self.min} to {self.max} characters, on one line"
+            return _("a text of {min} to {max} characters, on one line").format(min=self.min, max=self.max)
         if self.kind == "dice":
-            return (f"{self.min} face{'s' if self.min != 1 else ''} from 1 to {self.sides}"
-                    + (", separated by spaces or commas" if self.min != 1 else ""))
+            return (ngettext("{n} face from 1 to {sides}", "{n} faces from 1 to {sides}", self.min).format(
+                n=self.min, sides=self.sides) + (_(", separated by spaces or commas") if self.min != 1 else ""))
         lo, hi = self.pick_range()
-        faces = " ".join(map(str, self.pool)) or "none"
-        how = "faces separated by spaces or commas" + (", or none" if lo == 0 else "")
-        count = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        return f"{count} of these dice: {faces} ({how})"
+        faces = " ".join(map(str, self.pool)) or _("none")
+        how = _("faces separated by spaces or commas") + (_(", or none") if lo == 0 else "")
+        count = f"{lo}" if lo == hi else _("{min} to {max}").format(min=lo, max=hi)
+        return _("{count} of these dice: {faces} ({how})").format(count=count, faces=faces, how=how)
 
     def pick_range(self) -> tuple[int, int]:
         """A pick: the fewest and the most dice the answer may hold."""
@@ -73,7 +75,8 @@ class Decision:
         checker = _CHECKS[self.kind]
         value = checker(self, answer)
         if value is _INVALID:
-            raise DecisionError(f"{_show(answer)} is not a valid answer: expected {self.describe_valid()}", self)
+            raise DecisionError(_("{answer} is not a valid answer: expected {expected}").format(
+                answer=_show(answer), expected=self.describe_valid()), self)
         return value
 
     def to_json(self) -> dict:
@@ -100,7 +103,7 @@ def _show(answer) -> str:
     text = str(answer).strip()
     if len(text) > 60:
         text = f"{text[:40]}... ({len(text):,} characters)"
-    return "".join(ch if ch.isprintable() else "?" for ch in text) or "an empty answer"
+    return "".join(ch if ch.isprintable() else "?" for ch in text) or _("an empty answer")
 
 
 def _number(decision: Decision, answer):
@@ -160,9 +163,10 @@ def _yes_no(decision: Decision, answer):
         return answer
     if isinstance(answer, str):
         word = answer.strip().casefold()
-        if word in _YES:
+        # The table's language's own yes and no too (是, sí): the answer is kept as true or false.
+        if word in _YES or word == _("yes").casefold():
             return True
-        if word in _NO:
+        if word in _NO or word == _("no").casefold():
             return False
     return _INVALID
 

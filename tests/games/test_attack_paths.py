@@ -158,10 +158,16 @@ def test_counts_of_one_are_singular_in_english():
     assert "The hunt begins with 20 life, 1 vampire in the pool, and the track at 6 6 6 6." in says(lone)
 
 
-def test_the_texts_carry_chinese_beside_english():
+def test_the_texts_carry_chinese_and_spanish_beside_english():
     game = play([15] + [6, 6, 6] + [1] + [3, 3, 3, 1, 2], rounds=1, vampires=1)
     assert says(game, "zh")[-1] == "所有吸血鬼都被消灭了。猎人获胜，剩余生命 15。"
+    assert says(game, "es")[-1] == "Todos los vampiros han sido destruidos. Gana el cazador, con 15 de vida."
     rolls = [e for e in game.log if e["kind"] == "roll" and "label" in e]
-    assert [r["label"] for r in rolls] == [{"en": "Search", "zh": "搜索"}, {"en": "Coffin", "zh": "棺材"},
-                                           {"en": "Kill", "zh": "猎杀"}]
+    assert [r["label"] for r in rolls] == [{"en": "Search", "zh": "搜索", "es": "Búsqueda"},
+                                           {"en": "Coffin", "zh": "棺材", "es": "Ataúd"},
+                                           {"en": "Kill", "zh": "猎杀", "es": "Caza"}]
     assert says(game, "zh")[0] == "狩猎开始：生命 15，池中有 1 个吸血鬼，时间轨为 6 6 6 6。"
+    # plural() in the Spanish text: one vampire, then "Quedan 0" after the kill
+    assert says(game, "es")[0] == ("La caza empieza con 15 de vida, 1 vampiro en la reserva y el marcador de "
+                                   "tiempo en 6 6 6 6.")
+    assert "¡El vampiro queda destruido (3 3 3)! Quedan 0." in says(game, "es")

@@ -1,0 +1,89 @@
+"""`words:`: the names a table types, in its own language (input labels).
+
+A ruleset may give, per language, a label for any name a player types or answers with: an
+action, a parameter or its word, a choice value, a group, a field or track (a trait), a state
+name, a table, a loop level. At a table in that language the label is read as the name (both are
+accepted; Tab completes both), so `检定 力量 + 格斗` is `throw strength + brawl`:
+
+    words:
+      zh: {throw: 检定, strength: 力量, brawl: 格斗, bold: 大胆}
+
+Checked at load, each problem with its place: a key that names nothing of the ruleset, a label
+with a space or a character the table splits words on, two names given one label (in any case),
+and a label that is another name of the ruleset (typed, it could mean either).
+"""
+
+from __future__ import annotations
+
+import re
+
+# A label is one word as the table splits a line: no space, and none of , = ; " ' # ( ) [ ] { } + - * / < > !
+LABEL = re.compile(r"^[^\s,=;\"'#()\[\]{}+\-*/<>!]{1,40}$")
+
+
+def typed_names(data) -> set[str]:
+    """Every name of the ruleset a table may type or answer with."""
+    names: set[str] = set()
+    for section in ("params", "tables", "entities", "state", "pairs", "actions", "procedures", "formulas"):
+        names.update((data.get(section) or {}).keys())
+    names.update(level.get("name") for level in data.get("loop") or [] if isinstance(level, dict) and level.get("name"))
+    for spec in (data.get("entities") or {}).values():
+        if isinstance(spec, dict):
+            names.update((spec.get("fields") or {}).keys())
+            names.update((spec.get("tracks") or {}).keys())
+    for action in list((data.get("actions") or {}).values()) + list(data.get("loop") or []):
+        if isinstance(action, dict):
+            for name, param in (action.get("params") or {}).items():
+                names.add(name)
+                if isinstance(param, dict) and isinstance(param.get("word"), str):
+                    names.add(param["word"])
+    _choices(data, names)
+    return {name for name in names if isinstance(name, str)}
+
+
+def _choices(node, names: set[str]) -> None:
+    """The choice values written anywhere (a param's choices:, a choice: question's list)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("choices", "choice") and isinstance(value, list):
+                names.update(v for v in value if isinstance(v, str))
+            _choices(value, names)
+    elif isinstance(node, list):
+        for item in node:
+            _choices(item, names)
+
+
+def check_words(checker) -> dict[str, dict[str, str]]:
+    """language -> {name: label}, every problem reported through the checker with its place."""
+    data = checker.data
+    words = data.get("words") or {}
+    known = typed_names(data)
+    folded = {name.casefold(): name for name in known}
+    out: dict[str, dict[str, str]] = {}
+    for lang, labels in words.items():
+        given: dict[str, str] = {}          # label casefolded -> the name it was given first
+        kept: dict[str, str] = {}
+        for name, label in (labels or {}).items():
+            path = ("words", lang, name)
+            if name not in known:
+                checker.problem(f"words: {name!r} names nothing a table types in this ruleset (an action, "
+                                f"parameter, word, choice, group, field, track, state, table or level)"
+                                + checker.suggest(name, known), path, at_key=True)
+                continue
+            if not isinstance(label, str) or not LABEL.match(label):
+                checker.problem(f"words: the label {label!r} of {name!r} is not one word as the table reads one "
+                                "(1 to 40 characters, no space, none of , = ; quotes # brackets or operators)", path)
+                continue
+            key = label.casefold()
+            if key in given and given[key] != name:
+                checker.problem(f"words: the label {label!r} is given to both {given[key]!r} and {name!r} in "
+                                f"{lang}: typed, it could mean either", path)
+                continue
+            if key in folded and folded[key] != name:
+                checker.problem(f"words: the label {label!r} of {name!r} is also the name {folded[key]!r} of this "
+                                "ruleset: typed, it could mean either", path)
+                continue
+            given[key] = name
+            kept[name] = label
+        out[lang] = kept
+    return out
