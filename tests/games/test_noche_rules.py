@@ -174,19 +174,19 @@ def test_relationships_bonus_dice_stay_in_hand():
 
 def test_relationship_use_hour_lets_each_one_in_once_an_hour():
     # Three characters: Ana holds two Relationships. Under `hour`, she brings in one in the first
-    # conflict; in the second only one is still open (the question offers 0 to 1).
+    # conflict (Beto's, the first offered); in the second only Carla's is still open, and offered.
     game, _ = night(3, [6, 1, 1], [1, 2, 3] + [1] + [2] + [4] + [1, 2, 3] + [1] + [2] + [4],
                     relationship_use="hour")
     conflict(game, stakes(Ana=(2, 1), Beto=(1, 0), Carla=(1, 0)))
     offered = []
 
     def policy(decision):
-        if decision.who == "Ana" and decision.var == "count":
-            offered.append(decision.max)
+        if decision.who == "Ana" and decision.var == "ties":
+            offered.append(decision.choices)
         return stakes(Ana=(2, 1), Beto=(1, 0), Carla=(1, 0))(decision)
 
     conflict(game, policy)
-    assert offered == [1]
+    assert offered == [("Carla",)]
     assert sum(1 for line in says(game) if line.startswith("Ana brings in the")) == 2
 
 
