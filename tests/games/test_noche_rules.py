@@ -199,8 +199,8 @@ def test_narration_ties():
     # Ana 5 and Beto 5 against the GM's 2: they share the narration.
     game, _ = night(2, [6, 1], [5] + [5] + [2])
     conflict(game, stakes(Ana=(1, 0), Beto=(1, 0)))
-    assert game.values["narrator"] == "Ana, Beto"
-    assert "Highest die 5: Ana, Beto share the narration." in says(game)
+    assert game.values["narrator"] == "Ana and Beto"
+    assert "Highest die 5: Ana and Beto share the narration." in says(game)
     # Carla dead rolls a 5 (her own die), Ana living keeps a 5, the GM has a 3: the dead narrate.
     game, _ = night(3, [6, 1, 1], [5] + [1] + [3] + [5])
     who(game, "Carla")["alive"] = False
