@@ -63,7 +63,7 @@ def table(found: dict) -> list[str]:
                      "conflicts", "conflicts in Hour 1/4/8/12"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for cell in found["cells"]:
-        dead, interval = rate(cell, "survivors_0")
+        dead, interval = rate(cell, "nobody_alive")
         values = [str(cell["values"][p]) for p in params]
         rows.append("| " + " | ".join(values + [
             dead, interval, distribution(cell, "survivors"), f"{mean(cell, 'deaths'):.2f}",

@@ -158,7 +158,7 @@ def test_the_last_box_after_the_twelfth_hour_means_death_at_dawn():
     check_boxes(game, "Ana", 4)
     who(game, "Ana")["dice"] = 2
     conflict(game, stakes(Ana=(2, 0), Beto=(1, 0)))
-    assert game.over and game.result == "survivors_1"
+    assert game.over and game.result == "dawn" and game.values["living"] == 1
     said = says(game)
     assert "Ana ends the Hour with one die and checks the last box: death comes in the next conflict." in said
     assert "Ana lives to see the sun rise, and dies of the night's wounds." in said

@@ -99,7 +99,7 @@ def test_a_short_night_at_the_prompt(data_dir, tmp_path):
         printed = typed(child, "auto 20")
         assert any(line.startswith("Conflict 1 of Hour 2: the whole Hour at once.") for line in printed)
         assert any(line.startswith("Dawn.") for line in printed)
-        assert printed[-2].startswith("The game is over: survivors_") and printed[-1].endswith("played)")
+        assert printed[-2].startswith("The game is over: dawn") and printed[-1].endswith("played)")
         child.expect_exact(PROMPT)
 
         relationships = typed(child, "table relationships")
