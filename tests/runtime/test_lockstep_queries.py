@@ -133,3 +133,22 @@ def test_a_choice_with_nothing_offered_says_what_the_untraced_backend_says(tmp_p
     said = "nothing to choose: no person is offered"
     assert lockstep.returncode == untraced.returncode == 1
     assert said in lockstep.stderr and said in untraced.stderr, (lockstep.stderr, untraced.stderr)
+
+
+@pytest.mark.parametrize("old, new", [
+    # Several chosen, more than max: allows (n = 4 picks bloods 2 and 4, with max: 1).
+    ("where: blood != 1, min: 0, max: 2}", "where: blood != 1, min: 0, max: 1}"),
+    # One chosen that is not offered (A, blood 1, is offered only when n <= 2).
+    ('auto: "best_of(person, blood, where=blood < n or n == 1)"', 'auto: "person[1]"'),
+])
+def test_an_auto_choice_not_valid_says_what_the_untraced_backend_says(tmp_path, old, new):
+    path = tmp_path / "invalid.yaml"
+    assert old in QUERIES
+    path.write_text(QUERIES.replace(old, new))
+    lockstep = dusk("simulate", str(path), "-n", "40", "--backend", "lockstep")
+    untraced = dusk("simulate", str(path), "-n", "40", "--backend", "untraced")
+    assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
+    said = "the auto: answer is not valid: "
+    assert said in lockstep.stderr and said in untraced.stderr, (lockstep.stderr, untraced.stderr)
+    place = untraced.stderr.split("stopped: ")[1].split(" ")[0]
+    assert place in lockstep.stderr, (place, lockstep.stderr)

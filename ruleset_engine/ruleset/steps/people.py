@@ -311,6 +311,21 @@ def vector_choose(m, step: AskStep, rows) -> None:
             raise StepFailed(f"nothing to choose: no {step.group} is offered")
         auto = m.value(step.auto, rows)
         index = getattr(auto, "index", None)
+    # The usual answer needs no look at the names: instances among those offered (several: as many as
+    # min:..max: allow; one: an instance offered; names are unique in a group). Otherwise each game's
+    # answer is checked as the untraced program checks it, so a wrong one stops with its message.
+    if step.several:
+        count = picked.sum(axis=1)
+        if ((count >= low) & (count <= high)).all():
+            m.bind(step.var, rows, groups.chosen(step.group, picked))
+            return
+    elif index is not None:
+        inside = (index >= 0) & (index < over.most)
+        fine = inside.copy()
+        fine[inside] = offered[np.flatnonzero(inside), index[inside]]
+        if fine.all():
+            m.bind(step.var, rows, groups.instances(step.group, index))
+            return
     checked: dict = {}
     out = np.full(n, -1, np.int64) if not step.several else np.zeros((n, over.most), bool)
     for k in range(n):
