@@ -6,7 +6,7 @@ It runs, as a user would, the whole process
 
     dusk simulate noche-long-hours -n N --seed S --sweep players=2..8 --json [--set PARAM=VALUE ...]
 
-and prints one row per table size: the pool limit there, the rate of `survivors_0` with its 95%
+and prints one row per table size: the pool limit there, the rate of `nobody_alive` with its 95%
 interval, and whether the interval lies inside the band (`inside`), straddles an edge (`edge`) or lies
 outside it (`OUTSIDE`). Nothing here is timed; this is a measurement, not a test (it is not run by
 the test suite: a statistical band is checked here, by a person, at an N of their choosing).
@@ -59,7 +59,7 @@ def main() -> int:
     worst = "inside"
     for cell in found["cells"]:
         n = cell["values"]["players"]
-        dead = cell["results"].get("survivors_0", {"rate": 0.0, "ci95": [0.0, 0.0]})
+        dead = cell["results"].get("nobody_alive", {"rate": 0.0, "ci95": [0.0, 0.0]})
         low, high = dead["ci95"]
         said = verdict(low, high)
         worst = said if said == "OUTSIDE" or (said == "edge" and worst == "inside") else worst

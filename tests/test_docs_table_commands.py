@@ -159,8 +159,12 @@ def test_an_analysis_command_runs_at_a_small_n_with_the_fields_the_page_shows(li
     assert done.returncode == 0, done.stdout + done.stderr
     found = json.loads(done.stdout)
     for cell in found["cells"]:
-        assert {"survivors", "deaths", "conflicts"} <= set(cell["report"])
-        assert all(result.startswith("survivors_") for result in cell["results"])
+        assert {"survivors", "deaths", "conflicts", "hour_deaths", "hour_conflicts"} <= set(cell["report"])
+        assert set(cell["results"]) <= {"dawn", "nobody_alive"}
+        # Survivors at dawn as a distribution; deaths and conflicts read as each Hour ends.
+        assert sum(d["count"] for d in cell["report"]["survivors"]["distribution"]) == 8
+        for name in ("hour_deaths", "hour_conflicts"):
+            assert cell["report"][name]["per"]["level"] == "hour" and cell["report"][name]["per"]["iterations"]
     if "--plot" in argv:
         assert (tmp_path / "chart.png").stat().st_size > 0
 

@@ -44,18 +44,30 @@ def mean(cell: dict, name: str) -> float:
     return cell["report"][name]["mean"]
 
 
+def distribution(cell: dict, name: str) -> str:
+    """A report value's distribution (report.NAME.distribution) as `value: rate` pairs, the rare ones
+    (under 0.5%) left out."""
+    shown = [f"{d['value']}: {d['rate']:.0%}" for d in cell["report"][name]["distribution"] if d["rate"] >= 0.005]
+    return " · ".join(shown)
+
+
+def per_hour(cell: dict, name: str) -> str:
+    """A value read as each Hour ends (report.NAME.per): its mean in Hours 1, 4, 8 and 12."""
+    means = {it["iteration"]: it["mean"] for it in cell["report"][name]["per"]["iterations"]}
+    return " / ".join(f"{means[h]:.2f}" if h in means else "-" for h in (1, 4, 8, 12))
+
+
 def table(found: dict) -> list[str]:
     params = sorted(found["sweep"], key=lambda p: p != "players")     # the table size first
-    head = params + ["nobody alive", "95% CI", "survivors", "deaths", "conflicts", "conflicts ÷ Hours"]
+    head = params + ["nobody alive", "95% CI", "survivors at dawn", "deaths", "deaths in Hour 1/4/8/12",
+                     "conflicts", "conflicts in Hour 1/4/8/12"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    hours = found["params"].get("hours", 12)
     for cell in found["cells"]:
-        dead, interval = rate(cell, "survivors_0")
+        dead, interval = rate(cell, "nobody_alive")
         values = [str(cell["values"][p]) for p in params]
         rows.append("| " + " | ".join(values + [
-            dead, interval, f"{mean(cell, 'survivors'):.2f}",
-            f"{mean(cell, 'deaths'):.2f}", f"{mean(cell, 'conflicts'):.1f}",
-            f"{mean(cell, 'conflicts') / hours:.2f}"]) + " |")
+            dead, interval, distribution(cell, "survivors"), f"{mean(cell, 'deaths'):.2f}",
+            per_hour(cell, "hour_deaths"), f"{mean(cell, 'conflicts'):.1f}", per_hour(cell, "hour_conflicts")]) + " |")
     return rows
 
 

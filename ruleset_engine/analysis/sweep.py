@@ -106,12 +106,17 @@ class Sweep(Recorded):
     main: str | None         # the result the chart shows
     seconds: float
     records: object = None   # records.Kept with records=True (`.to_frame()`), a file's sink, or None
+    # As a simulation's (simulate.Summary): the report values given value by value, the results whose
+    # values are, and the report values read per iteration of a level.
+    distributions: tuple = ()
+    result_distributions: tuple = ()
+    tallies: dict = None
 
     def to_json(self) -> dict:
         cells = []
         for cell in self.cells:
             data = {"values": dict(zip((a.param for a in self.axes), cell.values))}
-            data.update(cell.tally.to_json())
+            data.update(cell.tally.to_json(self.distributions, self.result_distributions, self.tallies or {}))
             cells.append(data)
         return {"ruleset": self.ruleset, "seed": self.seed, "games": self.games, "params": self.params,
                 "sweep": {a.param: list(a.values) for a in self.axes}, "main": self.main, "cells": cells}
@@ -168,4 +173,5 @@ def sweep(source: str, games: int, specs, seed: int = 0, params: dict | None = N
                            sink, lambda k, rows: layout(rows.columns(), tasks[k].cells[0][1]))
     cells = [Cell(combo, tally) for combo, tally in zip(combos, tallies)]
     return Sweep(ruleset.id, seed, games, fixed, axes, cells, main_result(ruleset, tallies),
-                 time.perf_counter() - started, sink)
+                 time.perf_counter() - started, sink, ruleset.distributions,
+                 tuple(e.result for e in ruleset.end if e.distribution), ruleset.tallies)

@@ -140,13 +140,15 @@ class Vectors:
     MIN_FACE = MIN_FACE
 
     def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000,
-                 max_pool_dice: int = DEFAULT_LIMITS.max_pool_dice, formulas=None, records=None):
+                 max_pool_dice: int = DEFAULT_LIMITS.max_pool_dice, formulas=None, records=None, calls=None):
         self.rng = rng
         self.names = names
         self.max_dice_rolled = max_dice_rolled
         self.max_pool_dice = max_pool_dice
         self.formulas = formulas or {}  # the ruleset's named formulas (dice/named.py)
         self.records = records          # (name, a, b, field, rows, span) -> NAME(a, b).FIELD, for each row
+        # Functions the caller plays itself (a query over a group): name -> (call, rows, field path) -> value.
+        self.calls = calls or {}
         self.rolled: list = []          # the pools of Aliased nodes being read (Rolled), as Bound
         self.bound: list = []           # the parameters of the named formulas being evaluated, as Bound
         # By row (a row's index): dice rolled in the evaluation numbered `evaluation` (begin() starts
@@ -440,6 +442,8 @@ def _named(v, node, rows):
 def _member(v, node, rows):
     """NAME(a, b).FIELD, a record between two instances: read by the caller (its store)."""
     call = node.value
+    if call.function in v.calls:
+        return v.calls[call.function](call, rows, node.path)
     a, b = (v.value(arg, rows) for arg in call.args)
     return v.records(call.function, a, b, node.path[0], rows, node.span)
 
@@ -447,6 +451,8 @@ def _member(v, node, rows):
 def _call(v, node, rows):
     if node.function in v.formulas:
         return _named(v, node, rows)
+    if node.function in v.calls:
+        return v.calls[node.function](node, rows, ())
     # Bound once per call of the formula (a formula is evaluated many times): kept with its node, whose
     # identity keys it (held, so no other node takes that identity while it is kept).
     kept = v.bindings.get(id(node))

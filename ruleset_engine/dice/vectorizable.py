@@ -18,18 +18,19 @@ _PLAYED = (ast.Integer, ast.String, ast.Boolean, ast.Name, ast.Unary, ast.Arithm
            ast.Condition, ast.Keyword, ast.KindName, ast.Modifier)
 
 
-def unsupported(tree, formulas=(), seen: tuple = (), pairs=()) -> tuple[str, tuple] | None:
+def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=()) -> tuple[str, tuple] | None:
     """The first construct of a tree that has no vector form: (what it is, its span), or None. A
     named formula is played through its body (`seen`: the bodies being read, against a cycle);
-    `pairs`: the ruleset's records between instances, read as NAME(a, b).FIELD."""
+    `pairs`: the ruleset's records between instances, read as NAME(a, b).FIELD; `calls`: functions
+    the caller plays itself (queries over a group), a field of what they give read too."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            if node.function in pairs:
+            if node.function in pairs or node.function in calls:
                 continue
             if node.function in formulas:
                 if node.function in seen:
                     return f"the named formula {node.function}(..), which calls itself", node.span
-                found = unsupported(formulas[node.function].tree, formulas, seen + (node.function,), pairs)
+                found = unsupported(formulas[node.function].tree, formulas, seen + (node.function,), pairs, calls)
                 if found is not None:
                     # Said at the call: the body is in another part of the file.
                     return f"{found[0]} in the named formula {node.function}(..)", node.span
@@ -67,7 +68,7 @@ def unsupported(tree, formulas=(), seen: tuple = (), pairs=()) -> tuple[str, tup
                     return f"a pool holding a number outside {MIN_FACE:,}..{MAX_FACE:,} (the faces its pools hold)", \
                         item.span
         elif isinstance(node, ast.Member):
-            if node.value.function not in pairs:
+            if node.value.function not in pairs and node.value.function not in calls:
                 return "a field of a record (no vector form)", node.span
         elif not isinstance(node, _PLAYED):
             return f"{type(node).__name__} (no vector form)", node.span

@@ -7,9 +7,13 @@ Each query is one entry of QUERIES: its signature, its docs line and example, th
 arguments, the kind it gives and `run`, the rule itself over the group's instances (a list of
 dictionaries in both modes, so the one rule serves the table and the simulation). The checker
 reads the entries (`query_problems`), the program writer lowers a call through `lower_query`, and
-the docs table and `help` read the docs lines. No query has a vector form (the lockstep backend
-reads a group's instances one by one, in for_each): `no_vector` says so and `--backend auto` plays
-the ruleset untraced.
+the docs table and `help` read the docs lines. Each entry's `vector` is the same rule for many games
+at once (the lockstep backend): `vector(over, info, *args, **keywords)`, where `over` holds the group
+for those games (`over.most` instances in the game with the most, `over.present(j)` the games that have
+instance j, counted from 0, `over.np` numpy) and a formula over each instance is a function
+`arg(j, among)`: its value for instance j in the games of `among` (a mask), one per game. It gives one
+value per game, or for a query that gives an instance its index per game (-1 none). `field` has none
+(`no_vector` says why) and `--backend auto` plays a ruleset that calls it untraced.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ class Query:
     variadic: bool = False           # the last argument may repeat (best_of's tie-breakers)
     optional: int = 0                # how many of the last arguments may be left out
     keywords: dict = field(default_factory=dict)   # keyword -> role
+    vector: Callable | None = None   # (over, info, *args, **keywords) -> one value per game (module docstring)
     no_vector: str = NO_VECTOR
     group_first: bool = True         # the first argument names a group (every query but field)
 
@@ -144,34 +149,161 @@ def run_list(info, group, shown, where=None):
     return join_list([format_value(shown(it)) for it in _chosen(group, where)])
 
 
+# ---- the vector forms: the same rules for many games at once (the lockstep backend) --------------
+# A row is a game. The messages are the rules' own, said for the first game that fails.
+
+
+def _first_failing(over, failing) -> int:
+    return int(over.np.flatnonzero(failing)[0])
+
+
+def _among(over, j, where):
+    """The games whose instance j is read: those that have one and, with where=, meet it."""
+    present = over.present(j)
+    return present & where(j, present) if where is not None else present
+
+
+def vector_how_many(over, info, test):
+    total = over.np.zeros(over.rows, over.np.int64)
+    for j in range(over.most):
+        present = over.present(j)
+        total += present & test(j, present)
+    return total
+
+
+def vector_any(over, info, test):
+    out = over.np.zeros(over.rows, bool)
+    for j in range(over.most):
+        present = over.present(j) & ~out           # a game that found one reads no further (as any(..))
+        out |= present & test(j, present)
+    return out
+
+
+def vector_all(over, info, test):
+    out = over.np.ones(over.rows, bool)
+    for j in range(over.most):
+        present = over.present(j) & out
+        out &= ~present | test(j, present)
+    return out
+
+
+def vector_sum(over, info, value, where=None):
+    total = over.np.zeros(over.rows, over.np.int64)
+    for j in range(over.most):
+        among = _among(over, j, where)
+        total += over.np.where(among, value(j, among), 0)
+    past = over.np.abs(total) > MAX_NUMBER
+    if past.any():
+        _within(info, int(total[_first_failing(over, past)]))
+    return total
+
+
+def _vector_extreme(larger: bool):
+    def vector(over, info, value, where=None, default=MISSING):
+        np = over.np
+        best = np.zeros(over.rows, np.int64)
+        found = np.zeros(over.rows, bool)
+        for j in range(over.most):
+            among = _among(over, j, where)
+            v = value(j, among)
+            better = among & (~found | ((v > best) if larger else (v < best)))
+            best = np.where(better, v, best)
+            found |= among
+        if not found.all():
+            if default is MISSING:
+                _fail(info, "{name}(..) of no instance: no {group} meets the test (give default=, or test with any_of)"
+                      if where is not None else "{name}(..) of an empty group: {group} has no instance (give default=)")
+            best = np.where(found, best, default)
+        return best
+    return vector
+
+
+def vector_first(over, info, test):
+    index = over.np.full(over.rows, -1, over.np.int64)
+    for j in range(over.most):
+        open_ = over.present(j) & (index < 0)
+        index[open_ & test(j, open_)] = j
+    if (index < 0).any():
+        _fail(info, "first_of(..): no {group} meets the test (ask any_of(..) first)")
+    return index
+
+
+def vector_instance(over, info, n):
+    n = over.np.broadcast_to(over.np.asarray(n, over.np.int64), (over.rows,))
+    outside = (n < 1) | (n > over.count)
+    if outside.any():
+        k = _first_failing(over, outside)
+        count = int(over.count[k])
+        _fail(info, f"instance(..): {{group}} has {count} instance{'' if count == 1 else 's'}, "
+                    f"so there is no number {int(n[k])}")
+    return n - 1
+
+
+def vector_best(over, info, *scores, where=None):
+    np = over.np
+    index = np.full(over.rows, -1, np.int64)
+    best = [np.zeros(over.rows, np.int64) for _ in scores]
+    for j in range(over.most):
+        among = _among(over, j, where)
+        keys = [score(j, among) for score in scores]
+        # Strictly better, score by score (a tie goes to the next score; a full tie keeps the first).
+        better, tied = np.zeros(over.rows, bool), np.ones(over.rows, bool)
+        for key, held in zip(keys, best):
+            better |= tied & (key > held)
+            tied &= key == held
+        take = among & ((index < 0) | better)
+        index[take] = j
+        for k, key in enumerate(keys):
+            best[k] = np.where(take, key, best[k])
+    if (index < 0).any():
+        _fail(info, "best_of(..): no {group} meets the test" if where is not None
+              else "best_of(..) of an empty group: {group} has no instance")
+    return index
+
+
+def vector_list(over, info, shown, where=None):
+    from .templates import format_value
+
+    items: list[list] = [[] for _ in range(over.rows)]
+    for j in range(over.most):
+        among = _among(over, j, where)
+        values = shown(j, among)
+        for k in over.np.flatnonzero(among):
+            value = values[k]
+            items[k].append(format_value(value.item() if hasattr(value, "item") else value))
+    out = over.np.empty(over.rows, object)
+    out[:] = [join_list(row) for row in items]
+    return out
+
+
 QUERIES: dict[str, Query] = {q.name: q for q in (
     Query("how_many", "how_many(group, test)", "how many instances meet the test",
-          "how_many(character, alive and blood > 2)", (TEST,), run_how_many, NUM),
+          "how_many(character, alive and blood > 2)", (TEST,), run_how_many, NUM, vector=vector_how_many),
     Query("any_of", "any_of(group, test)", "whether any instance meets the test",
-          "any_of(character, side == 'dead')", (TEST,), run_any, BOOL),
+          "any_of(character, side == 'dead')", (TEST,), run_any, BOOL, vector=vector_any),
     Query("all_of", "all_of(group, test)", "whether every instance meets the test (true for an empty group)",
-          "all_of(character, alive)", (TEST,), run_all, BOOL),
+          "all_of(character, alive)", (TEST,), run_all, BOOL, vector=vector_all),
     Query("sum_of", "sum_of(group, value, where=test)", "the sum of a number over the instances (0 for none)",
-          "sum_of(character, blood, where=alive)", (VALUE,), run_sum, NUM, keywords={"where": TEST}),
+          "sum_of(character, blood, where=alive)", (VALUE,), run_sum, NUM, keywords={"where": TEST}, vector=vector_sum),
     Query("max_of", "max_of(group, value, where=test, default=N)",
           "the largest value over the instances; with none, default= (else an error)",
           "max_of(character, hunger, where=alive, default=0)", (VALUE,), _extreme(max), NUM,
-          keywords={"where": TEST, "default": NUMBER}),
+          keywords={"where": TEST, "default": NUMBER}, vector=_vector_extreme(True)),
     Query("min_of", "min_of(group, value, where=test, default=N)",
           "the smallest value over the instances; with none, default= (else an error)",
           "min_of(character, blood, default=0)", (VALUE,), _extreme(min), NUM,
-          keywords={"where": TEST, "default": NUMBER}),
+          keywords={"where": TEST, "default": NUMBER}, vector=_vector_extreme(False)),
     Query("first_of", "first_of(group, test)", "the first instance (in the group's order) that meets the test",
-          "first_of(character, side == 'dead').name", (TEST,), run_first, INSTANCE),
+          "first_of(character, side == 'dead').name", (TEST,), run_first, INSTANCE, vector=vector_first),
     Query("instance", "instance(group, n)", "the group's instance number n (its index: 1, 2, ...)",
-          "instance(character, 2).name", (NUMBER,), run_instance, INSTANCE),
+          "instance(character, 2).name", (NUMBER,), run_instance, INSTANCE, vector=vector_instance),
     Query("best_of", "best_of(group, score, then.., where=test)",
           "the instance with the highest score; a tie goes to the highest next score, then to the first "
           "in the group", "best_of(character, speed + nerve, nerve)", (VALUE,), run_best, INSTANCE,
-          variadic=True, keywords={"where": TEST}),
+          variadic=True, keywords={"where": TEST}, vector=vector_best),
     Query("list_of", "list_of(group, text, where=test)",
           "the values over the instances as one text, joined as a sentence says them",
-          "list_of(character, name, where=alive)", (SHOWN,), run_list, STR, keywords={"where": TEST}),
+          "list_of(character, name, where=alive)", (SHOWN,), run_list, STR, keywords={"where": TEST}, vector=vector_list),
     Query("field", "field(who, name)", "the field of an instance (or an entity) named by a text: an answer, a "
           "table's cell", "field(who, trait)", (GIVEN, GIVEN), run_field, ANY, group_first=False,
           no_vector="a field read by a name known only as the game runs (the lockstep backend keeps each field "

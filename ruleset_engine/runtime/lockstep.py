@@ -46,7 +46,9 @@ from .at_once import writes as at_once_writes
 from .errors import BoundReached, RuleError
 from .limits import game_too_long, nested_too_deep, too_many_steps
 from .loop_plan import block_where, no_end_in_setup, no_end_inside
-from .lockstep_values import (Record, Ref, RefStore, Store, Track, _as_python, _assemble, _by_instance, _key, _part,
+from . import lockstep_queries
+from .lockstep_values import (Record, Ref, RefSet, RefSetStore, RefStore, Store, Track, _as_python, _assemble,
+                              _by_instance, _key, _part,
                               _plain, _store_for)
 from .support import auto_answer, decision, default_arg, default_choice, default_truth, fmt, group_size, plain_text
 from .support import track_boxes
@@ -86,7 +88,9 @@ class Machine:
         self.max_depth = run_limits.max_call_depth
         self.max_rounds = max_rounds
         self.values = Vectors(rng, self.name, DEFAULT_LIMITS.max_dice_rolled, formulas=ruleset.formulas,
-                              records=self.pair_read)
+                              records=self.pair_read, calls=lockstep_queries.calls(self))
+        self.over: list = []        # (group, its field names, j): a query reading instance j (lockstep_queries)
+        self.groups = lockstep_queries.Groups(self)     # a group read over its instances, for vector forms
         self.records: dict = {name: {} for name in ruleset.pairs}   # pair -> (i, j) -> field -> Store
         self.globals: dict = {}                    # state variables, entity fields ("e.f"), dice params
         self.dice_params = {n for n, p in ruleset.params.items() if p.type == "dice"}
@@ -136,10 +140,13 @@ class Machine:
     # ---- names, formulas
     def name(self, path, rows, span):
         head = path[0]
+        for group, own, j in reversed(self.over):       # inside a query: a field's name alone is the instance's
+            if head in own:
+                return self.instance_value(Ref(group, np.full(len(rows), j, np.int64)), path, rows)
         frame = self.frames[-1]
         if head in frame.locals:
             store = frame.locals[head]
-            if isinstance(store, RefStore):
+            if isinstance(store, (RefStore, RefSetStore)):
                 ref = store.get(rows)
                 return ref if len(path) == 1 else self.instance_value(ref, path[1:], rows)
             if isinstance(store, Record):
@@ -253,7 +260,8 @@ class Machine:
         frame = self.frames[-1]
         store = frame.locals.get(name)
         if store is None or isinstance(store, Record) != isinstance(value, dict) or \
-                isinstance(store, RefStore) != isinstance(value, Ref):
+                isinstance(store, RefStore) != isinstance(value, Ref) or \
+                isinstance(store, RefSetStore) != isinstance(value, RefSet):
             store = frame.locals[name] = _store_for(value, self.reads_aside, self.size)
         store.put(rows, value, self.size)
 

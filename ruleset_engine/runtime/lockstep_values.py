@@ -132,9 +132,50 @@ class RefStore:
         return Ref(self.group, self.index[rows])
 
 
+class RefSet:
+    """Instances of a group chosen in each game (ask with choose: and min:/max:): `chosen`, games x
+    instances (True: chosen), which for_each goes through in the group's order."""
+
+    __slots__ = ("group", "chosen")
+
+    def __init__(self, group: str, chosen):
+        self.group = group
+        self.chosen = chosen
+
+    def take(self, positions) -> "RefSet":
+        return RefSet(self.group, self.chosen[positions])
+
+
+class RefSetStore:
+    """A local holding instances of a group chosen, per game slot (as wide as the most chosen from)."""
+
+    __slots__ = ("group", "chosen")
+
+    def __init__(self, size: int):
+        self.group = None
+        self.chosen = np.zeros((size, 0), bool)
+
+    def put(self, rows, value: RefSet, size: int) -> None:
+        if self.group is not None and value.group != self.group:
+            raise StepFailed(f"a local held instances of {self.group} and now ones of {value.group}")
+        self.group = value.group
+        width = value.chosen.shape[1]
+        if width > self.chosen.shape[1]:
+            grown = np.zeros((size, width), bool)
+            grown[:, :self.chosen.shape[1]] = self.chosen
+            self.chosen = grown
+        self.chosen[rows] = False
+        self.chosen[rows, :width] = value.chosen
+
+    def get(self, rows) -> RefSet:
+        return RefSet(self.group, self.chosen[rows])
+
+
 def _store_for(value, keeps_aside: bool, size: int):
     if isinstance(value, Ref):
         return RefStore(size)
+    if isinstance(value, RefSet):
+        return RefSetStore(size)
     return Record() if isinstance(value, dict) else Store(keeps_aside=keeps_aside)
 
 
@@ -265,7 +306,7 @@ def _as_python(value, n: int) -> list:
     """A value of n games as the untraced program holds it, game by game (a pool: its faces)."""
     if isinstance(value, VPool):
         return [tuple(int(f) for f in row if f != vector.EMPTY) for row in value.faces]
-    if isinstance(value, Ref):
+    if isinstance(value, (Ref, RefSet)):
         raise StepFailed("an instance shown in a text: show one of its fields, such as its name")
     if isinstance(value, np.ndarray):
         return [_plain(x) for x in value]

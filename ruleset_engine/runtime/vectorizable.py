@@ -49,7 +49,8 @@ def refusal(ruleset: model.Ruleset, params: dict) -> Unsupported | None:
 def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> None:
     if formula is None:
         return
-    found = _query(formula, ruleset) or unsupported(formula.expr.tree, ruleset.formulas, pairs=ruleset.pairs)
+    found = _query(formula, ruleset) or unsupported(formula.expr.tree, ruleset.formulas, pairs=ruleset.pairs,
+                                                    calls=_played_queries(ruleset))
     if found is None:
         found = _text_read(formula, ruleset)
     if found is not None:
@@ -64,18 +65,36 @@ def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> Non
         raise Unsupported(what, formula.where, formula.path, detail)
 
 
+def _played_queries(ruleset: model.Ruleset) -> set:
+    """The queries the lockstep backend plays through their entries' vector forms (a pair of the same
+    name is the pair's record)."""
+    return {name for name, query in QUERIES.items() if query.vector is not None and name not in ruleset.pairs}
+
+
 def _query(formula: model.Formula, ruleset: model.Ruleset):
-    """A query over a group (ruleset/queries.py): each entry says why it has no vector form."""
+    """A query over a group (ruleset/queries.py) whose entry has no vector form: the entry says why."""
     for node in dice_ast.walk(formula.expr.tree):
-        if isinstance(node, dice_ast.Call) and node.function in QUERIES and node.function not in ruleset.pairs:
+        if isinstance(node, dice_ast.Call) and node.function in QUERIES and node.function not in ruleset.pairs \
+                and QUERIES[node.function].vector is None:
             query = QUERIES[node.function]
             return f"{query.signature} ({query.no_vector})", node.span
     return None
 
 
+def _group_arguments(formula: model.Formula, ruleset: model.Ruleset) -> set:
+    """The spans of the group names that queries read as a whole (their first argument)."""
+    return {node.args[0].span for node in dice_ast.walk(formula.expr.tree)
+            if isinstance(node, dice_ast.Call) and node.function in QUERIES and node.args
+            and node.function not in ruleset.pairs and QUERIES[node.function].group_first}
+
+
 def _text_read(formula: model.Formula, ruleset: model.Ruleset):
-    """A formula that reads a group as a whole (the lockstep backend reads one instance at a time)."""
+    """A formula that reads a group as a whole outside a query (the lockstep backend reads one
+    instance at a time)."""
+    queried = _group_arguments(formula, ruleset)
     for path, span in formula.expr.names:
+        if span in queried:
+            continue
         if len(path) == 3 and path[2] == "labels":
             return f"the labels of a track as a list ({'.'.join(path)})", span
         if path[0] in ruleset.entities and ruleset.entities[path[0]].is_group:

@@ -41,13 +41,13 @@ def night(n, start_rolls, faces=(), ruleset=RULESET, **params):
 
 
 def stakes(**per_player):
-    """A policy: each player's (risk, relationships), by name; yes to bringing in a Relationship named
-    and to resolving the whole Hour after max_conflicts."""
+    """A policy: each player's (risk, relationships), by name: the Relationships brought in are the
+    first ones offered, by the other character's name; yes to resolving the whole Hour after max_conflicts."""
     def policy(decision):
-        if decision.var in ("agreed", "whole"):
+        if decision.var == "whole":
             return True
         risk, ties = per_player[decision.who]
-        return {"risk": risk, "count": ties}[decision.var]
+        return {"risk": risk, "ties": list(decision.choices[:ties])}[decision.var]
     return policy
 
 

@@ -88,8 +88,8 @@ def ana_bleeds(game, d):
         return who(game, "Ana")["dice"] == 1
     if d.var == "risk":
         return d.max if d.who == "Ana" else 1
-    if d.var == "count":
-        return 0
+    if d.var == "ties":
+        return []
     raise AssertionError(d)
 
 
@@ -101,7 +101,7 @@ def test_a_night_in_which_someone_dies():
     ana = who(game, "Ana")
     assert ana["alive"] is False and ana["boxes"]["marked"] == 5
     assert game.values["first_death"] == 6 and game.values["deaths"] == 1
-    assert game.over and game.result == "survivors_1"
+    assert game.over and game.result == "dawn" and game.values["living"] == 1
     said = transcript(game)
     assert "Ana dies in this conflict. Ana's player narrates the death, then plays for the vampires." in said
     # From then on Ana rolls a share of the pool and her own die: 1 // 2 = 0 dice of the pool, 1 own.
@@ -117,7 +117,7 @@ def test_a_night_switching_scales_mid_hour():
         game.perform("scale", to=next(scales))
 
     # Under the pairs-only reading, so that the pool stays under ten for the three conflicts before.
-    game = play(start(3, seed=2, hours=1, cancelled_dice_to_pool=False), lambda g, d: {"risk": 2, "count": 1}[d.var],
+    game = play(start(3, seed=2, hours=1, cancelled_dice_to_pool=False), lambda g, d: {"risk": 2, "ties": list(d.choices[:1])}[d.var],
                 before)
     said = transcript(game)
     assert said.count("Scale: shot, for the conflicts to come.") == 2
@@ -129,8 +129,8 @@ def test_a_night_switching_scales_mid_hour():
 
 def test_a_night_of_whole_hour_conflicts():
     # scale hour: each Hour is one conflict against a pool of ten dice, and then it ends.
-    game = play(start(3, seed=3, hours=3, scale="hour"), lambda g, d: {"risk": 3, "count": 1}[d.var])
-    assert game.values["conflict_hours"] == [1, 2, 3] and game.over and game.result == "survivors_3"
+    game = play(start(3, seed=3, hours=3, scale="hour"), lambda g, d: {"risk": 3, "ties": list(d.choices[:1])}[d.var])
+    assert game.values["conflict_hours"] == [1, 2, 3] and game.over and game.result == "dawn" and game.values["living"] == 3
     gm = [line for line in transcript(game).splitlines() if line.startswith("  GM (")]
     assert len(gm) == 3 and all(line.startswith("  GM (10 of the Vampire Pool):") for line in gm)
     golden("whole-hours", game)
@@ -146,15 +146,15 @@ def test_every_box_checked_at_the_twelfth_hour():
 
     def policy(game, d):
         if game.values["loop"]["hour"] <= 7:
-            return {"risk": 1, "count": 0}[d.var]
+            return {"risk": 1, "ties": []}[d.var]
         return ana_bleeds(game, d)
 
     game = play(start(2, seed=7), policy, before)
     ana = who(game, "Ana")
     assert ana["alive"] is False and ana["boxes"]["marked"] == 5
-    assert game.values["death_hours"] == [12] and game.result == "survivors_1"
+    assert game.values["death_hours"] == [12] and game.result == "dawn" and game.values["living"] == 1
     lines = transcript(game).splitlines()
     assert "Ana ends the Hour with one die and checks the last box: death comes in the next conflict." in lines
     assert lines[-3:] == ["Ana lives to see the sun rise, and dies of the night's wounds.",
-                          "Dawn. 1 character lives another day: Beto.", "=== over: survivors_1"]
+                          "Dawn. 1 character lives another day: Beto.", "=== over: dawn"]
     golden("last-box-at-dawn", game)

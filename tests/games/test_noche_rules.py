@@ -158,7 +158,7 @@ def test_the_last_box_after_the_twelfth_hour_means_death_at_dawn():
     check_boxes(game, "Ana", 4)
     who(game, "Ana")["dice"] = 2
     conflict(game, stakes(Ana=(2, 0), Beto=(1, 0)))
-    assert game.over and game.result == "survivors_1"
+    assert game.over and game.result == "dawn" and game.values["living"] == 1
     said = says(game)
     assert "Ana ends the Hour with one die and checks the last box: death comes in the next conflict." in said
     assert "Ana lives to see the sun rise, and dies of the night's wounds." in said
@@ -174,19 +174,19 @@ def test_relationships_bonus_dice_stay_in_hand():
 
 def test_relationship_use_hour_lets_each_one_in_once_an_hour():
     # Three characters: Ana holds two Relationships. Under `hour`, she brings in one in the first
-    # conflict; in the second only one is still open (the question offers 0 to 1).
+    # conflict (Beto's, the first offered); in the second only Carla's is still open, and offered.
     game, _ = night(3, [6, 1, 1], [1, 2, 3] + [1] + [2] + [4] + [1, 2, 3] + [1] + [2] + [4],
                     relationship_use="hour")
     conflict(game, stakes(Ana=(2, 1), Beto=(1, 0), Carla=(1, 0)))
     offered = []
 
     def policy(decision):
-        if decision.who == "Ana" and decision.var == "count":
-            offered.append(decision.max)
+        if decision.who == "Ana" and decision.var == "ties":
+            offered.append(decision.choices)
         return stakes(Ana=(2, 1), Beto=(1, 0), Carla=(1, 0))(decision)
 
     conflict(game, policy)
-    assert offered == [1]
+    assert offered == [("Carla",)]
     assert sum(1 for line in says(game) if line.startswith("Ana brings in the")) == 2
 
 
@@ -199,8 +199,8 @@ def test_narration_ties():
     # Ana 5 and Beto 5 against the GM's 2: they share the narration.
     game, _ = night(2, [6, 1], [5] + [5] + [2])
     conflict(game, stakes(Ana=(1, 0), Beto=(1, 0)))
-    assert game.values["narrator"] == "Ana, Beto"
-    assert "Highest die 5: Ana, Beto share the narration." in says(game)
+    assert game.values["narrator"] == "Ana and Beto"
+    assert "Highest die 5: Ana and Beto share the narration." in says(game)
     # Carla dead rolls a 5 (her own die), Ana living keeps a 5, the GM has a 3: the dead narrate.
     game, _ = night(3, [6, 1, 1], [5] + [1] + [3] + [5])
     who(game, "Carla")["alive"] = False

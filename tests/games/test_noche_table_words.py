@@ -13,10 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 # Three characters, the Relationships partly typed, the status asked during the setup, a Scene played
-# by hand, a yes typed to the whole Hour, then the night played by the automatic answers (bold: whole
+# by hand (each brings in one Relationship, named: "ro" is Rosa's start), a yes typed to the whole Hour, then the night played by the automatic answers (bold: whole
 # Hours, whole hands staked, so boxes are checked and characters die) to dawn, and its chronicle read.
-SCRIPT = ("status; 3; status; Rosa; Tina; Ugo; an old debt; a stolen car; auto; status; conflict scene; 3; 1; 3; 1; "
-          "3; 1; conflict; y; auto; auto 40; log 30")
+SCRIPT = ("status; 3; status; Rosa; Tina; Ugo; an old debt; a stolen car; auto; status; conflict scene; 3; Tina; 3; "
+          "ro; 3; Rosa; conflict; y; auto; auto 40; log 30")
 ENGINE_NAMES = [r"\.dice\b", r"\bmarks\b", r"setup\[", r"\.yaml:", r"\(pool_full\)", r"\bunknown name\b",
                 r"\.boxes\b", r"Traceback"]
 

@@ -63,15 +63,29 @@ def test_a_short_night_at_the_prompt(data_dir, tmp_path):
             [(a, kind, b) for a, b, kind in words_expected(list(words))])
         assert typed(child, "status")[-1] == "Hour 1/3 | scene | pool 1 | Ana 10d 0/5 · Beto 10d 0/5 · Carla 10d 0/5"
 
-        # A conflict answered by hand: Ana risks 3 and brings in 1 Relationship, the others risk 2 and none.
-        hands = {"Ana": ("3", "1"), "Beto": ("2", "0"), "Carla": ("2", "0")}
+        # A conflict answered by hand: Ana risks 3 and brings in her Relationship with Beto, named by
+        # Tab from its start ("Be"); the others risk 2 and bring in none.
+        hands = {"Ana": ("3", None), "Beto": ("2", "none"), "Carla": ("2", "none")}
         shown = typed(child, "conflict")
         while True:
             question = asked(child)
             if question == PROMPT:
                 break
-            name = question.split(":")[0]
-            shown += typed(child, hands[name][0] if "risk?" in question else hands[name][1])
+            if "risk?" in question:
+                name = question.split(":")[0]          # the same player's Relationships are asked next
+                shown += typed(child, hands[name][0])
+                continue
+            assert "none)" in question, question      # the long question wraps: its last line on screen
+            if hands[name][1] is not None:
+                shown += typed(child, hands[name][1])
+                continue
+            child.send("Be\t")
+            child.expect_exact("to")            # Tab completed Beto, the one offered name that starts so
+            child.send("\r")
+            child.expect_exact(LEAVES_PROMPT)
+            child.expect_exact(BACK_AT_PROMPT)
+            shown += screen_lines(child.before)
+        assert any(re.match(r"Ana brings in the (Bond|Conflict) with Beto\.", line) for line in shown), shown
         rolls = [line for line in shown if re.match(r"(Ana|Beto|Carla): \d risked, \d for Relationships  ", line)]
         assert [len(line.split("  ")[1].split()) for line in rolls] == [4, 2, 2]    # every die shown
         assert any(line.startswith("GM (1 of the Vampire Pool)  ") for line in shown)
@@ -85,13 +99,18 @@ def test_a_short_night_at_the_prompt(data_dir, tmp_path):
         printed = typed(child, "auto 20")
         assert any(line.startswith("Conflict 1 of Hour 2: the whole Hour at once.") for line in printed)
         assert any(line.startswith("Dawn.") for line in printed)
-        assert printed[-2].startswith("The game is over: survivors_") and printed[-1].endswith("played)")
+        assert printed[-2].startswith("The game is over: dawn") and printed[-1].endswith("played)")
         child.expect_exact(PROMPT)
 
-        relationships = "\n".join(typed(child, "table relationships"))
+        relationships = typed(child, "table relationships")
         child.expect_exact(PROMPT)
         for text in words.values():
-            assert text in relationships
+            assert text in "\n".join(relationships)
+        # How often each Relationship was brought in: Ana's with Beto once by hand, then the whole
+        # Hours played by auto (one Relationship each conflict: the first open one around the table).
+        used = [line for line in relationships if "Ana owes Beto" in line]
+        cells = [cell.strip() for cell in used[0].split("│")] if len(used) == 1 else []
+        assert cells[-4:-2] and int(cells[-3]) >= 1, relationships      # the columns ... words │ used │ hour
         chronicle = tmp_path / "night.md"
         typed(child, f"export {chronicle}")
         child.expect_exact(PROMPT)

@@ -705,7 +705,7 @@ def test_create_refuses_what_the_untraced_backend_refuses(tmp_path, change, said
     # into a pool that holds 0 (no die left), boxes marked on each character's track.
     ("noche-de-los-vampiros", 4_000, 1_000),
     # Its long-hours house rule, where characters die: the dead roll for the Vampire Pool.
-    ("noche-long-hours", 3_000, 600),
+    ("noche-long-hours", 1_500, 300),
 ])
 def test_a_noche_night_plays_the_same_in_lockstep(name, lockstep_games, untraced_games):
     assert_parity(name, lockstep_games, untraced_games)

@@ -402,8 +402,18 @@ def vector_for_each(m, step: ForEachStep, rows) -> None:
     if step.group is not None:
         m.each_instance(step, rows)     # instance j for the games that have one, then j + 1, ...
         return
-    pool = m.pool_value(step.source, rows)
-    faces = pool.faces
+    value = m.value(step.source, rows)
+    chosen = getattr(value, "chosen", None)
+    if chosen is not None:          # instances chosen (ask with choose: and min:/max:), in the group's order
+        for j in range(chosen.shape[1]):
+            live = m.running(rows[chosen[:, j]])
+            if len(live):
+                m.bind(step.var, live, m.groups.instances(value.group, m.np.full(len(live), j, m.np.int64)))
+                m.block(step.body, live, loop=step)
+        return
+    if not hasattr(value, "faces"):
+        raise StepFailed("for_each goes through a pool here")
+    faces = value.faces
     for j in range(faces.shape[1]):
         live, column = m.running_with(rows, faces[:, j])
         live, column = live[column != m.EMPTY], column[column != m.EMPTY]

@@ -184,12 +184,6 @@ def lower_choose(w, step: AskStep, prompt: str, who: str) -> None:
         w.emit("ask", decision=f"{decision}.to_json()", answer=answer, by=by)
 
 
-def refuses_ask(step: AskStep):
-    if step.kind == "choose":
-        return "ask with choose: (a choice among a group's instances; the lockstep backend reads them one by one)"
-    return None
-
-
 def check_say(c, item, path, scope):
     text = c.text(item["say"], tuple(path) + ("say",), scope)
     return SayStep(position_of(c.data, path), path, text) if text else None
@@ -271,6 +265,9 @@ def vector_ask(m, step: AskStep, rows) -> None:
     """A simulation answers with auto:, so many games answer at once: the bounds, the pool and the
     default read in the order lower_ask reads them, then auto:, each game's answer checked as a
     person's would be (the machine's answers(): Decision.check, once per distinct answer)."""
+    if step.kind == "choose":
+        vector_choose(m, step, rows)
+        return
     if step.kind == "text":       # words: its auto: is a text, rendered for each game
         m.bind(step.var, rows, m.answers(step, rows, m.render(step.auto, rows), None, None, None))
         return
@@ -288,6 +285,79 @@ def _ask_formulas(step: AskStep) -> list:
     return [v for v in (step.auto, step.min, step.max, step.source, step.default, step.only) if isinstance(v, Formula)]
 
 
+def vector_choose(m, step: AskStep, rows) -> None:
+    """A choice among a group for many games: the instances offered (where: over each, in the group's
+    order), min:/max: read after them as lower_choose reads them, then auto:, each distinct answer
+    checked as the untraced program checks it (m.groups.checked: the same question, the same
+    message); bound as an instance per game, or for several the instances chosen per game."""
+    from ..queries import TEST
+
+    np, groups = m.np, m.groups
+    over = groups.over(step.group, rows)
+    n = len(rows)
+    where = groups.each(step.group, step.only.expr.tree, TEST, rows) if step.only is not None else None
+    offered = np.zeros((n, over.most), bool)
+    names = []
+    for j in range(over.most):
+        present = over.present(j)
+        offered[:, j] = present & where(j, present) if where is not None else present
+        names.append(groups.names(step.group, j, rows))
+    many = offered.sum(axis=1)
+    if step.several:
+        low = m.per_row(m.number(step.min, rows), rows) if step.min is not None else np.zeros(n, np.int64)
+        high = m.per_row(m.number(step.max, rows), rows) if step.max is not None else many
+        high = np.minimum(high, many)
+        test = groups.each(step.group, step.auto.expr.tree, TEST, rows)
+        picked = np.zeros((n, over.most), bool)
+        for j in range(over.most):
+            picked[:, j] = offered[:, j] & test(j, offered[:, j])
+    else:
+        if (many == 0).any():
+            raise StepFailed(f"nothing to choose: no {step.group} is offered")
+        auto = m.value(step.auto, rows)
+        index = getattr(auto, "index", None)
+    # The usual answer needs no look at the names: instances among those offered (several: as many as
+    # min:..max: allow; one: an instance offered; names are unique in a group). Otherwise each game's
+    # answer is checked as the untraced program checks it, so a wrong one stops with its message.
+    if step.several:
+        count = picked.sum(axis=1)
+        if ((count >= low) & (count <= high)).all():
+            m.bind(step.var, rows, groups.chosen(step.group, picked))
+            return
+    elif index is not None:
+        inside = (index >= 0) & (index < over.most)
+        fine = inside.copy()
+        fine[inside] = offered[np.flatnonzero(inside), index[inside]]
+        if fine.all():
+            m.bind(step.var, rows, groups.instances(step.group, index))
+            return
+    checked: dict = {}
+    out = np.full(n, -1, np.int64) if not step.several else np.zeros((n, over.most), bool)
+    for k in range(n):
+        offer = tuple(str(names[j][k]) for j in range(over.most) if offered[k, j])
+        if step.several:
+            lo, hi = int(low[k]), int(high[k])
+            answer = [str(names[j][k]) for j in range(over.most) if picked[k, j]]
+            key = (offer, lo, hi, tuple(answer))
+        else:
+            lo = hi = None
+            if index is not None:       # an instance (the entity itself: not one of the group's)
+                answer = str(names[int(index[k])][k]) if index[k] >= 0 else auto_named({}, step.group)
+            else:
+                answer = auto_named(m.per_row(auto, rows)[k], step.group)
+            key = (offer, answer)
+        if key not in checked:
+            checked[key] = m.groups.checked(step, "instances" if step.several else "instance", offer, lo, hi, answer)
+        given = checked[key]
+        if step.several:
+            wanted = set(given)
+            out[k] = [bool(j < len(names) and over.count[k] > j and str(names[j][k]) in wanted)
+                      for j in range(over.most)]
+        else:
+            out[k] = next(j for j in range(over.most) if over.count[k] > j and str(names[j][k]) == given)
+    m.bind(step.var, rows, groups.chosen(step.group, out) if step.several else groups.instances(step.group, out))
+
+
 def vector_say(m, step, rows) -> None:
     """A simulation keeps no chronicle: nothing to do for many games at once either."""
 
@@ -298,7 +368,7 @@ ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no"
                "(text: {max: 80}, its auto: a text), or instances of a group (choose: {of: GROUP, where: TEST}); "
                "auto: answers it when nobody does (dusk simulate, auto N)",
                'ask: "{p.name}: how many dice?"\nas: risk\nnumber: {min: 1, max: p.dice}\nauto: p.dice',
-               check_ask, lower_ask, vector=vector_ask, vector_refuses=refuses_ask,
+               check_ask, lower_ask, vector=vector_ask,
                helpers={"_offered": offered, "_chosen": chosen, "_auto_named": auto_named},
                writes=nothing, binds=lambda s: [(s.var, None)],
                formulas=_ask_formulas)
