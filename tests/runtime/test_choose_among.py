@@ -57,7 +57,12 @@ def test_auto_answers_by_its_formula_in_both_modes():
     assert answers == ["Knives", ["Old Map"], "Letters", [], "Riding", []]
     result, _, report, rng = play_game(simulation_program(r, resolve_params(r, {})), 1)
     assert (result, report) == (game.result, game.report()) == ("kept", {"checked": 3, "lost": 1})
-    assert "ask with choose:" in str(refusal(r, resolve_params(r, {})))
+    # The lockstep backend plays it too (the entry's vector form): nothing refused, the same report.
+    assert refusal(r, resolve_params(r, {})) is None
+    from ruleset_engine.analysis.simulate import simulate
+    run = simulate(r.file, 50, seed=1, backend="lockstep")
+    assert run.backend == "lockstep"
+    assert run.tally.values["checked"].counts == {3: 50} and run.tally.values["lost"].counts == {1: 50}
 
 
 def test_random_playouts_answer_within_the_offer():
