@@ -32,7 +32,7 @@ from .errors import GameError
 from .history import SNAPSHOT_FORMAT, History, rng_from_json, rng_to_json, saved_json, saved_tuple
 from .limits import DEFAULT_RUN_LIMITS, RunLimits
 from .manual import ManualDice
-from .params import resolve_params
+from .params import check_named, resolve_params
 from .program import program_for
 from .run import Run
 from .signals import NeedDecision
@@ -113,7 +113,9 @@ class Game:
         sheet files (ruleset.sheets.read_all), made after the ruleset's own, before setup; `answers`:
         the answers its setup was given so far (`given`, saved while it waited), given again in order:
         the same seed and the same answers make the same setup, which then waits where it stopped."""
-        game = cls(ruleset, resolve_params(ruleset, params), seed, record=record, auto=auto, limits=limits,
+        full = resolve_params(ruleset, params)
+        check_named(ruleset, full, sheets)
+        game = cls(ruleset, full, seed, record=record, auto=auto, limits=limits,
                    rng=rng, manual_dice=manual_dice)
         game.run.sheets = tuple(sheets)
         game.last_outcome = game._perform("setup", {})
