@@ -28,6 +28,7 @@ import ruleset_engine as dusk
 from ruleset_engine import DecisionError, DuskError, GameError, InputError, as_text, format_value, render_rich
 
 from . import render
+from .typed import typed as typed_params, usage as typed_usage, words as typed_words
 from .written import write_text
 from .journal import log_bug
 from .session import Session
@@ -415,7 +416,7 @@ def parse_action_args(text: str, action) -> dict:
     parameter's word (`grit + aim against 6`); any other takes one word (quote a text with
     spaces), and the words after it are read as if typed first. The words are the ruleset's, never
     the table's."""
-    words = {p.word: name for name, p in action.params.items() if p.word}
+    words = typed_words(action)
     formulas = [name for name, p in action.params.items() if p.type == "formula"]
     if not words and not formulas:
         return parse_args(text, list(action.params))
@@ -463,6 +464,22 @@ def parse_action_args(text: str, action) -> dict:
     return args
 
 
+def _typed_what(t, param) -> str:
+    """What a parameter's value is, in words, for `help ACTION`."""
+    if t.kind == "boolean":
+        return f"alone: yes; {t.word} no: no" if t.word else "yes or no"
+    if t.kind == "integer":
+        lo, hi = (getattr(b, "text", b) for b in (param.min, param.max))
+        return f"a whole number from {lo} to {hi}" if lo is not None and hi is not None else "a whole number"
+    if t.kind == "entity":
+        return f"the name of a {param.of}"
+    if t.kind == "formula":
+        return "traits added up (a formula)"
+    if t.kind == "choice":       # a word's choices are in its form already
+        return "" if t.word else "one of " + ", ".join(param.choices)
+    return {"dice": "a dice expression"}.get(t.kind, "a text (quoted when it has spaces)")
+
+
 def _default_shown(default) -> str:
     """A parameter's default as the table types values: a formula's text, yes/no for true/false."""
     if isinstance(default, bool):
@@ -481,20 +498,17 @@ def cmd_help(repl: Repl, rest: str) -> None:
         lines = [f"{topic}: {as_text(action.doc, style.lang) if action.doc else ''}"]
         if action.once_per is not None:
             lines.append(f"  done at most once per {action.once_per}")
-        if any(param.word for param in action.params.values()):
-            # The ruleset's words, as they are typed: `push dice N 9-again`; a formula without a word first.
-            typed = [f"[{p.name}]" for p in action.params.values() if p.type == "formula" and not p.word]
-            typed += [f"[{p.word}]" if p.type == "boolean" else f"[{p.word} {p.name}]"
-                      for p in action.params.values() if p.word]
-            lines.append(f"  typed: {topic} {' '.join(typed)}")
-        for pname, param in action.params.items():
-            extra = f" ({', '.join(param.choices)})" if param.choices else ""
-            word = ""
-            if param.word:
-                word = f", word {param.word}" + (" (alone: yes)" if param.type == "boolean" else "")
-            default = f", default {_default_shown(param.default)}" if param.default is not None else ""
+        # From the one reading of the declaration the parser takes (typed.py): the forms it reads.
+        lines.append(f"  {typed_usage(topic, action)}")
+        forms = typed_params(action)
+        width = max((len(t.form) for t in forms), default=0)
+        for t in forms:
+            param = action.params[t.name]
+            what = _typed_what(t, param)
+            default = f"default {_default_shown(param.default)}" if param.default is not None else ""
+            said = ", ".join(x for x in (what, default) if x)
             doc = as_text(param.doc, style.lang) if param.doc else ""
-            lines.append(f"  {pname}={param.type}{extra}{word}{default}  {doc}")
+            lines.append(f"  {t.form:<{width}}  {said}{'  ' + doc if doc else ''}".rstrip())
         repl.show("\n".join(lines))
         return
     if topic in HELP_TOPICS:        # `help dice`: the dice language, then the command of that name
