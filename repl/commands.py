@@ -740,6 +740,21 @@ def cmd_sheet(repl: Repl, rest: str) -> None:
     repl.show(table)
 
 
+def cmd_set(repl: Repl, rest: str) -> None:
+    """`set NAME FIELD VALUE`: a field of a sheet set by hand, saved, undone as an action is."""
+    try:
+        words = shlex.split(rest)
+    except ValueError as err:
+        raise InputError(f"cannot read it: {err}") from None
+    if len(words) < 3:
+        raise InputError("set takes a name, a field of their sheet and its value: set Mara grit 3")
+    if repl.decision is not None:
+        raise GameError("a question waits: answer it first (or undo drops it)")
+    name, field, value = words[0], words[1], " ".join(words[2:])
+    reply = repl.session.edit(name, field, value, f"set {rest.strip()}")
+    repl.show_events(reply.events)
+
+
 def cmd_export(repl: Repl, rest: str) -> None:
     if not rest:
         raise InputError("export to which file? for example: export chronicle.md")
@@ -929,7 +944,9 @@ BUILTINS: dict[str, Builtin] = {
     "new": Builtin(cmd_new, "new", "save this game and start a new one (asks first)"),
     "export": Builtin(cmd_export, "export [--force] FILE", "write the chronicle as Markdown (a new file; --force "
                       "replaces one); export sheets DIR writes the sheets as they now stand"),
-    "sheet": Builtin(cmd_sheet, "sheet NAME", "one instance (a character) with every field and track"),
+    "sheet": Builtin(cmd_sheet, "sheet NAME", "one instance (a character) laid out as its sheet, with its tracks"),
+    "set": Builtin(cmd_set, "set NAME FIELD VALUE", "set a field of a sheet by hand (set Mara grit 3): "
+                   "saved, undo takes it back"),
     "save": Builtin(cmd_save, "save [PATH]", "where the session is saved; save PATH copies it to a new file "
                                              "and goes on there (after a failed save, say)"),
     "quit": Builtin(cmd_quit, "quit", "leave (the game is saved; dusk resume continues it)"),

@@ -72,7 +72,7 @@ class TableCompleter(Completer):
             param = action.params.get(key)
             return [f"{key}={value}" for value in self.param_values(param)] if param else []
         given = {w.split("=", 1)[0] for w in words[1:] if "=" in w}
-        # In its place, the next parameter's values (`use Ko<Tab>`), as the parser reads them.
+        # In its place, the next parameter's values (`use Or<Tab>`), as the parser reads them.
         placed = [n for n in action.params if n not in given][len([w for w in words[1:] if "=" not in w]):]
         values = self.param_values(action.params[placed[0]]) if placed else []
         return values + [f"{name}=" for name in action.params if name not in given]
@@ -93,7 +93,7 @@ class TableCompleter(Completer):
                 loose += 1                  # a value typed in its place
         if current is None and places:
             # The parser gives the leading loose words to a formula in the first place; else each
-            # loose word fills the next place: `attack Ana Ko<Tab>`, `attack Ana Kojiro fi<Tab>`.
+            # loose word fills the next place: `hit Mara Or<Tab>`, `hit Mara Oren cl<Tab>`.
             if places[0].type == "formula":
                 current = places[0] if not typed or loose == len(typed) else None
             elif loose < len(places):

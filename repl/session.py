@@ -330,6 +330,15 @@ class Session:
                 self._waiting = typed       # the answers belong to the command that began the action
         return Reply(list(outcome.events), outcome.decision)
 
+    def edit(self, name: str, field: str, value: str, command: str) -> Reply:
+        """Set a field of a sheet by hand: a command of its own, saved, undone as an action is."""
+        with self._transaction(f"{command} was not done: the game is as it was before it"):
+            typed = self._number(command)
+            self._given = []
+            outcome = self.game.edit(name, field, value)
+            self._done(typed)
+        return Reply(list(outcome.events), None)
+
     def answer(self, decision, value, command: str) -> Reply:
         def given():
             outcome = self.game.answer(decision, value)

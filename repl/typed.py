@@ -2,10 +2,10 @@
 its parameters, which the parser (commands.parse_action_args), `help ACTION` and Tab completion
 all take, so that help never shows a form the parser refuses.
 
-A parameter with a `word:` is typed as its word, then its value (`diff 6`, `from rear`); a yes/no
+A parameter with a `word:` is typed as its word, then its value (`against 6`, `from rear`); a yes/no
 one's word alone says yes (`blind`); a formula's word takes every word up to the next word. A
-parameter without a word is typed in its place, in the order the parameters are declared (`attack
-Ana Kojiro firearms`), a formula among them taking the leading words (`test dexterity + firearms`).
+parameter without a word is typed in its place, in the order the parameters are declared (`hit Mara
+Oren club`), a formula among them taking the leading words (`test grit + aim`).
 """
 
 from __future__ import annotations

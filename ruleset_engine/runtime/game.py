@@ -196,6 +196,16 @@ class Game:
             raise GameError(f"{name} cannot be done now")
         return self._perform(name, check_args(self, action, args) if action.params or args else {})
 
+    def edit(self, name: str, field: str, value: str) -> Outcome:
+        """Set a field of a sheet's instance by hand (`set Mara grit 3`): a field its group's
+        sheet template gives, within its bounds; one turn, which undo takes back (edits.py)."""
+        from .edits import apply, edit
+
+        if self.over:
+            raise GameError(f"the game is over ({self.result})")
+        events = apply(self, edit(self, name, field, value))
+        return Outcome(events, None, self.over, self.result)
+
     # ---- running
     def _save(self) -> tuple:
         return self.history.save(self.rng, self.values, self.turn, self.run.over, self.run.result)

@@ -295,7 +295,7 @@ class FunctionWriter:
                 self.text_checked(label)
             return
         # Real dice are asked for under the label: a constant one as it is; one whose placeholders
-        # read nothing the step rolls is rendered before the roll (`Ana attacks Kojiro`), and the
+        # read nothing the step rolls is rendered before the roll (`Mara strikes Oren`), and the
         # same text is shown after it; one that reads the roll is asked for under the roll's name.
         early = label is not None and not label.is_constant and not _reads_any(label, own or (name,))
         shown = None
