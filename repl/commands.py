@@ -27,7 +27,7 @@ from rich.text import Text
 import ruleset_engine as dusk
 from ruleset_engine import DecisionError, DuskError, GameError, InputError, as_text, format_value, render_rich
 
-from . import render
+from . import fill, render
 from .typed import typed as typed_params, usage as typed_usage, words as typed_words
 from .written import write_text
 from .journal import log_bug
@@ -87,6 +87,7 @@ class Repl:
         self.decision = None
         self.auto_run: AutoRun | None = None
         self.confirm: Callable[[bool], None] | None = None
+        self.filling: fill.Fill | None = None     # a sheet being filled in (fill NAME)
         self.errors = 0
         self.bugs = 0          # lines that met a bug in dusk (logged in bugs.log): the session exits 70
         self.interrupt_told = False      # Ctrl-C stopped auto N, which said so already
@@ -113,6 +114,8 @@ class Repl:
     def prompt_text(self) -> str:
         if self.confirm is not None:
             return "sure? (yes/no) > "
+        if self.filling is not None:
+            return fill.question(self.filling, self.session.game, self.style.lang)
         if self.decision is not None:
             prompt = as_text(self.decision.texts, self.style.lang) if self.decision.texts else self.decision.prompt
             if self.decision.kind == "dice":
@@ -124,7 +127,7 @@ class Repl:
     def echo_prompt(self) -> str:
         """What a line of a script is echoed after: the prompt as the table shows it, a waiting question
         with its valid answers included, but `> ` for a command (the ruleset's id would only repeat)."""
-        if self.confirm is None and self.decision is None:
+        if self.confirm is None and self.decision is None and self.filling is None:
             return "> "
         return self.prompt_text
 
@@ -159,7 +162,7 @@ class Repl:
     def unanswered(self, how: str) -> str | None:
         """What was lost when the session ends (`how`: "The script ended", "You left") with a question
         waiting; None when none waits. Nothing of an unfinished action is saved."""
-        if self.confirm is not None:
+        if self.confirm is not None or self.filling is not None:
             return f"{how} with a question unanswered: nothing was done."
         if self.decision is None:
             return None
@@ -178,13 +181,15 @@ class Repl:
     def run_line(self, line: str) -> None:
         """Run one command line; raises Quit to leave. Never lets a person's mistake out as a traceback."""
         line = line.strip()
-        if not line and self._takes_empty():
-            pass          # an empty answer: a pick of no dice
+        if not line and (self._takes_empty() or self.filling is not None):
+            pass          # an empty answer: a pick of no dice, or the values kept
         elif not line or line.startswith("#"):
             return
         try:
             if self.confirm is not None:
                 self._answer_confirm(line)
+            elif self.filling is not None:
+                self._answer_fill(line)
             elif self.decision is not None and not self._is_escape(line):
                 self._answer(line)
             else:
@@ -232,6 +237,20 @@ class Repl:
         self.decision = reply.decision
         if self.auto_run is not None:
             self.go_on_auto()
+
+    def _answer_fill(self, line: str) -> None:
+        """An answer to a fill's question; at the last, every change is made as one command."""
+        if line.strip().lower() in ("quit", "exit"):
+            self.filling = None
+            self.show("The sheet is left as it was.")
+            return
+        if not fill.answer(self.filling, self.session.game, line):
+            return
+        done, self.filling = self.filling, None
+        reply = self.session.edit(done.name, done.changes, done.command)
+        self.show_events(reply.events)
+        if not reply.events:
+            self.show(f"{done.name}'s sheet is left as it was.")
 
     def _answer_confirm(self, line: str) -> None:
         confirm, self.confirm = self.confirm, None
@@ -751,8 +770,19 @@ def cmd_set(repl: Repl, rest: str) -> None:
     if repl.decision is not None:
         raise GameError("a question waits: answer it first (or undo drops it)")
     name, field, value = words[0], words[1], " ".join(words[2:])
-    reply = repl.session.edit(name, field, value, f"set {rest.strip()}")
+    reply = repl.session.edit(name, {field: value}, f"set {rest.strip()}")
     repl.show_events(reply.events)
+    if not reply.events:
+        repl.show(f"{name}'s {field} is {value} already: nothing changed.")
+
+
+def cmd_fill(repl: Repl, rest: str) -> None:
+    """`fill NAME`: the sheet filled in a column of its layout at a time (fill.py), made at once at the end."""
+    if not rest.strip():
+        raise InputError("fill whose sheet? fill NAME (sheet lists the names)")
+    if repl.decision is not None:
+        raise GameError("a question waits: answer it first (or undo drops it)")
+    repl.filling = fill.begin(repl.session.game, rest.strip(), f"fill {rest.strip()}")
 
 
 def cmd_export(repl: Repl, rest: str) -> None:
@@ -945,6 +975,8 @@ BUILTINS: dict[str, Builtin] = {
     "export": Builtin(cmd_export, "export [--force] FILE", "write the chronicle as Markdown (a new file; --force "
                       "replaces one); export sheets DIR writes the sheets as they now stand"),
     "sheet": Builtin(cmd_sheet, "sheet NAME", "one instance (a character) laid out as its sheet, with its tracks"),
+    "fill": Builtin(cmd_fill, "fill NAME", "fill in a sheet, a column of its layout at a time (values in order, "
+                    "or NAME VALUE; keep, skip a section, done)"),
     "set": Builtin(cmd_set, "set NAME FIELD VALUE", "set a field of a sheet by hand (set Mara grit 3): "
                    "saved, undo takes it back"),
     "save": Builtin(cmd_save, "save [PATH]", "where the session is saved; save PATH copies it to a new file "

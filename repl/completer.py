@@ -32,6 +32,10 @@ class TableCompleter(Completer):
         game = repl.session.game
         if repl.confirm is not None:
             return ["yes", "no"]
+        if getattr(repl, "filling", None) is not None:
+            from .fill import candidates
+
+            return candidates(repl.filling, game)
         decision = repl.decision
         if decision is not None and decision.kind == "instances":
             return list(decision.choices)          # each name, after the commas too

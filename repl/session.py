@@ -330,13 +330,17 @@ class Session:
                 self._waiting = typed       # the answers belong to the command that began the action
         return Reply(list(outcome.events), outcome.decision)
 
-    def edit(self, name: str, field: str, value: str, command: str) -> Reply:
-        """Set a field of a sheet by hand: a command of its own, saved, undone as an action is."""
+    def edit(self, name: str, values: dict, command: str) -> Reply:
+        """Set fields of a sheet by hand (field -> value): a command of its own, saved, undone as an
+        action is; nothing is saved when nothing changes."""
         with self._transaction(f"{command} was not done: the game is as it was before it"):
             typed = self._number(command)
             self._given = []
-            outcome = self.game.edit(name, field, value)
-            self._done(typed)
+            outcome = self.game.edit_many(name, values)
+            if outcome.events:
+                self._done(typed)
+            else:
+                self._numbered -= 1
         return Reply(list(outcome.events), None)
 
     def answer(self, decision, value, command: str) -> Reply:

@@ -63,27 +63,37 @@ def edit(game, name: str, field: str, text: str) -> dict:
     return {"group": group, "name": instance["name"], "field": field, "value": value, "was": instance.get(field)}
 
 
-def apply(game, change: dict) -> list[dict]:
-    """Make a checked change (edit's) as one turn of the game; its events."""
+def apply(game, changes: list[dict]) -> list[dict]:
+    """Make checked changes (edit's, of one instance) as one turn of the game; its events. Nothing
+    changes when there are none."""
     if game.pending is not None:
         raise GameError("a decision is waiting: answer it first")
+    changes = [c for c in changes if c["value"] != c["was"]]      # a value it holds already changes nothing
+    if not changes:
+        return []
     before = game._save()
     try:
-        group, instance = find_instance(game, change["name"])
-        instance[change["field"]] = change["value"]
+        for change in changes:
+            _, instance = find_instance(game, change["name"])
+            instance[change["field"]] = change["value"]
     except DuskError:
         game._put_back(before)
         raise
     base = len(game.log)
-    said = f"{change['name']}: {change['field']} {change['value']} (was {change['was']})."
-    events = [{"seq": base, "turn": game.turn, "kind": "set", "target": f"{change['name']}.{change['field']}",
-               "value": change["value"]},
-              {"seq": base + 1, "turn": game.turn, "kind": "say", "text": said}]
+    events = [{"seq": base + i, "turn": game.turn, "kind": "set", "target": f"{c['name']}.{c['field']}",
+               "value": c["value"]} for i, c in enumerate(changes)]
+    said = ", ".join(f"{c['field']} {_said(c['value'])} (was {_said(c['was'])})" for c in changes)
+    events.append({"seq": base + len(changes), "turn": game.turn, "kind": "say",
+                   "text": f"{changes[0]['name']}: {said}."})
     if game.record:
         game.log.extend(events)
         game.history.actions.append((before, base))
     game.turn += 1
     return events
+
+
+def _said(value) -> str:
+    return repr(value) if value == "" else str(value)
 
 
 def _instances(value) -> list:

@@ -199,11 +199,16 @@ class Game:
     def edit(self, name: str, field: str, value: str) -> Outcome:
         """Set a field of a sheet's instance by hand (`set Mara grit 3`): a field its group's
         sheet template gives, within its bounds; one turn, which undo takes back (edits.py)."""
+        return self.edit_many(name, {field: value})
+
+    def edit_many(self, name: str, values: dict) -> Outcome:
+        """Several fields of one instance set by hand at once (field -> value as typed), as one turn;
+        GameError, nothing changed, when one of them cannot be."""
         from .edits import apply, edit
 
         if self.over:
             raise GameError(f"the game is over ({self.result})")
-        events = apply(self, edit(self, name, field, value))
+        events = apply(self, [edit(self, name, field, str(value)) for field, value in values.items()])
         return Outcome(events, None, self.over, self.result)
 
     # ---- running

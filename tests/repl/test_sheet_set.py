@@ -130,3 +130,33 @@ def test_the_vtm_sheet_is_laid_out_as_the_paper_one():
         assert internal not in shown
     assert "Ana: firearms 3 (was 4)." in run(repl, out, "set Ana firearms 3")
     assert "firearms ●●●○○ 3" in run(repl, out, "sheet Ana")
+
+
+def test_fill_asks_a_column_at_a_time_and_makes_every_change_at_once(game):
+    repl, out = make_repl(game, seed=1)
+    assert repl.prompt_text == "sheet-set> "
+    run(repl, out, "fill Mara")
+    assert repl.prompt_text == "Mara, Traits, Body: grit [3; keep, skip or done] > "
+    shown = run(repl, out, "9")
+    assert "grit must be 1..5" in shown and repl.filling is not None and repl.filling.at == 0   # asked again
+    run(repl, out, "4")
+    assert repl.prompt_text == "Mara, Traits, Eye: aim [2; keep, skip or done] > "
+    assert repl.session.game.values["hunter"][0]["grit"] == 3        # nothing changes before the end
+    from ruleset_engine.repl.completer import TableCompleter
+    assert TableCompleter(repl).candidates("", "")[:4] == ["aim", "keep", "skip", "done"]
+    assert run(repl, out, "").strip() == ""                            # Enter keeps the column
+    # Harm holds only a track (marked by the rules, not set): no question. Then the fields the layout
+    # leaves out, one at a time.
+    assert repl.prompt_text == "Mara: kind [human; keep, skip or done] > "
+    shown = run(repl, out, "kind ghoul")
+    assert shown.strip() == "Mara: grit 4 (was 3), kind ghoul (was human)." and repl.filling is None
+    assert [c.text for c in repl.session.commands] == ["fill Mara"]
+    run(repl, out, "undo")
+    assert (repl.session.game.values["hunter"][0]["grit"], repl.session.game.values["hunter"][0]["kind"]) == (3, "human")
+
+
+def test_fill_done_at_once_changes_nothing_and_saves_nothing(game):
+    repl, out = make_repl(game, seed=1)
+    shown = run(repl, out, "fill Mara", "done")
+    assert "Mara's sheet is left as it was." in shown and repl.session.commands == []
+    assert "no one named 'Nobody' has a sheet" in run(repl, out, "fill Nobody")
