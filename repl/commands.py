@@ -243,6 +243,7 @@ class Repl:
         if line.strip().lower() in ("quit", "exit"):
             self.filling = None
             self.show("The sheet is left as it was.")
+            self._command(line)          # and the table is left, as quit says
             return
         if not fill.answer(self.filling, self.session.game, line):
             return

@@ -1,11 +1,11 @@
 """`fill NAME`: a sheet filled in at the table, a column of its template's layout at a time.
 
-Each question names the column's fields with the values they hold (`Marcus, Attributes, Physical:
-strength dexterity stamina [1 1 1] >`). The answer is the values in order (`3 2 2`), or fields by
-name with their values (`stamina 3`, any field of the sheet; Tab completes the names), `keep` (or Enter) to keep them,
+Each question names the column's fields with the values they hold (`Mara, Traits, Body: grit
+brawn [1 1] >`). The answer is the values in order (`3 2`), or fields by name with their values
+(`brawn 3`, any field of the sheet; Tab completes the names), `keep` (or Enter) to keep them,
 `skip` to keep the rest of the section, `done` to keep all the rest. A value out of the template's
 bounds is refused with the reason and the question is asked again. Nothing changes until the last
-column is answered: then every change is made at once, as one command (`fill Marcus`), which is
+column is answered: then every change is made at once, as one command (`fill Mara`), which is
 saved and which `undo` takes back whole.
 """
 
@@ -88,7 +88,7 @@ def answer(fill: Fill, game, line: str) -> bool:
         return fill.at >= len(fill.steps)
     names = fill.fields
     given: dict = {}
-    if words[0] in fill.allowed:                    # by name, any field of the sheet: `stamina 3 firearms 2`
+    if words[0] in fill.allowed:                    # by name, any field of the sheet: `brawn 3 aim 2`
         if len(words) % 2:
             raise InputError(f"{words[-1]} needs a value")
         for key, value in zip(words[::2], words[1::2]):
