@@ -284,20 +284,23 @@ class FunctionWriter:
         name is bound before the label is lowered)."""
         src, lo = self.lower(formula)
         into = self.local(name)
+        # Real dice are asked for under the label: a constant one as it is; one whose placeholders
+        # read nothing the step rolls is rendered before the roll (`Mara strikes Oren`), and the
+        # same text is shown after it; one that reads the roll is asked for under the roll's name.
+        # Both modes evaluate it at the same point, so a label that fails, fails before the same dice.
+        early = label is not None and not label.is_constant and not _reads_any(label, own or (name,))
         if not self.traced:
+            if early:
+                self.text_checked(label)
             if lo.track:
                 self.line("C.budget = C.limit")
             self.line(f"{into} = {src.text}", formula)
             if _may_grow(src):          # a local kept: held to the limit of numbers as any value kept
                 self.number_checked(into, formula)
             self.bound(name, src.kind)
-            if label is not None:
+            if label is not None and not early:
                 self.text_checked(label)
             return
-        # Real dice are asked for under the label: a constant one as it is; one whose placeholders
-        # read nothing the step rolls is rendered before the roll (`Mara strikes Oren`), and the
-        # same text is shown after it; one that reads the roll is asked for under the roll's name.
-        early = label is not None and not label.is_constant and not _reads_any(label, own or (name,))
         shown = None
         if early:
             shown = self.fresh("_lb")
