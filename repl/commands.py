@@ -29,8 +29,9 @@ from ruleset_engine import DecisionError, DuskError, GameError, InputError, as_t
 from ruleset_engine import i18n
 from ruleset_engine.i18n import N_, _, ngettext
 
-from . import render
+from . import fill, render
 from .labels import Labels
+from .typed import typed as typed_params, usage as typed_usage, words as typed_words
 from .written import write_text
 from .journal import log_bug
 from .session import Session
@@ -94,6 +95,7 @@ class Repl:
         self.decision = None
         self.auto_run: AutoRun | None = None
         self.confirm: Callable[[bool], None] | None = None
+        self.filling: fill.Fill | None = None     # a sheet being filled in (fill NAME)
         self.errors = 0
         self.bugs = 0          # lines that met a bug in dusk (logged in bugs.log): the session exits 70
         self.interrupt_told = False      # Ctrl-C stopped auto N, which said so already
@@ -123,6 +125,8 @@ class Repl:
     def prompt_text(self) -> str:
         if self.confirm is not None:
             return _("sure? (yes/no) > ")
+        if self.filling is not None:
+            return fill.question(self.filling, self.session.game, self.style.lang)
         if self.decision is not None:
             prompt = as_text(self.decision.texts, self.style.lang) if self.decision.texts else self.decision.prompt
             if self.decision.kind == "dice":
@@ -140,7 +144,7 @@ class Repl:
     def echo_prompt(self) -> str:
         """What a line of a script is echoed after: the prompt as the table shows it, a waiting question
         with its valid answers included, but `> ` for a command (the ruleset's id would only repeat)."""
-        if self.confirm is None and self.decision is None:
+        if self.confirm is None and self.decision is None and self.filling is None:
             return "> "
         return self.prompt_text
 
@@ -175,7 +179,7 @@ class Repl:
     def unanswered(self, how: str) -> str | None:
         """What was lost when the session ends (`how`: "The script ended", "You left") with a question
         waiting; None when none waits. Nothing of an unfinished action is saved."""
-        if self.confirm is not None:
+        if self.confirm is not None or self.filling is not None:
             return _("{how} with a question unanswered: nothing was done.").format(how=how)
         if self.decision is None:
             return None
@@ -195,13 +199,15 @@ class Repl:
     def run_line(self, line: str) -> None:
         """Run one command line; raises Quit to leave. Never lets a person's mistake out as a traceback."""
         line = line.strip()
-        if not line and self._takes_empty():
-            pass          # an empty answer: a pick of no dice
+        if not line and (self._takes_empty() or self.filling is not None):
+            pass          # an empty answer: a pick of no dice, or the values kept
         elif not line or line.startswith("#"):
             return
         try:
             if self.confirm is not None:
                 self._answer_confirm(line)
+            elif self.filling is not None:
+                self._answer_fill(line)
             elif self.decision is not None and not self._is_escape(line):
                 self._answer(line)
             else:
@@ -253,6 +259,21 @@ class Repl:
         self.decision = reply.decision
         if self.auto_run is not None:
             self.go_on_auto()
+
+    def _answer_fill(self, line: str) -> None:
+        """An answer to a fill's question; at the last, every change is made as one command."""
+        if line.strip().lower() in ("quit", "exit"):
+            self.filling = None
+            self.show("The sheet is left as it was.")
+            self._command(line)          # and the table is left, as quit says
+            return
+        if not fill.answer(self.filling, self.session.game, line):
+            return
+        done, self.filling = self.filling, None
+        reply = self.session.edit(done.name, done.changes, done.command)
+        self.show_events(reply.events)
+        if not reply.events:
+            self.show(f"{done.name}'s sheet is left as it was.")
 
     def _answer_confirm(self, line: str) -> None:
         confirm, self.confirm = self.confirm, None
@@ -445,7 +466,7 @@ def parse_action_args(text: str, action) -> dict:
     parameter's word (`grit + aim against 6`); any other takes one word (quote a text with
     spaces), and the words after it are read as if typed first. The words are the ruleset's, never
     the table's."""
-    words = {p.word: name for name, p in action.params.items() if p.word}
+    words = typed_words(action)
     formulas = [name for name, p in action.params.items() if p.type == "formula"]
     if not words and not formulas:
         return parse_args(text, list(action.params))
@@ -493,6 +514,23 @@ def parse_action_args(text: str, action) -> dict:
     return args
 
 
+def _typed_what(t, param) -> str:
+    """What a parameter's value is, in words, for `help ACTION`."""
+    if t.kind == "boolean":
+        return _("alone: yes; {word} no: no").format(word=t.word) if t.word else _("yes or no")
+    if t.kind == "integer":
+        lo, hi = (getattr(b, "text", b) for b in (param.min, param.max))
+        return (_("a whole number from {low} to {high}").format(low=lo, high=hi) if lo is not None and hi is not None
+                else _("a whole number"))
+    if t.kind == "entity":
+        return _("the name of a {group}").format(group=param.of)
+    if t.kind == "formula":
+        return _("traits added up (a formula)")
+    if t.kind == "choice":       # a word's choices are in its form already
+        return "" if t.word else _("one of {choices}").format(choices=", ".join(param.choices))
+    return _("a dice expression") if t.kind == "dice" else _("a text (quoted when it has spaces)")
+
+
 def _default_shown(default) -> str:
     """A parameter's default as the table types values: a formula's text, yes/no for true/false."""
     if isinstance(default, bool):
@@ -511,20 +549,17 @@ def cmd_help(repl: Repl, rest: str) -> None:
         lines = [f"{repl.labels.shown(topic)}: {as_text(action.doc, style.lang) if action.doc else ''}"]
         if action.once_per is not None:
             lines.append(_("  done at most once per {level}").format(level=action.once_per))
-        if any(param.word for param in action.params.values()):
-            # The ruleset's words, as they are typed: `push dice N 9-again`; a formula without a word first.
-            typed = [f"[{p.name}]" for p in action.params.values() if p.type == "formula" and not p.word]
-            typed += [f"[{p.word}]" if p.type == "boolean" else f"[{p.word} {p.name}]"
-                      for p in action.params.values() if p.word]
-            lines.append(_("  typed: {topic} {words}").format(topic=topic, words=' '.join(typed)))
-        for pname, param in action.params.items():
-            extra = f" ({', '.join(param.choices)})" if param.choices else ""
-            word = ""
-            if param.word:
-                word = _(", word {word}").format(word=param.word) + (_(" (alone: yes)") if param.type == "boolean" else "")
-            default = _(", default {value}").format(value=_default_shown(param.default)) if param.default is not None else ""
+        # From the one reading of the declaration the parser takes (typed.py): the forms it reads.
+        lines.append(f"  {typed_usage(topic, action)}")
+        forms = typed_params(action)
+        width = max((len(t.form) for t in forms), default=0)
+        for t in forms:
+            param = action.params[t.name]
+            what = _typed_what(t, param)
+            default = _("default {value}").format(value=_default_shown(param.default)) if param.default is not None else ""
+            said = ", ".join(x for x in (what, default) if x)
             doc = as_text(param.doc, style.lang) if param.doc else ""
-            lines.append(f"  {pname}={param.type}{extra}{word}{default}  {doc}")
+            lines.append(f"  {t.form:<{width}}  {said}{'  ' + doc if doc else ''}".rstrip())
         repl.show("\n".join(lines))
         return
     if topic in HELP_TOPICS:        # `help dice`: the dice language, then the command of that name
@@ -766,6 +801,32 @@ def cmd_sheet(repl: Repl, rest: str) -> None:
     repl.show(table)
 
 
+def cmd_set(repl: Repl, rest: str) -> None:
+    """`set NAME FIELD VALUE`: a field of a sheet set by hand, saved, undone as an action is."""
+    try:
+        words = shlex.split(rest)
+    except ValueError as err:
+        raise InputError(_("cannot read it: {error}").format(error=err)) from None
+    if len(words) < 3:
+        raise InputError(_("set takes a name, a field of their sheet and its value: set Mara grit 3"))
+    if repl.decision is not None:
+        raise GameError(_("a question waits: answer it first (or undo drops it)"))
+    name, field, value = words[0], words[1], " ".join(words[2:])
+    reply = repl.session.edit(name, {field: value}, f"set {rest.strip()}")
+    repl.show_events(reply.events)
+    if not reply.events:
+        repl.show(_("{name}'s {field} is {value} already: nothing changed.").format(name=name, field=field, value=value))
+
+
+def cmd_fill(repl: Repl, rest: str) -> None:
+    """`fill NAME`: the sheet filled in a column of its layout at a time (fill.py), made at once at the end."""
+    if not rest.strip():
+        raise InputError(_("fill whose sheet? fill NAME (sheet lists the names)"))
+    if repl.decision is not None:
+        raise GameError(_("a question waits: answer it first (or undo drops it)"))
+    repl.filling = fill.begin(repl.session.game, rest.strip(), f"fill {rest.strip()}")
+
+
 def cmd_export(repl: Repl, rest: str) -> None:
     if not rest:
         raise InputError(i18n._("export to which file? for example: export chronicle.md"))
@@ -957,7 +1018,11 @@ BUILTINS: dict[str, Builtin] = {
     "new": Builtin(cmd_new, "new", N_("save this game and start a new one (asks first)")),
     "export": Builtin(cmd_export, N_("export [--force] FILE"), N_("write the chronicle as Markdown (a new file; --force "
                       "replaces one); export sheets DIR writes the sheets as they now stand")),
-    "sheet": Builtin(cmd_sheet, N_("sheet NAME"), N_("one instance (a character) with every field and track")),
+    "sheet": Builtin(cmd_sheet, N_("sheet NAME"), N_("one instance (a character) laid out as its sheet, with its tracks")),
+    "fill": Builtin(cmd_fill, N_("fill NAME"), N_("fill in a sheet, a column of its layout at a time (values in order, "
+                    "or NAME VALUE; keep, skip a section, done)")),
+    "set": Builtin(cmd_set, N_("set NAME FIELD VALUE"), N_("set a field of a sheet by hand (set Mara grit 3): "
+                   "saved, undo takes it back")),
     "save": Builtin(cmd_save, N_("save [PATH]"), N_("where the session is saved; save PATH copies it to a new file "
                                              "and goes on there (after a failed save, say)")),
     "quit": Builtin(cmd_quit, "quit", N_("leave (the game is saved; dusk resume continues it)")),

@@ -11,6 +11,8 @@ from prompt_toolkit.completion import Completer, Completion
 
 import ruleset_engine as dusk
 
+from .typed import positional
+
 
 class TableCompleter(Completer):
     def __init__(self, repl):
@@ -35,6 +37,10 @@ class TableCompleter(Completer):
         game = repl.session.game
         if repl.confirm is not None:
             return ["yes", "no"]
+        if getattr(repl, "filling", None) is not None:
+            from .fill import candidates
+
+            return candidates(repl.filling, game)
         decision = repl.decision
         if decision is not None and decision.kind == "instances":
             return list(decision.choices)          # each name, after the commas too
@@ -75,22 +81,32 @@ class TableCompleter(Completer):
             param = action.params.get(key)
             return [f"{key}={value}" for value in self.param_values(param)] if param else []
         given = {w.split("=", 1)[0] for w in words[1:] if "=" in w}
-        return [f"{name}=" for name in action.params if name not in given]
+        # In its place, the next parameter's values (`use Or<Tab>`), as the parser reads them.
+        placed = [n for n in action.params if n not in given][len([w for w in words[1:] if "=" not in w]):]
+        values = self.param_values(action.params[placed[0]]) if placed else []
+        return values + [f"{name}=" for name in action.params if name not in given]
 
     def worded(self, action, typed: list[str]) -> list[str]:
         """An action whose parameters have words (`against 6`) or read formulas (`grit + aim`):
         after a word, its values; inside a formula, the fields of its sheet, then the words not given."""
         words = {p.word: p for p in action.params.values() if p.word}
-        current, given = None, set()
+        places = [action.params[t.name] for t in positional(action)]     # typed in their place, in order
+        current, given, loose = None, set(), 0
         for token in typed:
             if token.lower() in words:
                 current = words[token.lower()]
                 given.add(token.lower())
             elif current is not None and current.type != "formula":
                 current = None              # its one value is typed
-        if current is None:
-            free = [p for p in action.params.values() if p.type == "formula" and not p.word]
-            current = free[0] if free and not typed else current
+            elif current is None:
+                loose += 1                  # a value typed in its place
+        if current is None and places:
+            # The parser gives the leading loose words to a formula in the first place; else each
+            # loose word fills the next place: `hit Mara Or<Tab>`, `hit Mara Oren cl<Tab>`.
+            if places[0].type == "formula":
+                current = places[0] if not typed or loose == len(typed) else None
+            elif loose < len(places):
+                return self.param_values(places[loose]) + [w for w in words if w not in given]
         if current is not None and current.type != "formula":
             if current.type == "boolean":
                 return ["yes", "no"] + [w for w in words if w not in given]

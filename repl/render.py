@@ -215,13 +215,54 @@ def instance_table(game, wanted: str, style: Style):
         for instance in instances if isinstance(instances, list) else [instances]:
             if isinstance(instance, dict) and str(instance.get("name", "")).casefold() == wanted.casefold():
                 kind = text_of(spec.label, style) if spec.label is not None else entity
+                if spec.sheet is not None and spec.sheet.layout:
+                    return laid_out(instance, spec, f"{instance['name']} ({kind})", style)
                 table = RichTable(title=f"{instance['name']} ({kind})", box=style.box, show_header=False)
                 table.add_column(_("field"), style="cyan")
                 table.add_column(_("value"))
+                hidden = spec.sheet.internal if spec.sheet is not None else ()
                 for column in list(spec.fields) + list(spec.tracks):
-                    table.add_row(column, _cell(instance.get(column), style, spec.tracks.get(column)))
+                    if column not in hidden:
+                        table.add_row(column, _cell(instance.get(column), style, spec.tracks.get(column)))
                 return table
     return None
+
+
+def laid_out(instance: dict, spec, title: str, style: Style):
+    """An instance as its sheet template's layout draws it: each section a row of columns, each
+    column its fields with their values (a track as its boxes), as the paper sheet is laid out;
+    the fields the layout leaves out (not internal) follow under `other`."""
+    from rich.console import Group
+
+    parts = [Text(title, style="bold")]
+    placed = {f for _, columns in spec.sheet.layout for _, names in columns for f in names}
+    sections = list(spec.sheet.layout)
+    rest = [f for f in list(spec.fields) + list(spec.tracks) if f not in placed and f not in spec.sheet.internal
+            and f != "name"]
+    if rest:
+        sections.append(("other", ((None, tuple(rest)),)))
+    for heading, columns in sections:
+        grid = RichTable(title=text_of(heading, style), box=style.box, title_justify="left",
+                         show_header=any(t is not None for t, _ in columns))
+        for column_title, _ in columns:
+            grid.add_column(text_of(column_title, style) if column_title is not None else "")
+        cells = [[_sheet_cell(f, instance.get(f), spec, style) for f in names] for _, names in columns]
+        for row in range(max(len(c) for c in cells)):
+            grid.add_row(*[c[row] if row < len(c) else "" for c in cells])
+        parts.append(grid)
+    return Group(*parts)
+
+
+def _sheet_cell(name: str, value, spec, style: Style) -> str:
+    """One field on a laid-out sheet: its name in words, then its dots (a number the template bounds
+    to at most 10, as a paper sheet fills them) and the number, or its value, or a track's boxes."""
+    rule = spec.sheet.fields.get(name)
+    shown = name.replace("_", " ")
+    if rule is not None and rule.number and type(value) is int and rule.max is not None and 0 < rule.max <= 10 \
+            and 0 <= value <= rule.max:
+        full, empty = ("*", ".") if style.ascii_only else ("●", "○")
+        return f"{shown} {full * value}{empty * (rule.max - value)} {value}"
+    return f"{shown} {_cell(value, style, spec.tracks.get(name))}"
 
 
 def instance_names(game) -> list[str]:

@@ -331,6 +331,19 @@ class Session:
                 self._waiting = typed       # the answers belong to the command that began the action
         return Reply(list(outcome.events), outcome.decision)
 
+    def edit(self, name: str, values: dict, command: str) -> Reply:
+        """Set fields of a sheet by hand (field -> value): a command of its own, saved, undone as an
+        action is; nothing is saved when nothing changes."""
+        with self._transaction(f"{command} was not done: the game is as it was before it"):
+            typed = self._number(command)
+            self._given = []
+            outcome = self.game.edit_many(name, values)
+            if outcome.events:
+                self._done(typed)
+            else:
+                self._numbered -= 1
+        return Reply(list(outcome.events), None)
+
     def answer(self, decision, value, command: str) -> Reply:
         def given():
             outcome = self.game.answer(decision, value)

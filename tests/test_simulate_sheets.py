@@ -27,8 +27,37 @@ def test_brought_sheets_play_as_the_rulesets_own():
     assert brought.to_json()["results"] == own.to_json()["results"]
     assert brought.to_json()["report"] == own.to_json()["report"]
     assert brought.backend == "untraced" and "--sheets" in brought.reason
-    # Without them, Bea is nobody: every game ends at once.
-    assert simulate("vtm-duel", 20, seed=3, params={"defender": "Bea"}).to_json()["results"]["no_duel"]["count"] == 20
+    # Without them, Bea is nobody: the duel's defender names a character (names: character), so the
+    # run is refused before any game, naming the sheets there are.
+    with pytest.raises(DuskError, match=r"param defender: no sheet of character is named 'Bea' \(the sheets: Ana, Kojiro\)"):
+        simulate("vtm-duel", 20, seed=3, params={"defender": "Bea"})
+
+
+def test_a_duel_with_no_sheet_of_that_name_exits_2_before_any_game():
+    done = dusk("simulate", "vtm-duel", "-n", "50", "--set", "attacker=Ana", "--set", "defender=Brute")
+    assert done.returncode == 2 and done.stdout == ""
+    assert "param defender: no sheet of character is named 'Brute' (the sheets: Ana, Kojiro)" in done.stderr
+    # The sheet brought by name, the duel is played.
+    root = Path(__file__).resolve().parents[1]
+    done = dusk("simulate", "vtm-duel", "-n", "20", "--sheets", str(root / "characters"), "--set", "defender=Brute")
+    assert done.returncode == 0 and "attacker_wins" in done.stdout and "no_duel" not in done.stdout
+
+
+def test_names_is_checked_at_the_table_too_and_in_the_ruleset(tmp_path):
+    from ruleset_engine.ruleset import RulesetError, load
+    from ruleset_engine.runtime import Game, GameError
+
+    with pytest.raises(GameError, match="no sheet of character is named 'Nobody'"):
+        Game.start(load("vtm-duel"), {"attacker": "Nobody"})
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("ruleset: bad\ntitle: Bad\nparams:\n  who: {type: text, names: crew, default: A}\n"
+                   "  n: {type: integer, names: crew, default: 1}\nentities:\n  crew: {count: 2, fields: {hp: 1}}\n"
+                   "actions:\n  go: {steps: []}\n", encoding="utf-8")
+    with pytest.raises(RulesetError) as err:
+        load(str(bad))
+    text = str(err.value)
+    assert "names: the group 'crew' must be made from sheets only (count: 0 and a sheet:)" in text
+    assert "names: is for a text param (the name of an instance), not a param of type integer" in text
 
 
 def test_the_same_games_with_two_workers():

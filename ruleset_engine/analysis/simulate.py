@@ -26,6 +26,7 @@ from ruleset_engine.i18n import _
 from ruleset_engine.ruleset import load
 from ruleset_engine.ruleset.model import Ruleset
 from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, GameError, RuleError, resolve_params
+from ruleset_engine.runtime.params import check_named
 from ruleset_engine.runtime.program import Program, build
 from ruleset_engine.runtime.run import Run
 from ruleset_engine.runtime.signals import RoundLimit
@@ -287,15 +288,20 @@ def check_games(games: int, cells: int = 1) -> None:
         raise GameError(f"{cells:,} cells of {games:,} games each is more than {MAX_GAMES:,} games in all")
 
 
-def prepared(source: str, params: dict | None) -> tuple[Ruleset, dict]:
+def prepared(source: str, params: dict | None, sheets=()) -> tuple[Ruleset, dict]:
     """The ruleset (loaded once in this process), its full params, and its program written here
-    so that its problems come before any game."""
+    so that its problems come before any game; a param naming an instance no sheet has (the
+    ruleset's, or `sheets`: the files and folders brought) is refused here too."""
     # Read afresh here (the file may have changed since this process last read it); workers read once.
     _RULESETS[source] = ruleset = load(source)
     for key in [key for key in _PROGRAMS if key[0] == source]:
         del _PROGRAMS[key]
     loop_action(ruleset)
     full_params = resolve_params(ruleset, params or {})
+    if any(p.names is not None for p in ruleset.params.values()):
+        from ruleset_engine.ruleset.sheets import read_all
+
+        check_named(ruleset, full_params, read_all(list(sheets), ruleset) if sheets else ())
     cell_program(source, full_params)
     return ruleset, full_params
 
@@ -372,8 +378,8 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
 
     check_target(records)
     check_games(games)
-    ruleset, full_params = prepared(source, params)
     sheets = tuple(str(path) for path in sheets)
+    ruleset, full_params = prepared(source, params, sheets)
     if sheets:
         cell_program(source, full_params, sheets)       # every problem of every sheet, before a game
         if backend == "lockstep":

@@ -16,7 +16,18 @@ def param(c, name: str, spec) -> model.Param:
     path = ("params", name)
     kind, default = spec["type"], spec["default"]
     lo, hi, choices = spec.get("min"), spec.get("max"), tuple(spec.get("choices") or ())
-    param = model.Param(name, kind, default, lo, hi, choices, spec.get("doc"), spec.get("label"))
+    param = model.Param(name, kind, default, lo, hi, choices, spec.get("doc"), spec.get("label"), spec.get("names"))
+    if param.names is not None:
+        group = (c.data.get("entities") or {}).get(param.names)
+        if kind != "text":
+            c.problem(f"names: is for a text param (the name of an instance), not a param of type {kind}", path + ("names",))
+        elif group is None:
+            c.problem(f"names: {param.names!r} is not a group{c.suggest(param.names, c.data.get('entities') or {})}",
+                      path + ("names",))
+        elif (group or {}).get("count") != 0 or "sheet" not in group:
+            # Only then are the instances a game starts with known before it: those of its sheets.
+            c.problem(f"names: the group {param.names!r} must be made from sheets only (count: 0 and a sheet:)",
+                      path + ("names",))
     problem = param_value_problem(param, default)
     if problem:
         c.problem(f"the default of {name!r}: {problem}", path + ("default",))
@@ -109,9 +120,7 @@ def mark_rule(c, track, path) -> MarkRule | None:
         if name in TRACK_FIELDS or name == "marks":
             c.problem(f"{name!r} is what every track has; choose another name for this type of mark",
                       path + ("marks", name), at_key=True)
-    for i, symbol in enumerate(symbols):
-        if symbol in symbols[:i]:
-            # The symbol is how the table tells two types apart, never colour alone.
-            c.problem(f"types {types[symbols.index(symbol)]!r} and {types[i]!r} have the same symbol {symbol!r}: "
-                      f"give each type its own", path + ("marks", types[i]))
+    # Two types may share a symbol (a paper sheet that draws two kinds of mark alike): the table
+    # follows the boxes with each type's count in words, so it never leans on the symbol (nor colour) alone.
+    del symbols
     return MarkRule.of(track)

@@ -36,6 +36,7 @@ class Param:
     choices: tuple[str, ...] = ()
     doc: Any = None
     label: Any = None
+    names: str | None = None  # a text param whose value names an instance of this group (made from sheets)
 
 
 @dataclass(slots=True)

@@ -94,6 +94,32 @@ class SheetTemplate:
     types: dict = field(default_factory=dict)      # track -> its types of mark (() for a plain track)
     sheets: tuple = ()                             # the sheets that come with the ruleset
     sizes: dict = field(default_factory=dict)      # track -> its number of boxes (None: a formula's, in play)
+    internal: tuple = ()                           # fields the rules keep for themselves: not shown, not set
+    layout: tuple = ()                             # (title, ((title, (field or track, ...)), ...)), ...
+
+
+def _layout(c, name: str, spec, path, declared: dict, tracks: dict, internal) -> tuple:
+    """The template's `layout:` checked: each name a field or a track of the group, once, not internal."""
+    sections, seen = [], set()
+    for i, section in enumerate(spec.get("layout") or ()):
+        columns = []
+        for j, column in enumerate(section["columns"]):
+            names = []
+            for k, fname in enumerate(column["fields"]):
+                where = path + ("layout", i, "columns", j, "fields", k)
+                if fname not in declared and fname not in tracks:
+                    c.problem(f"the group {name!r} has no field or track {fname!r}"
+                              f"{c.suggest(fname, list(declared) + list(tracks))}", where)
+                elif fname in seen:
+                    c.problem(f"{fname!r} is placed twice in the layout", where)
+                elif fname in internal:
+                    c.problem(f"{fname!r} is internal: the sheet view does not show it", where)
+                else:
+                    names.append(fname)
+                seen.add(fname)
+            columns.append((column.get("title"), tuple(names)))
+        sections.append((section["title"], tuple(columns)))
+    return tuple(sections)
 
 
 # ---- the template, as the checker reads it ---------------------------------------------------
@@ -132,7 +158,16 @@ def template(c, name: str, spec, path) -> SheetTemplate | None:
     for track in types:
         boxes = tracks[track].get("boxes")
         sizes[track] = boxes if type(boxes) is int else len(boxes) if isinstance(boxes, list) else None
-    made = SheetTemplate(name, rules, tuple(types), types, sizes=sizes)
+    internal = []
+    for i, fname in enumerate(spec.get("internal") or ()):
+        if fname not in declared:
+            c.problem(f"the group has no field {fname!r}{c.suggest(fname, declared)}", path + ("internal", i))
+        elif fname in rules:
+            c.problem(f"{fname!r} is a field a sheet gives: it cannot be internal too", path + ("internal", i))
+        else:
+            internal.append(fname)
+    layout = _layout(c, name, spec, path, declared, tracks, internal)
+    made = SheetTemplate(name, rules, tuple(types), types, sizes=sizes, internal=tuple(internal), layout=layout)
     sheets, seen = [], {}
     for i, source in enumerate(spec.get("files") or ()):
         at = position_of(spec["files"], (i,)) or position_of(c.data, path)

@@ -32,7 +32,7 @@ from .errors import GameError
 from .history import SNAPSHOT_FORMAT, History, rng_from_json, rng_to_json, saved_json, saved_tuple
 from .limits import DEFAULT_RUN_LIMITS, RunLimits
 from .manual import ManualDice
-from .params import resolve_params
+from .params import check_named, resolve_params
 from .program import program_for
 from .run import Run
 from .signals import NeedDecision
@@ -113,7 +113,9 @@ class Game:
         sheet files (ruleset.sheets.read_all), made after the ruleset's own, before setup; `answers`:
         the answers its setup was given so far (`given`, saved while it waited), given again in order:
         the same seed and the same answers make the same setup, which then waits where it stopped."""
-        game = cls(ruleset, resolve_params(ruleset, params), seed, record=record, auto=auto, limits=limits,
+        full = resolve_params(ruleset, params)
+        check_named(ruleset, full, sheets)
+        game = cls(ruleset, full, seed, record=record, auto=auto, limits=limits,
                    rng=rng, manual_dice=manual_dice)
         game.run.sheets = tuple(sheets)
         game.last_outcome = game._perform("setup", {})
@@ -193,6 +195,21 @@ class Game:
                                 f"it can be done again when the {action.once_per} moves on")
             raise GameError(f"{name} cannot be done now")
         return self._perform(name, check_args(self, action, args) if action.params or args else {})
+
+    def edit(self, name: str, field: str, value: str) -> Outcome:
+        """Set a field of a sheet's instance by hand (`set Mara grit 3`): a field its group's
+        sheet template gives, within its bounds; one turn, which undo takes back (edits.py)."""
+        return self.edit_many(name, {field: value})
+
+    def edit_many(self, name: str, values: dict) -> Outcome:
+        """Several fields of one instance set by hand at once (field -> value as typed), as one turn;
+        GameError, nothing changed, when one of them cannot be."""
+        from .edits import apply, edit
+
+        if self.over:
+            raise GameError(f"the game is over ({self.result})")
+        events = apply(self, [edit(self, name, field, str(value)) for field, value in values.items()])
+        return Outcome(events, None, self.over, self.result)
 
     # ---- running
     def _save(self) -> tuple:

@@ -17,6 +17,8 @@ from .signals import NeedDecision
 
 def _named(purpose) -> tuple[str, dict]:
     """A purpose (a text, a text per language, or nothing) as (English, every language)."""
+    if isinstance(getattr(purpose, "texts", None), dict):     # a label rendered before the roll
+        return str(purpose), dict(purpose.texts)
     if isinstance(purpose, dict):
         english = purpose.get("en") or next(iter(purpose.values()), "")
         return english, dict(purpose)

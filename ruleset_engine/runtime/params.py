@@ -48,3 +48,18 @@ def _reads_problem(ruleset: model.Ruleset, param: model.Param, value) -> str | N
             return (f"{text!r} reads {name}, which a dice param cannot: it is rolled as the game starts, "
                     f"before the game has values (it may read params.NAME){caret}")
     return None
+
+
+def check_named(ruleset: model.Ruleset, params: dict, sheets=()) -> None:
+    """GameError, before any game, when a param that names an instance (`names: GROUP`) names none
+    the game starts with: the group's instances are its sheets, the ruleset's and those brought."""
+    for name, param in ruleset.params.items():
+        if param.names is None or name not in params:
+            continue
+        spec = ruleset.entities.get(param.names)
+        there = [s.name for s in (spec.sheet.sheets if spec is not None and spec.sheet is not None else ())]
+        there += [s.name for s in sheets if s.group == param.names and s.name not in there]
+        if params[name] not in there:
+            listed = ", ".join(there) if there else "none"
+            raise GameError(f"param {name}: no sheet of {param.names} is named {params[name]!r} "
+                            f"(the sheets: {listed})")

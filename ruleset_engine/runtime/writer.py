@@ -278,31 +278,45 @@ class FunctionWriter:
         every number a game builds."""
         self.line(f"if not {-MAX_NUMBER} <= {target} <= {MAX_NUMBER}: _too_big({target})", formula)
 
-    def roll(self, formula, name: str, label) -> None:
+    def roll(self, formula, name: str, label, own: tuple = ()) -> None:
         """A roll: step's formula, bound to the local `name`: at the table its roll is always logged,
         under its name and its label (a text, whose placeholders may show the roll itself, so the
         name is bound before the label is lowered)."""
         src, lo = self.lower(formula)
         into = self.local(name)
+        # Real dice are asked for under the label: a constant one as it is; one whose placeholders
+        # read nothing the step rolls is rendered before the roll (`Mara strikes Oren`), and the
+        # same text is shown after it; one that reads the roll is asked for under the roll's name.
+        # Both modes evaluate it at the same point, so a label that fails, fails before the same dice.
+        early = label is not None and not label.is_constant and not _reads_any(label, own or (name,))
         if not self.traced:
+            if early:
+                self.text_checked(label)
             if lo.track:
                 self.line("C.budget = C.limit")
             self.line(f"{into} = {src.text}", formula)
             if _may_grow(src):          # a local kept: held to the limit of numbers as any value kept
                 self.number_checked(into, formula)
             self.bound(name, src.kind)
-            if label is not None:
+            if label is not None and not early:
                 self.text_checked(label)
             return
-        purpose = name if label is None or not label.is_constant else label.constant()
-        self.line(f"C.trace({self.const(purpose, 'l')})")
+        shown = None
+        if early:
+            shown = self.fresh("_lb")
+            self.line(f"{shown} = _to_state({self.text(label)})")
+            self.line(f"C.trace({shown})")
+        else:
+            purpose = name if label is None or not label.is_constant else label.constant()
+            self.line(f"C.trace({self.const(purpose, 'l')})")
         self.line(f"{into} = {src.text}", formula)
         if _may_grow(src):
             self.number_checked(into, formula)
         self.bound(name, src.kind)
         steps = self.fresh("_r")
         self.line(f"{steps} = C.end_trace()")
-        shown = f"_to_state({self.text(label)})" if label is not None else "None"
+        if shown is None:
+            shown = f"_to_state({self.text(label)})" if label is not None else "None"
         self.line(f"C.roll_event({self.const(formula.text, 'f')}, {into}, {name!r}, {shown}, {steps})", formula)
 
     def number(self, formula, what: str) -> str:
@@ -550,3 +564,10 @@ def _may_grow(src: Src) -> bool:
     if src.kind != NUM or src.simple or src.is_const or src.near_read:
         return False
     return src.bounds is None or src.bounds[0] < -MAX_NUMBER or src.bounds[1] > MAX_NUMBER
+
+
+def _reads_any(template, names) -> bool:
+    """Whether a text's placeholders read any of these names (a roll's label that shows the roll)."""
+    wanted = set(names)
+    return any(path[0] in wanted for parts in template.parts.values() for part in parts
+               if not isinstance(part, str) for path, _ in dice_ast.names_in(part.tree))

@@ -259,7 +259,7 @@ def test_aimed_flank_rear_blind_and_multiple_actions():
     npc(game, "Guard", nature="human", sta=2)
     out = game.perform("attack", who="Ana", target="Guard", kind="brawl", aim="head", side="rear")
     assert said(out)[:2] == ["Aimed at the head: difficulty +3, damage +2.", "From the rear: +2 dice."]
-    assert rolled(out)[0] == [9, 2, 2, 2, 2, 2] and "Ana: 6 dice at 9" == out.events[[e["kind"] for e in out.events].index("roll")]["label"]["en"]
+    assert rolled(out)[0] == [9, 2, 2, 2, 2, 2] and "Ana attacks Guard (brawl) at 9" == out.events[[e["kind"] for e in out.events].index("roll")]["label"]["en"]
     assert "A bashing blow to the head: lethal." in said(out)
     assert "Damage: 0 + Strength 2 + 2 (head) = 4 dice." in said(out)
     assert "Guard cannot soak lethal damage." in said(out)
@@ -269,7 +269,7 @@ def test_aimed_flank_rear_blind_and_multiple_actions():
     npc(game, "Guard", nature="human", sta=2)
     out = game.perform("attack", who="Ana", target="Guard", kind="brawl", side="flank", blind=True)
     assert "Unseen target: difficulty +2." in said(out) and len(rolled(out)[0]) == 3 + 1 + 1
-    assert out.events[[e["kind"] for e in out.events].index("roll")]["label"]["en"] == "Ana: 5 dice at 8"
+    assert out.events[[e["kind"] for e in out.events].index("roll")]["label"]["en"] == "Ana attacks Guard (brawl) at 8"
     out = game.perform("attack", who="Ana", target="Guard", kind="firearms", blind=True)
     assert said(out) == ["Refused: no ranged attack at a target one cannot see."]
     # Two actions: the attack loses 2 dice; a defence that is one of two actions loses 2.
@@ -307,7 +307,7 @@ def test_a_stake_at_the_heart_paralyses_with_three_levels():
     npc(game, "Other", nature="vampire", sta=2)
     out = game.perform("attack", who="Ana", target="Brute", kind="melee", stake=True, damage=2)
     assert said(out)[0] == "A stake at the heart: difficulty 9."
-    assert [e["label"]["en"] for e in out.events if e["kind"] == "roll"][0] == "Ana: 3 dice at 9"
+    assert [e["label"]["en"] for e in out.events if e["kind"] == "roll"][0] == "Ana attacks Brute (melee) at 9"
     assert said(out)[-1] == "The stake pierces Brute's heart: paralysed until it is drawn out."
     out = game.perform("attack", who="Brute", target="Ana", kind="brawl")
     assert said(out) == ["Brute cannot act: a stake through the heart."]
@@ -389,3 +389,17 @@ def test_movement_by_health_level():
         "Ana crawls 1 yard a turn (Crippled).",
         "Ana cannot move.",
     ]
+
+
+def test_real_dice_say_whose_roll_and_what_for():
+    # A roll's label that reads nothing the roll gives is rendered before its dice: real dice are
+    # asked for under it (the attacker, the target and the kind; the defender and the defence).
+    from ruleset_engine.ruleset import load as load_ruleset
+    from ruleset_engine.runtime import Game
+
+    game = Game.start(load_ruleset("vampire-the-masquerade"), seed=1, manual_dice=True)
+    out = game.perform("attack", who="Ana", target="Kojiro", kind="firearms", defend="dodge")
+    assert out.decision.prompt == "Ana attacks Kojiro (firearms) at 6: 7d10"
+    out = game.answer(out.decision, [6, 7, 8, 2, 3, 9, 10])
+    assert out.decision.prompt == "Kojiro defends (dodge) at 6: 6d10"
+    assert out.decision.texts["zh"] == "Kojiro 防御（dodge），难易度 6: 6d10"

@@ -7,10 +7,12 @@ a tie, so each side must win as often as the other.
 
 import math
 
+import pytest
+
 import ruleset_engine as dusk
 from ruleset_engine.dice import ScriptedDice
 from ruleset_engine.ruleset import load
-from ruleset_engine.runtime import Game
+from ruleset_engine.runtime import Game, GameError
 
 DUEL = load("vtm-duel")
 
@@ -51,11 +53,13 @@ def test_the_dodging_tactic_costs_dice_as_multiple_actions():
     assert rolls(game)[3:] == [5, 3, 5] and game.result == "draw" and source.remaining == 0
 
 
-def test_names_that_are_no_sheets_end_it_at_once():
-    game = Game.start(DUEL, params={"attacker": "Nobody"}, seed=1)
-    assert game.over and game.result == "no_duel"
+def test_a_name_that_is_no_sheet_is_refused_and_one_fighter_twice_ends_it_at_once():
+    # attacker and defender name a character (names: character): a name no sheet has is refused
+    # before the game, with the sheets there are; the same sheet twice is no duel.
+    with pytest.raises(GameError, match=r"param attacker: no sheet of character is named 'Nobody' \(the sheets: Ana, Kojiro\)"):
+        Game.start(DUEL, params={"attacker": "Nobody"}, seed=1)
     game = Game.start(DUEL, params={"defender": "Ana"}, seed=1)
-    assert game.result == "no_duel"
+    assert game.over and game.result == "no_duel"
 
 
 def test_two_equal_sheets_win_as_often_as_each_other():

@@ -21,7 +21,10 @@ def test_commands_and_actions():
 
 def test_action_parameters_and_their_values():
     repl, _ = make_repl(GAMES["pool"])
-    assert complete(repl, "conflict ") == ["scale="]
+    # In its place, the parameter's values (`conflict hour`, as the parser reads it), then its name=.
+    assert complete(repl, "conflict ") == ["hour", "scene", "shot", "scale="]
+    assert complete(repl, "conflict h") == ["hour"]
+    assert complete(repl, "conflict hour ") == ["scale="]
     assert complete(repl, "conflict scale=") == ["scale=hour", "scale=scene", "scale=shot"]
     assert complete(repl, "conflict scale=sh") == ["scale=shot"]
 
@@ -83,3 +86,17 @@ def test_the_lexer_knows_the_notations_of_other_tools():
         line = f"roll {alias.example}"
         assert not any(style == "class:error" for style, _ in tokens(line)), (alias.token, tokens(line))
         assert ("class:dice", alias.example) in tokens(line) or alias.token in "<>", (alias.token, tokens(line))
+
+
+def test_positional_arguments_complete_in_their_place():
+    # attack's who, target and kind have no word: each is typed in its place, and Tab offers the
+    # values of the place it is in (the characters' names, then the kinds), then the words.
+    repl, _ = make_repl("vampire-the-masquerade")
+    assert complete(repl, "attack Ana Ko") == ["Kojiro"]
+    assert complete(repl, "attack Ana Kojiro fi") == ["firearms"]
+    assert complete(repl, "attack ")[:2] == ["Ana", "Kojiro"]
+    assert complete(repl, "attack Ana Kojiro firearms fr") == ["from"]
+    assert complete(repl, "attack Ana Kojiro firearms from ") == ["front", "flank", "rear"]
+    assert complete(repl, "attack Ana Kojiro firearms from rear d") == ["diff", "defend", "damage"]
+    # A formula in the first place takes the leading words: the sheet's fields.
+    assert "firearms" in complete(repl, "test dexterity + fi")

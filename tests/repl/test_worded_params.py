@@ -77,10 +77,10 @@ def test_a_word_starting_with_a_digit_plays_at_the_table_and_help_lists_the_word
     rolled = [e for e in repl.session.game.log if e["kind"] == "roll"][-1]
     assert len([d for d in rolled["dice"] if not d.get("from_explosion")]) == 2
     shown = run(repl, out, "help push")
-    assert "typed: push [dice size] [9-again]" in shown
-    assert "nine_again=boolean, word 9-again (alone: yes), default no" in shown
-    assert "size=integer, word dice, default 3" in shown
-    assert "typed: throw [traits] [as who] [at at] [bold]" in run(repl, out, "help throw")
+    assert "  push [dice N] [9-again]\n" in shown
+    assert "9-again  alone: yes; 9-again no: no, default no" in shown
+    assert "dice N   a whole number" in shown and "default 3" in shown
+    assert "  throw [TRAITS] [as NAME] [at N] [bold]\n" in run(repl, out, "help throw")
     assert TableCompleter(repl).candidates("push ", "") == ["dice", "9-again"]
 
 
@@ -95,3 +95,49 @@ def test_a_word_holds_a_letter_so_it_is_never_a_number(tmp_path, word, ok):
     else:
         with pytest.raises(RulesetError, match="w.yaml:"):
             load(str(path))
+
+
+def _sample(t, param):
+    """A value of the right kind for one parameter, as a player would type it."""
+    if t.kind == "boolean":
+        return None
+    if t.choices:
+        return t.choices[-1]
+    if t.kind == "integer":
+        lo = getattr(param.min, "text", None)
+        return str(int(lo) if lo is not None and lo.lstrip("-").isdigit() else 1)
+    if t.kind == "formula":
+        return "2"
+    return "Ana"
+
+
+@pytest.mark.parametrize("ruleset", ["vampire-the-masquerade", "noche-de-los-vampiros", "attack-of-the-vampires"])
+def test_every_form_help_shows_is_one_the_parser_takes(ruleset):
+    # help ACTION and the parser read one declaration (repl/typed.py): each parameter typed as help
+    # writes it (its word, then a value; in its place when it has none) reaches that very parameter.
+    from ruleset_engine.repl.typed import typed, usage
+
+    for name, action in load(ruleset).actions.items():
+        forms = typed(action)
+        assert usage(name, action).split()[0] == name
+        words = []
+        for t in forms:
+            value = _sample(t, action.params[t.name])
+            if t.word is None:
+                words.append(value if value is not None else "yes")
+            else:
+                words += [t.word] + ([value] if value is not None else [])
+        parsed = parse_action_args(" ".join(words), action)
+        assert set(parsed) == {t.name for t in forms}, (name, words, parsed)
+        for t in forms:
+            if t.word is not None and t.kind == "boolean":
+                assert parsed[t.name] == "yes"
+
+
+def test_help_attack_and_npc_show_the_words_the_parser_takes():
+    repl, out = make_repl("vampire-the-masquerade", seed=1)
+    shown = run(repl, out, "help attack")
+    assert "attack WHO TARGET [KIND] [diff N]" in shown and "[from front|flank|rear]" in shown and "[split N]" in shown
+    assert "side=" not in shown and "defence_actions" not in shown
+    shown = run(repl, out, "help npc")
+    assert "[type bashing|lethal|aggravated]" in shown and "wtype" not in shown

@@ -151,7 +151,6 @@ report: {deep: sheet.health.deep}
      "not 'dep'", ":12:"),
     ("plain: {boxes: 3}", "plain: {boxes: 3, full: upgrade}",
      "full: is the rule of marks of a type: declare them first with marks:", ":7:"),
-    ('deep: X}', 'deep: "/"}', "types 'light' and 'deep' have the same symbol '/'", ":6:"),
     ('{light: "/"', '{free: "/"', "'free' is what every track has; choose another name", ":6:"),
     ("full: upgrade", "", "", ""),
 ])
@@ -168,3 +167,15 @@ def test_misuse_is_refused_with_its_place(tmp_path, old, new, message, where):
 def test_the_schema_refuses_an_unknown_rule(tmp_path):
     with pytest.raises(RulesetError, match="full"):
         written(tmp_path, BASE.replace('deep: X}', 'deep: X}, full: explode'))
+
+
+def test_two_types_may_share_a_symbol_and_the_table_says_which_in_words(tmp_path):
+    # A paper sheet may draw two kinds alike (a slash for both): the boxes show the symbol, and the
+    # counts in words follow them, strongest first, so the table still tells the two apart.
+    from ruleset_engine.repl.render import Style, _cell
+
+    ruleset = written(tmp_path, BASE.replace('deep: X}', 'deep: "/"}'))
+    track = ruleset.entities["sheet"].tracks["health"]
+    value = {"labels": [0, 0, 0, 0], "size": 4, "marked": 3, "free": 1, "marks": ["deep", "light", "light"],
+             "light": 2, "deep": 1}
+    assert _cell(value, Style(), track) == "///□ 3/4 (deep 1, light 2)"

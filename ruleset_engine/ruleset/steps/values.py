@@ -131,8 +131,9 @@ def lower_let(w, step: LetStep) -> None:
 
 
 def lower_roll(w, step: RollStep) -> None:
+    own = tuple(name for name, _ in step.assignments)
     for name, formula in step.assignments:
-        w.roll(formula, name, step.label)
+        w.roll(formula, name, step.label, own)
 
 
 def lower_note(w, step: NoteStep) -> None:
