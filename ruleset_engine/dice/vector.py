@@ -568,9 +568,11 @@ def _never_ending(entry, found, read, sides, n: int) -> None:
     it in one game (rr<7 on a d6, ! on a d1), before a die is rolled: even with no dice to roll."""
     if not n:
         return
-    columns = [np.broadcast_to(np.asarray(sides), (n,))] + [np.broadcast_to(np.asarray(value), (n,))
-                                                             for _, value, _ in read]
-    for combination in np.unique(np.stack(columns, axis=1), axis=0):
+    if not isinstance(sides, np.ndarray) and not any(isinstance(value, np.ndarray) for _, value, _ in read):
+        combinations = [(sides, *(value for _, value, _ in read))]     # one for every game: the common case
+    else:
+        combinations = _combinations(sides, read, n)
+    for combination in combinations:
         values = iter(int(c) for c in combination[1:])
         conditions = iter(read)
         shown = []
@@ -584,6 +586,13 @@ def _never_ending(entry, found, read, sides, n: int) -> None:
         message = entry.never_ends(int(combination[0]), *shown)
         if message:
             raise DiceLimitError(message)
+
+
+def _combinations(sides, read, n: int):
+    """The distinct (sides, operand values) of the games, when one of them differs from game to game."""
+    columns = [np.broadcast_to(np.asarray(sides), (n,))] + [np.broadcast_to(np.asarray(value), (n,))
+                                                             for _, value, _ in read]
+    return np.unique(np.stack(columns, axis=1), axis=0)
 
 
 def _pool_literal(v, node, rows):
