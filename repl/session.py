@@ -501,16 +501,55 @@ def _checked_ruleset(path: Path, meta: dict, entries: list, force: bool):
             continue      # the game before its setup: its answers are what the entry keeps
         values = entry.game["values"]
         _from_before(values)
-        if set(values) != names:
+        here = names | ({TIMERS} if TIMERS in values and _timed(ruleset) else set())
+        if set(values) != here:
             extra, missing = sorted(set(values) - names), sorted(names - set(values))
             what = f"has no {missing[0]}" if missing else f"holds {extra[0]}, which {ruleset.id} has not"
         else:
             what = _value_problem(ruleset, full, values) or _records_problem(ruleset, values) \
-                or _counters_problem(ruleset, values)
+                or _counters_problem(ruleset, values) or _timers_problem(ruleset, values)
         if what:
             raise JournalError(f"{path} is damaged or its ruleset changed: entry {entry.n} ({entry.command[:40]}): "
                                f"the game {what}")
     return ruleset, notice
+
+
+TIMERS = "_timers"      # the game's values of a ruleset with set: ... until: (ruleset/steps/timers.py)
+
+
+def _timed(ruleset) -> bool:
+    """The ruleset has a set: step with until:, so its games keep timers."""
+    return '"until":' in json.dumps(ruleset.data, default=str)
+
+
+def _timers_problem(ruleset, values) -> str | None:
+    """The timers a game keeps, in the shape the loop machine reads: [place, value before, stamp,
+    level, point], each place a state variable or an entity's field; what is wrong, or None."""
+    if TIMERS not in values:
+        return None
+    timers = values[TIMERS]
+    levels = len(ruleset.loop)
+    if not isinstance(timers, list) or len(timers) > 100_000:
+        return f"{TIMERS} is not a list of timers"
+    for k, timer in enumerate(timers):
+        where = f"{TIMERS}[{k}]"
+        if not (isinstance(timer, list) and len(timer) == 5):
+            return f"{where} is not a timer [place, value before, stamp, level, point]"
+        place, _, stamp, level, point = timer
+        ok_place = isinstance(place, list) and (
+            (len(place) == 2 and place[0] == "s" and place[1] in ruleset.state) or
+            (len(place) == 4 and place[0] == "e" and place[1] in ruleset.entities
+             and place[3] in ruleset.entities[place[1]].fields
+             and (place[2] is None or (type(place[2]) is int and 0 <= place[2] < len(values.get(place[1]) or [])))))
+        if not ok_place:
+            return f"{where} names no state variable or field of {ruleset.id}"
+        if type(level) is not int or not 0 <= level < levels:
+            return f"{where} names no loop level"
+        if not (isinstance(stamp, list) and len(stamp) <= levels and all(type(n) is int for n in stamp)):
+            return f"{where} has no counters of the loop"
+        if point is not None and type(point) is not int:
+            return f"{where} ends at no turn of the clock"
+    return None
 
 
 def _from_before(values: dict) -> None:

@@ -148,6 +148,20 @@ def test_a_track_whose_numbers_do_not_agree_with_its_marks_is_refused():
         Session.resume(path)
 
 
+def test_a_game_keeping_timers_resumes_and_a_damaged_timer_is_refused():
+    # VtM keeps values until the turn ends (set: ... until: turn): its sessions hold _timers.
+    path = _saved("vampire-the-masquerade", None, "test 3 as Ana")
+    resumed = Session.resume(path)
+    assert resumed.game.values["_timers"] and resumed.game.values["resolving"] is True
+    resumed.close()
+    n = _edit_last_game(path, lambda v: v["_timers"].append(["s", "no_such", 0, [1], 0]))
+    with pytest.raises(JournalError, match=rf"entry {n} .*_timers\[1\] names no state variable or field"):
+        Session.resume(path)
+    _edit_last_game(path, lambda v: v["_timers"].__setitem__(1, "x"))
+    with pytest.raises(JournalError, match=r"_timers\[1\] is not a timer"):
+        Session.resume(path)
+
+
 # ---- 4: what one action keeps of its chronicle is bounded; the rest is counted
 
 CHATTY = str(Path(__file__).resolve().parents[1] / "rulesets" / "heavy" / "chatty.yaml")
