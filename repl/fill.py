@@ -14,6 +14,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
+import ruleset_engine as dusk
 from ruleset_engine import GameError, InputError, as_text, format_value
 from ruleset_engine.i18n import _
 
@@ -38,11 +39,10 @@ class Fill:
 def begin(game, name: str, command: str) -> Fill:
     """The questions of a fill, from the instance's sheet template (its layout's columns, else one
     question per field); GameError when the name has no sheet."""
-    from ruleset_engine.runtime.edits import editable, find_instance
 
-    group, instance = find_instance(game, name)
+    group, instance = dusk.find_instance(game, name)
     template = game.ruleset.entities[group].sheet
-    allowed = set(editable(game, group))
+    allowed = set(dusk.editable_fields(game, group))
     steps = []
     for i, (title, columns) in enumerate(template.layout):
         for column_title, names in columns:
@@ -50,17 +50,15 @@ def begin(game, name: str, command: str) -> Fill:
             if names:
                 steps.append((i, title, column_title, names))
     placed = {n for *_, names in steps for n in names}
-    rest = tuple(n for n in editable(game, group) if n not in placed)
+    rest = tuple(n for n in dusk.editable_fields(game, group) if n not in placed)
     if rest:
         steps += [(len(template.layout) + k, None, None, (n,)) for k, n in enumerate(rest)]
-    return Fill(instance["name"], command, steps, allowed=tuple(editable(game, group)))
+    return Fill(instance["name"], command, steps, allowed=tuple(dusk.editable_fields(game, group)))
 
 
 def question(fill: Fill, game, lang: str) -> str:
     """The prompt of the column under way."""
-    from ruleset_engine.runtime.edits import find_instance
-
-    _group, instance = find_instance(game, fill.name)
+    _group, instance = dusk.find_instance(game, fill.name)
     _kind, title, column, names = fill.steps[fill.at]
     where = ", ".join(as_text(t, lang) for t in (title, column) if t is not None)
     now = " ".join(_shown(fill.changes.get(n, instance.get(n)), lang) for n in names)
@@ -72,8 +70,6 @@ def question(fill: Fill, game, lang: str) -> str:
 def answer(fill: Fill, game, line: str) -> bool:
     """Take one answer; True when the fill is complete. InputError/GameError (the question stays)
     when the answer cannot be read or a value is out of bounds."""
-    from ruleset_engine.runtime.edits import edit
-
     try:
         words = shlex.split(line)
     except ValueError as err:
@@ -103,7 +99,7 @@ def answer(fill: Fill, game, line: str) -> bool:
             raise InputError(_("{values} values for {count} fields ({fields})").format(
                 values=len(words), count=len(names), fields=" ".join(names)))
         given = dict(zip(names, words))
-    checked = {key: edit(game, fill.name, key, value)["value"] for key, value in given.items()}
+    checked = {key: dusk.checked_edit(game, fill.name, key, value)["value"] for key, value in given.items()}
     fill.changes.update(checked)
     fill.at += 1
     return fill.at >= len(fill.steps)

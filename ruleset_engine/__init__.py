@@ -66,6 +66,9 @@ _API = {
     "dice_source_state": ("ruleset_engine.runtime.game", "dice_source_state"),
     "restore_dice_source": ("ruleset_engine.runtime.game", "restore_dice_source"),
     "saved_values_problem": ("ruleset_engine.runtime.saved", "problem"),
+    "find_instance": ("ruleset_engine.runtime.edits", "find_instance"),
+    "editable_fields": ("ruleset_engine.runtime.edits", "editable"),
+    "checked_edit": ("ruleset_engine.runtime.edits", "edit"),
     # analysis
     "simulate": ("ruleset_engine.analysis.simulate", "simulate"),
     "sweep": ("ruleset_engine.analysis.sweep", "sweep"),

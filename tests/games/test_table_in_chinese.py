@@ -24,7 +24,8 @@ from ruleset_engine.repl.commands import BUILTINS
 NOTATION = {"d", "kh", "kl", "x", "P", "N", "Tab", "Ctrl", "D", "count"}
 # Program and option names a person types: `dusk resume`, `dice manual`, `--force`, `--json`.
 TYPED = {"dusk", "resume", "manual", "auto", "force", "json", "sheets", "docs", "dice", "language", "md",
-         "rulesets", "steps"}
+         "rulesets", "steps",
+         "keep", "skip", "done"}             # the words typed while filling in a sheet (fill NAME)
 # Names of other things: a file format.
 PRODUCTS = {"Markdown"}
 LATIN = re.compile(r"[A-Za-z][A-Za-z_]*")
