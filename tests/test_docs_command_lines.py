@@ -47,8 +47,7 @@ def test_the_pages_show_command_lines_without_output():
 @pytest.mark.parametrize("example", lines(), ids=str)
 def test_a_command_line_of_the_docs_runs(example, tmp_path):
     shutil.copy(ROOT / "rulesets" / "attack-of-the-vampires.yaml", tmp_path / "my-game.yaml")
-    (tmp_path / "characters").mkdir()
-    shutil.copy(ROOT / "tests" / "rulesets" / "vtm-twins" / "ana.yaml", tmp_path / "characters" / "ana.yaml")
+    shutil.copytree(ROOT / "characters", tmp_path / "characters")     # the sheets the checkout ships
     argv = shrunk(shlex.split(example.command)[1:])
     env = {**os.environ, "DUSK_DATA_DIR": str(tmp_path / "data"), "NO_COLOR": "1", "COLUMNS": "120"}
     done = subprocess.run([sys.executable, "-m", "ruleset_engine", *argv], cwd=tmp_path, env=env,

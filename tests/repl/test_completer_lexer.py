@@ -97,6 +97,6 @@ def test_positional_arguments_complete_in_their_place():
     assert complete(repl, "attack ")[:2] == ["Ana", "Kojiro"]
     assert complete(repl, "attack Ana Kojiro firearms fr") == ["from"]
     assert complete(repl, "attack Ana Kojiro firearms from ") == ["front", "flank", "rear"]
-    assert complete(repl, "attack Ana Kojiro firearms from rear d") == ["diff", "defend", "damage"]
+    assert complete(repl, "attack Ana Kojiro firearms from rear d") == ["diff", "defend", "damage", "dnth"]
     # A formula in the first place takes the leading words: the sheet's fields.
     assert "firearms" in complete(repl, "test dexterity + fi")
