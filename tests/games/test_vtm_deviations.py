@@ -9,22 +9,7 @@ Kojiro (Intelligence 5, Investigation 4, Occult 5) searches a library with Intel
 """
 
 import pytest
-
-from ruleset_engine.dice import ScriptedDice
-from ruleset_engine.ruleset import load
-from ruleset_engine.runtime import Game
-
-RULESET = load("vampire-the-masquerade")
-
-
-def start(faces, **params):
-    source = ScriptedDice(faces)
-    game = Game.start(RULESET, params=params, rng=source)
-    return game, source
-
-
-def said(outcome, lang="en"):
-    return [e["text"][lang] if isinstance(e["text"], dict) else e["text"] for e in outcome.events if e["kind"] == "say"]
+from tests.games.vtm_table import RULESET, said, start
 
 
 def sizes(outcome):
