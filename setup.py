@@ -2,7 +2,8 @@
 
 The code is ruleset_engine/. Four folders stay at the top of the checkout, where a designer or a
 reader looks for them, and are installed inside the package: grammar/, schemas/ and rulesets/
-(found through importlib.resources) and repl/ (the front end at the table). Each is mapped to its
+(found through importlib.resources), repl/ (the front end at the table) and web/ (the table
+for the whole group, `dusk serve`). Each is mapped to its
 name inside the package, and every folder below each of them is found, so none can be forgotten
 and nothing but ruleset_engine lands in site-packages.
 
@@ -22,6 +23,7 @@ INSIDE = {
     "ruleset_engine.schemas": "schemas",
     "ruleset_engine.rulesets": "rulesets",
     "ruleset_engine.repl": "repl",
+    "ruleset_engine.web": "web",
     "ruleset_engine.locale": "locale",
 }
 SKIP = ["__pycache__", "*.__pycache__", "*.egg-info"]
