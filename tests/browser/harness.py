@@ -217,8 +217,16 @@ class Screen:
             return next((e.text for e in self.find(css) if wanted in e.text), None)
         return wait_until(found, f"{wanted!r} in {css} on {self.name}'s screen", bound)
 
-    def click(self, css: str) -> None:
-        self.one(css).click()
+    def click(self, css: str, bound: float = BOUND) -> None:
+        """Click the first shown element matching `css`, waited for (again, when the page rebuilt it
+        between finding and clicking)."""
+        def clicked():
+            element = next((e for e in self.find(css) if e.is_displayed() and e.is_enabled()), None)
+            if element is None:
+                return False
+            element.click()
+            return True
+        wait_until(clicked, f"{css} to click on {self.name}'s screen", bound)
 
     def fill(self, css: str, value: str) -> None:
         box = self.one(css)

@@ -113,7 +113,8 @@
 
   function follow() {
     if (stream) stream.close();
-    stream = new EventSource("/api/events");
+    // From the entry after the state's last one, so that nothing made in between is missed.
+    stream = new EventSource("/api/events" + (state && state.last !== undefined ? "?since=" + state.last : ""));
     stream.addEventListener("update", (event) => {
       let update;
       try {
@@ -122,7 +123,7 @@
         return;
       }
       if (update.reload) {
-        load();
+        load().then(follow);     // from the new state's last entry on
         return;
       }
       apply(update);
@@ -195,7 +196,7 @@
     const item = el("li", { class: classes.join(" "), "data-seq": entry.seq, "data-kind": entry.kind });
     const text = el("div", { class: "text" });
     if (entry.secret) text.append(el("span", { class: "badge", text: words.secret }));
-    if (entry.who && entry.kind !== "say") text.append(el("span", { class: "badge", text: words.requested }));
+    if (entry.who && (entry.kind === "roll" || entry.kind === "free-roll")) text.append(el("span", { class: "badge", text: words.requested }));
     text.append(document.createTextNode(entry.text || ""));
     item.append(text);
     if (entry.dice && entry.dice.length) item.append(diceRow(entry.dice));
@@ -338,11 +339,11 @@
 
   function choiceControl(question) {
     const row = el("div", { class: "row choices" });
-    const labels = question.labels || {};
-    for (const choice of question.choices || []) {
-      row.append(el("button", { type: "button", class: "primary", text: labels[choice] || choice, "data-answer": choice,
+    const labels = question.labels || [];       // the choices as the table words them, in their order
+    (question.choices || []).forEach((choice, i) => {
+      row.append(el("button", { type: "button", class: "primary", text: labels[i] || choice, "data-answer": choice,
                                 on: { click: () => send(choice) } }));
-    }
+    });
     return row;
   }
 
@@ -475,7 +476,8 @@
   function sheetList(sheet) {
     const list = el("dl", { class: "sheet" });
     for (const field of sheet.fields || []) {
-      list.append(el("dt", { text: field.label || field.name }), el("dd", { text: shown(field.value) }));
+      list.append(el("dt", { text: field.label || field.name }),
+        el("dd", { text: field.text !== undefined ? field.text : shown(field.value) }));
     }
     for (const track of sheet.tracks || []) {
       const size = Number(track.boxes) || 0;
