@@ -104,6 +104,8 @@ class Repl:
         self.level_labels.update({("entity", name): spec.label for name, spec in session.game.ruleset.entities.items()
                                   if spec.label is not None})    # a group's label, for `New LABEL: NAME.`
         self.labels = Labels(session.game.ruleset, style.lang)      # the words: typed in the table's language
+        self.seat: str | None = None     # who types: None at the terminal (the GM, and the whole table); a
+                                         # seat's name when the server runs a player's line (web/)
 
     # ---- output
     def show(self, *renderables) -> None:
@@ -131,8 +133,19 @@ class Repl:
             prompt = as_text(self.decision.texts, self.style.lang) if self.decision.texts else self.decision.prompt
             if self.decision.kind == "dice":
                 prompt = dice_question(self.decision, prompt)
+            whose = self.owner()
+            if whose is not None:        # a seat's question says whose it is (seats: in the ruleset)
+                prompt = _("({seat} answers) {question}").format(seat=whose, question=prompt)
             return f"{prompt} [{self.valid()}] > "
         return f"{self.session.game.ruleset.id}> "
+
+    def owner(self, decision=None) -> str | None:
+        """The seat the waiting question (or `decision`) belongs to, or None: the GM's."""
+        decision = decision if decision is not None else self.decision
+        if decision is None:
+            return None
+        game = self.session.game
+        return dusk.seat_of(game.ruleset, game.values, decision)
 
     def valid(self) -> str:
         """The valid answers of the waiting question, a choice's values as the table types them (labels)."""
@@ -650,13 +663,56 @@ HELP_TOPICS: dict[str, Callable[..., list]] = {"dice": dice_help, "steps": steps
 
 
 def cmd_roll(repl: Repl, rest: str) -> None:
+    """`roll EXPR`, beside the game; `roll --secret EXPR`, the GM's alone; `roll` alone (or the same
+    EXPR) makes the roll the GM asked of this seat (request)."""
+    secret = rest.startswith("--secret")
+    if secret:
+        rest = rest[len("--secret"):].strip()
+    asked = [] if secret else repl.session.pending_requests(repl.seat)
+    request = next((r for r in asked if not rest or r["expression"] == rest), None)
+    if request is not None:
+        rest = request["expression"]
     if not rest:
         raise InputError(_("roll what? for example: roll 4d6kh3"))
-    result = repl.session.free_roll(rest)
+    result = repl.session.free_roll(rest, secret, request and {"who": request["who"], "request": request["request"]})
+    if secret or request is not None:
+        repl.show(render.event(repl.session.rolls[-1][1], repl.style))
+        return
     if not result.steps:      # no dice: a name or a sum of names reads on one line, as it is written
         repl.show(Text(f"{result.expression} = {_plain_value(result.raw, repl.style)}", style="bold"))
         return
     repl.show(render_rich(result, repl.style.ascii_only))
+
+
+def cmd_request(repl: Repl, rest: str) -> None:
+    """`request NAME EXPR`: ask a seat for a roll (its screen shows the dice; its `roll` makes it);
+    `request` alone lists those waiting; `request --cancel NAME` drops the first asked of NAME."""
+    session = repl.session
+    game = session.game
+    if not rest:
+        waiting = session.pending_requests()
+        repl.show("\n".join(_("{seat}: {expression}").format(seat=r["who"], expression=r["expression"])
+                            for r in waiting) if waiting else _("No roll is asked for."))
+        return
+    cancel = rest.startswith("--cancel")
+    words = rest[len("--cancel"):].strip() if cancel else rest
+    seat, _sep, text = words.partition(" ")
+    seats = dusk.seat_names(game.ruleset, game.values)
+    if game.ruleset.seats is None:
+        raise GameError(_("this ruleset names no seats (seats: in the ruleset), so no roll can be asked of one"))
+    found = next((s for s in seats if s.casefold() == seat.casefold()), None)
+    if found is None:
+        raise GameError(_("no seat is named {name}; the seats: {names}").format(
+            name=repr(seat), names=", ".join(seats) or _("none yet")))
+    if cancel:
+        waiting = session.pending_requests(found)
+        if not waiting:
+            raise GameError(_("no roll is asked of {seat}").format(seat=found))
+        repl.show(render.event(session.cancel_request(waiting[0]), repl.style))
+        return
+    if not text.strip():
+        raise InputError(_("request takes a seat and the dice to roll: request {seat} 3d10").format(seat=found))
+    repl.show(render.event(session.request_roll(found, text.strip()), repl.style))
 
 
 def cmd_prob(repl: Repl, rest: str) -> None:
@@ -904,7 +960,7 @@ def _chronicle(repl: Repl):
     game = repl.session.game
     style = render.Style(repl.style.lang, ascii_only=False)
     yield from (f"# {as_text(game.ruleset.title, style.lang)}", "", _("Seed {seed}.").format(seed=game.seed), "")
-    for e in game.log:
+    for e in with_rolls(game.log, repl.session.rolls):
         shown = render.event(e, style, repl.innermost, repl.level_labels)
         if shown is None:
             continue
@@ -921,6 +977,18 @@ def _chronicle(repl: Repl):
     yield from records_markdown(game, style)
     if game.over:
         yield _("**Result: {result}.** ").format(result=game.result) + ", ".join(f"{k} {format_value(v)}" for k, v in game.report().items())
+
+
+def with_rolls(log: list, rolls: list):
+    """The game's log with the rolls beside it (free rolls, secret ones, requests) each in its place:
+    after the events the log held when it was made."""
+    k = 0
+    for i, e in enumerate(log):
+        while k < len(rolls) and rolls[k][0] <= i:
+            yield rolls[k][1]
+            k += 1
+        yield e
+    yield from (event for _, event in rolls[k:])
 
 
 def records_markdown(game, style: render.Style) -> list[str]:
@@ -1003,7 +1071,10 @@ def cmd_quit(repl: Repl, rest: str) -> None:
 BUILTINS: dict[str, Builtin] = {
     # TRANSLATORS: a usage keeps the command's own word (it is typed so) and translates its placeholders
     "help": Builtin(cmd_help, N_("help [topic]"), N_("the actions and commands; help ACTION for its parameters")),
-    "roll": Builtin(cmd_roll, N_("roll EXPR"), N_("roll any dice expression, every die shown (saved, apart from the game)")),
+    "roll": Builtin(cmd_roll, N_("roll EXPR"), N_("roll any dice expression, every die shown (saved, apart "
+                    "from the game); roll --secret EXPR: shown to the GM alone; roll alone: the roll the GM asked for")),
+    "request": Builtin(cmd_request, N_("request [--cancel] NAME EXPR"), N_("ask a seat for a roll (its screen shows the "
+                       "dice; its roll makes it); request alone lists those asked for")),
     "prob": Builtin(cmd_prob, N_("prob EXPR"), N_("the exact odds of a dice expression, names read from the game "
                                            "(nothing rolled)")),
     "state": Builtin(cmd_state, "state", N_("the whole state, entities as tables")),
@@ -1034,4 +1105,4 @@ LABELLED = ("help", "table", "roll", "prob")
 
 # The commands that run while a question waits (any other line is its answer).
 ESCAPES = ("help", "state", "status", "log", "rules", "table", "quit", "exit", "undo", "auto", "dice", "prob",
-           "save")
+           "save", "roll", "request")

@@ -44,9 +44,18 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
             label = label[len("params."):]
         if kind == "roll" and label and e.get("dice"):
             return named_roll(e, label + mark, style)
+        if kind == "free-roll" and (e.get("secret") or e.get("who")):
+            # A roll only the GM sees, or the one a seat was asked for, says so before its dice.
+            label = _("secret roll") if e.get("secret") else _("{seat} rolls").format(seat=e["who"])
         return render_rich(e, style.ascii_only, label=(label or "") + mark if label or mark else None)
     if kind == "say":
         return Text(text_of(e["text"], style) + mark)
+    if kind == "roll-request":
+        if e.get("cancelled"):
+            return Text(_("The roll asked of {seat} is cancelled: {expression}").format(
+                seat=e["who"], expression=e["expression"]), style="dim")
+        return Text(_("The GM asks {seat} for a roll: {expression}").format(seat=e["who"], expression=e["expression"]),
+                    style="bold")
     if kind == "elided":
         n = e["count"]
         return Text(ngettext("(and {n} more line of this action, not kept: an action keeps "

@@ -75,6 +75,11 @@ class Session:
         self.notice: str | None = None          # a word for the table on resume (a ruleset resumed by --force)
         self.sheets: tuple = ()                 # the sheets this game started with (a resumed game: none needed)
         self.reply: Reply | None = None         # resumed during its setup: the question that waits
+        # The rolls beside the game (free rolls, secret ones, the GM's requests of a roll and their
+        # answers), each with the length of the game's log when it was made: the chronicle and the
+        # server's feed show them in their place. They are saved in entries of their own ("roll").
+        self.rolls: list[tuple[int, dict]] = []
+        self._requested = 0                     # the number of the last roll requested
 
     # ---- starting and resuming
     @classmethod
@@ -152,13 +157,17 @@ class Session:
         log: list = []
         history: list = []              # the game's: (the game before each action, where its events start)
         commands: list[Command] = []    # the session's: the commands those actions belong to
+        rolls: list = []                # the rolls beside the game, each where the log was when it was made
         manual = meta.get("dice") == "manual"     # the dice the game began with (a session from before: its own)
         previous = None
         for entry in entries:
             if entry.kind == "dice":      # `dice manual` or `dice auto`: from the next action on
                 manual = entry.command.endswith("manual")
                 continue
-            if entry.kind in ("roll", "setup"):   # a free roll, a setup's answer: saved, not the game's turns
+            if entry.kind == "roll":      # a free roll (a request of one): saved, not the game's turns
+                rolls += [(len(log), event) for event in entry.events]
+                continue
+            if entry.kind == "setup":     # a setup's answer
                 continue
             if entry.kind == "action" and previous is not None:
                 history.append((previous, len(log)))
@@ -187,6 +196,8 @@ class Session:
         session = cls(game, journal, meta["source"], free_rng, interactive)
         session.commands = commands
         session._numbered = max((e.command_no or 0 for e in entries), default=0)
+        session.rolls = rolls
+        session._requested = max((e.get("request", 0) for _, e in rolls if type(e.get("request")) is int), default=0)
         return session
 
     @classmethod
@@ -421,20 +432,58 @@ class Session:
                 del self.commands[-n:]
         return taken
 
-    def free_roll(self, text: str) -> "dusk.Result":
+    def free_roll(self, text: str, secret: bool = False, request: dict | None = None) -> "dusk.Result":
         """A roll beside the game, saved: it reads the game's names (state, entities, `params`, `loop`)
         from a copy of its values, and draws from its own dice source, so neither the game's dice nor
-        its state change."""
+        its state change. `secret`: the GM's alone (the event says so: a screen of a player never
+        shows it, the chronicle marks it). `request`: the roll a seat was asked for, which it answers
+        (its event names the seat, `who`, and the request)."""
         with self._transaction(_("the roll was not made")):
             # The ruleset's pairs are functions here too: `roll bond('Ana', 'Beto').strength + 2d6`.
             expression = dusk.compile(text, functions=frozenset(self.game.ruleset.pairs),
                                       formulas=self.game.ruleset.formulas)
             result = expression.evaluate(rng=self.free_rng, env=copy.deepcopy(self.game.text_env()))
             event = {"seq": None, "turn": self.game.turn, "kind": "free-roll", **result.to_json()}
+            if secret:
+                event["secret"] = True
+            if request is not None:
+                event.update(who=request["who"], request=request["request"])
+            typed = f"roll --secret {text}" if secret else f"roll {text}"
             with self._shielded():
-                self.journal.append("roll", f"roll {text}", [event], self.game.core(),
-                                    dusk.dice_source_state(self.free_rng))
+                self.journal.append("roll", typed, [event], self.game.core(), dusk.dice_source_state(self.free_rng))
+                self.rolls.append((len(self.game.log), event))
         return result
+
+    # ---- rolls the GM asks of a seat
+    def pending_requests(self, seat: str | None = None) -> list[dict]:
+        """The rolls asked for and not yet made nor cancelled, the first asked first (of one seat, or all):
+        each the request's event, {kind: roll-request, request: N, who: SEAT, expression: TEXT}."""
+        closed = {e["request"] for _, e in self.rolls if e["kind"] == "free-roll" and "request" in e} | \
+            {e["request"] for _, e in self.rolls if e["kind"] == "roll-request" and e.get("cancelled")}
+        return [e for _, e in self.rolls if e["kind"] == "roll-request" and not e.get("cancelled")
+                and e["request"] not in closed and (seat is None or e["who"] == seat)]
+
+    def request_roll(self, seat: str, text: str) -> dict:
+        """Ask the seat `seat` for a roll of `text` (checked now: a roll that cannot be made is refused
+        before it is asked for); saved. The request's event."""
+        dusk.compile(text, functions=frozenset(self.game.ruleset.pairs), formulas=self.game.ruleset.formulas)
+        event = {"seq": None, "turn": self.game.turn, "kind": "roll-request", "request": self._requested + 1,
+                 "who": seat, "expression": text}
+        self._journal_roll_event(f"request {seat} {text}", event)
+        self._requested += 1
+        return event
+
+    def cancel_request(self, request: dict) -> dict:
+        """Drop a roll asked for and not made; saved. The event that drops it."""
+        event = dict(request, cancelled=True)
+        self._journal_roll_event(f"request --cancel {request['who']}", event)
+        return event
+
+    def _journal_roll_event(self, command: str, event: dict) -> None:
+        with self._transaction(_("nothing was asked")):
+            with self._shielded():
+                self.journal.append("roll", command, [event], self.game.core(), dusk.dice_source_state(self.free_rng))
+                self.rolls.append((len(self.game.log), event))
 
     @property
     def setup_saved(self) -> bool:

@@ -69,6 +69,9 @@ _API = {
     "find_instance": ("ruleset_engine.runtime.edits", "find_instance"),
     "editable_fields": ("ruleset_engine.runtime.edits", "editable"),
     "checked_edit": ("ruleset_engine.runtime.edits", "edit"),
+    "seat_names": ("ruleset_engine.runtime.seats", "seat_names"),
+    "seat_of": ("ruleset_engine.runtime.seats", "seat_of"),
+    "seat_parameter": ("ruleset_engine.runtime.seats", "seat_parameter"),
     # analysis
     "simulate": ("ruleset_engine.analysis.simulate", "simulate"),
     "sweep": ("ruleset_engine.analysis.sweep", "sweep"),

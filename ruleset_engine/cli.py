@@ -103,6 +103,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """`dusk serve`: the table for the whole group, a web server (ruleset_engine.web)."""
+    from ruleset_engine.web.serve import run
+
+    return run(args)
+
+
 def cmd_sessions(args: argparse.Namespace) -> int:
     """The saved sessions of the data dir, the last played first; `*` marks the one `dusk resume` continues."""
     import time
@@ -698,6 +705,30 @@ def build_parser() -> argparse.ArgumentParser:
                              "on under the ruleset as it is now)")
     _table_options(resume)
     resume.set_defaults(handler=cmd_play)
+
+    serve = sub.add_parser("serve", help="serve a game to the GM's and the players' phones (docs/serve.md)",
+                           description="The table for the whole group: a web server over one game, the GM on one "
+                                       "screen and each player on their own; it prints the GM's link and the "
+                                       "players' join link, each with a QR code.")
+    serve.add_argument("ruleset", nargs="?", metavar="RULESET",
+                       help="a bundled id or a file (default: the one named in rulesets/DEFAULT)")
+    serve.add_argument("--resume", nargs="?", const="", metavar="SESSION",
+                       help="serve a saved session (default: the last one played)")
+    serve.add_argument("--force", action="store_true",
+                       help="with --resume: even though the ruleset changed since the session was saved")
+    serve.add_argument("--seed", type=int, help="seed the dice (default: a fresh seed, shown and saved)")
+    serve.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param (repeatable)")
+    serve.add_argument("--save", metavar="PATH", help="the session file (default: in the data dir)")
+    serve.add_argument("--sheets", nargs="+", metavar="PATH", help="sheet files, or folders of them")
+    _language_option(serve)
+    serve.add_argument("--dice", choices=("manual", "auto"),
+                       help="manual: real dice, every roll the game needs asks for the faces rolled; auto: the "
+                            "game rolls")
+    serve.add_argument("--port", type=int, default=8765, help="the port (8765; 0: any free one)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (127.0.0.1: this computer only; 0.0.0.0: every network "
+                            "it is on, so phones on the same Wi-Fi can join)")
+    serve.set_defaults(handler=cmd_serve)
     return parser
 
 

@@ -5,10 +5,10 @@ inside functions too, at any depth, and relative ones resolved), including the m
 inside the package from other folders of the checkout (repl/ is ruleset_engine.repl). The layers,
 from the bottom:
 
-    ruleset_engine.errors (and .textfile, which reads files, and .i18n, dusk's words by language) < .dice < .ruleset < .runtime < .analysis < (.cli, .repl, .__main__)
+    ruleset_engine.errors (and .textfile, which reads files, and .i18n, dusk's words by language) < .dice < .ruleset < .runtime < .analysis < (.cli, .repl, .web, .__main__)
 
 ruleset_engine/__init__.py is the public face: it may name anything (its imports are lazy), but no
-module of the engine may import it; the front ends (cli, repl, __main__) may. An import names the
+module of the engine may import it; the front ends (cli, repl, web, __main__) may. An import names the
 module it reaches: `from a.b import c` reaches a.b.c when that is a module, else a.b.
 """
 
@@ -25,7 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "ruleset_engine"
 # Folders of the checkout installed inside the package (setup.py's package_dir), that hold code.
-MAPPED = {"ruleset_engine.repl": ROOT / "repl"}
+MAPPED = {"ruleset_engine.repl": ROOT / "repl", "ruleset_engine.web": ROOT / "web"}
 
 LAYERS = [
     ("ruleset_engine.errors", "ruleset_engine.textfile", "ruleset_engine.i18n"),
@@ -33,7 +33,7 @@ LAYERS = [
     ("ruleset_engine.ruleset",),
     ("ruleset_engine.runtime",),
     ("ruleset_engine.analysis",),
-    ("ruleset_engine.cli", "ruleset_engine.repl", "ruleset_engine.__main__"),
+    ("ruleset_engine.cli", "ruleset_engine.repl", "ruleset_engine.web", "ruleset_engine.__main__"),
 ]
 FRONT = len(LAYERS) - 1
 
@@ -276,7 +276,7 @@ def test_every_public_name_resolves(name):
 def test_each_module_is_imported_by_one_name():
     """The REPL is ruleset_engine.repl, never a top-level `repl` (code, tests and benchmarks)."""
     wrong = []
-    for folder in ("ruleset_engine", "repl", "tests", "benchmarks"):
+    for folder in ("ruleset_engine", "repl", "web", "tests", "benchmarks"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
             for node in ast.walk(tree):
@@ -286,7 +286,7 @@ def test_each_module_is_imported_by_one_name():
                 elif isinstance(node, ast.ImportFrom) and node.level == 0:
                     names = [node.module or ""]
                 for name in names:
-                    if name == "repl" or name.startswith("repl."):
+                    if name in ("repl", "web") or name.startswith(("repl.", "web.")):
                         wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
     assert not wrong, "import ruleset_engine.repl, not repl:\n" + "\n".join(wrong)
 

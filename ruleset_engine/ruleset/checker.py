@@ -229,6 +229,7 @@ class RulesetChecker:
             if isinstance(value, dict) and value.get("per") is not None:
                 tallies[name] = self.tally_level(name, value["per"], loop)
         words = check_words(self) if self.intact(("words",)) else {}
+        seats = self.seat_group(d.get("seats"), entities) if self.sound(("seats",)) else None
         if self.problems or self.refused:
             return None
         return model.Ruleset(
@@ -238,8 +239,21 @@ class RulesetChecker:
             source=self.plain_text(d.get("source")), description=self.plain_text(d.get("description")),
             languages=tuple(d.get("languages") or sorted(self.languages or {"en"})), data=d, files=self.files,
             pairs=pairs, distributions=distributions, tallies=tallies,
-            formulas=self.formulas, words=words,
+            formulas=self.formulas, words=words, seats=seats,
         )
+
+    def seat_group(self, name, entities: dict) -> str | None:
+        """`seats:` names a group of instances (an entity with count: or made during play), or None."""
+        if name is None:
+            return None
+        spec = entities.get(name)
+        if spec is None or not spec.is_group:
+            groups = [n for n, e in entities.items() if e.is_group]
+            what = "a single entity, not a group" if spec is not None else "no entity of this ruleset"
+            self.problem(f"seats: {name!r} is {what}; seats names the group whose instances people play"
+                         f"{self.suggest(name, groups)} (the groups: {', '.join(groups) or 'none'})", ("seats",))
+            return None
+        return name
 
     def tally_level(self, name: str, level: str, loop: list) -> str:
         """A report value's per: names the outermost loop level (an inner level's iterations start

@@ -290,6 +290,12 @@ class Game:
 
     # ---- reading
     @property
+    def waiting_events(self) -> list:
+        """The events the action that waits for an answer has shown so far: not in the log until the
+        action is done (each answer replays it from its start), none when no question waits."""
+        return list(self.run.events[:self.pending.shown]) if self.pending is not None else []
+
+    @property
     def state(self) -> dict:
         """The whole state as plain JSON-able data (a copy)."""
         import copy
