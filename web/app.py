@@ -26,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ruleset_engine.i18n import _
 
+from . import words
 from .rights import Forbidden
 from .table import GM, Table
 
@@ -150,7 +151,8 @@ class Server:
         html = self.pages.get_template(name).render(
             page=page, lang=self.table.lang, title=state["ruleset"]["title"] if state else self.table_title(),
             me=seat or (_("the GM") if page == "table" else ""), state=state, log=state["log"] if state else [],
-            free=self.table.free_seats() if page == "join" else [])
+            free=self.table.free_seats() if page == "join" else [],
+            words=words.table_words() if page == "table" else words.join_words())    # the page's own words
         return HTMLResponse(html, headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
                                            "Referrer-Policy": "no-referrer"})
 
