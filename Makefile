@@ -34,7 +34,7 @@ fuzz: $(VENV)/.installed-test
 # messages come in untranslated, none guessed), and compile each into its dusk.mo.
 catalogs: $(VENV)/.installed
 	$(BIN)/pybabel -q extract -F babel.cfg -o locale/dusk.pot --project dusk --version 0.1 \
-		--add-location file --sort-output --no-wrap --add-comments TRANSLATORS: ruleset_engine repl
+		--add-location file --sort-output --no-wrap --add-comments TRANSLATORS: ruleset_engine repl web
 	$(BIN)/pybabel -q update -i locale/dusk.pot -d locale -D dusk --no-fuzzy-matching --ignore-obsolete --no-wrap
 	$(BIN)/pybabel -q compile -d locale -D dusk --statistics
 

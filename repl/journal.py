@@ -124,7 +124,9 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
     uri = _uri(path, mode)
     if mode == "ro" and unwritable(path) is not None:
         uri += "&immutable=1"
-    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5)
+    # Any thread may use it, one at a time: the served table (web/) runs each command in a worker
+    # thread of the server, under the table's lock; the REPL uses it from its one thread.
+    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5, check_same_thread=False)
 
 
 def unwritable(path: Path) -> str | None:

@@ -451,7 +451,7 @@ class Session:
             typed = f"roll --secret {text}" if secret else f"roll {text}"
             with self._shielded():
                 self.journal.append("roll", typed, [event], self.game.core(), dusk.dice_source_state(self.free_rng))
-                self.rolls.append((len(self.game.log), event))
+                self.rolls.append((self._shown(), event))
         return result
 
     # ---- rolls the GM asks of a seat
@@ -483,7 +483,12 @@ class Session:
         with self._transaction(_("nothing was asked")):
             with self._shielded():
                 self.journal.append("roll", command, [event], self.game.core(), dusk.dice_source_state(self.free_rng))
-                self.rolls.append((len(self.game.log), event))
+                self.rolls.append((self._shown(), event))
+
+    def _shown(self) -> int:
+        """Where a roll made now stands in the chronicle: after the log and what the action that waits
+        has shown so far (done, the action's events take the log up to there)."""
+        return len(self.game.log) + len(self.game.waiting_events)
 
     @property
     def setup_saved(self) -> bool:

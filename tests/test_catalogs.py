@@ -29,7 +29,7 @@ PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 def extracted() -> dict:
     """msgid (or (singular, plural)) -> the first file that says it, for every message of the code."""
     found = {}
-    for folder in ("ruleset_engine", "repl"):
+    for folder in ("ruleset_engine", "repl", "web"):
         for filename, _line, message, _comments, _context in extract_from_dir(
                 ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS):
             found.setdefault(message, f"{folder}/{filename}")

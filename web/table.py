@@ -158,7 +158,7 @@ class Table:
     # ---- the feed
     def _events(self) -> list[dict]:
         game = self.session.game
-        return list(with_rolls(game.log, self.session.rolls)) + game.waiting_events
+        return list(with_rolls(game.log + game.waiting_events, self.session.rolls))
 
     def _changed(self, reset: bool = False) -> list:
         """After a command: the new version, the entries that are new (all shown entries as they were
