@@ -45,7 +45,8 @@ SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE entries (
     n INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL,          -- start, action, roll, undo, dice (a switch: real dice or the game's)
+    kind TEXT NOT NULL,          -- start, action, roll, undo, dice (a switch: real dice or the game's),
+                                 -- waiting (the answers of an action under way, saved by dusk serve)
     command TEXT NOT NULL,       -- what was typed
     events TEXT NOT NULL,        -- JSON: the events this entry added to the game's log
     game TEXT NOT NULL,          -- JSON: the game after this entry (values, dice source, turn, end), or
