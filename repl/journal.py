@@ -45,7 +45,8 @@ SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE entries (
     n INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL,          -- start, action, roll, undo, dice (a switch: real dice or the game's)
+    kind TEXT NOT NULL,          -- start, action, roll, undo, dice (a switch: real dice or the game's),
+                                 -- waiting (the answers of an action under way, saved by dusk serve)
     command TEXT NOT NULL,       -- what was typed
     events TEXT NOT NULL,        -- JSON: the events this entry added to the game's log
     game TEXT NOT NULL,          -- JSON: the game after this entry (values, dice source, turn, end), or
@@ -124,7 +125,9 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
     uri = _uri(path, mode)
     if mode == "ro" and unwritable(path) is not None:
         uri += "&immutable=1"
-    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5)
+    # Any thread may use it, one at a time: the served table (web/) runs each command in a worker
+    # thread of the server, under the table's lock; the REPL uses it from its one thread.
+    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5, check_same_thread=False)
 
 
 def unwritable(path: Path) -> str | None:

@@ -80,6 +80,10 @@ class Session:
         # server's feed show them in their place. They are saved in entries of their own ("roll").
         self.rolls: list[tuple[int, dict]] = []
         self._requested = 0                     # the number of the last roll requested
+        # The action that waits for an answer, as performed ({kind: waiting, action, args}), and what
+        # save_waiting last saved of it (the served table saves the answers of an action under way).
+        self._call: dict | None = None
+        self._saved_waiting: tuple | None = None
 
     # ---- starting and resuming
     @classmethod
@@ -167,7 +171,7 @@ class Session:
             if entry.kind == "roll":      # a free roll (a request of one): saved, not the game's turns
                 rolls += [(len(log), event) for event in entry.events]
                 continue
-            if entry.kind == "setup":     # a setup's answer
+            if entry.kind in ("setup", "waiting"):     # a setup's answer; the answers of an action under way
                 continue
             if entry.kind == "action" and previous is not None:
                 history.append((previous, len(log)))
@@ -198,7 +202,34 @@ class Session:
         session._numbered = max((e.command_no or 0 for e in entries), default=0)
         session.rolls = rolls
         session._requested = max((e.get("request", 0) for _, e in rolls if type(e.get("request")) is int), default=0)
+        waiting = next((e for e in reversed(entries) if e.kind not in ("roll", "dice")), None)
+        if waiting is not None and waiting.kind == "waiting" and waiting.events:
+            session._play_waiting(waiting)
         return session
+
+    def _play_waiting(self, entry: Entry) -> None:
+        """The action the served table left waiting: performed again, given the answers it saved, so
+        its question waits again (`reply`). JournalError when they no longer play (a changed ruleset)."""
+        call = entry.events[0]
+        try:
+            outcome = self.game.perform(str(call["action"]), **dict(call["args"]))
+            for given in entry.answers or []:
+                if outcome.decision is None:
+                    raise dusk.GameError("the action asks fewer questions than were answered")
+                outcome = self.game.answer(outcome.decision, given["answer"])
+        except (dusk.DuskError, KeyError, TypeError) as err:
+            raise JournalError(f"{self.journal.path}: the action left waiting ({entry.command[:40]}) cannot be "
+                               f"played again: {err}") from None
+        if outcome.decision is None:          # it asks less now (--force): it is done
+            self._given = list(entry.answers or [])
+            with self._shielded():
+                self._done(self._number(entry.command))
+            return
+        self._call = dict(call)
+        self._given = list(entry.answers or [])
+        self._waiting = self._number(entry.command)
+        self._saved_waiting = (json.dumps(self._call, sort_keys=True, default=str), json.dumps(self._given, default=str))
+        self.reply = Reply(self.game.waiting_events, outcome.decision)
 
     @classmethod
     def _setup_under_way(cls, journal: Journal, ruleset, interactive: bool, last: Entry) -> "Session":
@@ -306,6 +337,28 @@ class Session:
                             number, answers)
         self._log_mark = len(self.game.log)
         self._given = []
+        self._saved_waiting = None          # an action done (or undone): nothing of it waits any more
+
+    def save_waiting(self) -> bool:
+        """Save the answers of the action that waits (or that none waits any more, after an undo dropped
+        its question), when they changed since last saved: the served table calls it after every line,
+        so that an answer a screen showed as taken survives the server's end (a resumed session plays
+        the action again with them, and asks the question that waited). The REPL does not: there an
+        unfinished action is not saved (it says so when the table is left). True when it wrote."""
+        pending = self.game.pending
+        now = None
+        if pending is not None and self._call is not None and not self.game.starting:
+            now = (json.dumps(self._call, sort_keys=True, default=str), json.dumps(self._given, default=str))
+        if now == self._saved_waiting:
+            return False
+        call = [self._call] if now is not None else []
+        with self._transaction(_("the answer was not saved: the question waits again")):
+            with self._shielded():
+                self.journal.append("waiting", self._waiting.text if now is not None and self._waiting else "undo",
+                                    call, self.game.core(), dusk.dice_source_state(self.free_rng), None,
+                                    list(self._given) if now is not None else [])
+        self._saved_waiting = now
+        return True
 
     def _number(self, text: str) -> Command:
         self._numbered += 1
@@ -340,6 +393,7 @@ class Session:
                 self._done(typed)
             else:
                 self._waiting = typed       # the answers belong to the command that began the action
+                self._call = {"kind": "waiting", "action": action, "args": args}
         return Reply(list(outcome.events), outcome.decision)
 
     def edit(self, name: str, values: dict, command: str) -> Reply:
@@ -451,7 +505,7 @@ class Session:
             typed = f"roll --secret {text}" if secret else f"roll {text}"
             with self._shielded():
                 self.journal.append("roll", typed, [event], self.game.core(), dusk.dice_source_state(self.free_rng))
-                self.rolls.append((len(self.game.log), event))
+                self.rolls.append((self._shown(), event))
         return result
 
     # ---- rolls the GM asks of a seat
@@ -483,7 +537,12 @@ class Session:
         with self._transaction(_("nothing was asked")):
             with self._shielded():
                 self.journal.append("roll", command, [event], self.game.core(), dusk.dice_source_state(self.free_rng))
-                self.rolls.append((len(self.game.log), event))
+                self.rolls.append((self._shown(), event))
+
+    def _shown(self) -> int:
+        """Where a roll made now stands in the chronicle: after the log and what the action that waits
+        has shown so far (done, the action's events take the log up to there)."""
+        return len(self.game.log) + len(self.game.waiting_events)
 
     @property
     def setup_saved(self) -> bool:

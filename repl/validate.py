@@ -14,7 +14,8 @@ import json
 from . import delta
 from ruleset_engine.textfile import control_character
 
-KINDS = ("setup", "start", "action", "roll", "undo", "dice")    # setup: the answers of a setup that waits
+KINDS = ("setup", "start", "action", "roll", "undo", "dice", "waiting")    # setup: the answers of a setup that
+# waits; waiting: the answers of an action that waits (saved by the served table, web/)
 RNG_WORDS = 625          # random.Random's state: 624 words and a position
 
 

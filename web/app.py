@@ -49,14 +49,16 @@ def _folder(name: str) -> str:
 
 @dataclass
 class Bucket:
-    """A token bucket: RATE a second, BURST at most."""
+    """A token bucket: `rate` a second, `burst` at most."""
 
+    rate: float = RATE
+    burst: float = BURST
     tokens: float = BURST
     at: float = field(default_factory=time.monotonic)
 
     def take(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
         if self.tokens < 1:
             return False
@@ -67,8 +69,9 @@ class Bucket:
 class Server:
     """The routes over one Table."""
 
-    def __init__(self, table: Table):
+    def __init__(self, table: Table, rate: float = RATE, burst: int = BURST, max_streams: int = MAX_STREAMS):
         self.table = table
+        self.rate, self.burst, self.max_streams = rate, burst, max_streams
         self.buckets: dict[str, Bucket] = {}
         self.streams: dict[str, int] = {}
         self.wakers: set = set()
@@ -90,7 +93,7 @@ class Server:
         return self.table.seat_of_token(self.token_of(request))
 
     def limited(self, token: str) -> Response | None:
-        bucket = self.buckets.setdefault(token, Bucket())
+        bucket = self.buckets.get(token) or self.buckets.setdefault(token, Bucket(self.rate, self.burst, self.burst))
         if len(self.buckets) > 10_000:        # tokens never issued fill no memory: only known ones reach here
             self.buckets.clear()
         if not bucket.take():
@@ -248,7 +251,7 @@ class Server:
         known, seat = self.table.seat_of_token(token)
         if not known:
             return JSONResponse(UNAUTHORIZED, 401)
-        if sum(self.streams.values()) >= MAX_STREAMS or self.streams.get(token, 0) >= STREAMS_PER_TOKEN:
+        if sum(self.streams.values()) >= self.max_streams or self.streams.get(token, 0) >= STREAMS_PER_TOKEN:
             return JSONResponse({"error": "too many streams"}, 503, {"Retry-After": "5"})
         self.loop = asyncio.get_running_loop()
         # From the entry after `since` (the state's `last`), or after the stream's last id (a reconnect),
@@ -300,6 +303,6 @@ class Server:
         return Starlette(routes=routes)
 
 
-def make_app(table: Table) -> Starlette:
-    """The Starlette app serving `table`."""
-    return Server(table).app()
+def make_app(table: Table, **limits) -> Starlette:
+    """The Starlette app serving `table` (`limits`: rate, burst, max_streams, for tests)."""
+    return Server(table, **limits).app()

@@ -22,6 +22,7 @@ import ruleset_engine as dusk
 from ruleset_engine.i18n import _
 from ruleset_engine.repl import render
 from ruleset_engine.repl.commands import BUILTINS, Quit, Repl, chronicle_markdown, with_rolls
+from ruleset_engine.repl.journal import SaveError
 
 from . import views
 from .rights import NOT_SERVED, PLAYER_COMMANDS, Forbidden, Refused, judge
@@ -150,6 +151,11 @@ class Table:
                                        "saved.").format(command=line.strip()))
             finally:
                 repl.seat = None
+            try:
+                # The answers of an action under way are saved too, before the screen is told they were taken.
+                self.session.save_waiting()
+            except SaveError as err:
+                repl.error(str(err))
             output = self.out.getvalue().rstrip("\n")
             entries = [e for e in self._changed() if self._visible(e, seat)]
             refused = repl.refusals[-1] if repl.refusals else None
@@ -158,7 +164,7 @@ class Table:
     # ---- the feed
     def _events(self) -> list[dict]:
         game = self.session.game
-        return list(with_rolls(game.log, self.session.rolls)) + game.waiting_events
+        return list(with_rolls(game.log + game.waiting_events, self.session.rolls))
 
     def _changed(self, reset: bool = False) -> list:
         """After a command: the new version, the entries that are new (all shown entries as they were

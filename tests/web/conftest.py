@@ -1,5 +1,7 @@
 """Fixtures for the served table: a data dir of its own, a Noche table with three seats, its client."""
 
+from pathlib import Path
+
 import pytest
 from starlette.testclient import TestClient
 
@@ -48,3 +50,6 @@ def client(table):
 
 def seat_token(table, name: str) -> str:
     return table.take_seat(name, by_gm=True).token
+
+SHEETS = tuple(str(Path(__file__).resolve().parents[2] / "rulesets" / "vampire-the-masquerade" / name)
+               for name in ("ana.yaml", "kojiro.yaml"))
