@@ -56,6 +56,7 @@ TABLE = {
     "too_fast": N_("Too many at once: wait a moment and try again."),
     "failed": N_("The server did not answer: try again."),
     "dice_faces": N_("The faces rolled, one per die"),
+    "fields": N_("Every field"),
     "tables": N_("Tables"),
     "show": N_("Show"),
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import Screen, browser_or_skip, serve
+from .harness import ARTIFACTS, Screen, browser_or_skip, serve
 
 
 class Table:
@@ -26,18 +26,26 @@ class Table:
         self.screens.append(screen)
         return screen
 
-    def close(self):
+    def close(self, test: str):
+        # What each screen showed last, beside the screenshots: what a failing test saw.
         for screen in self.screens:
+            try:
+                text = screen.text("body")
+            except Exception:  # noqa: BLE001 - a browser gone: nothing to keep
+                text = ""
+            folder = ARTIFACTS / test
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{screen.name}.txt").write_text(text, "utf-8")
             screen.close()
         for server in self.servers:
             server.stop()
 
 
 @pytest.fixture
-def table(tmp_path):
+def table(tmp_path, request):
     browser_or_skip()
     opened = Table(tmp_path)
     try:
         yield opened
     finally:
-        opened.close()
+        opened.close(request.node.name)

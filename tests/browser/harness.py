@@ -224,9 +224,17 @@ class Screen:
             element = next((e for e in self.find(css) if e.is_displayed() and e.is_enabled()), None)
             if element is None:
                 return False
+            # In the middle of the screen, clear of the header that stays on top as the page scrolls.
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
             element.click()
             return True
         wait_until(clicked, f"{css} to click on {self.name}'s screen", bound)
+
+    def choose(self, css: str, value: str) -> None:
+        """Choose the option of value `value` in a select."""
+        from selenium.webdriver.support.select import Select
+
+        Select(self.one(css)).select_by_value(value)
 
     def fill(self, css: str, value: str) -> None:
         box = self.one(css)
@@ -238,6 +246,7 @@ class Screen:
 
     def screenshot(self, path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.driver.execute_script("window.scrollTo(0, 0)")
         # The whole page at the phone's width: its height as the content is tall (bounded).
         height = self.driver.execute_script("return Math.min(4000, document.documentElement.scrollHeight)")
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",

@@ -102,7 +102,8 @@ def test_a_noche_conflict_on_four_phones(table):
         for screen in everyone:
             shown = screen.wait_text("#log .entry.roll", label)
             assert shown.startswith(label)
-        dice = players[name].find("#log .entry.roll")[0].find_elements("css selector", ".die")
+        entry = next(e for e in players[name].find("#log .entry.roll") if e.text.startswith(label))
+        dice = entry.find_elements("css selector", ".die")
         assert len(dice) == RISKS[name] + 1
         assert all(d.get_attribute("data-face") in "123456" for d in dice)
     # The Vampire Pool and each player against it, on every screen; the conflict's end.
@@ -110,7 +111,7 @@ def test_a_noche_conflict_on_four_phones(table):
         screen.wait_text("#log .entry.roll", "GM (")
         for name in NAMES:
             screen.wait_text("#log .entry.roll", f"{name} against the pool")
-        screen.wait_text("#log .entry", "narrate")
+        screen.wait_text("#log .entry", "Highest die")
         assert "No question waits." in screen.text("#question")
     # The secret roll never reached a player's screen, though every later roll did.
     for name, screen in players.items():

@@ -205,19 +205,13 @@
 
   function diceRow(dice) {
     const row = el("div", { class: "dice", role: "list" });
-    const used = new Set();
     for (const die of dice) {
       const fate = die.fate in FATES ? die.fate : "kept";
-      let mark = FATES[fate];
-      if (mark) used.add(fate);
+      const mark = FATES[fate];
       let face = String(die.face);
-      if (die.exploded) {
-        face += EXPLODED;
-        used.add("exploded");
-      }
+      if (die.exploded) face += EXPLODED;
       const before = die.rerolled_from && die.rerolled_from.length
         ? die.rerolled_from.map((f) => f + REROLLED).join("") : "";
-      if (before) used.add("rerolled");
       const named = [words.fates[fate] || fate];
       if (die.kind) named.push(die.kind);
       const chip = el("span", { class: "die " + fate, role: "listitem", title: named.join(", "),
@@ -228,17 +222,8 @@
         mark ? el("span", { class: "mark", text: mark }) : null);
       row.append(chip);
     }
-    const wrap = el("div", {}, row);
-    if (used.size) {
-      const legend = [];
-      for (const key of ["counted", "dropped", "aside", "cancelled", "exploded", "rerolled"]) {
-        if (!used.has(key)) continue;
-        const symbol = key === "exploded" ? EXPLODED : key === "rerolled" ? REROLLED : FATES[key];
-        legend.push(symbol + " " + (words.fates[key] || key));
-      }
-      wrap.append(el("div", { class: "legend", text: "(" + legend.join(", ") + ")" }));
-    }
-    return wrap;
+    // The entry's text above is the terminal's line, with its legend of the marks: not said twice.
+    return row;
   }
 
   // ---- the header
@@ -473,20 +458,33 @@
 
   // ---- sheets
 
+  // A sheet: its tracks first (the boxes, then the words), then its fields; a long list of fields
+  // folded, so that a phone's screen keeps the question and the actions near.
   function sheetList(sheet) {
-    const list = el("dl", { class: "sheet" });
-    for (const field of sheet.fields || []) {
-      list.append(el("dt", { text: field.label || field.name }),
-        el("dd", { text: field.text !== undefined ? field.text : shown(field.value) }));
-    }
+    const wrap = el("div", { class: "sheet-view" });
+    const tracks = el("dl", { class: "sheet tracks" });
     for (const track of sheet.tracks || []) {
       const size = Number(track.boxes) || 0;
       const marked = Math.min(size, Number(track.marked) || 0);
       const boxes = "■".repeat(marked) + "□".repeat(Math.max(0, size - marked));
-      list.append(el("dt", { text: track.label || track.name }),
+      tracks.append(el("dt", { text: named(track) }),
         el("dd", {}, el("span", { class: "boxes", "aria-hidden": "true", text: boxes }), " ", track.text || ""));
     }
-    return list;
+    if (tracks.childNodes.length) wrap.append(tracks);
+    const fields = el("dl", { class: "sheet fields" });
+    for (const field of sheet.fields || []) {
+      fields.append(el("dt", { text: named(field) }),
+        el("dd", { text: field.text !== undefined ? field.text : shown(field.value) }));
+    }
+    const count = (sheet.fields || []).length;
+    if (count > 12) wrap.append(el("details", {}, el("summary", { text: words.fields + " (" + count + ")" }), fields));
+    else if (count) wrap.append(fields);
+    return wrap;
+  }
+
+  // A field's or a track's name as words (a label when the server gives one).
+  function named(item) {
+    return item.label || String(item.name).replace(/_/g, " ");
   }
 
   function shown(value) {
