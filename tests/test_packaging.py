@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Folders of the checkout installed inside the package (setup.py).
 INSIDE = {"grammar": "ruleset_engine/grammar", "schemas": "ruleset_engine/schemas",
           "rulesets": "ruleset_engine/rulesets", "repl": "ruleset_engine/repl", "ruleset_engine": "ruleset_engine",
-          "locale": "ruleset_engine/locale"}
+          "locale": "ruleset_engine/locale", "web": "ruleset_engine/web"}
 SOURCES = ["pyproject.toml", "setup.py", "README.md", *INSIDE]
 # A compiled catalog (.mo) is built into the wheel by setup.py, never copied from the checkout.
 NOT_SHIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "*.mo")
@@ -75,7 +75,7 @@ def test_the_wheel_holds_every_module_and_bundled_file(wheel):
     assert any(p.name == "dice.lark" for p, _ in expected) and any(p.name == "app.py" for p, _ in expected)
     missing = [inside for _, inside in expected if inside not in names]
     assert not missing, f"not in the wheel: {missing}"
-    for package in ("analysis", "ruleset/steps", "repl", "rulesets/house"):
+    for package in ("analysis", "ruleset/steps", "repl", "rulesets/house", "web/static", "web/templates"):
         assert f"ruleset_engine/{package}/" in {name.rsplit("/", 1)[0] + "/" for name in names}, package
 
 
