@@ -244,9 +244,13 @@ class Screen:
     def log_texts(self) -> list[str]:
         return [e.text for e in self.find("#log .entry")]
 
-    def screenshot(self, path: Path) -> Path:
+    def screenshot(self, path: Path, whole: bool = True) -> Path:
+        """The screen from the top, as a PNG: the whole page (`whole`), or what a phone shows at once."""
         path.parent.mkdir(parents=True, exist_ok=True)
         self.driver.execute_script("window.scrollTo(0, 0)")
+        if not whole:
+            path.write_bytes(self.driver.get_screenshot_as_png())
+            return path
         # The whole page at the phone's width: its height as the content is tall (bounded).
         height = self.driver.execute_script("return Math.min(4000, document.documentElement.scrollHeight)")
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",

@@ -93,6 +93,9 @@ def test_a_noche_conflict_on_four_phones(table):
             if other is not gm:     # another seat's question: whose it is, and nothing to answer it with
                 assert other.find("#question button[data-answer]") == [] and other.find("#question form") == []
                 assert f"{name}'s question" in other.text("#question")
+        if name == "Ana":       # a player's phone while their question waits (docs/serve.md shows it)
+            path = mine.screenshot(ARTIFACTS / "noche-player-asked.png", whole=False)
+            assert spread(path)[1] > 10
         mine.click(f"#question button[data-answer='{RISKS[name]}']")
         mine.wait_text("#question .prompt", f"{name}: which of your Relationships do you bring in")
         mine.click("#question .toggles button[data-index='0']")
