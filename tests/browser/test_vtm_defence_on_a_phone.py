@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import ARTIFACTS, WIDTH, spread
+from .harness import ARTIFACTS, WIDTH, spread, wait_until
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -56,6 +56,37 @@ def test_the_defender_dodges_on_their_phone(table):
     # Kojiro's own sheet shows the health track the attack marked.
     kojiro.wait_text("#sheet", "health")
 
+    # A character named as markup, made by the Storyteller's typed command: text on every screen.
+    hostile = "<img src=x onerror=alert(1)><script>alert(2)</script>"
+    gm.fill("#command-line", f"character 'name={hostile}'")
+    gm.click("#command button[type=submit]")
+    gm.wait_text("#question .prompt", f"{hostile}: nature?")
+    gm.click("#question button[data-answer='vampire']")
+    gm.wait_text("#question .prompt", f"{hostile}: generation (4-15)?")
+    gm.click("#question button[data-answer='13']")
+    gm.wait_text("#question", "No question waits.")
+    for screen in everyone:
+        shown = screen.wait_text("#log .entry", f"New character: {hostile}.")
+        assert shown == f"New character: {hostile}."
+        assert screen.find("#log img") == [] and screen.find("#log script") == []
+    newcomer = table.screen("newcomer")
+    newcomer.open(server.join)
+    button = newcomer.one("#join button[data-seat]")
+    assert button.text == hostile and newcomer.find("#join img") == []
+    for screen in [*everyone, newcomer]:
+        assert_no_alert(screen)
+
     path = kojiro.screenshot(ARTIFACTS / "vtm-defender.png")
     size, deviation, levels = spread(path)
     assert size[0] == WIDTH and deviation > 10 and levels > 20, (path, deviation, levels)
+
+
+def assert_no_alert(screen) -> None:
+    """No script of the page's data ran: no alert is open."""
+    from selenium.common.exceptions import NoAlertPresentException
+
+    try:
+        text = screen.driver.switch_to.alert.text
+    except NoAlertPresentException:
+        return
+    raise AssertionError(f"an alert on {screen.name}'s screen: {text!r}")
