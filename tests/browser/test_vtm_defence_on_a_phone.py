@@ -40,11 +40,11 @@ def test_the_defender_dodges_on_their_phone(table):
     gm.click("#actions form button[type=submit]")
 
     kojiro, ana = players["Kojiro"], players["Ana"]
-    kojiro.wait_text("#question .prompt", "Kojiro: Ana attacks you. How do you defend?")
+    kojiro.wait_text("#question .prompt", "Kojiro: Ana attacks you. Dodge, block, parry, or none?")
     choices = [b.get_attribute("data-answer") for b in kojiro.find("#question button[data-answer]")]
     assert choices == ["none", "dodge", "block", "parry"]
     # Ana's phone shows whose question it is, and nothing to answer it with.
-    ana.wait_text("#question .prompt", "How do you defend?")
+    ana.wait_text("#question .prompt", "Kojiro: Ana attacks you.")
     assert ana.find("#question button[data-answer]") == [] and "Kojiro's question" in ana.text("#question")
     kojiro.click("#question button[data-answer='dodge']")
 

@@ -105,6 +105,17 @@ def test_a_vtm_player_acts_as_their_own_character_only(tmp_path):
         assert any(e["kind"] == "roll" for e in done.entries)
         action = table.session.commands[-1].text
         assert action == "attack target=Kojiro defend dodge who=Ana"
+        # The defender chooses on their own screen: `defend ask` asks Kojiro's seat.
+        kojiro = table.take_seat("Kojiro", by_gm=False).seat
+        asked = table.run(ana, "attack target=Kojiro defend ask")
+        assert asked.ok and asked.question["owner"] == "Kojiro" and asked.question["kind"] == "choice"
+        assert asked.question["mine"] is False and table.state(kojiro)["question"]["mine"] is True
+        with pytest.raises(Forbidden):
+            table.run(ana, "none")
+        dodged = table.run(kojiro, "dodge")
+        assert dodged.ok and table.repl.decision is None
+        assert dodged.entries[0]["kind"] == "ask" and dodged.entries[0]["text"].endswith("or none? dodge")
+        assert table.session.commands[-1].text == "attack target=Kojiro defend ask who=Ana"
     finally:
         session.close()
 
