@@ -143,8 +143,12 @@
   // One update (from the stream, or a command's reply): new entries, and what now stands.
   function apply(update) {
     if (state === null) return;
-    if (update.version !== undefined && update.version !== null) state.version = update.version;
     addEntries(update.entries || [], true);
+    // What stands (the question, the status) only from an update as new as the last one applied: a
+    // command's reply may come after the stream already told of a later command.
+    const version = typeof update.version === "number" ? update.version : null;
+    if (version !== null && typeof state.version === "number" && version < state.version) return;
+    if (version !== null) state.version = version;
     if ("question" in update) state.question = update.question;
     if ("requests" in update) state.requests = update.requests;
     if ("status" in update) state.status = update.status;
