@@ -1,8 +1,8 @@
 """Every `dusk ...` command line the README and docs/*.md show without output is run, not only parsed.
 
 tests/test_docs_examples.py runs the examples shown with their output and only parses the others;
-tests/test_docs_table_commands.py runs those of docs/table.md and docs/analysis/noche.md. This test
-runs the rest, each at a small N (`-n 20`, `--playouts 10`: what it shows is the command working,
+tests/test_docs_table_commands.py runs those of docs/table.md and docs/analysis/noche.md, and
+tests/web/test_serve_cli.py runs `dusk serve` (which serves until stopped). This test runs the rest, each at a small N (`-n 20`, `--playouts 10`: what it shows is the command working,
 not its numbers), from a folder of its own holding the files the pages name (`my-game.yaml`, a
 copy of a bundled ruleset; `characters/`, a sheet of Ana), with a data directory of its own. Each
 must exit 0, with no traceback.
@@ -28,7 +28,9 @@ SMALL = {"-n": "20", "--playouts": "10"}
 
 
 def lines() -> list:
-    return [e for e in examples() if e.output is None and e.page not in ELSEWHERE]
+    # `dusk serve` serves until it is stopped: tests/web/test_serve_cli.py runs it, and stops it.
+    return [e for e in examples() if e.output is None and e.page not in ELSEWHERE
+            and shlex.split(e.command)[1:2] != ["serve"]]
 
 
 def shrunk(argv: list[str]) -> list[str]:

@@ -30,6 +30,13 @@ from .rights import NOT_SERVED, PLAYER_COMMANDS, Forbidden, Refused, judge
 GM = None        # the seat of the GM's token
 
 
+def _same(given: str | None, token: str) -> bool:
+    """A token given (any text a header or a cookie held) is this one, compared in constant time."""
+    if not given or len(given) > 200:
+        return False
+    return secrets.compare_digest(given.encode("utf-8", "surrogateescape"), token.encode("ascii"))
+
+
 class TableRepl(Repl):
     """The REPL's runner, its refusals kept for the reply rather than only printed."""
 
@@ -95,15 +102,15 @@ class Table:
     # ---- who
     def seat_of_token(self, token: str | None):
         """(True, seat) for a known token (seat None: the GM), (False, None) for any other."""
-        if token and secrets.compare_digest(token, self.gm_token):
+        if _same(token, self.gm_token):
             return True, GM
         for known, player in list(self.players.items()):
-            if token and secrets.compare_digest(token, known):
+            if _same(token, known):
                 return True, player.seat
         return False, None
 
     def is_join_key(self, token: str | None) -> bool:
-        return bool(token) and secrets.compare_digest(token, self.join_key)
+        return _same(token, self.join_key)
 
     def seats(self) -> list[str]:
         game = self.session.game

@@ -23,7 +23,7 @@ from ruleset_engine.repl.commands import BUILTINS
 # a usage), and the keys named (Tab, Ctrl-D). The ids of two-letter modifiers stay as typed.
 NOTATION = {"d", "kh", "kl", "x", "P", "N", "Tab", "Ctrl", "D", "count"}
 # Program and option names a person types: `dusk resume`, `dice manual`, `--force`, `--json`.
-TYPED = {"dusk", "resume", "manual", "auto", "force", "json", "sheets", "docs", "dice", "language", "md",
+TYPED = {"dusk", "resume", "manual", "auto", "force", "json", "sheets", "docs", "dice", "language", "md", "secret", "cancel",
          "rulesets", "steps",
          "keep", "skip", "done"}             # the words typed while filling in a sheet (fill NAME)
 # Names of other things: a file format.

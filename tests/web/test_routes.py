@@ -20,7 +20,8 @@ def journal_rows(table) -> int:
 
 @pytest.mark.parametrize("method,path", JSON_ROUTES)
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic x"},
-                                     {"Cookie": "dusk_seat=nope"}])
+                                     {"Cookie": "dusk_seat=nope"}, {"Authorization": "Bearer \u00f1".encode("latin-1")},
+                                     {"Authorization": "Bearer " + "x" * 5000}])
 def test_a_wrong_or_missing_token_is_401_and_says_nothing_more(client, method, path, headers):
     answer = client.request(method, path, headers={**headers, "Content-Type": "application/json"},
                             content=b'{"line": "conflict"}')
