@@ -319,8 +319,9 @@ class Exact:
     def evaluate(self, pool: PoolValue, evaluation):
         """An evaluation of a pool (its size, sum, ...): now, or with the other readers of a shared roll."""
         if not pool.shared:
-            self.afford(_pool_work(pool))
-            if COUNT_FAST and isinstance(evaluation, Tally) and pool.plain is not None:
+            fast = _tally_work(((pool, evaluation),))
+            self.afford(_pool_work(pool) if fast is None else fast)
+            if fast is not None:
                 return _counted(*pool.plain, (evaluation.per_die,), single=True)
             return evaluation(pool.concrete())
         return Formula(((pool, evaluation),), (), lambda p, a: p[0])
@@ -468,6 +469,24 @@ def _pool_work(pool: PoolValue) -> int:
     return max(1, pool.most * pool.sides) ** 2 * max(1, getattr(pool, "mixtures", 1))
 
 
+def _plain_tallies(pending) -> bool:
+    """Whether every reader of the pending evaluations tallies the one plain NdS (counted die by die)."""
+    return (COUNT_FAST and bool(pending) and len({id(pool.sources[0]) for pool, _ in pending if pool.sources}) == 1
+            and all(isinstance(evaluation, Tally) and pool.plain is not None for pool, evaluation in pending))
+
+
+def _tally_work(pending) -> int | None:
+    """The steps of counting the tallies die by die (the ways the dice fall into the faces' classes, times
+    the tallies), or None when they are not all tallies of one plain NdS or the ways are past
+    MAX_COMPOSITIONS (then N @ die adds up dice, and the multiset form's estimate stands)."""
+    if not _plain_tallies(pending):
+        return None
+    die, count = pending[0][0].plain
+    classes = {tuple(evaluation.per_die(face) for _, evaluation in pending) for face, q in die.items() if q}
+    ways = math.comb(count + len(classes) - 1, len(classes) - 1)
+    return ways * len(pending) if ways <= MAX_COMPOSITIONS else None
+
+
 def _joint_work(pending) -> int:
     """The steps of the joint evaluation of the readers of shared rolls, about: the dice x faces of
     the widest roll, times the states of the readers together. A reader counting dice has dice + 1
@@ -475,6 +494,9 @@ def _joint_work(pending) -> int:
     faces go by), whichever is fewer."""
     if not pending:
         return 1
+    fast = _tally_work(pending)
+    if fast is not None:
+        return fast
     faces = max(max(1, pool.most * pool.sides) for pool, _ in pending)
     k, most = len(pending), max(pool.most for pool, _ in pending)
     states = min(math.prod(pool.most + 1 for pool, _ in pending), math.comb(most + k, k))
@@ -490,8 +512,7 @@ def _joint(pending):
         raise NoExact("a roll read more than once whose number of dice is known only when rolled "
                       "(explosions, a rolled count) cannot be followed exactly")
 
-    if COUNT_FAST and len(sources) == 1 and all(isinstance(evaluation, Tally) and pool.plain is not None
-                                                for pool, evaluation in pending):
+    if _plain_tallies(pending):
         return _counted(*pending[0][0].plain, tuple(evaluation.per_die for _, evaluation in pending))
 
     def body(*params):
