@@ -28,6 +28,7 @@ CASES = [
     (["total + tens"], [("pool", "8d10"), ("total", "sum(pool)"), ("tens", "count(pool, == 10)")]),
     (["count(4d6kh3, >= 4)", "count(3d6!, == 6)"], []),
     (["n - count(pool, == 6)"], [("pool", "6d6"), ("n", "size(pool)")]),
+    (["sum(8d10)"], []),        # 24,310 ways into 10 classes, past MAX_COMPOSITIONS: 8 @ d10
 ]
 
 
