@@ -12,16 +12,23 @@ Two measures, each printed as a ratio (dusk's time / icepool's time; the goal is
    exact forms, icepool's evaluation and the exact fractions; icepool's is the evaluation and the
    same fractions. icepool keeps what it evaluated in caches on its evaluators: they are emptied
    before every timed run, so neither side reads what the other computed.
-2. The whole `dusk prob` process for the 10 against 10 conflict (its table printed to a pipe)
-   against a Python process that imports icepool, computes the same distribution and prints it:
-   the median of --runs runs each, alternating, in wall time and in CPU time (user + system; on a
-   machine shared with other jobs the wall time also waits for them).
+2. Whole processes (goal: at most 1.2): `dusk prob` (its table printed to a pipe) against a Python
+   process that imports icepool, computes the same distribution and prints it, for a VtM roll of
+   30d10 (asked through the ruleset's formulas, `--ruleset vampire-the-masquerade`, and through
+   lets) and a Noche conflict of 10 against 10; the icepool programs are written as an icepool user
+   writes them (a multiset function counting successes and ones). --runs rounds (at least 3), the
+   order reversed every other round, min and median of wall time and of CPU time (user + system; on
+   a machine shared with other jobs the wall time also waits for them), with the load average.
+   dusk counts the VtM pool die by die (analysis/exact.py, tallies), the icepool program by its
+   multiset; the two print the same distribution.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import resource
 import statistics
 import subprocess
@@ -109,7 +116,7 @@ def in_process(rounds: int) -> list[tuple[str, float, float]]:
     return rows
 
 
-DIRECT = """
+NOCHE_DIRECT = """
 import icepool
 left = icepool.d6.pool(10).map_counts(function=lambda face, count: count - count // 2)
 best = left.difference(icepool.d6.pool(10)).highest_outcome_and_count()
@@ -119,45 +126,98 @@ for outcome, quantity in die.items():
     print(outcome, quantity / total)
 """
 
+# VtM (Revised) at its defaults: successes at 6 or more less the ones, never below 0; a botch (-1) when
+# no success is rolled and a one is. Written as an icepool user writes it: one multiset function that
+# counts both over the pool.
+VTM_DIRECT = """
+import icepool
+
+@icepool.multiset_function
+def hits_and_ones(pool):
+    return pool.keep_outcomes(lambda f: f >= 6).size(), pool.keep_outcomes(lambda f: f == 1).size()
+
+def outcome(counts):
+    hits, ones = counts
+    return -1 if hits == 0 and ones > 0 else max(0, hits - ones)
+
+die = hits_and_ones(icepool.d10.pool(30)).map(outcome, star=False)
+total = die.denominator()
+for outcome, quantity in die.items():
+    print(outcome, quantity / total)
+"""
+
+VTM_LETS = ["--let", "pool=30d10", "--let", "hits=count(pool, >= 6)", "--let", "ones=count(pool, == 1)",
+            "-1 if hits == 0 and ones > 0 else max(0, hits - ones)"]
+
+# (name, the dusk prob command's arguments, the Python program with icepool that computes the same)
+WHOLE = [
+    ("VtM 30d10, --ruleset", ["--ruleset", "vampire-the-masquerade", "outcome(30d10, 6, 0, 0)"], VTM_DIRECT),
+    ("VtM 30d10, --let", VTM_LETS, VTM_DIRECT),
+    ("Noche 10 against 10", [conflict_text(10, 10)], NOCHE_DIRECT),
+]
+
 
 def run_process(command) -> tuple[float, float]:
     """(wall seconds, CPU seconds: user + system) of one run of a command, its output on a pipe."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(command, cwd=ROOT, capture_output=True, check=True, env=ENV)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def whole_process(runs: int) -> dict:
-    """Medians of wall and CPU time of each process. On a machine shared with other work the wall
-    time waits for the other jobs too; the CPU time is the process's own work."""
-    dusk = [sys.executable, "-m", "ruleset_engine", "prob", conflict_text(10, 10)]
-    direct = [sys.executable, "-c", DIRECT]
-    for command in (dusk, direct):      # once each, so both read compiled bytecode from then on
-        run_process(command)
-    ours, theirs = [], []
-    for r in range(runs):
-        pair = [(dusk, ours), (direct, theirs)]
-        for command, into in (pair if r % 2 == 0 else pair[::-1]):
-            into.append(run_process(command))
-    return {what: (statistics.median(t[i] for t in ours), statistics.median(t[i] for t in theirs))
-            for i, what in enumerate(("wall", "CPU"))}
+# Bytecode kept between runs, as on a user's machine.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def whole_process(rounds: int) -> list:
+    """Each case's dusk process and icepool process, alternating (the order reversed every other round),
+    after one untimed run of each. Rows: (name, dusk's (wall, CPU) runs, icepool's). On a machine shared
+    with other work the wall time waits for the other jobs too; the CPU time is the process's own work."""
+    commands = [(name, [sys.executable, "-m", "ruleset_engine", "prob", *args], [sys.executable, "-c", program])
+                for name, args, program in WHOLE]
+    for name, dusk, direct in commands:     # untimed: bytecode written; and both give the same odds
+        ours = json.loads(subprocess.run(dusk + ["--json"], cwd=ROOT, capture_output=True, check=True, env=ENV,
+                                         text=True).stdout)
+        theirs = subprocess.run(direct, cwd=ROOT, capture_output=True, check=True, env=ENV, text=True).stdout
+        assert ours["exact"], f"{name}: dusk estimated"
+        got = {row["value"]: row["float"] for row in ours["questions"][0]["distribution"]}
+        expected = {int(o): float(p) for o, p in (line.split() for line in theirs.splitlines())}
+        assert got.keys() == {o for o, p in expected.items() if p} and all(
+            abs(got[o] - expected[o]) < 1e-12 for o in got), f"{name}: dusk and icepool disagree"
+    runs = {name: ([], []) for name, _, _ in commands}
+    for r in range(rounds):
+        order = commands if r % 2 == 0 else commands[::-1]
+        for name, dusk, direct in order:
+            pair = [(dusk, runs[name][0]), (direct, runs[name][1])]
+            for command, into in (pair if r % 2 == 0 else pair[::-1]):
+                into.append(run_process(command))
+    return [(name, *runs[name]) for name, _, _ in commands]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=5, help="rounds of the whole processes (at least 3)")
+    parser.add_argument("--whole-only", action="store_true", help="only the whole processes")
     args = parser.parse_args()
-    print(f"in one process, median of {args.rounds} alternating rounds (dusk / icepool; goal <= 1.5):")
-    for name, ours, theirs in in_process(args.rounds):
-        print(f"  {name:<28} dusk {ours * 1000:8.1f} ms  icepool {theirs * 1000:8.1f} ms  ratio {ours / theirs:.2f}")
-    print(f"whole process, {conflict_text(10, 10)}, median of {args.runs} alternating runs:")
-    for what, (ours, theirs) in whole_process(args.runs).items():
-        print(f"  {what + ' time':<9} dusk prob {ours * 1000:5.0f} ms  python with icepool {theirs * 1000:5.0f} ms  "
-              f"ratio {ours / theirs:.2f}")
+    load = os.getloadavg()
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, load average {load[0]:.2f} ({os.cpu_count()} cores)")
+    if not args.whole_only:
+        print(f"in one process, median of {args.rounds} alternating rounds (dusk / icepool; goal <= 1.5):")
+        for name, ours, theirs in in_process(args.rounds):
+            print(f"  {name:<28} dusk {ours * 1000:8.1f} ms  icepool {theirs * 1000:8.1f} ms  ratio {ours / theirs:.2f}")
+    print(f"whole processes, {args.runs} alternating rounds: dusk prob against Python with icepool "
+          f"(min / median; goal: at most 1.2):")
+    for name, ours, theirs in whole_process(max(3, args.runs)):
+        for i, what in enumerate(("wall", "CPU")):
+            a, b = [t[i] for t in ours], [t[i] for t in theirs]
+            print(f"  {name:<22} {what:<4} dusk {min(a) * 1000:6.0f} / {statistics.median(a) * 1000:6.0f} ms  "
+                  f"icepool {min(b) * 1000:6.0f} / {statistics.median(b) * 1000:6.0f} ms  "
+                  f"ratio {min(a) / min(b):.2f} / {statistics.median(a) / statistics.median(b):.2f}")
+    load = os.getloadavg()
+    print(f"load average after: {load[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -62,11 +62,11 @@ def cmd_prob(args: argparse.Namespace) -> int:
     from ruleset_engine.analysis import prob, prob_view
 
     try:
-        env = prob.ruleset_env(args.ruleset, args.set) if args.ruleset else {}
+        # One load (and one check) of the ruleset gives both its params and its named formulas.
+        env, formulas = prob.ruleset_names(args.ruleset, args.set) if args.ruleset else ({}, prob.NO_FORMULAS)
         if args.set and not args.ruleset:
             raise prob.ProbError(_("--set changes a ruleset's params: name the ruleset with --ruleset"))
         lets = [prob.parse_let(text) for text in args.let or []]
-        formulas = prob.ruleset_formulas(args.ruleset) if args.ruleset else prob.NO_FORMULAS
         options = dict(lets=lets, env=env, depth=args.depth, estimate=args.estimate, samples=args.samples,
                        seed=args.seed, formulas=formulas)
         if args.grid:

@@ -22,7 +22,6 @@ output is unchanged.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 DOMAIN = "dusk"
 ENGLISH = "en"
@@ -38,6 +37,8 @@ def N_(message: str) -> str:
 
 def locale_dirs() -> list[Path]:
     """Where the catalogs are: inside the installed package, or locale/ at the top of a checkout."""
+    from pathlib import Path      # here, not at the top: English (`dusk roll` most often) never needs it
+
     here = Path(__file__).resolve().parent
     return [here / "locale", here.parent / "locale"]
 

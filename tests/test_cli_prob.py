@@ -84,6 +84,25 @@ def test_a_ruleset_gives_its_params(tmp_path):
     assert revised["questions"][0]["distribution"][0]["value"] == 0
 
 
+def test_a_ruleset_is_loaded_and_checked_once(monkeypatch, capsys):
+    """`--ruleset` with `--set` and a named formula: one load gives the params and the formulas
+    (it was two loads, each reading, validating and checking the file)."""
+    import ruleset_engine.ruleset as ruleset_package
+    from ruleset_engine.ruleset import loader
+
+    loads = []
+
+    def counted(source):
+        loads.append(source)
+        return loader.load(source)
+
+    monkeypatch.setattr(ruleset_package, "load", counted)
+    source = str(RULESETS / "named-formulas.yaml")
+    assert cli.main(["prob", "success(2d10, 6)", "--ruleset", source, "--set", "ones_cancel=false", "--json"]) == 0
+    assert loads == [source]
+    assert json.loads(capsys.readouterr().out)["exact"] is True
+
+
 @pytest.mark.parametrize("args, message", [
     (["count(5d10 >= 6)"], "^"),
     (["highest(cancel(2d6, 3d6))"], "default="),

@@ -81,6 +81,63 @@ def too_much(work: int, limits: "ExactLimits") -> NoExact | None:
 
 EXACT_LIMITS = ExactLimits()
 
+# A tally (a count, sum or size) of a plain NdS is counted die by die, the same exact distribution as
+# the multiset evaluation and many times faster (tests/analysis/test_exact_tally.py compares the two,
+# fraction for fraction, with this off and on).
+COUNT_FAST = True
+MAX_COMPOSITIONS = 20_000     # the ways N dice fall into the faces' classes, past which N @ die is used
+
+
+class Tally:
+    """An evaluation that adds up `per_die(face)` over the dice of a pool (a count, a sum, a size);
+    `multiset` is the same evaluation over icepool's multiset, used where the pool is no plain NdS."""
+
+    __slots__ = ("per_die", "multiset")
+
+    def __init__(self, per_die, multiset):
+        self.per_die = per_die
+        self.multiset = multiset
+
+    def __call__(self, expr):
+        return self.multiset(expr)
+
+
+def _compositions(n: int, k: int):
+    """Every tuple of k counts of 0 or more adding up to n."""
+    if k == 1:
+        yield (n,)
+        return
+    for first in range(n + 1):
+        for rest in _compositions(n - first, k - 1):
+            yield (first,) + rest
+
+
+def _counted(die, count: int, per_die: tuple, single: bool = False):
+    """The joint distribution of the tallies over `count` independent copies of `die`: the faces fall
+    into classes (faces that add the same to every tally), and each way the dice fall into the classes
+    has its multinomial weight; past MAX_COMPOSITIONS ways, icepool's `count @ die` adds the dice up.
+    A Die of tuples (one value per tally), or of the value itself with `single`."""
+    classes: dict = {}
+    for face, quantity in die.items():
+        if quantity:
+            key = tuple(fn(face) for fn in per_die)
+            classes[key] = classes.get(key, 0) + quantity
+    items = list(classes.items())
+    if math.comb(count + len(items) - 1, len(items) - 1) > MAX_COMPOSITIONS:
+        if single:
+            return count @ die.map(per_die[0], star=False)
+        summed = count @ die.map(lambda face: icepool.Vector(tuple(fn(face) for fn in per_die)), star=False)
+        return summed.map(lambda v: tuple(v), star=False)
+    found: dict = {}
+    for counts in _compositions(count, len(items)):
+        weight, left = 1, count
+        for c, (_, quantity) in zip(counts, items):
+            weight *= math.comb(left, c) * quantity ** c
+            left -= c
+        key = tuple(sum(c * values[i] for c, (values, _) in zip(counts, items)) for i in range(len(per_die)))
+        found[key] = found.get(key, 0) + weight
+    return icepool.Die({k[0]: q for k, q in found.items()} if single else found)
+
 
 class Source:
     """One rolled pool (a leaf of the translation): its icepool multiset. Shared once a let binds it."""
@@ -95,7 +152,7 @@ class Source:
 class PoolValue:
     """A pool: a multiset built by `build` from its sources' multisets (by id), at most `most` dice."""
 
-    __slots__ = ("sources", "build", "most", "sides", "mixtures")
+    __slots__ = ("sources", "build", "most", "sides", "mixtures", "plain")
 
     def __init__(self, sources: tuple, build, most: int, sides: int):
         self.sources = sources
@@ -103,6 +160,7 @@ class PoolValue:
         self.most = most        # the most dice it can hold
         self.sides = sides      # the most distinct faces (for the size of re-rolling it whole)
         self.mixtures = 1       # the pools it may be (a rolled count or rolled sides), for the work
+        self.plain = None       # (die, count): the pool is its one source, count dice alike (a tally counts them)
 
     @property
     def shared(self) -> bool:
@@ -261,7 +319,10 @@ class Exact:
     def evaluate(self, pool: PoolValue, evaluation):
         """An evaluation of a pool (its size, sum, ...): now, or with the other readers of a shared roll."""
         if not pool.shared:
-            self.afford(_pool_work(pool))
+            fast = _tally_work(((pool, evaluation),))
+            self.afford(_pool_work(pool) if fast is None else fast)
+            if fast is not None:
+                return _counted(*pool.plain, (evaluation.per_die,), single=True)
             return evaluation(pool.concrete())
         return Formula(((pool, evaluation),), (), lambda p, a: p[0])
 
@@ -293,6 +354,11 @@ class Exact:
 
             return self.combine(face, found)
         return self.combine(lambda kept, otherwise: kept[0] if kept else otherwise, found, default)
+
+    def tally(self, per_die, multiset) -> Tally:
+        """An evaluation adding up per_die(face) over a pool's dice; `multiset` is the same over icepool's
+        multiset. On a plain NdS it is counted die by die (the same distribution, many times faster)."""
+        return Tally(per_die, multiset)
 
     def constant(self, value, what: str) -> int:
         if is_random(value) or isinstance(value, PoolValue):
@@ -362,7 +428,7 @@ class Exact:
     def number(self, node):
         value = self.node(node)
         if isinstance(value, PoolValue):
-            return self.evaluate(value, lambda e: e.sum())
+            return self.evaluate(value, SUM)
         return value
 
     def pool(self, node, what: str) -> PoolValue:
@@ -385,7 +451,7 @@ class Exact:
     def finish(self, value):
         """The translated value as one icepool Die: shared rolls evaluated jointly, once."""
         if isinstance(value, PoolValue):
-            value = self.evaluate(value, lambda e: e.sum())
+            value = self.evaluate(value, SUM)
         if isinstance(value, Formula):
             atoms = value.atoms
             self.afford(math.prod(len(a) for a in atoms if isinstance(a, icepool.Die)) * _joint_work(value.pending))
@@ -403,6 +469,24 @@ def _pool_work(pool: PoolValue) -> int:
     return max(1, pool.most * pool.sides) ** 2 * max(1, getattr(pool, "mixtures", 1))
 
 
+def _plain_tallies(pending) -> bool:
+    """Whether every reader of the pending evaluations tallies the one plain NdS (counted die by die)."""
+    return (COUNT_FAST and bool(pending) and len({id(pool.sources[0]) for pool, _ in pending if pool.sources}) == 1
+            and all(isinstance(evaluation, Tally) and pool.plain is not None for pool, evaluation in pending))
+
+
+def _tally_work(pending) -> int | None:
+    """The steps of counting the tallies die by die (the ways the dice fall into the faces' classes, times
+    the tallies), or None when they are not all tallies of one plain NdS or the ways are past
+    MAX_COMPOSITIONS (then N @ die adds up dice, and the multiset form's estimate stands)."""
+    if not _plain_tallies(pending):
+        return None
+    die, count = pending[0][0].plain
+    classes = {tuple(evaluation.per_die(face) for _, evaluation in pending) for face, q in die.items() if q}
+    ways = math.comb(count + len(classes) - 1, len(classes) - 1)
+    return ways * len(pending) if ways <= MAX_COMPOSITIONS else None
+
+
 def _joint_work(pending) -> int:
     """The steps of the joint evaluation of the readers of shared rolls, about: the dice x faces of
     the widest roll, times the states of the readers together. A reader counting dice has dice + 1
@@ -410,6 +494,9 @@ def _joint_work(pending) -> int:
     faces go by), whichever is fewer."""
     if not pending:
         return 1
+    fast = _tally_work(pending)
+    if fast is not None:
+        return fast
     faces = max(max(1, pool.most * pool.sides) for pool, _ in pending)
     k, most = len(pending), max(pool.most for pool, _ in pending)
     states = min(math.prod(pool.most + 1 for pool, _ in pending), math.comb(most + k, k))
@@ -424,6 +511,9 @@ def _joint(pending):
         # mixture of pools, and icepool's joint evaluation of one gives a wrong answer, not an error.
         raise NoExact("a roll read more than once whose number of dice is known only when rolled "
                       "(explosions, a rolled count) cannot be followed exactly")
+
+    if _plain_tallies(pending):
+        return _counted(*pending[0][0].plain, tuple(evaluation.per_die for _, evaluation in pending))
 
     def body(*params):
         m = {id(s): p for s, p in zip(sources, params)}
@@ -612,16 +702,20 @@ def _dice(x: Exact, node: ast.Dice):
     for mod in node.modifiers:
         _never_ends(x, mod, all_sides)
 
-    def roll(n, s):
+    def rolled(n, s) -> ExactRoll:
         built = ExactRoll(x, icepool.d(s), n, label, node.span)
         for entry, found in mods:
             entry.exact(x, built, *found)
-        return built.current()
+        return built
 
+    plain = None
     if isinstance(count, icepool.Die) or isinstance(sides, icepool.Die):
-        expr = icepool.map_to_pool(roll, count, sides, star=False)
+        expr = icepool.map_to_pool(lambda n, s: rolled(n, s).current(), count, sides, star=False)
     else:
-        expr = roll(count, sides)
+        built = rolled(count, sides)
+        expr = built.current()
+        if built.expr is None:          # no keep, drop or explosion: count dice alike
+            plain = (built.die, count)
     # The most dice one die may become: an explosion with no most is followed as deep as the odds need.
     deepest = 0
     for entry, found in mods:
@@ -630,6 +724,7 @@ def _dice(x: Exact, node: ast.Dice):
             deepest = max(deepest, max((d for d, _ in x.depths), default=0) if most is None else most)
     made = _source_pool(expr, max(counts) * (deepest + 1), max(all_sides))
     made.mixtures = mixtures
+    made.plain = plain
     return made
 
 
@@ -736,6 +831,9 @@ _NODES = {
     ast.Conditional: _conditional, ast.Condition: _condition, ast.Call: _call, ast.Dice: _dice,
     ast.PoolLiteral: _pool_literal, ast.Aliased: _aliased, ast.Rolled: _rolled, ast.Member: _member,
 }
+
+
+SUM = Tally(lambda face: face, lambda e: e.sum())     # a pool read as a number
 
 
 def env_names(env, lets: dict):

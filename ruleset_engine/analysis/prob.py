@@ -388,22 +388,26 @@ def odds(expression: str, *, lets: dict | None = None, ruleset: str | None = Non
                seed=seed, formulas=formulas).questions[0]
 
 
-def ruleset_env(ruleset: str, sets: list[str] | None) -> dict:
-    """The names a ruleset gives its formulas before a game starts: `params` (defaults, --set over them)."""
+def ruleset_names(ruleset: str, sets: list[str] | None) -> tuple[dict, object]:
+    """What questions about a ruleset read, from one load (and one check) of it: the names its formulas
+    get before a game starts (`params`: defaults, --set over them) and its named formulas."""
     from ruleset_engine.ruleset import load
     from ruleset_engine.ruleset.params import parse_sets
     from ruleset_engine.runtime import resolve_params
 
     loaded = load(ruleset)
-    return {"params": resolve_params(loaded, parse_sets(sets))}
+    return {"params": resolve_params(loaded, parse_sets(sets))}, loaded.formulas
+
+
+def ruleset_env(ruleset: str, sets: list[str] | None) -> dict:
+    """The names a ruleset gives its formulas before a game starts: `params` (defaults, --set over them)."""
+    return ruleset_names(ruleset, sets)[0]
 
 
 def ruleset_formulas(ruleset: str):
     """The named formulas of a ruleset (its `formulas:`), which questions about it may call."""
-    from ruleset_engine.ruleset import load
-
-    return load(ruleset).formulas
+    return ruleset_names(ruleset, [])[1]
 
 
 __all__ = ["ask", "grid", "odds", "Odds", "Answer", "Chart", "ProbError", "parse_let", "parse_axis", "ruleset_env",
-           "ruleset_formulas"]
+           "ruleset_formulas", "ruleset_names"]

@@ -127,16 +127,18 @@ def _exact_abs(x, value):
     return x.combine(abs, value)
 
 
+# count, sum and size add up one value per die: a tally (per die, and over the multiset), which a plain
+# NdS counts die by die (N @ die), many times faster than the multiset evaluation, to the same odds.
 def _exact_count(x, pool, test):
-    return x.evaluate(pool, lambda e: e.keep_outcomes(test).size())
+    return x.evaluate(pool, x.tally(lambda face: 1 if test(face) else 0, lambda e: e.keep_outcomes(test).size()))
 
 
 def _exact_sum(x, pool):
-    return x.evaluate(pool, lambda e: e.sum())
+    return x.evaluate(pool, x.tally(lambda face: face, lambda e: e.sum()))
 
 
 def _exact_size(x, pool):
-    return x.evaluate(pool, lambda e: e.size())
+    return x.evaluate(pool, x.tally(lambda face: 1, lambda e: e.size()))
 
 
 def _exact_highest(x, pool, default=None):

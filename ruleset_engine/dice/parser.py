@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import replace
-from importlib import resources
+import os
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -24,7 +24,8 @@ from .aliases import ALIASES
 from .entries import COUNT_OP, KIND_ARG, SCHEMAS
 from .functions import FUNCTIONS
 from .modifiers import MODIFIERS
-from .errors import DiceLimitError, DiceSyntaxError
+from .binding import bind
+from .errors import DiceLimitError, DiceSyntaxError, DiceTypeError
 from .limits import DEFAULT_LIMITS, Limits
 
 _PARSER: Lark | None = None
@@ -43,23 +44,29 @@ def _cover(*items) -> tuple[int, int]:
     return (min(s[0] for s in spans), max(s[1] for s in spans))
 
 
-def _kind_names(function: str, args: tuple, keywords: tuple) -> tuple:
-    """A bare name where the registry's form takes a kind of dice is that kind's name (a KindName),
-    not a name to read: `of(p, wild)` reads no variable `wild`."""
-    entry = FUNCTIONS.get(function)
-    form = entry.form_for(len(args)) if entry is not None else None
-    if form is None:
-        return args, keywords
+def _kind_name(node):
+    if isinstance(node, ast.Name) and len(node.path) == 1:
+        return ast.KindName(node.path[0], node.span, node.depth)
+    return node
 
-    def kind(node):
-        if isinstance(node, ast.Name) and len(node.path) == 1:
-            return ast.KindName(node.path[0], node.span, node.depth)
-        return node
 
-    args = tuple(kind(a) if i < len(form.args) and form.args[i] == KIND_ARG else a for i, a in enumerate(args))
-    keywords = tuple(replace(k, value=kind(k.value)) if form.keywords.get(k.name) == KIND_ARG else k
-                     for k in keywords)
-    return args, keywords
+def _kind_names(call: ast.Call) -> ast.Call:
+    """A bare name where the call's binding (dice/binding.py: the form, each argument's kind) takes a
+    kind of dice is that kind's name (a KindName), not a name to read: `of(p, wild)` reads no variable
+    `wild`. A call that binds to no form is left as written: its compilation says what is wrong."""
+    entry = FUNCTIONS.get(call.function)
+    if entry is None:
+        return call
+    try:
+        binding = bind(entry, call)
+    except DiceTypeError:
+        return call
+    if KIND_ARG not in {kind for kind, _ in binding.args} | {kind for _, kind, _ in binding.keywords}:
+        return call
+    args = tuple(_kind_name(node) if kind == KIND_ARG else node for kind, node in binding.args)
+    keywords = tuple(replace(k, value=_kind_name(k.value)) if kind == KIND_ARG else k
+                     for k, (_, kind, _) in zip(call.keywords, binding.keywords))
+    return replace(call, args=args, keywords=keywords)
 
 
 class _TooDeep(Exception):
@@ -158,8 +165,7 @@ class _Builder(Transformer):
         args = tuple(x for x in items if not isinstance(x, ast.Keyword))
         keywords = tuple(x for x in items if isinstance(x, ast.Keyword))
         span = _cover(name, c[-1])
-        args, keywords = _kind_names(str(name), args, keywords)
-        return ast.Call(str(name), args, keywords, span, _span(name), self._depth(span, *items))
+        return _kind_names(ast.Call(str(name), args, keywords, span, _span(name), self._depth(span, *items)))
 
     def member(self, c):
         call, parts = c[0], [t for t in c[1:] if t.type == "NAME"]
@@ -253,11 +259,20 @@ def _with_modifier_tokens(grammar: str) -> str:
     return grammar
 
 
+def _grammar_file() -> str:
+    """grammar/dice.lark: inside the installed package, or at the top of a checkout (an editable install
+    maps ruleset_engine.grammar there). Found by path: importlib.resources would cost `dusk roll` a
+    tenth of its start-up."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    installed = os.path.join(package, "grammar", "dice.lark")
+    return installed if os.path.isfile(installed) else os.path.join(os.path.dirname(package), "grammar", "dice.lark")
+
+
 def _load_parser() -> Lark:
     global _PARSER
     if _PARSER is None:
-        grammar = _with_modifier_tokens(resources.files("ruleset_engine.grammar").joinpath("dice.lark")
-                                        .read_text("utf-8"))
+        with open(_grammar_file(), encoding="utf-8") as handle:
+            grammar = _with_modifier_tokens(handle.read())
         _PARSER = Lark(
             grammar,
             parser="lalr",

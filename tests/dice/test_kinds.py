@@ -155,3 +155,18 @@ def test_a_roll_shows_each_die_once_as_it_ended():
     assert [(d.face, d.kind, f) for d, f in result.dice] == \
         [(10, "hunger", "counted"), (3, None, "kept"), (7, "hunger", "counted")]
     assert len(result.to_json()["dice"]) == 3
+
+
+def test_the_parser_reads_a_kind_where_the_calls_binding_takes_one():
+    """`of(p, wild)` and `count(p, >= 6, kind=wild)`: `wild` is a kind's name (dice/binding.bind gives the
+    argument its kind), while the same bare name elsewhere is a name to read, and a call that binds to
+    no form keeps its names for its compilation to refuse."""
+    from ruleset_engine.dice import ast
+    from ruleset_engine.dice.parser import parse
+
+    of = parse("of(p, wild)")
+    assert [type(a) for a in of.args] == [ast.Name, ast.KindName] and of.args[1].name == "wild"
+    count = parse("count(p, >= 6, kind=wild)")
+    assert type(count.keywords[0].value) is ast.KindName and type(count.args[0]) is ast.Name
+    assert [type(a) for a in parse("max(wild, 2)").args] == [ast.Name, ast.Integer]
+    assert all(type(a) is ast.Name for a in parse("of(p, wild, hunger)").args)     # no form of 3 arguments

@@ -4,7 +4,8 @@
     KINDS["set"].lower(writer, step)                 # a typed step -> Python source
 
 Adding a step kind is one entry (its dataclass, check, lowering, doc line and helpers) in one of
-these modules, listed below, and its tests; the schema's step definitions name its keys.
+these modules, listed below, and its tests; the schema file's step definitions are written from the
+entries (`python -m ruleset_engine.ruleset.step_schema --write`).
 """
 
 from .contests import ROLL_OFF, RollOffStep

@@ -123,4 +123,11 @@ ROLL_OFF = StepKind(
     'roll_off: player\neach: p\nrolls: "1d10 + p.wits"\nas: first', check_roll_off, lower_roll_off,
     helpers={"_roll_score": roll_score, "_roll_off_start": roll_off_start, "_roll_off_tied": roll_off_tied},
     binds=lambda s: [(s.var, None), (s.each, None)], formulas=lambda s: [s.rolls],
-    no_vector="the roll-off re-rolls among the tied instances of each game, one game at a time")
+    no_vector="the roll-off re-rolls among the tied instances of each game, one game at a time",
+    schema={
+        "roll_off": {"$ref": "#/$defs/name"},
+        "each": {"$ref": "#/$defs/name"},
+        "rolls": {"$ref": "#/$defs/formula"},
+        "as": {"$ref": "#/$defs/name"},
+    },
+    required=("each", "rolls", "as"))

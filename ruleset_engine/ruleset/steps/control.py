@@ -447,29 +447,62 @@ def vector_end(m, step: EndStep, rows) -> None:
 
 IF = StepKind("if", IfStep, ("if", "then", "else"), "runs then: when the test holds, else: otherwise",
               "if: ones >= 3\nthen: [...]\nelse: [...]", check_if, lower_if, nested=("then", "otherwise"),
-              vector=vector_if, writes=nothing, formulas=lambda s: [s.test])
+              vector=vector_if, writes=nothing, formulas=lambda s: [s.test],
+              schema={
+                  "if": {"$ref": "#/$defs/formula"},
+                  "then": {"$ref": "#/$defs/steps"},
+                  "else": {"$ref": "#/$defs/steps"},
+              },
+              required=("then",))
 REPEAT = StepKind("repeat", RepeatStep, ("repeat", "as", "do"),
                   "runs do: a number of times, or while/until a condition holds (with max:, every loop is bounded)",
                   "repeat: {times: guards}\nas: i\ndo: [...]", check_repeat, lower_repeat, nested=("body",),
                   vector=vector_repeat, writes=nothing, binds=lambda s: given(s.index) and [(s.index, None)],
-                  formulas=lambda s: given(s.times, s.while_, s.until))
+                  formulas=lambda s: given(s.times, s.while_, s.until),
+                  schema={
+                      "repeat": {"type": "object", "additionalProperties": False, "minProperties": 1, "properties": {"times": {"$ref": "#/$defs/formula"}, "while": {"$ref": "#/$defs/formula"}, "until": {"$ref": "#/$defs/formula"}, "max": {"type": "integer", "minimum": 1}}},
+                      "as": {"$ref": "#/$defs/name"},
+                      "do": {"$ref": "#/$defs/steps"},
+                  },
+                  required=("do",))
 FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "where", "by", "first", "do"),
                     "goes through a group's instances (where: only those that meet a test; by: in the order of "
                     "a score, highest first, or first: lowest), or the faces of a pool",
                     "for_each: p\nin: player\nwhere: p.alive\nby: p.speed + p.nerve\ndo: [...]",
                     check_for_each, lower_for_each, helpers={"_each": each, "_ordered": ordered}, nested=("body",),
                     vector=vector_for_each, vector_refuses=refuses_for_each, writes=nothing,
-                    binds=lambda s: [(s.var, None)], formulas=lambda s: given(s.source, s.only, *s.by))
+                    binds=lambda s: [(s.var, None)], formulas=lambda s: given(s.source, s.only, *s.by),
+                    schema={
+                        "for_each": {"$ref": "#/$defs/name"},
+                        "in": {"$ref": "#/$defs/formula"},
+                        "where": {"$ref": "#/$defs/formula", "description": "A group's instances: only those that meet this test (read through the for_each name)."},
+                        "by": {"anyOf": [{"$ref": "#/$defs/formula"}, {"type": "array", "minItems": 1, "maxItems": 8, "items": {"$ref": "#/$defs/formula"}}], "description": "A group's instances in the order of this score (a list: ties go to the next), read as the loop starts; ties left go in the group's order."},
+                        "first": {"enum": ["highest", "lowest"], "description": "With by: which end of the order comes first (highest by default)."},
+                        "do": {"$ref": "#/$defs/steps"},
+                    },
+                    required=("in", "do"))
 CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with arguments; as: binds what it returns",
                 "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call,
                 helpers={"_instance_arg": instance_arg}, vector=vector_call, vector_refuses=refuses_call,
                 writes=nothing, binds=lambda s: given(s.result) and [(s.result, None)],
                 formulas=lambda s: [formula for _, formula in s.args],
-                calls=lambda s: [(s.procedure, s.args, s.result)])
+                calls=lambda s: [(s.procedure, s.args, s.result)],
+                schema={
+                    "call": {"$ref": "#/$defs/name"},
+                    "with": {"type": "object", "additionalProperties": {"$ref": "#/$defs/formula"}},
+                    "as": {"$ref": "#/$defs/name"},
+                })
 RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value, or a record of named values", "return: net",
                   check_return, lower_return, ends_block=True,
-                  vector=vector_return, writes=nothing, formulas=lambda s: s.formulas, returns=lambda s: s.formulas)
+                  vector=vector_return, writes=nothing, formulas=lambda s: s.formulas, returns=lambda s: s.formulas,
+                  schema={
+                      "return": {"anyOf": [{"$ref": "#/$defs/formula"}, {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/formula"}, "propertyNames": {"$ref": "#/$defs/name"}, "description": "A record: read NAME.FIELD after call: ... as: NAME."}]},
+                  })
 END = StepKind("end", EndStep, ("end", "result"),
                "ends the game with a result, or the current iteration of a loop level",
                "end: game\nresult: won", check_end, lower_end, ends_block=True,
-               vector=vector_end, writes=nothing)
+               vector=vector_end, writes=nothing,
+               schema={
+                   "end": {"$ref": "#/$defs/name"},
+                   "result": {"$ref": "#/$defs/name"},
+               })

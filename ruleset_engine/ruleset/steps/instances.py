@@ -143,4 +143,9 @@ CREATE = StepKind(
     binds=lambda s: [(s.var, None)] if s.var else [], formulas=lambda s: [formula for _, formula in s.fields],
     makes=lambda s: [s.entity],
     helpers={"_create_instance": create_instance},
-)
+    schema={
+        "create": {"$ref": "#/$defs/name"},
+        "name": {"$ref": "#/$defs/text"},
+        "fields": {"type": "object", "additionalProperties": {"$ref": "#/$defs/formula"}},
+        "as": {"$ref": "#/$defs/name"},
+    })

@@ -12,6 +12,9 @@ value/truth/number of a formula for the rows, assign, bind, block, call, end_gam
 games that reach the step. `vector_refuses(step)` gives the reason a step of the kind cannot run
 that way (an `end:` of a loop level, say), or None; `no_vector` says why a kind has no vector form.
 
+`schema` and `required` say what the JSON Schema allows of each key the kind takes; the schema file's
+step definitions are written from them (ruleset/step_schema.py).
+
 The data-flow facts (read by the program writer, the at-once end conditions and the lockstep
 check, through ruleset/walk.py) say what one step does with names, without running it; the
 blocks inside a step (`nested`) are walked for their own facts:
@@ -73,3 +76,8 @@ class StepKind:
     returns: Callable = nothing
     texts: Callable = nothing
     makes: Callable = nothing
+    # The JSON Schema of each key in `takes` (its definitions are the schema file's: #/$defs/formula, ...)
+    # and the keys a step of the kind must have besides its own: schemas/ruleset.schema.json's step
+    # definitions are written from these (ruleset/step_schema.py), so an editor knows a new kind.
+    schema: dict = field(default_factory=dict)
+    required: tuple[str, ...] = ()

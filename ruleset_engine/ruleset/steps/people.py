@@ -371,6 +371,23 @@ ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no"
                check_ask, lower_ask, vector=vector_ask,
                helpers={"_offered": offered, "_chosen": chosen, "_auto_named": auto_named},
                writes=nothing, binds=lambda s: [(s.var, None)],
-               formulas=_ask_formulas)
+               formulas=_ask_formulas,
+               schema={
+                   "ask": {"$ref": "#/$defs/text"},
+                   "as": {"$ref": "#/$defs/name"},
+                   "who": {"$ref": "#/$defs/text"},
+                   "number": {"type": "object", "additionalProperties": False, "properties": {"min": {"$ref": "#/$defs/formula"}, "max": {"$ref": "#/$defs/formula"}}},
+                   "choice": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+                   "yes_no": {"const": True},
+                   "pick": {"type": "object", "required": ["from"], "additionalProperties": False, "properties": {"from": {"$ref": "#/$defs/formula"}, "min": {"$ref": "#/$defs/formula"}, "max": {"$ref": "#/$defs/formula"}}},
+                   "text": {"type": ["object", "boolean"], "if": {"type": "boolean"}, "then": {"const": True}, "additionalProperties": False, "properties": {"min": {"type": "integer", "minimum": 0, "maximum": 1000}, "max": {"type": "integer", "minimum": 1, "maximum": 1000}}, "description": "A text answer of min (1) to max (200) characters; auto: is then a text."},
+                   "choose": {"type": "object", "required": ["of"], "additionalProperties": False, "properties": {"of": {"$ref": "#/$defs/name"}, "where": {"$ref": "#/$defs/formula"}, "min": {"$ref": "#/$defs/formula"}, "max": {"$ref": "#/$defs/formula"}}, "description": "Instances of a group, offered by name: those that meet where:. Without min:/max: one instance; with them, several (a list)."},
+                   "default": {"$ref": "#/$defs/formula"},
+                   "auto": {"$ref": "#/$defs/formula"},
+               },
+               required=("as", "auto"))
 SAY = StepKind("say", SayStep, ("say",), "a line of the chronicle", 'say: "The guard strikes for {white}."',
-               check_say, lower_say, vector=vector_say, writes=nothing)
+               check_say, lower_say, vector=vector_say, writes=nothing,
+               schema={
+                   "say": {"$ref": "#/$defs/text"},
+               })

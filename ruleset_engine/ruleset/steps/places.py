@@ -397,23 +397,47 @@ LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as", "quiet")
                   "binds the first matching row of a table; keys: {col: formula, ..} for several key columns; "
                   "quiet: true keeps the row out of the table's output (it stays in the log)",
                   "lookup: degrees\nkey: net\nas: row", check_lookup, lower_lookup, helpers={"_find_row": find_row},
-                  vector=vector_lookup, writes=nothing, binds=lambda s: [(s.var, None)], formulas=lambda s: list(s.keys))
+                  vector=vector_lookup, writes=nothing, binds=lambda s: [(s.var, None)], formulas=lambda s: list(s.keys),
+                  schema={
+                      "lookup": {"$ref": "#/$defs/name"},
+                      "key": {"$ref": "#/$defs/formula"},
+                      "keys": {"type": "object", "additionalProperties": {"$ref": "#/$defs/formula"}},
+                      "as": {"$ref": "#/$defs/name"},
+                      "quiet": {"type": "boolean", "description": "true: the row is bound and logged, not shown at the table"},
+                  },
+                  required=("as",))
 MOVE = StepKind("move", MoveStep, ("move", "quiet"),
                 "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
                 "from going below that many; quiet: true keeps it out of the table's output (it stays in the log)", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
                 check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice},
                 vector=vector_move, writes=lambda s: [s.source, s.target],
-                formulas=lambda s: given(s.count, s.dice, s.floor))
+                formulas=lambda s: given(s.count, s.dice, s.floor),
+                schema={
+                    "move": {"type": "object", "required": ["from", "to"], "additionalProperties": False, "properties": {"count": {"$ref": "#/$defs/formula"}, "dice": {"$ref": "#/$defs/formula"}, "from": {"$ref": "#/$defs/path"}, "to": {"$ref": "#/$defs/path"}, "floor": {"$ref": "#/$defs/formula"}}},
+                    "quiet": {"type": "boolean", "description": "true: the move is logged, not shown at the table"},
+                })
 MARK = StepKind("mark", MarkStep, ("mark", "count", "type", "quiet"),
                 "marks boxes of a track, from the first unmarked; type: names the mark on a track with marks:, "
                 "or is a formula giving its name (its full: rule says what a mark does to a full track); quiet: "
                 "true as for move",
                 "mark: character.health\ncount: 2\ntype: heavy", check_mark, lower_mark,
                 helpers={"_mark": mark, "_mark_typed": mark_typed, "_mark_type": mark_type}, vector=vector_mark,
-                writes=lambda s: [s.track], formulas=lambda s: given(s.count, s.type_formula))
+                writes=lambda s: [s.track], formulas=lambda s: given(s.count, s.type_formula),
+                schema={
+                    "mark": {"$ref": "#/$defs/path"},
+                    "count": {"$ref": "#/$defs/formula"},
+                    "type": {"$ref": "#/$defs/formula", "description": "A type of the track's marks: its name, or a formula giving one as the step runs."},
+                    "quiet": {"type": "boolean", "description": "true: the marks are logged, not shown at the table"},
+                })
 CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type", "quiet"),
                  "clears marked boxes of a track, from the last marked (type: only the marks of that type; quiet: true "
                  "as for move)",
                  "clear: character.health\ncount: 1", check_mark, lower_mark,
                  helpers={"_mark": mark, "_mark_typed": mark_typed, "_mark_type": mark_type},
-                 vector=vector_mark, writes=lambda s: [s.track], formulas=lambda s: given(s.count, s.type_formula))
+                 vector=vector_mark, writes=lambda s: [s.track], formulas=lambda s: given(s.count, s.type_formula),
+                 schema={
+                     "clear": {"$ref": "#/$defs/path"},
+                     "count": {"$ref": "#/$defs/formula"},
+                     "type": {"$ref": "#/$defs/formula", "description": "A type of the track's marks: its name, or a formula giving one as the step runs."},
+                     "quiet": {"type": "boolean", "description": "true: the marks are logged, not shown at the table"},
+                 })

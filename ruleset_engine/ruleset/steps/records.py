@@ -82,4 +82,9 @@ PAIR = StepKind(
     formulas=lambda s: [*s.between, *(formula for _, formula in s.fields)],
     helpers={"_pair_key": pair_key, "_pair_read": pair_read, "_pair_record": pair_record,
              "_pair_shown": pair_shown},
-)
+    schema={
+        "pair": {"$ref": "#/$defs/name"},
+        "of": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"$ref": "#/$defs/formula"}},
+        "fields": {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/formula"}},
+    },
+    required=("of", "fields"))

@@ -193,13 +193,27 @@ SET = StepKind("set", SetStep, ("set", "until"),
                helpers={"_timer_add": add, "_timer_position": position}, vector=vector_set, vector_refuses=refuses_set,
                writes=lambda s: [target for target, _ in s.assignments],
                binds=lambda s: [(target[0], formula) for target, formula in s.assignments if len(target) == 1],
-               formulas=lambda s: _evaluated(s) + (given(s.until[1]) if s.until is not None else []))
+               formulas=lambda s: _evaluated(s) + (given(s.until[1]) if s.until is not None else []),
+               schema={
+                   "set": {"$ref": "#/$defs/assignments"},
+                   "until": {"$ref": "#/$defs/formula", "description": "The values hold until this point of the game's clock, then each place takes back what it held: a loop level's name (the end of its current iteration), or a formula of one level's counter (loop.turn + 2)."},
+               })
 LET = StepKind("let", LetStep, ("let",), "binds local names", 'let: {net: "max(0, hits - ones)"}', check_let, lower_let,
-               vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated)
+               vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated,
+               schema={
+                   "let": {"$ref": "#/$defs/assignments"},
+               })
 ROLL = StepKind("roll", RollStep, ("roll", "label"),
                 "binds the value (a pool keeps its dice and what was set aside) and logs the roll with every die",
                 'roll: {blue: "[kept, (3 - size(kept))d6]"}\nlabel: Search', check_roll, lower_roll,
-                vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated)
+                vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated,
+                schema={
+                    "roll": {"$ref": "#/$defs/assignments"},
+                    "label": {"$ref": "#/$defs/text"},
+                })
 NOTE = StepKind("note", NoteStep, ("note",), "writes a text into a state variable or field",
                 'note: {latest: "The door opens on a {green}"}', check_note, lower_note,
-                vector=vector_note, writes=lambda s: [target for target, _ in s.notes], texts=lambda s: s.notes)
+                vector=vector_note, writes=lambda s: [target for target, _ in s.notes], texts=lambda s: s.notes,
+                schema={
+                    "note": {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/text"}},
+                })
