@@ -159,7 +159,7 @@ def procedure(c, name: str, spec) -> model.Procedure:
     raw = spec.get("params") or []
     params = procedure_param_names(raw)
     scope = Scope(c.names)
-    guard = []
+    guard, groups = [], {}
     for i, (p, given) in enumerate(zip(params, raw)):
         info = None
         declared = given[p] if isinstance(given, dict) and isinstance(given.get(p), dict) else {}
@@ -172,6 +172,7 @@ def procedure(c, name: str, spec) -> model.Procedure:
                           ("procedures", name, "params", i, p, "of"))
             else:
                 info = ("entity", of)
+                groups[p] = of
         c.bind(scope, p, ("procedures", name, "params", i), "a procedure's parameter", info)
         if declared.get("acts") is True and info is not None:
             # {NAME: {of: GROUP, acts: true}}: the group's guard is asked first, as an action's is:
@@ -183,7 +184,7 @@ def procedure(c, name: str, spec) -> model.Procedure:
             else:
                 guard += c.steps(_guard_raw(acts, p), ("entities", of, "acts"), scope)
     return model.Procedure(name, params, guard + c.steps(spec["steps"], ("procedures", name, "steps"), scope),
-                           spec.get("doc"), position_of(c.data, ("procedures", name)))
+                           spec.get("doc"), position_of(c.data, ("procedures", name)), groups)
 
 
 def trigger(c, i: int, spec) -> model.Trigger:

@@ -103,7 +103,7 @@ def test_no_roll_no_willpower(args, line):
     game.perform("turn")
     out = game.perform("test", who="Ana", wp=True, **args)
     assert said(out)[-1] == line and sizes(out) == []
-    assert sheet(game, "Ana")["willpower_pool"] == 5 and sheet(game, "Ana")["wp_turn"] != game.values["clock"]
+    assert sheet(game, "Ana")["willpower_pool"] == 5 and not sheet(game, "Ana")["wp_spent"]
     # The point is still there to spend this turn, on a roll that happens.
     out = game.perform("test", who="Ana", dice=2, wp=True)
     assert sizes(out) == [2] and sheet(game, "Ana")["willpower_pool"] == 4
@@ -316,9 +316,9 @@ def test_only_blood_may_be_spent_is_not_said_of_a_human():
     game, _ = start([])
     game.perform("npc", name="Guard", nature="human")
     out = game.perform("wound", who="Guard", levels=7, type="bashing")
-    assert said(out)[-1] == "Guard: 7/7 (bashing 7), Incapacitated: on the edge of unconsciousness."
+    assert said(out)[-1] == "Guard takes 7 bashing: Incapacitated, on the edge of unconsciousness; 7/7 (bashing 7)."
     out = game.perform("wound", who="Ana", levels=7, type="bashing")
-    assert said(out)[-1] == "Ana: 7/7 (bashing 7), Incapacitated: only blood may be spent."
+    assert said(out)[-1] == "Ana takes 7 bashing: Incapacitated, only blood may be spent; 7/7 (bashing 7)."
 
 
 def test_the_npc_armour_help_says_what_the_rules_do():
