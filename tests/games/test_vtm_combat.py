@@ -391,3 +391,38 @@ def test_real_dice_say_whose_roll_and_what_for():
     out = game.answer(out.decision, [6, 7, 8, 2, 3, 9, 10])
     assert out.decision.prompt == "Kojiro defends (dodge) at 6: 6d10"
     assert out.decision.texts["zh"] == "Kojiro 防御（dodge），难易度 6: 6d10"
+
+
+def labels(outcome):
+    return [e["label"]["en"] for e in outcome.events if e["kind"] == "roll"]
+
+
+def test_a_defender_who_cannot_act_is_refused_in_the_groups_words_and_the_blow_lands():
+    # The Guard (human, Stamina 2) dazed by 3 lethal levels; next turn Ana attacks again and he would
+    # dodge: the group's one refusal is said inside her attack (no defence roll), the blow lands.
+    # Ana's blade: 6 2 2 (1 success), damage 1 + Strength 2 = 3 dice: 6 6 6 (3), no soak for lethal.
+    # Next turn: 6 2 2 again (1 success), no dodge, 3 dice: 6 2 2 (1 level).
+    game, source = start([6, 2, 2] + [6, 6, 6] + [6, 2, 2] + [6, 2, 2])
+    npc(game, "Guard", nature="human", sta=2, dex=2, dodge=3)
+    game.perform("attack", who="Ana", target="Guard", kind="melee", damage=1, type="lethal")
+    game.perform("turn")
+    out = game.perform("attack", who="Ana", target="Guard", kind="melee", damage=1, type="lethal", defend="dodge")
+    assert said(out)[1] == "Guard cannot act: dazed, this turn is lost."
+    assert labels(out) == ["Ana attacks Guard (melee) at 6", "Damage to Guard at 6"]
+    assert said(out)[-1] == "Guard takes 1 lethal: Wounded (-2); 4/7 (lethal 4)."
+    assert source.remaining == 0
+
+
+def test_every_roll_says_what_it_is_for():
+    # A test names the traits rolled (or the number of dice), the damage and the soak whose they are.
+    game, source = start([6, 6, 6, 6, 6, 6, 6] + [6, 6, 6, 6] + [2, 2, 2, 2] + [6] * 7 + [6, 6] + [2, 2])
+    assert labels(game.perform("test", who="Ana", dice="dexterity + firearms")) == ["Ana rolls dexterity + firearms at 6"]
+    assert labels(game.perform("test", who="Ana", dice=4)) == ["Ana rolls 4 dice at 6"]
+    out = game.perform("attack", who="Ana", target="Kojiro", kind="brawl", damage=0, diff=6)
+    # Dexterity 3 + Brawl 1: 2 2 2 2 at 6, a miss. Then Kojiro's bare hands, Dexterity 3 + Brawl 4: seven
+    # 6s; damage 0 + Strength 2 = 2 dice, 6 6; Ana soaks bashing with Stamina 2: 2 2.
+    assert labels(out) == ["Ana attacks Kojiro (brawl) at 6"]
+    out = game.perform("attack", who="Kojiro", target="Ana", kind="brawl")
+    assert labels(out) == ["Kojiro attacks Ana (brawl) at 6", "Damage to Ana at 6", "Ana soaks at 6"]
+    assert said(out)[-2:] == ["2 - 0 soaked = 2.", "Ana takes 2 bashing: Hurt (-1); 2/7 (bashing 2)."]
+    assert source.remaining == 0

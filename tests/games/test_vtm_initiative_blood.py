@@ -50,7 +50,7 @@ def test_initiative_orders_ties_by_dexterity_plus_wits_then_at_once():
     assert game.status().endswith("| acting: Guard")
     assert said(game.perform("done")) == ["Kojiro acts (initiative 10)."]
     assert said(game.perform("done")) == ["Ana acts (initiative 10).", "Brute acts (initiative 10)."]
-    assert game.status().endswith("| acting: Ana, Brute")
+    assert game.status().endswith("| acting: Ana and Brute")     # the names as a sentence (list_of)
     assert said(game.perform("done")) == ["Everyone has acted: next turn."]
     assert "acting" not in game.status() and source.remaining == 0
 
