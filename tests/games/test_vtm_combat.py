@@ -348,7 +348,7 @@ def test_surprise_tied_or_lost():
 
 def test_knocked_down_rise_fail_or_botch():
     # Ana, Dexterity 3 + Athletics 2 = 5 dice at 6.
-    game, source = start([6, 2, 2, 2, 2] + [2, 2, 2, 2, 2] + [1, 2, 2, 2, 2] + [5, 5])
+    game, source = start([6, 2, 2, 2, 2] + [2, 2, 2, 2, 2] + [1, 2, 2, 2, 2] + [5, 5] + [5, 5])
     assert said(game.perform("knockdown", who="Ana"))[-1] == "Ana is up at once; initiative -2 next turn."
     game.perform("turn")
     out = game.perform("knockdown", who="Ana")
@@ -358,6 +358,9 @@ def test_knocked_down_rise_fail_or_botch():
     # The -2 was for turn 2: this is turn 2, so initiative counts it (Ana 3 + 3 + 5 - 2 = 9; Kojiro 3 + 4 + 5).
     out = game.perform("initiative")
     assert said(out)[:2] == ["Ana: -2 this turn (risen from a fall).", "Ana: 3 + 3 + 5 (wounds 0, armour -0) = 9"]
+    # It held until the next turn ended (set ... until: loop.turn + 2): turn 3 counts it no more.
+    game.perform("turn")
+    assert said(game.perform("initiative"))[0] == "Ana: 3 + 3 + 5 (wounds 0, armour -0) = 11"
     assert source.remaining == 0
 
 
