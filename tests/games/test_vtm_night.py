@@ -63,7 +63,7 @@ def test_frenzy_botched_humanity_willpower_and_who_frenzies():
     game.perform("calm", who="Ana")
     # A Humanity event: 9 - Humanity 7 = difficulty 2.
     out = game.perform("frenzy", who="Ana", humanity=True)
-    assert [e["label"]["en"] for e in out.events if e["kind"] == "roll"] == ["Ana: 3 dice at 2"]
+    assert [e["label"]["en"] for e in out.events if e["kind"] == "roll"] == ["Ana resists frenzy (self_control) at 2"]
     out = game.perform("frenzy", who="Ana", wp=True)
     assert said(out) == ["Ana holds the Beast off this turn with Willpower."] and sheet(game, "Ana")["willpower_pool"] == 4
     game.perform("npc", name="Guard", nature="human")
