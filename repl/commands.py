@@ -593,8 +593,7 @@ def cmd_help(repl: Repl, rest: str) -> None:
             topic=repr(rest.strip()), hint=hint, names=', '.join(names)))
     lines = [_("{title}: the actions").format(title=as_text(ruleset.title, style.lang))]
     for name, action in ruleset.actions.items():
-        params = " ".join(f"[{p}=..]" for p in action.params)
-        lines.append(f"  {_padded((repl.labels.shown(name) + ' ' + params).strip(), 28)} "
+        lines.append(f"  {_padded(_overview_form(repl.labels, name, action), 28)} "
                      f"{as_text(action.doc, style.lang) if action.doc else ''}")
     lines.append(_("Built-in commands"))
     for builtin in BUILTINS.values():
@@ -602,6 +601,26 @@ def cmd_help(repl: Repl, rest: str) -> None:
     lines.append(_("help ACTION or help COMMAND for more; help dice for the dice language, help steps for the "
                    "steps of a ruleset."))
     repl.show("\n".join(lines))
+
+
+# The overview's line of an action stops at about this many columns: `help ACTION` shows the rest.
+OVERVIEW_FORM = 48
+
+
+def _overview_form(labels, name: str, action) -> str:
+    """An action as the table types it, for help's overview (`attack WHO TARGET [KIND] [diff N] ..`):
+    the forms the parser reads (typed.py), in the table's words, cut at a parameter past
+    OVERVIEW_FORM columns."""
+    from rich.cells import cell_len
+
+    out = labels.shown(name)
+    for t in typed_params(action):
+        form = t.form if t.word is None else " ".join([labels.shown(t.word), *t.form.split(" ")[1:]])
+        part = form if t.required else f"[{form}]"
+        if cell_len(out) + 1 + cell_len(part) > OVERVIEW_FORM:
+            return out + " .."
+        out += " " + part
+    return out
 
 
 def _padded(text: str, width: int) -> str:

@@ -126,10 +126,15 @@ def guard_steps(c, params: dict) -> list:
         where = ("entities", p.of, "acts")
         scope = Scope(c.names, {q: (("entity", params[q].of) if params[q].type == "entity" else None)
                                 for q in params})
-        raw = [{"let": {acts["as"]: pname}},
-               {"if": f"not ({acts['when']})", "then": [{"say": acts["refused"]}, {"return": 0}]}]
-        out += c.steps(raw, where, scope)
+        out += c.steps(_guard_raw(acts, pname), where, scope)
     return out
+
+
+def _guard_raw(acts: dict, pname: str) -> list:
+    """The group's guard over the instance named `pname`, as steps: when its when: does not hold,
+    say refused: and return 0."""
+    return [{"let": {acts["as"]: pname}},
+            {"if": f"not ({acts['when']})", "then": [{"say": acts["refused"]}, {"return": 0}]}]
 
 
 def action(c, name: str, spec) -> model.Action:
@@ -154,9 +159,11 @@ def procedure(c, name: str, spec) -> model.Procedure:
     raw = spec.get("params") or []
     params = procedure_param_names(raw)
     scope = Scope(c.names)
+    guard, groups = [], {}
     for i, (p, given) in enumerate(zip(params, raw)):
         info = None
-        of = given[p].get("of") if isinstance(given, dict) and isinstance(given.get(p), dict) else None
+        declared = given[p] if isinstance(given, dict) and isinstance(given.get(p), dict) else {}
+        of = declared.get("of")
         if isinstance(of, str):
             # {NAME: {of: GROUP}}: the parameter holds an instance of that group, so steps may mark
             # its tracks and formulas read its fields as they do an entity parameter's.
@@ -165,9 +172,19 @@ def procedure(c, name: str, spec) -> model.Procedure:
                           ("procedures", name, "params", i, p, "of"))
             else:
                 info = ("entity", of)
+                groups[p] = of
         c.bind(scope, p, ("procedures", name, "params", i), "a procedure's parameter", info)
-    return model.Procedure(name, params, c.steps(spec["steps"], ("procedures", name, "steps"), scope),
-                           spec.get("doc"), position_of(c.data, ("procedures", name)))
+        if declared.get("acts") is True and info is not None:
+            # {NAME: {of: GROUP, acts: true}}: the group's guard is asked first, as an action's is:
+            # its one refusal said and 0 returned when the instance cannot act.
+            acts = c.guards.get(of)
+            if acts is None:
+                c.problem(f"procedure parameter {p!r}: acts: asks the group's guard, and {of!r} says no acts:",
+                          ("procedures", name, "params", i, p, "acts"), at_key=True)
+            else:
+                guard += c.steps(_guard_raw(acts, p), ("entities", of, "acts"), scope)
+    return model.Procedure(name, params, guard + c.steps(spec["steps"], ("procedures", name, "steps"), scope),
+                           spec.get("doc"), position_of(c.data, ("procedures", name)), groups)
 
 
 def trigger(c, i: int, spec) -> model.Trigger:

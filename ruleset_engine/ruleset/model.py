@@ -208,6 +208,7 @@ class Procedure:
     steps: list
     doc: Any = None
     where: Position | None = None
+    groups: dict = field(default_factory=dict)   # parameter -> the group whose instance it holds ({of: GROUP})
 
 
 @dataclass(slots=True)

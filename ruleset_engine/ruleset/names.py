@@ -148,6 +148,9 @@ class Names:
             if rest[0] not in fields:
                 return (f"{head!r} is the record {detail!r} returns, with {', '.join(fields)}: it has no "
                         f"{rest[0]!r}{suggest(rest[0], fields)}")
+        elif kind == "value":
+            held = {"true/false": "true or false"}.get(detail, f"a {detail}")
+            return f"{head!r} holds {held}, which has no field {rest[0]!r}"
         elif kind == "row":
             columns = self.tables.get(detail, set())
             if columns and rest[0] not in columns:

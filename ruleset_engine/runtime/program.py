@@ -299,7 +299,7 @@ class ProgramWriter:
         functions = []
         for name, procedure in ruleset.procedures.items():
             params = [(p, self.proc_kinds.get((name, p)) or ANY) for p in procedure.params]
-            w = FunctionWriter(self, f"p_{name}", params)
+            w = FunctionWriter(self, f"p_{name}", params, entity_params=procedure.groups)
             w.block(procedure.steps, checked=True)
             functions.append((w, ", ".join(w.local(p) for p in procedure.params)))
         for name, action in ruleset.actions.items():

@@ -519,7 +519,8 @@ class FunctionWriter:
             with self.scope(f"p_{step.procedure}", f"{step.procedure}__"):
                 for name, value in zip(procedure.params, args):
                     self.line(f"{self.local(name)} = {value}", step)
-                    self.bound(name, self.program.proc_kinds.get((step.procedure, name)) or ANY)
+                    self.bound(name, self.program.proc_kinds.get((step.procedure, name)) or ANY,
+                               procedure.groups.get(name))
                 self.block(procedure.steps, checked=True)
             if result:
                 self.line(f"{self.local(result)} = None")

@@ -47,16 +47,16 @@ def test_the_summarys_shot_at_the_brute():
         "Damage: 5 + 4 successes = 9 dice.",
         "2 3 5 6✓ 9✓ 8✓ 8✓ 7✓ 7✓ = 6",
         "6✓ 7✓ 8✓ 2 = 3",
-        "6 - 3 soaked = 3 levels of lethal damage.",
-        "Brute: 3/7 (lethal 3), Injured (dice -1).",
+        "6 - 3 soaked = 3.",
+        "Brute takes 3 lethal: Injured (-1); 3/7 (lethal 3).",
     ]
     assert said(out, "zh")[2:] == [
         "6 - 2（闪避）= 4。",
         "伤害值：5 + 4 个成功 = 9 个骰子。",
         "2 3 5 6✓ 9✓ 8✓ 8✓ 7✓ 7✓ = 6",
         "6✓ 7✓ 8✓ 2 = 3",
-        "6 - 吸收 3 = 3 级普通伤害。",
-        "Brute：3/7 (lethal 3)，负伤（骰数 -1）。",
+        "6 - 吸收 3 = 3。",
+        "Brute 受到 3 级普通伤害：负伤（-1）；3/7 (lethal 3)。",
     ]
     assert sheet(game, "Brute")["health"]["marks"] == ["lethal"] * 3
     assert source.remaining == 0
@@ -67,8 +67,8 @@ def test_the_same_shot_at_a_human_brute_cannot_be_soaked():
     game, source = start(TENMA + DODGE + DAMAGE)
     npc(game, "Brute", nature="human", str=4, dex=3, sta=4, dodge=2)
     out = game.perform("attack", who="Ana", target="Brute", kind="firearms", defend="dodge", damage=5)
-    assert said(out)[-4:] == ["Brute cannot soak lethal damage.", "6 levels of lethal damage.",
-                              "Brute: 6/7 (lethal 6), Crippled (dice -5).",
+    assert said(out)[-4:] == ["2 3 5 6✓ 9✓ 8✓ 8✓ 7✓ 7✓ = 6", "Brute cannot soak lethal damage.",
+                              "Brute takes 6 lethal: Crippled (-5); 6/7 (lethal 6).",
                               "6 levels in one attack, more than Brute can take: dazed, Brute loses the next turn."]
     assert source.remaining == 0
 
@@ -79,8 +79,8 @@ def test_the_firearm_bonus_param_extra_counts_successes_beyond_the_first():
     out = game.perform("attack", who="Ana", target="Brute", kind="firearms", defend="dodge", damage=5)
     assert "Damage: 5 + 3 successes = 8 dice." in said(out)
     # Four 1s on the soak: no botch, nothing soaked: 8 levels on a track of 7: past Incapacitated.
-    assert said(out)[-4:] == ["1 1 1 1 = 0", "8 - 0 soaked = 8 levels of lethal damage.",
-                              "Brute: 7/7 (lethal 7), past Incapacitated: torpor.",
+    assert said(out)[-4:] == ["1 1 1 1 = 0", "8 - 0 soaked = 8.",
+                              "Brute takes 8 lethal: past Incapacitated, torpor; 7/7 (lethal 7).",
                               "Brute sleeps two weeks (Humanity 7): no awakening before day 15 (today is day 1)."]
     assert sheet(game, "Brute")["condition"] == "torpor" and sheet(game, "Brute")["torpor_cause"] == "wounds"
     assert source.remaining == 0
@@ -99,7 +99,7 @@ def test_ones_on_a_damage_roll(cancel, damage_line, levels):
     out = game.perform("attack", who="Ana", target="Kojiro", kind="brawl", damage=2)
     assert "Damage: 2 + Strength 2 = 4 dice." in said(out) and damage_line in said(out)
     if levels:
-        assert said(out)[-2:] == ["2 - 0 soaked = 2 levels of bashing damage.", "Kojiro: 2/7 (bashing 2), Hurt (dice -1)."]
+        assert said(out)[-2:] == ["2 - 0 soaked = 2.", "Kojiro takes 2 bashing: Hurt (-1); 2/7 (bashing 2)."]
     else:
         assert said(out)[-1] == "No damage."
     assert sheet(game, "Kojiro")["health"]["marked"] == levels and source.remaining == 0
@@ -157,13 +157,13 @@ def test_past_incapacitated_a_vampire_sleeps_and_unsoakable_damage_ends_it():
     game.perform("wound", who="Kojiro", levels=6, type="lethal")
     npc(game, "Brute", nature="human", str=4, dex=3, sta=4, brawl=0)
     out = game.perform("attack", who="Brute", target="Kojiro", kind="brawl", damage=2)
-    assert "4 - 1 soaked = 3 levels of bashing damage." in said(out)
-    assert said(out)[-2:] == ["Kojiro: 7/7 (lethal 6, bashing 1), past Incapacitated: torpor.",
+    assert "4 - 1 soaked = 3." in said(out)
+    assert said(out)[-2:] == ["Kojiro takes 3 bashing: past Incapacitated, torpor; 7/7 (lethal 6, bashing 1).",
                               "Kojiro sleeps a year (Humanity 5): no awakening before day 366 (today is day 1)."]
     assert sheet(game, "Kojiro")["condition"] == "torpor"
     out = game.perform("attack", who="Brute", target="Kojiro", kind="melee", damage=0, type="aggravated")
     assert "Kojiro cannot soak aggravated damage." in said(out)
-    assert said(out)[-1] == "Kojiro takes damage that cannot be soaked, past Incapacitated or in torpor: Final Death."
+    assert said(out)[-1] == "Kojiro takes 1 aggravated that cannot be soaked, past Incapacitated or in torpor: Final Death."
     assert sheet(game, "Kojiro")["condition"] == "final death"
     out = game.perform("attack", who="Brute", target="Kojiro", kind="brawl")
     assert said(out) == ["Refused: Kojiro is final death."] and rolled(out) == []
@@ -179,10 +179,10 @@ def test_a_mortal_past_incapacitated_dies_once_no_bashing_is_left():
     npc(game, "Victim", nature="human", sta=2)
     game.perform("wound", who="Victim", levels=7, type="bashing")
     out = game.perform("attack", who="Ana", target="Victim", kind="brawl", damage=1)   # 2 + 1 = 3 dice: 3 levels
-    assert said(out)[-1] == "Victim: 7/7 (lethal 3, bashing 4), Incapacitated: on the edge of unconsciousness."
+    assert said(out)[-1] == "Victim takes 3 bashing: Incapacitated, on the edge of unconsciousness; 7/7 (lethal 3, bashing 4)."
     assert sheet(game, "Victim")["condition"] == "none"
     out = game.perform("attack", who="Ana", target="Victim", kind="brawl", damage=5)   # 7 dice: 7 levels
-    assert said(out)[-1] == "Victim: 7/7 (lethal 7), past Incapacitated: dead."
+    assert said(out)[-1] == "Victim takes 7 bashing: past Incapacitated, dead; 7/7 (lethal 7)."
     assert sheet(game, "Victim")["condition"] == "dead" and source.remaining == 0
 
 
@@ -279,9 +279,9 @@ def test_in_torpor_any_damage_that_cannot_be_soaked_is_final_death():
     assert sheet(game, "Kojiro")["condition"] == "torpor"
     assert said(game.perform("heal", who="Kojiro", levels=2))[-1].startswith("Kojiro spends 2 blood and heals 2 levels")
     out = game.perform("attack", who="Brute", target="Kojiro", kind="melee", damage=0, type="lethal")
-    assert said(out)[-1] == "Kojiro: 6/7 (lethal 6), Crippled (dice -5)." and sheet(game, "Kojiro")["condition"] == "torpor"
+    assert said(out)[-1] == "Kojiro takes 1 lethal: Crippled (-5); 6/7 (lethal 6)." and sheet(game, "Kojiro")["condition"] == "torpor"
     out = game.perform("attack", who="Brute", target="Kojiro", kind="melee", damage=0, type="aggravated")
-    assert said(out)[-1] == "Kojiro takes damage that cannot be soaked, past Incapacitated or in torpor: Final Death."
+    assert said(out)[-1] == "Kojiro takes 1 aggravated that cannot be soaked, past Incapacitated or in torpor: Final Death."
     assert source.remaining == 0
 
 
@@ -348,16 +348,19 @@ def test_surprise_tied_or_lost():
 
 def test_knocked_down_rise_fail_or_botch():
     # Ana, Dexterity 3 + Athletics 2 = 5 dice at 6.
-    game, source = start([6, 2, 2, 2, 2] + [2, 2, 2, 2, 2] + [1, 2, 2, 2, 2] + [5, 5])
+    game, source = start([6, 2, 2, 2, 2] + [2, 2, 2, 2, 2] + [1, 2, 2, 2, 2] + [5, 5] + [5, 5])
     assert said(game.perform("knockdown", who="Ana"))[-1] == "Ana is up at once; initiative -2 next turn."
     game.perform("turn")
     out = game.perform("knockdown", who="Ana")
     assert said(out)[-1] == "Ana stays down: rising takes an action."
     out = game.perform("knockdown", who="Ana")
-    assert said(out)[-2:] == ["Ana lands badly: hurt where they fell.", "Ana: 1/7 (bashing 1), Bruised (dice 0)."]
+    assert said(out)[-2:] == ["Ana lands badly: hurt where they fell.", "Ana takes 1 bashing: Bruised (0); 1/7 (bashing 1)."]
     # The -2 was for turn 2: this is turn 2, so initiative counts it (Ana 3 + 3 + 5 - 2 = 9; Kojiro 3 + 4 + 5).
     out = game.perform("initiative")
     assert said(out)[:2] == ["Ana: -2 this turn (risen from a fall).", "Ana: 3 + 3 + 5 (wounds 0, armour -0) = 9"]
+    # It held until the next turn ended (set ... until: loop.turn + 2): turn 3 counts it no more.
+    game.perform("turn")
+    assert said(game.perform("initiative"))[0] == "Ana: 3 + 3 + 5 (wounds 0, armour -0) = 11"
     assert source.remaining == 0
 
 
@@ -391,3 +394,38 @@ def test_real_dice_say_whose_roll_and_what_for():
     out = game.answer(out.decision, [6, 7, 8, 2, 3, 9, 10])
     assert out.decision.prompt == "Kojiro defends (dodge) at 6: 6d10"
     assert out.decision.texts["zh"] == "Kojiro 防御（dodge），难易度 6: 6d10"
+
+
+def labels(outcome):
+    return [e["label"]["en"] for e in outcome.events if e["kind"] == "roll"]
+
+
+def test_a_defender_who_cannot_act_is_refused_in_the_groups_words_and_the_blow_lands():
+    # The Guard (human, Stamina 2) dazed by 3 lethal levels; next turn Ana attacks again and he would
+    # dodge: the group's one refusal is said inside her attack (no defence roll), the blow lands.
+    # Ana's blade: 6 2 2 (1 success), damage 1 + Strength 2 = 3 dice: 6 6 6 (3), no soak for lethal.
+    # Next turn: 6 2 2 again (1 success), no dodge, 3 dice: 6 2 2 (1 level).
+    game, source = start([6, 2, 2] + [6, 6, 6] + [6, 2, 2] + [6, 2, 2])
+    npc(game, "Guard", nature="human", sta=2, dex=2, dodge=3)
+    game.perform("attack", who="Ana", target="Guard", kind="melee", damage=1, type="lethal")
+    game.perform("turn")
+    out = game.perform("attack", who="Ana", target="Guard", kind="melee", damage=1, type="lethal", defend="dodge")
+    assert said(out)[1] == "Guard cannot act: dazed, this turn is lost."
+    assert labels(out) == ["Ana attacks Guard (melee) at 6", "Damage to Guard at 6"]
+    assert said(out)[-1] == "Guard takes 1 lethal: Wounded (-2); 4/7 (lethal 4)."
+    assert source.remaining == 0
+
+
+def test_every_roll_says_what_it_is_for():
+    # A test names the traits rolled (or the number of dice), the damage and the soak whose they are.
+    game, source = start([6, 6, 6, 6, 6, 6, 6] + [6, 6, 6, 6] + [2, 2, 2, 2] + [6] * 7 + [6, 6] + [2, 2])
+    assert labels(game.perform("test", who="Ana", dice="dexterity + firearms")) == ["Ana rolls dexterity + firearms at 6"]
+    assert labels(game.perform("test", who="Ana", dice=4)) == ["Ana rolls 4 dice at 6"]
+    out = game.perform("attack", who="Ana", target="Kojiro", kind="brawl", damage=0, diff=6)
+    # Dexterity 3 + Brawl 1: 2 2 2 2 at 6, a miss. Then Kojiro's bare hands, Dexterity 3 + Brawl 4: seven
+    # 6s; damage 0 + Strength 2 = 2 dice, 6 6; Ana soaks bashing with Stamina 2: 2 2.
+    assert labels(out) == ["Ana attacks Kojiro (brawl) at 6"]
+    out = game.perform("attack", who="Kojiro", target="Ana", kind="brawl")
+    assert labels(out) == ["Kojiro attacks Ana (brawl) at 6", "Damage to Ana at 6", "Ana soaks at 6"]
+    assert said(out)[-2:] == ["2 - 0 soaked = 2.", "Ana takes 2 bashing: Hurt (-1); 2/7 (bashing 2)."]
+    assert source.remaining == 0

@@ -64,19 +64,21 @@ def test_a_seeded_fight_in_english():
     # Ana's shot, 3 successes; the Brute's dodge 3 6 3 5 1: none left (the 1 cancels the 6). 4 + 3 = 7
     # dice, 2 hits; a human cannot soak lethal: 2 levels.
     assert "3 - 0 (dodge) = 3." in text and "Damage: 4 + 3 successes = 7 dice." in text
-    assert "Brute: 2/7 (lethal 2), Hurt (dice -1)." in text
+    assert "Brute takes 2 lethal: Hurt (-1); 2/7 (lethal 2)." in text
     # The Brute's blade (5 dice less Hurt's 1: 4) 2 successes; Kojiro parries with 3: 1 more die, so
     # Strength 2 + 1 = 3 dice of his bare hands (bashing) back at the Brute, 1 hit, soaked 2.
     assert "2 - 3 (parry) = 0." in text and "Kojiro's parry turns on Brute: 1 more die of damage." in text
-    assert "1 - 2 soaked = 0 levels of bashing damage." in text
+    assert "1 - 2 soaked = 0." in text
     # Kojiro's bite: aggravated, which a human cannot soak.
-    assert "Brute: 3/7 (aggravated 1, lethal 2), Injured (dice -1)." in text
+    assert "Brute takes 1 aggravated: Injured (-1); 3/7 (aggravated 1, lethal 2)." in text
     # Next turn: the Brute's fist on Ana (5 dice less Injured's 1), 1 success through a failed dodge:
     # Strength 4, 2 hits, 1 soaked by Stamina 2: a bashing level.
-    assert "Ana: 1/7 (bashing 1), Bruised (dice 0)." in text
+    assert "Ana takes 1 bashing: Bruised (0); 1/7 (bashing 1)." in text
     # Kojiro at 6 lethal takes 5 - 1 = 4 more: one box left, three past it: torpor.
-    assert "Kojiro: 7/7 (lethal 7), past Incapacitated: torpor." in text
+    assert "Kojiro takes 4 lethal: past Incapacitated, torpor; 7/7 (lethal 7)." in text
     assert sheets["Kojiro"]["condition"] == "torpor" and sheets["Brute"]["health"]["marked"] == 3
+    # Every roll says what it is for: the damage and the soak too.
+    assert "Damage to Kojiro at 6  4 8 4 9 8 6 3 8" in text and "Kojiro soaks at 6  4 10 5" in text
     assert text.splitlines()[-1] == "Ana: health 1/7 (0), Willpower 5/5, blood 10/10 | night 1, scene 1, turn 2 | last: 4"
     compare(text, "combat-en.txt")
 
@@ -85,6 +87,6 @@ def test_the_same_fight_in_chinese():
     text, sheets = transcript("zh")
     assert "优先权：1. Ana (16), 2. Brute (13), 3. Kojiro (11)" in text
     assert "3 - 0（闪避）= 3。" in text and "2 - 3（架开）= 0。" in text
-    assert "Kojiro：7/7 (lethal 7)，超过无法行动：休眠（Torpor）。" in text
+    assert "Kojiro 受到 4 级普通伤害：超过无法行动，休眠（Torpor）；7/7 (lethal 7)。" in text
     assert sheets["Kojiro"]["condition"] == "torpor"
     compare(text, "combat-zh.txt")

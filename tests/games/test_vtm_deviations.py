@@ -103,7 +103,7 @@ def test_no_roll_no_willpower(args, line):
     game.perform("turn")
     out = game.perform("test", who="Ana", wp=True, **args)
     assert said(out)[-1] == line and sizes(out) == []
-    assert sheet(game, "Ana")["willpower_pool"] == 5 and sheet(game, "Ana")["wp_turn"] != game.values["clock"]
+    assert sheet(game, "Ana")["willpower_pool"] == 5 and not sheet(game, "Ana")["wp_spent"]
     # The point is still there to spend this turn, on a roll that happens.
     out = game.perform("test", who="Ana", dice=2, wp=True)
     assert sizes(out) == [2] and sheet(game, "Ana")["willpower_pool"] == 4
@@ -175,11 +175,41 @@ def test_torpor_lasts_as_the_table_says_and_no_one_wakes_the_night_they_fell():
     assert source.remaining == 0
 
 
-@pytest.mark.parametrize("amount, unit, day", [(3, "nights", 4), (2, "weeks", 15), (1, "months", 31), (50, "years", 18251)])
+@pytest.mark.parametrize("amount, unit, day", [(3, "nights", 4), (2, "weeks", 15), (1, "months", 31), (50, "years", 18251),
+                                               (2, "centuries", 73001)])
 def test_time_passes_in_the_texts_units(amount, unit, day):
     game, _ = start([])
-    game.perform("pass", amount=amount, unit=unit)
+    out = game.perform("pass", amount=amount, unit=unit)
     assert game.values["day"] == day
+    # the unit's days from the calendar table: 2 centuries are 2 x 36,500 days
+    assert said(out) == [f"{amount} {unit} pass ({day - 1} days): it is day {day} of the chronicle."]
+
+
+# Torpor's length by Humanity, in the calendar's units (table torpor x table calendar), as days: the
+# text's day, three days, week, two weeks, month, year, ten years, fifty years, century, five
+# centuries, and a millennium for 0.
+@pytest.mark.parametrize("humanity, days", [(10, 1), (9, 3), (8, 7), (7, 14), (6, 30), (5, 365), (4, 3650), (3, 18250),
+                                            (2, 36500), (1, 182500), (0, 365000)])
+def test_torpor_is_counted_in_the_calendars_units(humanity, days):
+    game, _ = start([])
+    game.values["character"][0]["humanity"] = humanity
+    game.perform("wound", who="Ana", levels=7, type="lethal")
+    game.perform("wound", who="Ana", levels=1, type="lethal")
+    assert sheet(game, "Ana")["torpor_until"] == 1 + days
+    # by choice, half as long, rounded up
+    game, _ = start([])
+    game.values["character"][0]["humanity"] = humanity
+    game.perform("sleep", who="Ana")
+    assert sheet(game, "Ana")["torpor_until"] == 1 + (days + 1) // 2
+
+
+def test_the_texts_chapters_and_stories_are_counted_and_each_begins_a_night():
+    game, _ = start([])
+    assert said(game.perform("next", what="chapter")) == ["Story 1, chapter 2: a new night, day 2 of the chronicle."]
+    assert (game.values["chapter"], game.values["story"], game.values["day"]) == (2, 1, 2)     # a new night: day 2
+    out = game.perform("next", what="story")
+    assert said(out) == ["Story 2, chapter 1: a new night, day 3 of the chronicle."]
+    assert (game.values["chapter"], game.values["story"], game.values["day"]) == (1, 2, 3)
 
 
 # ---- delay: to any later point of the turn, never a second action ---------------------------------------
@@ -316,9 +346,9 @@ def test_only_blood_may_be_spent_is_not_said_of_a_human():
     game, _ = start([])
     game.perform("npc", name="Guard", nature="human")
     out = game.perform("wound", who="Guard", levels=7, type="bashing")
-    assert said(out)[-1] == "Guard: 7/7 (bashing 7), Incapacitated: on the edge of unconsciousness."
+    assert said(out)[-1] == "Guard takes 7 bashing: Incapacitated, on the edge of unconsciousness; 7/7 (bashing 7)."
     out = game.perform("wound", who="Ana", levels=7, type="bashing")
-    assert said(out)[-1] == "Ana: 7/7 (bashing 7), Incapacitated: only blood may be spent."
+    assert said(out)[-1] == "Ana takes 7 bashing: Incapacitated, only blood may be spent; 7/7 (bashing 7)."
 
 
 def test_the_npc_armour_help_says_what_the_rules_do():

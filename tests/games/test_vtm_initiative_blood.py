@@ -50,7 +50,7 @@ def test_initiative_orders_ties_by_dexterity_plus_wits_then_at_once():
     assert game.status().endswith("| acting: Guard")
     assert said(game.perform("done")) == ["Kojiro acts (initiative 10)."]
     assert said(game.perform("done")) == ["Ana acts (initiative 10).", "Brute acts (initiative 10)."]
-    assert game.status().endswith("| acting: Ana, Brute")
+    assert game.status().endswith("| acting: Ana and Brute")     # the names as a sentence (list_of)
     assert said(game.perform("done")) == ["Everyone has acted: next turn."]
     assert "acting" not in game.status() and source.remaining == 0
 
@@ -107,10 +107,13 @@ def test_blood_raises_a_physical_attribute_for_the_scene():
         "Refused: generation 13 raises a trait to 5 at most (strength is 3)."]
     game.perform("boost", who="Ana", attribute="dexterity")
     assert (sheet(game, "Ana")["strength"], sheet(game, "Ana")["dexterity"], sheet(game, "Ana")["blood"]) == (3, 4, 8)
+    game.perform("turn")
+    game.perform("boost", who="Ana", attribute="strength")          # a second raise in the scene: 3 + 1
+    assert (sheet(game, "Ana")["strength"], sheet(game, "Ana")["blood"]) == (4, 7)
     game.perform("scene")
     ana = sheet(game, "Ana")
-    assert (ana["strength"], ana["dexterity"], ana["blood"]) == (2, 3, 8)     # the blood stays spent
-    assert (ana["boost_strength"], ana["boost_dexterity"]) == (0, 0)
+    # Every raise ends with the scene (set ... until: scene): both of strength's, back to 2.
+    assert (ana["strength"], ana["dexterity"], ana["blood"]) == (2, 3, 7)     # the blood stays spent
 
 
 def test_feeding_fills_the_pool_to_its_maximum():

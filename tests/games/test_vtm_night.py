@@ -63,7 +63,7 @@ def test_frenzy_botched_humanity_willpower_and_who_frenzies():
     game.perform("calm", who="Ana")
     # A Humanity event: 9 - Humanity 7 = difficulty 2.
     out = game.perform("frenzy", who="Ana", humanity=True)
-    assert [e["label"]["en"] for e in out.events if e["kind"] == "roll"] == ["Ana: 3 dice at 2"]
+    assert [e["label"]["en"] for e in out.events if e["kind"] == "roll"] == ["Ana resists frenzy (self_control) at 2"]
     out = game.perform("frenzy", who="Ana", wp=True)
     assert said(out) == ["Ana holds the Beast off this turn with Willpower."] and sheet(game, "Ana")["willpower_pool"] == 4
     game.perform("npc", name="Guard", nature="human")
@@ -188,7 +188,7 @@ def test_a_bond_grows_on_three_different_nights():
     assert sheet(game, "Ana")["bound_to"] == ""
     out = game.perform("wound", who="Marcus", levels=7, type="aggravated")
     out = game.perform("wound", who="Marcus", levels=1, type="aggravated")
-    assert said(out) == ["Marcus takes damage that cannot be soaked, past Incapacitated or in torpor: Final Death.",
+    assert said(out) == ["Marcus takes 1 aggravated that cannot be soaked, past Incapacitated or in torpor: Final Death.",
                          "Ana's bond to Marcus is broken."]
     assert sheet(game, "Ana")["bonds"] == "" and source.remaining == 0
 
@@ -204,7 +204,7 @@ def test_diablerie_on_an_elder():
     out = game.perform("diablerie", who="Ana", victim="Kojiro")
     lines = said(out)
     assert lines[0] == "Ana drains Kojiro's blood (0 into their own pool): now the soul."
-    assert "Kojiro takes damage that cannot be soaked, past Incapacitated or in torpor: Final Death." in lines
+    assert "Kojiro takes 2 aggravated that cannot be soaked, past Incapacitated or in torpor: Final Death." in lines
     assert "Ana falls into frenzy." in lines
     assert lines[-3].startswith("Kojiro was of a lower generation: Ana is now of the 12th")
     # The victim's Disciplines, the diablerist's to use for a while, on her sheet.

@@ -234,9 +234,10 @@ def test_the_wound_penalty_takes_dice_off_except_when_it_does_not_apply():
 def test_the_health_levels_and_their_penalties():
     game, _ = start([])
     lines = [said(game.perform("wound", who="Ana", levels=1, type="bashing"))[-1] for _ in range(7)]
-    assert [line.split(", ")[1] for line in lines] == [
-        "Bruised (dice 0).", "Hurt (dice -1).", "Injured (dice -1).", "Wounded (dice -2).",
-        "Mauled (dice -2).", "Crippled (dice -5).", "Incapacitated: only blood may be spent."]
+    assert [line.split(": ", 1)[1].split(";")[0] for line in lines] == [
+        "Bruised (0)", "Hurt (-1)", "Injured (-1)", "Wounded (-2)",
+        "Mauled (-2)", "Crippled (-5)", "Incapacitated, only blood may be spent"]
+    assert lines[2] == "Ana takes 1 bashing: Injured (-1); 3/7 (bashing 3)."
     out = game.perform("test", who="Ana", dice=6)
     assert said(out) == ["Ana cannot act: incapacitated."] and rolls(out) == []
 

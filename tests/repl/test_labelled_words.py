@@ -52,7 +52,9 @@ def test_help_takes_a_label_and_shows_the_action_s_label(chinese):
     repl, out = make_repl(LABELLED, seed=1, lang="zh")
     assert run(repl, out, "help 检定").splitlines()[0] == "检定: 掷出所列特质的骰子，计算 6 点以上的骰子数。"
     listing = run(repl, out, "help").splitlines()
-    assert listing[1].startswith("  检定 [who=..] [traits=..] [at=..]")
+    # what a person types: the formula in its place, then each word in the table's words (as: 由, at: 难度)
+    assert listing[1].startswith("  检定 [TRAITS] [由 NAME] [难度 N] ")
+    assert "=.." not in "\n".join(listing)
 
 
 def test_tab_completes_labels_and_names(chinese):

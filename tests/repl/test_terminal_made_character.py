@@ -84,15 +84,15 @@ def test_a_character_made_filled_set_shown_and_fighting_with_real_dice(data_dir)
         child.expect_exact(PROMPT)
         child.sendline("attack Marcus Kojiro firearms")
         answer(child, "Marcus attacks Kojiro (firearms) at 6: roll 7d10", "6 7 8 9 10 2 3")
-        fought = answer(child, "Damage to Kojiro: 9 dice at 6: roll 9d10", "6 6 6 2 2 2 2 2 2")
-        fought += answer(child, "Kojiro soaks: 3 dice at 6: roll 3d10", "2 2 2")
+        fought = answer(child, "Damage to Kojiro at 6: roll 9d10", "6 6 6 2 2 2 2 2 2")
+        fought += answer(child, "Kojiro soaks at 6: roll 3d10", "2 2 2")
         child.expect_exact(LEAVES_PROMPT)
         child.expect_exact(BACK_AT_PROMPT)
         fought += screen_lines(child.before)
         child.expect_exact(PROMPT)
         assert any(re.search(r"6✓ 7✓ 8✓ 9✓ 10✓ 2 3 = 5 successes", line) for line in fought), fought
-        assert "3 - 0 soaked = 3 levels of lethal damage." in fought, fought
-        assert "Kojiro: 3/7 (lethal 3), Injured (dice -1)." in fought, fought
+        assert "3 - 0 soaked = 3." in fought, fought
+        assert "Kojiro takes 3 lethal: Injured (-1); 3/7 (lethal 3)." in fought, fought
         child.sendline("sheet Kojiro")
         child.expect_exact("health ///□□□□ 3/7 (lethal 3)")
         child.expect_exact(PROMPT)

@@ -48,7 +48,7 @@ def test_an_extra_made_at_the_table_rolls_traits_named_by_completion(data_dir):
         printed = screen_lines(child.before)
         child.expect_exact(PROMPT)
         # Dexterity 4 + Firearms 3: seven dice at 6, each shown with its fate.
-        roll = [line for line in printed if line.startswith("Rosa: 7 dice at 6  ")]
+        roll = [line for line in printed if line.startswith("Rosa rolls dexterity + firearms at 6  ")]
         assert len(roll) == 1, printed
         fates = [line for line in printed if re.fullmatch(r"(?:\d+[✓⊘]? ?)+= \d+ successes?: \w+|(?:\d+[✓⊘]? ?)+= Botch!",
                                                           line)]

@@ -106,3 +106,48 @@ def test_reads_goes_with_a_formula(tmp_path):
     with pytest.raises(RulesetError, match=re.escape("reads: names the fields a formula parameter reads: "
                                                      "it goes with type: formula")):
         written(tmp_path, text)
+
+
+PROCEDURE_GUARD = """\
+ruleset: t
+title: T
+entities:
+  fighter:
+    count: 2
+    names: "{'Ana' if index == 1 else 'Beto'}"
+    fields: {out: false, blocked: 0}
+    acts: {as: f, when: "not f.out", refused: "{f.name} cannot act: out."}
+procedures:
+  may_act:
+    params: [{who: {of: fighter, acts: true}}]
+    steps: [{return: 1}]
+actions:
+  hit:
+    params:
+      who: {type: entity, of: fighter}
+      other: {type: entity, of: fighter, acts: false}
+    steps:
+      - call: may_act
+        with: {who: other}
+        as: able
+      - if: able == 1
+        then: [{set: {other.blocked: other.blocked + 1}}]
+      - set: {other.out: true}
+      - say: "{who.name} hits {other.name}."
+"""
+
+
+def test_a_procedure_asks_the_group_s_guard_with_its_one_refusal(tmp_path):
+    # Beto is up: his block is counted (1), the hit lands. Then he is out: the group's own refusal is
+    # said for him inside Ana's action, the procedure gives 0 (no block), and Ana's action goes on.
+    game = Game.start(written(tmp_path, PROCEDURE_GUARD), seed=1)
+    assert said(game.perform("hit", who="Ana", other="Beto")) == ["Ana hits Beto."]
+    assert said(game.perform("hit", who="Ana", other="Beto")) == ["Beto cannot act: out.", "Ana hits Beto."]
+    assert game.values["fighter"][1]["blocked"] == 1
+
+
+def test_acts_true_needs_a_group_with_a_guard(tmp_path):
+    text = PROCEDURE_GUARD.replace('    acts: {as: f, when: "not f.out", refused: "{f.name} cannot act: out."}\n', "")
+    with pytest.raises(RulesetError, match=re.escape("procedure parameter 'who': acts: asks the group's guard, "
+                                                     "and 'fighter' says no acts:")):
+        written(tmp_path, text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from ...dice import kinds
 from ..model import Formula, Step
 from ..templates import Template
 from ..yamlio import position_of
@@ -53,8 +54,16 @@ def _assignments(c, item, path, scope, key: str, targets: bool):
                 continue
             if formula is not None:
                 pairs.append((name, formula))
-            c.bind(scope, name, p, key)
+            c.bind(scope, name, p, key, plain_value(formula))
     return pairs
+
+
+def plain_value(formula) -> tuple | None:
+    """What a local bound by let: holds, when its formula's kind is known before anything runs (a
+    number, true/false, a text, a pool): a value with no fields, so `{f.net}` over it is refused at
+    its place. None: not known (a record, an instance, a row, or a name read when it runs)."""
+    kind = formula.expr.kind if formula is not None else None
+    return ("value", kind) if kind in (kinds.NUM, kinds.BOOL, kinds.STR, kinds.POOL) else None
 
 
 def check_set(c, item, path, scope):
