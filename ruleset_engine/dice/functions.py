@@ -232,7 +232,8 @@ def _vector_extreme(v, pool, highest, default=None):
         return picked
     if default is None:
         raise DiceValueError(empty_pool(v.call.function, v.label(v.call.args[0].span)))    # at the call
-    return np.where(has, picked, default)
+    picked[~has] = default(~has)        # read only for the games whose pool is empty (Form.lazy)
+    return picked
 
 
 def _vector_highest(v, pool, default=None):
@@ -403,14 +404,14 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
              "how many dice the pool holds", "size(largest_set(5d6))"),
     Function("highest", (
         Form((POOL_ARG,), "extreme", max, keywords={"default": NUMBER_ARG},
-             signature="highest(pool, default=N)", exact=_exact_highest, vector=_vector_highest),
+             signature="highest(pool, default=N)", exact=_exact_highest, vector=_vector_highest, lazy=("default",)),
         Form((POOL_ARG, NUMBER_ARG), "select", top_aside, mark="aside", params={"highest": True},
              result="pool", signature="highest(pool, n)", exact=_exact_top, vector=_vector_top),
     ), "the highest face (an empty pool needs default=); with n, a pool of the n highest dice",
         "highest(5d6, 2)", check=_check_extreme),
     Function("lowest", (
         Form((POOL_ARG,), "extreme", min, keywords={"default": NUMBER_ARG},
-             signature="lowest(pool, default=N)", exact=_exact_lowest, vector=_vector_lowest),
+             signature="lowest(pool, default=N)", exact=_exact_lowest, vector=_vector_lowest, lazy=("default",)),
         Form((POOL_ARG, NUMBER_ARG), "select", top_aside, mark="aside", params={"highest": False},
              result="pool", signature="lowest(pool, n)", exact=_exact_top, vector=_vector_top),
     ), "the lowest face (an empty pool needs default=); with n, a pool of the n lowest dice",

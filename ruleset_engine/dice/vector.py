@@ -460,7 +460,8 @@ def _call(v, node, rows):
         kept = v.bindings[id(node)] = (node, bind(FUNCTIONS[node.function], node))
     binding = kept[1]
     form = binding.form
-    args, keywords = translate(binding, lambda kind, arg, what: ARGUMENTS[kind](v, arg, rows))
+    args, keywords = translate(binding, lambda kind, arg, what: ARGUMENTS[kind](v, arg, rows),
+                               lambda kind, arg, what: lambda mask: ARGUMENTS[kind](v, arg, rows[mask]))
     # The form's messages name the call (v.call, v.label), and an error without a place of its own
     # is placed at the call, as the untraced helpers place theirs.
     outer, v.call = v.call, node

@@ -18,13 +18,20 @@ _PLAYED = (ast.Integer, ast.String, ast.Boolean, ast.Name, ast.Unary, ast.Arithm
            ast.Condition, ast.Keyword, ast.KindName, ast.Modifier)
 
 
-def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=()) -> tuple[str, tuple] | None:
+def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=(), kinds=None) -> tuple[str, tuple] | None:
     """The first construct of a tree that has no vector form: (what it is, its span), or None. A
     named formula is played through its body (`seen`: the bodies being read, against a cycle);
     `pairs`: the ruleset's records between instances, read as NAME(a, b).FIELD; `calls`: functions
-    the caller plays itself (queries over a group), a field of what they give read too."""
+    the caller plays itself (queries over a group), a field of what they give read too; `kinds`: the
+    names whose value is known to be a pool or a number in every game (dotted name -> "pool" or
+    "number"), for a conditional's sides."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Conditional):
+            sides = {value_kind(node.then, formulas, kinds), value_kind(node.otherwise, formulas, kinds)}
+            if sides == {"pool", "number"} and _reads_game(node.test):
+                return ("a conditional giving a pool in some games and a number in others (a value per game "
+                        "is one or the other)"), node.span
+        elif isinstance(node, ast.Call):
             if node.function in pairs or node.function in calls:
                 continue
             if node.function in formulas:
@@ -73,6 +80,45 @@ def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=()) -> tupl
         elif not isinstance(node, _PLAYED):
             return f"{type(node).__name__} (no vector form)", node.span
     return None
+
+
+_NUMBERS = (ast.Integer, ast.Boolean, ast.Unary, ast.Arithmetic, ast.Compare, ast.AllOf, ast.AnyOf, ast.Not)
+
+
+def value_kind(node, formulas=(), kinds=None, seen: tuple = ()) -> str | None:
+    """"pool" or "number" when the syntax says which the node gives in every game (a true/false counts
+    as a number), "text" for words, None when the game decides (a name not in `kinds`, a query)."""
+    if isinstance(node, _NUMBERS):
+        return "number"
+    if isinstance(node, (ast.Dice, ast.PoolLiteral, ast.Rolled)) or isinstance(node, ast.Aliased) and node.body is None:
+        return "pool"
+    if isinstance(node, ast.Aliased):
+        return value_kind(node.body, formulas, kinds, seen)
+    if isinstance(node, ast.String):
+        return "text"
+    if isinstance(node, ast.Name):
+        return (kinds or {}).get(".".join(node.path))
+    if isinstance(node, ast.Conditional):
+        then = value_kind(node.then, formulas, kinds, seen)
+        return then if then == value_kind(node.otherwise, formulas, kinds, seen) else None
+    if isinstance(node, ast.Call):
+        if node.function in formulas:
+            if node.function in seen:
+                return None
+            # Its body reads its parameters, not the caller's names.
+            return value_kind(formulas[node.function].tree, formulas, None, seen + (node.function,))
+        entry = FUNCTIONS.get(node.function)
+        form = entry.form_for(len(node.args)) if entry is not None else None
+        if form is not None:
+            return {"pool": "pool", "number": "number", "string": "text"}.get(form.result)
+    return None
+
+
+def _reads_game(node) -> bool:
+    """Whether a test may differ from game to game (it reads a name other than a param, or rolls):
+    a test every game shares takes one side for all of them."""
+    return any(isinstance(n, ast.Dice) or isinstance(n, ast.Name) and n.path[0] != "params"
+               or isinstance(n, ast.Call) for n in ast.walk(node))
 
 
 def literal_sides(node) -> int | None:

@@ -50,7 +50,7 @@ def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> Non
     if formula is None:
         return
     found = _query(formula, ruleset) or unsupported(formula.expr.tree, ruleset.formulas, pairs=ruleset.pairs,
-                                                    calls=_played_queries(ruleset))
+                                                    calls=_played_queries(ruleset), kinds=_param_kinds(ruleset))
     if found is None:
         found = _text_read(formula, ruleset)
     if found is not None:
@@ -63,6 +63,14 @@ def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> Non
         except Exception:   # pragma: no cover - a caret is a courtesy
             pass
         raise Unsupported(what, formula.where, formula.path, detail)
+
+
+_PARAM_KINDS = {"integer": "number", "boolean": "number", "dice": "pool", "choice": "text", "text": "text"}
+
+
+def _param_kinds(ruleset: model.Ruleset) -> dict:
+    """What each param gives in every game (a conditional between a pool and a number is refused)."""
+    return {f"params.{name}": _PARAM_KINDS.get(param.type) for name, param in ruleset.params.items()}
 
 
 def _played_queries(ruleset: model.Ruleset) -> set:
