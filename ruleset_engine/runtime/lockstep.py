@@ -700,16 +700,31 @@ class Machine:
         written, instance_names.instance_named); else x."""
         if isinstance(x, str) or isinstance(x, np.ndarray) and x.dtype == object:
             names = rows_of(x, len(rows))
-            index = np.full(len(rows), -1, np.int64)
-            count = self.counts[group][rows]
-            for j in range(int(count.max()) if len(rows) else 0):
-                held = self.instance_value(Ref(group, np.full(len(rows), j, np.int64)), ("name",), rows)
-                index[(index < 0) & (count > j) & (held == names)] = j
+            index = self.find_named(names, group, rows)
             if (index < 0).any():
                 missing = names[np.flatnonzero(index < 0)[0]]
                 raise PairFailed(no_instance_named(missing, f"{pair}(..)"), span=span)
             return Ref(group, index)
         return x
+
+    def find_named(self, names, group: str, rows):
+        """The index of the instance of the group each game's name names (the name as written, as
+        instance_names.instance_named reads it), -1 where none has it."""
+        index = np.full(len(rows), -1, np.int64)
+        count = self.counts[group][rows]
+        for j in range(int(count.max()) if len(rows) else 0):
+            held = self.instance_value(Ref(group, np.full(len(rows), j, np.int64)), ("name",), rows)
+            index[(index < 0) & (count > j) & (held == names)] = j
+        return index
+
+    def first_value(self, value, rows):
+        """The first game's value, as the untraced program holds it (an instance: its name), for a message."""
+        if isinstance(value, Ref):
+            one = value.take(slice(0, 1))
+            return value.group if one.index[0] < 0 else self.instance_value(one, ("name",), rows[:1])[0]
+        if isinstance(value, RefSet):
+            return value.group
+        return _as_python(value, len(rows))[0] if len(rows) else None
 
     def pair_read(self, name: str, a, b, field: str, rows, span):
         defaults = self.ruleset.pairs[name].fields
