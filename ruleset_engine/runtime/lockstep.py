@@ -749,13 +749,45 @@ class Machine:
                 record[field].put(part, _part(value, positions), self.size)
 
     def each_instance(self, step, rows) -> None:
-        """for_each over a group: instance j for the games that have one, then j + 1, ..."""
+        """for_each over a group: instance j for the games that have one, then j + 1, ...; with
+        where: or by:, each game's own instances in its own order (ordered_instances)."""
         count = self.counts[step.group]
+        if step.only is not None or step.by:
+            order, chosen = self.ordered_instances(step, rows)
+            for k in range(order.shape[1]):
+                live, index = self.running_with(rows[chosen > k], order[chosen > k, k])
+                if len(live):
+                    self.bind(step.var, live, Ref(step.group, index))
+                    self.block(step.body, live, loop=step)
+            return
         for j in range(int(count[rows].max()) if len(rows) else 0):
             live = self.running(rows[count[rows] > j])
             if len(live):
                 self.bind(step.var, live, Ref(step.group, np.full(len(live), j, np.int64)))
                 self.block(step.body, live, loop=step)
+
+    def ordered_instances(self, step, rows):
+        """What control.ordered gives each game, read before the first iteration as it reads it: the
+        instances that meet where: (all without it), in the order of the scores of by: (the first
+        score, ties to the next, ties left in the group's order; highest first unless first: lowest).
+        Gives (order: rows x instances, each game's chosen instances first; chosen: how many)."""
+        count = self.counts[step.group][rows]
+        most = int(count.max()) if len(rows) else 0
+        keep = np.zeros((len(rows), most), bool)
+        scores = [np.zeros((len(rows), most), np.int64) for _ in step.by]
+        for j in range(most):
+            has = np.flatnonzero(count > j)
+            part = rows[has]
+            self.bind(step.var, part, Ref(step.group, np.full(len(part), j, np.int64)))
+            met = self.truth(step.only, part) if step.only is not None else np.ones(len(part), bool)
+            keep[has, j] = met
+            for column, score in zip(scores, step.by):
+                column[has, j] = self.per_row(self.number(score, part), part)
+        sign = 1 if step.lowest_first else -1
+        # np.lexsort sorts by its last key first: those left out last, then each score, then the index.
+        keys = [np.broadcast_to(np.arange(most), keep.shape)] + [sign * c for c in reversed(scores)] + [~keep]
+        order = np.lexsort(keys, axis=1) if most else np.zeros((len(rows), 0), np.int64)
+        return order, keep.sum(axis=1)
 
     def initial(self, initial: model.Initial, rows):
         if initial.text is not None:

@@ -400,12 +400,6 @@ def vector_repeat(m, step: RepeatStep, rows) -> None:
             live = live[~m.truth(step.until, live)]
 
 
-def refuses_for_each(step: ForEachStep):
-    if step.only is not None or step.by:
-        return "for_each with where: or by: (the lockstep backend goes through a group's instances by index)"
-    return None
-
-
 def vector_for_each(m, step: ForEachStep, rows) -> None:
     if step.group is not None:
         m.each_instance(step, rows)     # instance j for the games that have one, then j + 1, ...
@@ -481,7 +475,7 @@ FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "where", "by", "
                     "a score, highest first, or first: lowest), or the faces of a pool",
                     "for_each: p\nin: player\nwhere: p.alive\nby: p.speed + p.nerve\ndo: [...]",
                     check_for_each, lower_for_each, helpers={"_each": each, "_ordered": ordered}, nested=("body",),
-                    vector=vector_for_each, vector_refuses=refuses_for_each, writes=nothing,
+                    vector=vector_for_each, writes=nothing,
                     binds=lambda s: [(s.var, None)], formulas=lambda s: given(s.source, s.only, *s.by))
 CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with arguments; as: binds what it returns",
                 "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call,
