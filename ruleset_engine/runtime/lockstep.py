@@ -39,6 +39,8 @@ from ruleset_engine.ruleset.instance_names import name_key, no_instance_named
 from ruleset_engine.ruleset.steps.instances import group_full, name_refusal, name_taken
 from ruleset_engine.ruleset.templates import LocalText
 from ruleset_engine.ruleset.steps import StepFailed
+from ruleset_engine.ruleset.steps.values import SetStep
+from ruleset_engine.ruleset import walk
 
 from . import loop_plan
 from .at_once import reads as at_once_reads
@@ -47,6 +49,7 @@ from .errors import BoundReached, RuleError
 from .limits import game_too_long, nested_too_deep, too_many_steps
 from .loop_plan import block_where, no_end_in_setup, no_end_inside
 from . import lockstep_queries
+from .lockstep_timers import Timers
 from .lockstep_values import (Record, Ref, RefSet, RefSetStore, RefStore, Store, Track, _as_python, _assemble,
                               _by_instance, _key, _part,
                               _plain, _store_for)
@@ -129,7 +132,9 @@ class Machine:
         self.args = {p.name: p.default for p in params if not isinstance(p.default, model.Formula)}
         self.read_args = [p for p in params if isinstance(p.default, model.Formula)]   # read each round
         self.at_once = [(e, at_once_reads(e)) for e in ruleset.end if e.at_once]
-        self.plan = loop_plan.plan(ruleset, timed=False)   # vectorizable.py refuses a timed value (until:)
+        self.timers = Timers(self)                 # set: with until: (lockstep_timers.py)
+        timed = any(isinstance(s, SetStep) and s.until is not None for s in walk.all_steps(ruleset))
+        self.plan = loop_plan.plan(ruleset, timed=timed)
         # Locals keep what their pools set aside only when some formula reads it (aside(..)).
         self.reads_aside = any(dice_ast.reads_aside(f.expr.tree) for f in _all_formulas(ruleset))
         self.writes: dict = {}                     # id(step) -> what it may write (at_once.writes)
@@ -513,6 +518,7 @@ class Machine:
         """The values the games start with, their setup:, the first iteration of the loop level."""
         ruleset = self.ruleset
         self.alive[rows] = True
+        self.timers.forget(rows)
         self.result[rows] = -1
         self.ending[rows] = -1
         self.tallied[rows] = 0
@@ -1058,15 +1064,16 @@ def _run_endings(m: Machine, op, rows):
     return rows
 
 
-def _no_clock(m: Machine, op, rows):
-    raise AssertionError("a timed value (set: until:) reached the lockstep backend, which refuses it")
+def _run_clock(m: Machine, op, rows):
+    m.timers.due(rows)
+    return rows
 
 
 RUN = {
     "first": _run_first,
     "moves_on": _run_moves_on,
     "back": _run_back,
-    "clock": _no_clock,
+    "clock": _run_clock,
     "if_done": _run_if_done,
     "event": lambda m, op, rows: rows,          # a simulation logs no events
     "block": _run_block,
