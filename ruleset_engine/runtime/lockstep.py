@@ -571,6 +571,34 @@ class Machine:
         self.counts[entity][rows] = n
         for j in range(int(n.max()) if len(n) else 0):
             self.make_instances(entity, spec, rows[n > j], j)
+        if spec.sheet is not None:
+            for sheet in spec.sheet.sheets:
+                self.add_sheet(entity, spec, sheet, rows)
+
+    def add_sheet(self, entity: str, spec, sheet, rows) -> None:
+        """One of the ruleset's sheets as an instance of every game, after those count: made
+        (support.add_sheets: the group's fields, then the sheet's, its tracks marked as it says)."""
+        count = self.counts[entity]
+        made = count[rows].copy()
+        for j in range(int(made.max()) if len(rows) else 0):
+            mine = rows[made > j]
+            held = self.instance_value(Ref(entity, np.full(len(mine), j, np.int64)), ("name",), mine)
+            if any(name_key(x) == name_key(sheet.name) for x in held):
+                self.site = spec.count
+                raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} has an instance "
+                                 f"named {sheet.name!r} already")
+        if (made >= spec.most).any():
+            self.site = spec.count
+            raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} holds {spec.most:,} already")
+        for j in np.unique(made):
+            part = rows[made == j]
+            key = f"{entity}#{int(j)}"
+            self.make_instances(entity, spec, part, int(j), name=sheet.name)
+            for field, value in sheet.fields:
+                self.assign((key, field), part, value)
+            for track, kind, n in sheet.marks:
+                self.globals[f"{key}.{track}"].mark(part, n, kind, False)
+        count[rows] = made + 1
 
     def start_track(self, entity: str, name: str, spec, rows) -> None:
         key = f"{entity}.{name}"
