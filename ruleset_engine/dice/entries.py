@@ -75,6 +75,8 @@ class Form:
     exact: Callable | None = None            # the same rule over icepool (see above), or None
     vector: Callable | None = None           # the same rule over many games at once (numpy; see above)
     no_vector: str = ""                      # why the form has no vector form (said when a ruleset needs one)
+    vector_kinds: bool = False               # a pool it gives keeps each die's kind (VPool.kinds): without
+                                             # it, a pool with kinds given to it has no vector form
     lazy: tuple = ()                         # keywords read only where needed (default=: for an empty pool);
                                              # the vector form gets lazy(mask) -> their values for those games
 

@@ -18,13 +18,16 @@ _PLAYED = (ast.Integer, ast.String, ast.Boolean, ast.Name, ast.Unary, ast.Arithm
            ast.Condition, ast.Keyword, ast.KindName, ast.Modifier)
 
 
-def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=(), kinds=None) -> tuple[str, tuple] | None:
+def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=(), kinds=None,
+                kinded: bool = False) -> tuple[str, tuple] | None:
     """The first construct of a tree that has no vector form: (what it is, its span), or None. A
     named formula is played through its body (`seen`: the bodies being read, against a cycle);
     `pairs`: the ruleset's records between instances, read as NAME(a, b).FIELD; `calls`: functions
     the caller plays itself (queries over a group), a field of what they give read too; `kinds`: the
     names whose value is known to be a pool or a number in every game (dotted name -> "pool" or
-    "number"), for a conditional's sides."""
+    "number"), for a conditional's sides; `kinded`: some pool may hold dice with kinds (kinds(..) in
+    the ruleset), so every function that gives a pool must keep them (its form's vector_kinds)."""
+    kinded = kinded or marks_kinds(tree, formulas)
     for node in ast.walk(tree):
         if isinstance(node, ast.Conditional):
             sides = {value_kind(node.then, formulas, kinds), value_kind(node.otherwise, formulas, kinds)}
@@ -37,7 +40,8 @@ def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=(), kinds=N
             if node.function in formulas:
                 if node.function in seen:
                     return f"the named formula {node.function}(..), which calls itself", node.span
-                found = unsupported(formulas[node.function].tree, formulas, seen + (node.function,), pairs, calls)
+                found = unsupported(formulas[node.function].tree, formulas, seen + (node.function,), pairs, calls,
+                                    kinded=kinded)
                 if found is not None:
                     # Said at the call: the body is in another part of the file.
                     return f"{found[0]} in the named formula {node.function}(..)", node.span
@@ -49,8 +53,9 @@ def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=(), kinds=N
             if form is None or form.vector is None:
                 why = form.no_vector if form is not None and form.no_vector else "no vector form"
                 return f"{form.signature if form else node.function} ({why})", node.span
-            if node.function == "count" and node.keywords:
-                return f"count(.., kind=K) ({form.no_vector})", node.span
+            if kinded and form.result == "pool" and not form.vector_kinds:
+                return (f"{form.signature} on dice that may have kinds (its vector form does not keep them)",
+                        node.span)
         elif isinstance(node, ast.Dice):
             if isinstance(node.sides, ast.Integer) and node.sides.value > MAX_FACE:
                 return f"dice of more than {MAX_FACE:,} sides (its pools hold faces {MIN_FACE:,}..{MAX_FACE:,})", \
@@ -121,6 +126,18 @@ def _reads_game(node) -> bool:
                or isinstance(n, ast.Call) for n in ast.walk(node))
 
 
+def marks_kinds(tree, formulas=(), seen: tuple = ()) -> bool:
+    """Whether the tree (or a named formula it calls) gives dice kinds (kinds(..))."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            if node.function == "kinds":
+                return True
+            if node.function in formulas and node.function not in seen and \
+                    marks_kinds(formulas[node.function].tree, formulas, seen + (node.function,)):
+                return True
+    return False
+
+
 def literal_sides(node) -> int | None:
     """The sides of every die of a bracketed pool, when they are all NdS of one written size (what
     a re-roll or an explosion after the brackets needs in lockstep); None otherwise."""
@@ -132,6 +149,8 @@ def literal_sides(node) -> int | None:
             items.extend(item.items)
         elif isinstance(item, ast.Dice) and isinstance(item.sides, ast.Integer):
             sides.add(item.sides.value)
+        elif isinstance(item, ast.Call) and item.function == "kinds" and item.args:
+            items.append(item.args[0])          # the same dice, marked with kinds
         else:
             return None
     return sides.pop() if len(sides) == 1 else None

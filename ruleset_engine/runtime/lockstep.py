@@ -255,7 +255,7 @@ class Machine:
             return
         key = head if len(target) == 1 else f"{head}.{target[1]}"
         if isinstance(value, VPool) and value.aside is not None:
-            value = VPool(value.faces)       # a pool is stored as its faces
+            value = value.plain()       # a pool is stored as its faces (and their kinds)
         store = self.globals.get(key)
         if store is None:
             store = self.globals[key] = Store()
