@@ -236,6 +236,43 @@ def _vector_kinds(v, pool, **counts):
     return v.pool(pool.faces, None, kinds)
 
 
+def _vector_reroll_chosen(v, pool, chosen, sides):
+    """u_reroll_chosen for each game: each chosen die is the earliest die of the pool not yet taken
+    that shows its face (and, when it has a kind, is of it); those dice are drawn again in place as
+    dice of `sides`, their kinds kept. The first game whose chosen die is not there says so."""
+    np = v.np
+    sides_ = np.asarray(sides)
+    if (sides_ < 1).any():
+        raise DiceValueError(f"a die needs at least 1 side, not {int(sides_.flat[np.argmax(sides_.flat < 1)])}",
+                             span=v.call.args[2].span)
+    faces = pool.faces.copy()
+    if (sides_ > np.iinfo(faces.dtype).max).any():
+        raise DiceValueError(f"the lockstep backend rolls dice of at most {np.iinfo(faces.dtype).max:,} sides",
+                             span=v.call.args[2].span)
+    kinds = pool.kinds_or_none()
+    want, want_kinds = v.compact_kinds(chosen.faces, chosen.kinds_or_none())
+    taken = np.zeros(faces.shape, bool)
+    rows = np.arange(faces.shape[0])
+    for c in range(want.shape[1]):
+        face, kind = want[:, c], want_kinds[:, c]
+        asked = face != v.EMPTY
+        match = ~taken & pool.present & (faces == face[:, None]) & ((kind == 0)[:, None] | (kinds == kind[:, None]))
+        found = match.any(axis=1)
+        missing = asked & ~found
+        if missing.any():
+            k = int(np.flatnonzero(missing)[0])
+            named = v.kind_name(int(kind[k]))
+            raise DiceValueError(f"reroll(..): a chosen die shows {int(face[k])}{' (' + named + ')' if named else ''}, "
+                                 f"and {v.label(v.call.args[0].span)} has no such die left to re-roll",
+                                 span=v.call.args[1].span)
+        first = np.argmax(match, axis=1)
+        taken[rows[asked], first[asked]] = True
+    v.drew(taken.sum(axis=1))
+    where = taken.nonzero()
+    faces[where] = v.draw(sides_[where[0]] if sides_.ndim else int(sides_), (len(where[0]),))
+    return v.pool(faces, None, pool.kinds)
+
+
 def _vector_of(v, pool, kind):
     return _split(v, pool, pool.present & _of_kind(v, pool, kind))
 
@@ -479,7 +516,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
         Form((EXPR_ARG, CONDITION_ARG), "repeat", signature="reroll(expr, cond)", exact=_exact_reroll,
              vector=_vector_reroll, vector_kinds=True),
         Form((POOL_ARG, POOL_ARG, NUMBER_ARG), "chosen", result="pool", signature="reroll(pool, chosen, sides)",
-             no_vector="dice picked from a pool (an answer of a person) follow single dice, one game at a time"),
+             vector=_vector_reroll_chosen, vector_kinds=True),
     ), "the whole expression evaluated again while its total meets the condition; with a pool, chosen dice "
        "(a pick) and sides, those dice of the pool re-rolled once in place as dice of that many sides (→), "
        "kinds kept", "reroll(2d10, < 10)", check=_check_reroll),

@@ -203,6 +203,7 @@ class Vectors:
         self.counting = True            # False: this evaluation cannot roll enough dice to pass the limit
         self.text = None                # the text of the formula under way (a named formula's in its body)
         self.call = None                # the call whose vector form runs (for its messages)
+        self.rows = None                # and the rows it runs for (the dice it rolls count for their games)
         self.bindings: dict = {}        # id(call node) -> (node, its binding.Binding)
 
     def begin(self, counting: bool = True, text: str | None = None) -> None:
@@ -238,6 +239,22 @@ class Vectors:
     @staticmethod
     def kind_code(name: str) -> int:
         return kind_code(name)
+
+    @staticmethod
+    def kind_name(code: int) -> str | None:
+        """The kind a code stands for (None: no kind)."""
+        return next((name for name, c in KIND_CODES.items() if c == code), None)
+
+    def drew(self, count) -> None:
+        """A form that draws dice itself: `count` more for each game of the call under way, held to
+        the limit of dice rolled in one evaluation as the untraced tally.spend holds them."""
+        if not self.counting:
+            return
+        rows = self.rows
+        total = self.spent_by(rows) + count
+        if len(rows) and total.max() > self.max_dice_rolled:
+            raise DiceLimitError(limit_message(self.max_dice_rolled), span=self.call.span)
+        self.spend(rows, total)
 
     @staticmethod
     def compact_kinds(faces, kinds):
@@ -528,7 +545,7 @@ def _call(v, node, rows):
                                lambda kind, arg, what: lambda mask: ARGUMENTS[kind](v, arg, rows[mask]))
     # The form's messages name the call (v.call, v.label), and an error without a place of its own
     # is placed at the call, as the untraced helpers place theirs.
-    outer, v.call = v.call, node
+    outer, v.call, outer_rows, v.rows = v.call, node, v.rows, rows
     try:
         return form.vector(v, *args, **form.params, **keywords)
     except DiceError as err:
@@ -536,7 +553,7 @@ def _call(v, node, rows):
             err.span = node.span
         raise
     finally:
-        v.call = outer
+        v.call, v.rows = outer, outer_rows
 
 
 def _number_argument(v, node, rows):

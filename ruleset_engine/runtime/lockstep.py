@@ -466,7 +466,7 @@ class Machine:
         if step.kind == "pick":
             if not isinstance(auto, VPool):
                 auto = vector.pool_of(self.per_row(auto, rows)[:, None])
-            faces = compact(auto.faces)
+            faces, kinds = compact(auto.faces, auto.kinds_or_none())      # the dice picked, kinds and all
             parts = [np.sort(faces, axis=1), np.sort(compact(pool.faces), axis=1)]
         else:
             faces = None
@@ -488,7 +488,7 @@ class Machine:
             first = [keys.index(key) for key in distinct]
         answered = [self.one_answer(step, rows, int(i), auto, faces, low, high, pool) for i in first]
         if step.kind == "pick":
-            return VPool(faces)
+            return VPool(faces, None, kinds if auto.kinds is not None else None)
         if all(type(a) is int for a in answered):
             return np.array(answered, np.int64)[inverse]
         if all(type(a) is bool for a in answered):
