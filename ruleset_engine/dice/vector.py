@@ -37,10 +37,11 @@ from .runtime import MAX_NUMBER
 FACE = np.int16           # a die's face in a pool (MIN_FACE to MAX_FACE)
 EMPTY = -32_768           # an empty slot of a pool: below MIN_FACE, so a pool may hold 0 or less
 INT = np.int64
-# Dice of one pool held at once by the lockstep backend, its games together (rows x dice): 2^23 faces
-# (16 MB, and a few times that for the arrays a function works in). At 4,096 games a batch, 2,048
-# dice a game; a pool wider than that in every game stops with the way on (--backend untraced).
-MAX_POOL_CELLS = 1 << 23
+# Dice of one pool held at once by the lockstep backend, its games together (rows x dice): 2^25 faces
+# (64 MB, and a few times that for the arrays a function works in). At 32,768 games a batch
+# (runtime/lockstep.BATCH), 1,024 dice a game, so the 1,000 dice one pool may roll fit in every game;
+# a pool wider than that in every game stops with the way on (--backend untraced).
+MAX_POOL_CELLS = 1 << 25
 
 
 def held(rows: int, width: int) -> None:
