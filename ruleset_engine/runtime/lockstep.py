@@ -231,9 +231,13 @@ class Machine:
         return vector.pool_of(self.per_row(value, rows)[:, None])
 
     @staticmethod
-    def pool(faces) -> VPool:
-        """A pool of these faces (each row's dice in order; empty slots anywhere): compacted."""
-        return VPool(compact(faces))
+    def pool(faces, kinds=None) -> VPool:
+        """A pool of these faces (each row's dice in order; empty slots anywhere): compacted (with
+        `kinds`, each die's kind moved with it)."""
+        if kinds is None:
+            return VPool(compact(faces))
+        faces, kinds = compact(faces, kinds)
+        return VPool(faces, None, kinds)
 
     def per_row(self, value, rows):
         return rows_of(value, len(rows))
@@ -602,6 +606,8 @@ class Machine:
             key = f"{entity}#{int(j)}"
             self.make_instances(entity, spec, part, int(j), name=sheet.name)
             for field, value in sheet.fields:
+                if isinstance(value, (list, tuple)):        # a pool a sheet writes
+                    value = vector.pool_of(np.tile(np.array(value, np.int64), (len(part), 1)))
                 self.assign((key, field), part, value)
             for track, kind, n in sheet.marks:
                 self.globals[f"{key}.{track}"].mark(part, n, kind, False)
