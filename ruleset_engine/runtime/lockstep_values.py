@@ -264,11 +264,13 @@ class Track:
     formula), how many boxes are marked, and for a track with marks: each box's type of mark (its
     rank in the rule's types, -1 unmarked), the marked boxes first (marks.py's rules)."""
 
-    __slots__ = ("spec", "labels", "size", "marked", "ranks")
+    __slots__ = ("spec", "labels", "size", "marked", "ranks", "numbered")
 
     def __init__(self, spec, slots: int):
         self.spec = spec
         self.labels = None if spec.size is not None else np.array(list(spec.labels) + [0], object)
+        # Labels that are all whole numbers read as numbers (known once, not per game).
+        self.numbered = self.labels is not None and all(type(x) is int for x in self.labels)
         self.size = np.full(slots, len(spec.labels), np.int64)
         self.marked = np.zeros(slots, np.int64)
         self.ranks = None if spec.rule is None else np.full((slots, max(1, len(spec.labels))), -1, np.int8)
@@ -319,7 +321,7 @@ class Track:
             if self.labels is None:          # numbered 1..size
                 return np.where(inside, index + 1, 0)
             labels = self.labels[np.where(inside, index, len(self.labels) - 1)]
-            return labels.astype(np.int64) if all(type(x) is int for x in labels) else labels
+            return labels.astype(np.int64) if self.numbered else labels
         rule = self.spec.rule
         if rule is not None and what in rule.types:
             return (self.ranks[rows] == rule.rank(what)).sum(axis=1).astype(np.int64)
