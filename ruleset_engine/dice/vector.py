@@ -26,6 +26,7 @@ from . import ast
 from .binding import COMPARE, bind, translate
 from .entries import operands
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
+from .faces import NO_KIND
 from .functions import FUNCTIONS
 from .limits import DEFAULT_LIMITS
 from .modifiers import MODIFIERS, limit_message
@@ -52,17 +53,34 @@ def held(rows: int, width: int) -> None:
 
 
 
+# Kinds of dice (kinds(..)): each die's kind a small code beside its face, 0 for no kind; the names
+# are interned once per process (a ruleset names a few).
+KIND = np.int16
+KIND_CODES: dict = {}
+
+
+def kind_code(name: str) -> int:
+    """The code of a kind of dice (NO_KIND, `none`, is 0: the dice no kinds(..) marked)."""
+    if name == NO_KIND:
+        return 0
+    if name not in KIND_CODES:
+        KIND_CODES[name] = len(KIND_CODES) + 1
+    return KIND_CODES[name]
+
+
 class VPool:
     """Dice of many games: `faces` (rows x width, EMPTY an empty slot, dice in roll order) and, when
-    the operation that made it set dice aside, those dice as another VPool (aside(..) reads them)."""
+    the operation that made it set dice aside, those dice as another VPool (aside(..) reads them);
+    `kinds`, when some die has a kind: each die's kind code (rows x width, 0 no kind), else None."""
 
-    __slots__ = ("faces", "_aside")
+    __slots__ = ("faces", "_aside", "kinds")
 
-    def __init__(self, faces, aside=None):
+    def __init__(self, faces, aside=None, kinds=None):
         if faces.ndim == 2:
             held(*faces.shape)
         self.faces = faces
         self._aside = aside      # a VPool, None, or a function giving it (most pools' aside is never read)
+        self.kinds = kinds
 
     @property
     def aside(self) -> "VPool | None":
@@ -82,7 +100,16 @@ class VPool:
 
     def take(self, index) -> "VPool":
         """The rows at `index` (an index array or a mask into this pool's rows)."""
-        return VPool(self.faces[index], self.aside.take(index) if self.aside is not None else None)
+        return VPool(self.faces[index], self.aside.take(index) if self.aside is not None else None,
+                     None if self.kinds is None else self.kinds[index])
+
+    def plain(self) -> "VPool":
+        """The pool as a value is kept: its dice and their kinds, without what it set aside."""
+        return VPool(self.faces, None, self.kinds)
+
+    def kinds_or_none(self):
+        """Each die's kind code (0 for every die when none has one)."""
+        return self.kinds if self.kinds is not None else np.zeros(self.faces.shape, KIND)
 
 
 def empty_pool(n: int) -> VPool:
@@ -100,16 +127,21 @@ def pool_of(faces) -> VPool:
 
 
 def join(pools: list, n: int) -> VPool:
-    """Pools side by side, each row's dice in order (what [a, b] gives): no aside is kept."""
-    parts = [p.faces for p in pools if p.faces.shape[1]]
-    if not parts:
+    """Pools side by side, each row's dice in order (what [a, b] gives): no aside is kept; their
+    kinds are."""
+    pools = [p for p in pools if p.faces.shape[1]]
+    if not pools:
         return empty_pool(n)
-    held(n, sum(part.shape[1] for part in parts))
-    return VPool(parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1))
+    held(n, sum(p.faces.shape[1] for p in pools))
+    kinds = None
+    if any(p.kinds is not None for p in pools):
+        kinds = np.concatenate([p.kinds_or_none() for p in pools], axis=1)
+    return VPool(pools[0].faces if len(pools) == 1 else np.concatenate([p.faces for p in pools], axis=1), None, kinds)
 
 
-def compact(faces):
-    """Each row's dice moved to its left (order kept), the width cut to the most any row holds."""
+def compact(faces, kinds=None):
+    """Each row's dice moved to its left (order kept), the width cut to the most any row holds (with
+    `kinds`: the kinds moved alike, and both given back)."""
     present = faces != EMPTY
     # Each die's place among its row's dice: a scatter, not a sort (pools are a few dice wide).
     place = np.cumsum(present, axis=1) - 1
@@ -117,7 +149,19 @@ def compact(faces):
     out = np.full((faces.shape[0], most), EMPTY, faces.dtype)
     rows, columns = np.nonzero(present)
     out[rows, place[rows, columns]] = faces[rows, columns]
-    return out
+    if kinds is None:
+        return out
+    moved = np.zeros(out.shape, KIND)
+    moved[rows, place[rows, columns]] = kinds[rows, columns]
+    return out, moved
+
+
+def compact_pool(pool: VPool) -> VPool:
+    """The pool with each row's dice moved to its left, their kinds with them."""
+    if pool.kinds is None:
+        return VPool(compact(pool.faces))
+    faces, kinds = compact(pool.faces, pool.kinds)
+    return VPool(faces, None, kinds)
 
 
 def rows_of(value, n: int):
@@ -160,6 +204,7 @@ class Vectors:
         self.counting = True            # False: this evaluation cannot roll enough dice to pass the limit
         self.text = None                # the text of the formula under way (a named formula's in its body)
         self.call = None                # the call whose vector form runs (for its messages)
+        self.rows = None                # and the rows it runs for (the dice it rolls count for their games)
         self.bindings: dict = {}        # id(call node) -> (node, its binding.Binding)
 
     def begin(self, counting: bool = True, text: str | None = None) -> None:
@@ -189,8 +234,33 @@ class Vectors:
         self.spent_in[rows] = self.evaluation
 
     # ---- what entries call
-    def pool(self, faces, aside: VPool | None = None) -> VPool:
-        return VPool(faces, aside)
+    def pool(self, faces, aside: VPool | None = None, kinds=None) -> VPool:
+        return VPool(faces, aside, kinds)
+
+    @staticmethod
+    def kind_code(name: str) -> int:
+        return kind_code(name)
+
+    @staticmethod
+    def kind_name(code: int) -> str | None:
+        """The kind a code stands for (None: no kind)."""
+        return next((name for name, c in KIND_CODES.items() if c == code), None)
+
+    def drew(self, count) -> None:
+        """A form that draws dice itself: `count` more for each game of the call under way, held to
+        the limit of dice rolled in one evaluation as the untraced tally.spend holds them."""
+        if not self.counting:
+            return
+        rows = self.rows
+        total = self.spent_by(rows) + count
+        if len(rows) and total.max() > self.max_dice_rolled:
+            raise DiceLimitError(limit_message(self.max_dice_rolled), span=self.call.span)
+        self.spend(rows, total)
+
+    @staticmethod
+    def compact_kinds(faces, kinds):
+        """compact(faces, kinds): each row's dice to its left, their kinds with them."""
+        return compact(faces, kinds)
 
     def empty(self, n: int) -> VPool:
         return empty_pool(n)
@@ -395,7 +465,12 @@ def merge(mask, a, b, n: int):
         faces = np.full((n, width), EMPTY, FACE)
         faces[mask, :a.faces.shape[1]] = a.faces
         faces[~mask, :b.faces.shape[1]] = b.faces
-        return VPool(faces)
+        kinds = None
+        if a.kinds is not None or b.kinds is not None:
+            kinds = np.zeros((n, width), KIND)
+            kinds[mask, :a.faces.shape[1]] = a.kinds_or_none()
+            kinds[~mask, :b.faces.shape[1]] = b.kinds_or_none()
+        return VPool(faces, None, kinds)
     a_rows, b_rows = rows_of(a, int(mask.sum())), rows_of(b, n - int(mask.sum()))
     texts = a_rows.dtype.kind in "OU" or b_rows.dtype.kind in "OU"      # a text (a choice's answer)
     out = np.empty(n, object if texts else np.result_type(a_rows, b_rows))
@@ -412,7 +487,13 @@ def scatter(value, index, part, n: int):
         faces[:, :value.faces.shape[1]] = value.faces
         faces[index] = EMPTY
         faces[index, :part.faces.shape[1]] = part.faces
-        return VPool(faces)
+        kinds = None
+        if value.kinds is not None or part.kinds is not None:
+            kinds = np.zeros((n, width), KIND)
+            kinds[:, :value.faces.shape[1]] = value.kinds_or_none()
+            kinds[index] = 0
+            kinds[index, :part.faces.shape[1]] = part.kinds_or_none()
+        return VPool(faces, None, kinds)
     out = rows_of(value, n).copy()
     out[index] = part
     return out
@@ -425,7 +506,7 @@ def _named(v, node, rows):
     values = {}
     for name, arg in zip(formula.params, node.args):
         value = v.value(arg, rows)
-        values[name] = VPool(value.faces) if isinstance(value, VPool) else value   # a parameter: a plain pool
+        values[name] = value.plain() if isinstance(value, VPool) else value   # a parameter: a plain pool
     v.bound.append(Bound(values, rows))
     outer, v.text = v.text, formula.text
     try:
@@ -461,10 +542,11 @@ def _call(v, node, rows):
         kept = v.bindings[id(node)] = (node, bind(FUNCTIONS[node.function], node))
     binding = kept[1]
     form = binding.form
-    args, keywords = translate(binding, lambda kind, arg, what: ARGUMENTS[kind](v, arg, rows))
+    args, keywords = translate(binding, lambda kind, arg, what: ARGUMENTS[kind](v, arg, rows),
+                               lambda kind, arg, what: lambda mask: ARGUMENTS[kind](v, arg, rows[mask]))
     # The form's messages name the call (v.call, v.label), and an error without a place of its own
     # is placed at the call, as the untraced helpers place theirs.
-    outer, v.call = v.call, node
+    outer, v.call, outer_rows, v.rows = v.call, node, v.rows, rows
     try:
         return form.vector(v, *args, **form.params, **keywords)
     except DiceError as err:
@@ -472,7 +554,7 @@ def _call(v, node, rows):
             err.span = node.span
         raise
     finally:
-        v.call = outer
+        v.call, v.rows = outer, outer_rows
 
 
 def _number_argument(v, node, rows):
@@ -495,6 +577,7 @@ ARGUMENTS = {
     "truth": lambda v, node, rows: v.truth(node, rows),
     "expression": lambda v, node, rows: (node, rows),      # evaluated by its form, maybe again (reroll)
     "word": lambda v, node, rows: v.value(node, rows),
+    "kind": lambda v, node, rows: node.name,        # a kind of dice, named bare: of(p, wild), kind=wild
 }
 
 
@@ -502,13 +585,15 @@ class DiceState:
     """The dice of one NdS while its modifiers run: faces (rows x width, EMPTY empty), their sides
     (a number or one per row), and the dice left out so far (aside(..) reads them)."""
 
-    __slots__ = ("faces", "sides", "dropped", "draws")
+    __slots__ = ("faces", "sides", "dropped", "draws", "kinds")
 
-    def __init__(self, faces, sides, draws=0):
+    def __init__(self, faces, sides, draws=0, kinds=None):
         self.faces = faces
         self.sides = sides
         self.dropped = None
         self.draws = draws      # dice rolled in this evaluation, by each row's game (an array)
+        self.kinds = kinds      # each die's kind code beside its face (None: no die has one); a
+                                # modifier keeps it aligned with faces (an added die takes its parent's)
 
 
 def _dice(v, node, rows):
@@ -538,7 +623,7 @@ def _dice(v, node, rows):
     # A modifier's operand (kh(1d3)) may have rolled dice meanwhile, counted in v.spent already.
     if v.counting:
         v.spend(rows, v.spent_by(rows) + state.draws - before if node.modifiers else state.draws)
-    return VPool(state.faces, state.dropped)
+    return VPool(state.faces, state.dropped, state.kinds)
 
 
 def _modify(v, node, state, rows) -> None:
@@ -612,11 +697,12 @@ def _pool_literal(v, node, rows):
     # when a modifier rolls more: vectorizable.py made sure) for the ones that re-roll or explode.
     # The dice the items rolled are counted already (each game's own, as _dice counts them).
     before = v.spent_by(rows) if v.counting else np.zeros(n, INT)
-    state = DiceState(compact(joined.faces), literal_sides(node), before)
+    joined = compact_pool(joined)
+    state = DiceState(joined.faces, literal_sides(node), before, joined.kinds)
     _modify(v, node, state, rows)
     if v.counting:
         v.spend(rows, v.spent_by(rows) + state.draws - before)
-    return VPool(state.faces, state.dropped)
+    return VPool(state.faces, state.dropped, state.kinds)
 
 
 def _aliased(v, node, rows):

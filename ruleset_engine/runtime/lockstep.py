@@ -39,6 +39,8 @@ from ruleset_engine.ruleset.instance_names import name_key, no_instance_named
 from ruleset_engine.ruleset.steps.instances import group_full, name_refusal, name_taken
 from ruleset_engine.ruleset.templates import LocalText
 from ruleset_engine.ruleset.steps import StepFailed
+from ruleset_engine.ruleset.steps.values import SetStep
+from ruleset_engine.ruleset import walk
 
 from . import loop_plan
 from .at_once import reads as at_once_reads
@@ -47,6 +49,7 @@ from .errors import BoundReached, RuleError
 from .limits import game_too_long, nested_too_deep, too_many_steps
 from .loop_plan import block_where, no_end_in_setup, no_end_inside
 from . import lockstep_queries
+from .lockstep_timers import Timers
 from .lockstep_values import (Record, Ref, RefSet, RefSetStore, RefStore, Store, Track, _as_python, _assemble,
                               _by_instance, _key, _part,
                               _plain, _store_for)
@@ -131,7 +134,9 @@ class Machine:
         self.args = {p.name: p.default for p in params if not isinstance(p.default, model.Formula)}
         self.read_args = [p for p in params if isinstance(p.default, model.Formula)]   # read each round
         self.at_once = [(e, at_once_reads(e)) for e in ruleset.end if e.at_once]
-        self.plan = loop_plan.plan(ruleset, timed=False)   # vectorizable.py refuses a timed value (until:)
+        self.timers = Timers(self)                 # set: with until: (lockstep_timers.py)
+        timed = any(isinstance(s, SetStep) and s.until is not None for s in walk.all_steps(ruleset))
+        self.plan = loop_plan.plan(ruleset, timed=timed)
         # Locals keep what their pools set aside only when some formula reads it (aside(..)).
         self.reads_aside = any(dice_ast.reads_aside(f.expr.tree) for f in _all_formulas(ruleset))
         self.writes: dict = {}                     # id(step) -> what it may write (at_once.writes)
@@ -252,7 +257,7 @@ class Machine:
             return
         key = head if len(target) == 1 else f"{head}.{target[1]}"
         if isinstance(value, VPool) and value.aside is not None:
-            value = VPool(value.faces)       # a pool is stored as its faces
+            value = value.plain()       # a pool is stored as its faces (and their kinds)
         store = self.globals.get(key)
         if store is None:
             store = self.globals[key] = Store()
@@ -463,7 +468,7 @@ class Machine:
         if step.kind == "pick":
             if not isinstance(auto, VPool):
                 auto = vector.pool_of(self.per_row(auto, rows)[:, None])
-            faces = compact(auto.faces)
+            faces, kinds = compact(auto.faces, auto.kinds_or_none())      # the dice picked, kinds and all
             parts = [np.sort(faces, axis=1), np.sort(compact(pool.faces), axis=1)]
         else:
             faces = None
@@ -485,7 +490,7 @@ class Machine:
             first = [keys.index(key) for key in distinct]
         answered = [self.one_answer(step, rows, int(i), auto, faces, low, high, pool) for i in first]
         if step.kind == "pick":
-            return VPool(faces)
+            return VPool(faces, None, kinds if auto.kinds is not None else None)
         if all(type(a) is int for a in answered):
             return np.array(answered, np.int64)[inverse]
         if all(type(a) is bool for a in answered):
@@ -515,6 +520,7 @@ class Machine:
         """The values the games start with, their setup:, the first iteration of the loop level."""
         ruleset = self.ruleset
         self.alive[rows] = True
+        self.timers.forget(rows)
         self.result[rows] = -1
         self.ending[rows] = -1
         self.tallied[rows] = 0
@@ -567,6 +573,34 @@ class Machine:
         self.counts[entity][rows] = n
         for j in range(int(n.max()) if len(n) else 0):
             self.make_instances(entity, spec, rows[n > j], j)
+        if spec.sheet is not None:
+            for sheet in spec.sheet.sheets:
+                self.add_sheet(entity, spec, sheet, rows)
+
+    def add_sheet(self, entity: str, spec, sheet, rows) -> None:
+        """One of the ruleset's sheets as an instance of every game, after those count: made
+        (support.add_sheets: the group's fields, then the sheet's, its tracks marked as it says)."""
+        count = self.counts[entity]
+        made = count[rows].copy()
+        for j in range(int(made.max()) if len(rows) else 0):
+            mine = rows[made > j]
+            held = self.instance_value(Ref(entity, np.full(len(mine), j, np.int64)), ("name",), mine)
+            if any(name_key(x) == name_key(sheet.name) for x in held):
+                self.site = spec.count
+                raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} has an instance "
+                                 f"named {sheet.name!r} already")
+        if (made >= spec.most).any():
+            self.site = spec.count
+            raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} holds {spec.most:,} already")
+        for j in np.unique(made):
+            part = rows[made == j]
+            key = f"{entity}#{int(j)}"
+            self.make_instances(entity, spec, part, int(j), name=sheet.name)
+            for field, value in sheet.fields:
+                self.assign((key, field), part, value)
+            for track, kind, n in sheet.marks:
+                self.globals[f"{key}.{track}"].mark(part, n, kind, False)
+        count[rows] = made + 1
 
     def start_track(self, entity: str, name: str, spec, rows) -> None:
         key = f"{entity}.{name}"
@@ -702,16 +736,31 @@ class Machine:
         written, instance_names.instance_named); else x."""
         if isinstance(x, str) or isinstance(x, np.ndarray) and x.dtype == object:
             names = rows_of(x, len(rows))
-            index = np.full(len(rows), -1, np.int64)
-            count = self.counts[group][rows]
-            for j in range(int(count.max()) if len(rows) else 0):
-                held = self.instance_value(Ref(group, np.full(len(rows), j, np.int64)), ("name",), rows)
-                index[(index < 0) & (count > j) & (held == names)] = j
+            index = self.find_named(names, group, rows)
             if (index < 0).any():
                 missing = names[np.flatnonzero(index < 0)[0]]
                 raise PairFailed(no_instance_named(missing, f"{pair}(..)"), span=span)
             return Ref(group, index)
         return x
+
+    def find_named(self, names, group: str, rows):
+        """The index of the instance of the group each game's name names (the name as written, as
+        instance_names.instance_named reads it), -1 where none has it."""
+        index = np.full(len(rows), -1, np.int64)
+        count = self.counts[group][rows]
+        for j in range(int(count.max()) if len(rows) else 0):
+            held = self.instance_value(Ref(group, np.full(len(rows), j, np.int64)), ("name",), rows)
+            index[(index < 0) & (count > j) & (held == names)] = j
+        return index
+
+    def first_value(self, value, rows):
+        """The first game's value, as the untraced program holds it (an instance: its name), for a message."""
+        if isinstance(value, Ref):
+            one = value.take(slice(0, 1))
+            return value.group if one.index[0] < 0 else self.instance_value(one, ("name",), rows[:1])[0]
+        if isinstance(value, RefSet):
+            return value.group
+        return _as_python(value, len(rows))[0] if len(rows) else None
 
     def pair_read(self, name: str, a, b, field: str, rows, span):
         defaults = self.ruleset.pairs[name].fields
@@ -736,13 +785,45 @@ class Machine:
                 record[field].put(part, _part(value, positions), self.size)
 
     def each_instance(self, step, rows) -> None:
-        """for_each over a group: instance j for the games that have one, then j + 1, ..."""
+        """for_each over a group: instance j for the games that have one, then j + 1, ...; with
+        where: or by:, each game's own instances in its own order (ordered_instances)."""
         count = self.counts[step.group]
+        if step.only is not None or step.by:
+            order, chosen = self.ordered_instances(step, rows)
+            for k in range(order.shape[1]):
+                live, index = self.running_with(rows[chosen > k], order[chosen > k, k])
+                if len(live):
+                    self.bind(step.var, live, Ref(step.group, index))
+                    self.block(step.body, live, loop=step)
+            return
         for j in range(int(count[rows].max()) if len(rows) else 0):
             live = self.running(rows[count[rows] > j])
             if len(live):
                 self.bind(step.var, live, Ref(step.group, np.full(len(live), j, np.int64)))
                 self.block(step.body, live, loop=step)
+
+    def ordered_instances(self, step, rows):
+        """What control.ordered gives each game, read before the first iteration as it reads it: the
+        instances that meet where: (all without it), in the order of the scores of by: (the first
+        score, ties to the next, ties left in the group's order; highest first unless first: lowest).
+        Gives (order: rows x instances, each game's chosen instances first; chosen: how many)."""
+        count = self.counts[step.group][rows]
+        most = int(count.max()) if len(rows) else 0
+        keep = np.zeros((len(rows), most), bool)
+        scores = [np.zeros((len(rows), most), np.int64) for _ in step.by]
+        for j in range(most):
+            has = np.flatnonzero(count > j)
+            part = rows[has]
+            self.bind(step.var, part, Ref(step.group, np.full(len(part), j, np.int64)))
+            met = self.truth(step.only, part) if step.only is not None else np.ones(len(part), bool)
+            keep[has, j] = met
+            for column, score in zip(scores, step.by):
+                column[has, j] = self.per_row(self.number(score, part), part)
+        sign = 1 if step.lowest_first else -1
+        # np.lexsort sorts by its last key first: those left out last, then each score, then the index.
+        keys = [np.broadcast_to(np.arange(most), keep.shape)] + [sign * c for c in reversed(scores)] + [~keep]
+        order = np.lexsort(keys, axis=1) if most else np.zeros((len(rows), 0), np.int64)
+        return order, keep.sum(axis=1)
 
     def initial(self, initial: model.Initial, rows):
         if initial.text is not None:
@@ -1013,15 +1094,16 @@ def _run_endings(m: Machine, op, rows):
     return rows
 
 
-def _no_clock(m: Machine, op, rows):
-    raise AssertionError("a timed value (set: until:) reached the lockstep backend, which refuses it")
+def _run_clock(m: Machine, op, rows):
+    m.timers.due(rows)
+    return rows
 
 
 RUN = {
     "first": _run_first,
     "moves_on": _run_moves_on,
     "back": _run_back,
-    "clock": _no_clock,
+    "clock": _run_clock,
     "if_done": _run_if_done,
     "event": lambda m, op, rows: rows,          # a simulation logs no events
     "block": _run_block,

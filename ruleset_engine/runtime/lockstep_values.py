@@ -19,12 +19,13 @@ class Store:
     """One value for every game slot: numbers, true/false or texts (an array of `size` rows), or a
     pool (faces: size x width, vector.EMPTY empty), with the dice it set aside when it is a local."""
 
-    __slots__ = ("data", "aside", "keeps_aside")
+    __slots__ = ("data", "aside", "keeps_aside", "kinds")
 
     def __init__(self, keeps_aside: bool = False):
         self.data = None
         self.aside: Store | None = None
         self.keeps_aside = keeps_aside
+        self.kinds = None       # a pool's dice kinds (size x width), once some game's pool had them
 
     def put(self, rows, value, size: int) -> None:
         if isinstance(value, VPool):
@@ -45,6 +46,7 @@ class Store:
             self.data[rows, :faces.shape[1]] = faces
             if faces.shape[1] < width:
                 self.data[rows, faces.shape[1]:] = vector.EMPTY
+            self.put_kinds(rows, value, faces, width, size)
             if self.keeps_aside:
                 if value.aside is not None:
                     if self.aside is None:
@@ -65,10 +67,28 @@ class Store:
             raise StepFailed("a value that was a pool is now a number (the lockstep backend keeps one kind)")
         self.data[rows] = value
 
+    def put_kinds(self, rows, value, faces, width: int, size: int) -> None:
+        """The kinds of a pool's dice beside its faces (as cut or moved to fit: faces)."""
+        if value.kinds is None and self.kinds is None:
+            return
+        if self.kinds is None:
+            self.kinds = np.zeros((size, width), vector.KIND)
+        elif self.kinds.shape[1] < width:
+            grown = np.zeros((size, width), vector.KIND)
+            grown[:, :self.kinds.shape[1]] = self.kinds
+            self.kinds = grown
+        self.kinds[rows] = 0
+        if value.kinds is not None:
+            kinds = value.kinds
+            if faces is not value.faces:        # cut or moved left to fit: the kinds alike
+                cut = value.faces[:, :faces.shape[1]]
+                kinds = kinds[:, :faces.shape[1]] if np.array_equal(cut, faces) else compact(value.faces, kinds)[1]
+            self.kinds[rows, :kinds.shape[1]] = kinds
+
     def get(self, rows):
         if self.data.ndim == 2:
             aside = self.aside.get(rows) if self.aside is not None else None
-            return VPool(self.data[rows], aside)
+            return VPool(self.data[rows], aside, None if self.kinds is None else self.kinds[rows])
         return self.data[rows]
 
 
@@ -220,7 +240,12 @@ def _assemble(n: int, parts: list):
         faces = np.full((n, width), vector.EMPTY, vector.FACE)
         for mask, v in parts:
             faces[mask, :v.faces.shape[1]] = v.faces
-        return VPool(faces)
+        kinds = None
+        if any(v.kinds is not None for _, v in parts):
+            kinds = np.zeros((n, width), vector.KIND)
+            for mask, v in parts:
+                kinds[mask, :v.faces.shape[1]] = v.kinds_or_none()
+        return VPool(faces, None, kinds)
     if any(isinstance(v, Ref) for _, v in parts):
         index = np.empty(n, np.int64)
         for mask, v in parts:
