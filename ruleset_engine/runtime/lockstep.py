@@ -143,6 +143,7 @@ class Machine:
         from .vectorizable import _read_names
         self.read_names = _read_names(ruleset)     # the heads of the names formulas read (notes: only those)
         self.counts = {name: np.zeros(size, np.int64) for name, spec in ruleset.entities.items() if spec.is_group}
+        self.last_value = None      # the value the last formula gave, held to the limit of numbers already
 
     # ---- names, formulas
     def name(self, path, rows, span):
@@ -188,7 +189,9 @@ class Machine:
         value = self.values.value(formula.expr.tree, rows)
         # Held to the limit of numbers where the untraced program holds it (writer.py's
         # number_checked, for a formula that may pass it).
-        return self.kept(value) if _may_grow(formula.expr._src) else value
+        value = self.kept(value) if _may_grow(formula.expr._src) else value
+        self.last_value = value         # within the limit: assign need not check it again
+        return value
 
     @staticmethod
     def kept(value):
@@ -242,7 +245,7 @@ class Machine:
         # Held to the limit of numbers where it is stored, as FunctionWriter.assign holds it: a
         # step's vector form that computes a number (move:'s sums) cannot keep one past it. A formula's
         # value is within it already, so one past it was computed by the step: placed at the step.
-        if isinstance(value, np.ndarray) and value.dtype.kind == "i":
+        if isinstance(value, np.ndarray) and value.dtype.kind == "i" and value is not self.last_value:
             site, self.site = self.site, self.step
             self.kept(value)
             self.site = site

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ruleset_engine.dice import vector
-from ruleset_engine.dice.vector import VPool, compact, rows_of
+from ruleset_engine.dice.vector import VPool, compact, put_rows, rows_of, take_rows
 from ruleset_engine.ruleset.marks import mark_typed_many
 from ruleset_engine.ruleset.steps import StepFailed
 
@@ -43,9 +43,11 @@ class Store:
                     grown[:, :width] = self.data
                     self.data = grown
                     width = faces.shape[1]
-            self.data[rows, :faces.shape[1]] = faces
             if faces.shape[1] < width:
-                self.data[rows, faces.shape[1]:] = vector.EMPTY
+                wide = np.full((len(faces), width), vector.EMPTY, vector.FACE)
+                wide[:, :faces.shape[1]] = faces
+                faces = wide
+            put_rows(self.data, rows, faces)
             self.put_kinds(rows, value, faces, width, size)
             if self.keeps_aside:
                 if value.aside is not None:
@@ -88,7 +90,7 @@ class Store:
     def get(self, rows):
         if self.data.ndim == 2:
             aside = self.aside.get(rows) if self.aside is not None else None
-            return VPool(self.data[rows], aside, None if self.kinds is None else self.kinds[rows])
+            return VPool(take_rows(self.data, rows), aside, None if self.kinds is None else take_rows(self.kinds, rows))
         return self.data[rows]
 
 
