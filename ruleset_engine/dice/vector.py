@@ -671,20 +671,25 @@ def _dice(v, node, rows):
     n = len(rows)
     count = v.number(node.count, rows) if node.count is not None else 1
     sides = v.number(node.sides, rows)
-    if np.any(np.asarray(count) < 0):
+    per_game = isinstance(count, np.ndarray)
+    if (count.min() if per_game and n else count if not per_game else 0) < 0:
         raise DiceValueError("a negative number of dice", span=node.span)
-    most = int(np.max(count)) if n else 0
+    most = (int(count.max()) if per_game else int(count)) if n else 0
     if most > v.max_pool_dice:       # checked before a die is drawn, as the untraced check_count does
         raise DiceLimitError(f"too many dice in one pool: {most:,} (the limit is {v.max_pool_dice:,})",
                              span=node.count.span)
-    if np.any(np.asarray(sides) < 1):
+    if isinstance(sides, np.ndarray):
+        low, high = (sides.min(), sides.max()) if len(sides) else (1, 1)
+    else:
+        low = high = sides
+    if low < 1:
         raise DiceValueError("a die needs at least 1 side", span=node.sides.span)
-    if np.any(np.asarray(sides) > MAX_FACE):
+    if high > MAX_FACE:
         raise DiceValueError(f"the lockstep backend rolls dice of at most {MAX_FACE:,} sides", span=node.sides.span)
-    width = int(np.max(count)) if n else 0
+    width = most
     faces = v.draw(sides, (n, width))
-    if isinstance(count, np.ndarray):
-        faces[np.arange(width)[None, :] >= count[:, None]] = EMPTY
+    if per_game:
+        np.putmask(faces, np.arange(width)[None, :] >= count[:, None], EMPTY)
     # Each game's dice count against its own limit of dice rolled in this evaluation, the first roll too.
     before = v.spent_by(rows) if v.counting else 0
     state = DiceState(faces, sides, before + rows_of(count, n))

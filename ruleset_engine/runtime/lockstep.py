@@ -448,11 +448,9 @@ class Machine:
                 self.values.text = getattr(part, "text", None)      # what a call's message quotes
                 value = self.values.value(part.tree, rows)
                 columns.append(_as_python(value, n))
-            pieces = [tuple(c if isinstance(c, str) else c[i] for c in columns) for i in range(n)]
-            if template.plain:
-                texts[lang] = [plain_text(p) for p in pieces]
-            else:
-                texts[lang] = ["".join(x if type(x) is str else fmt(x, lang) for x in p) for p in pieces]
+            write = plain_text if template.plain else \
+                (lambda p, lang=lang: "".join(x if type(x) is str else fmt(x, lang) for x in p))
+            texts[lang] = _each_once(write, columns, n)
         out = np.empty(n, object)
         if len(texts) == 1:
             out[:] = next(iter(texts.values()))
@@ -680,10 +678,11 @@ class Machine:
         if full.any():
             raise StepFailed(group_full(entity, spec.most))
         if name is not None:
+            checked: dict = {}      # games name their instances alike: each distinct name checked once
             for i, text in enumerate(name):
                 given = str(text).strip()
-                refused = name_refusal(given, entity)       # the rule create_instance keeps
-                if refused:
+                refused = checked[given] if given in checked else checked.setdefault(given, name_refusal(given, entity))
+                if refused:                                 # the rule create_instance keeps
                     raise StepFailed(refused)
                 name[i] = LocalText(text.texts) if isinstance(text, LocalText) else given
         made = count[rows].copy()
@@ -695,7 +694,7 @@ class Machine:
             taken = self.instance_value(Ref(entity, np.full(int(part.sum()), j)), ("name",), rows[part])
             for k in range(j):
                 other = self.instance_value(Ref(entity, np.full(int(part.sum()), k)), ("name",), rows[part])
-                same = [name_key(a) == name_key(b) for a, b in zip(taken, other)]
+                same = [_name_key(a) == _name_key(b) for a, b in zip(taken, other)]
                 if any(same):
                     self.site = step
                     raise StepFailed(name_taken(entity, other[same.index(True)]))
@@ -1036,6 +1035,46 @@ class Machine:
         if records is not None:
             records.add_many(self.game[rows].copy(), results, self.rounds[rows].copy(), report)
 
+
+
+def _each_once(write, columns: list, n: int) -> list:
+    """write(pieces) for each of n games, its pieces the literal words (a str column) and its values
+    (a list column, one per game), written once for each distinct values (games mostly say the same
+    few texts: the names of their instances); values that cannot be a key are written each time."""
+    values = [c for c in columns if not isinstance(c, str)]
+    if not values:
+        return [write(tuple(columns))] * n
+
+    def pieces(row):
+        it = iter(row)
+        return tuple(c if isinstance(c, str) else next(it) for c in columns)
+
+    done: dict = {}
+    out = []
+    for row in zip(*values):
+        key = (row, tuple(map(type, row)))      # by type too: 1, 1.0 and True are equal keys, not one text
+        try:
+            text = done.get(key)
+            if text is None:
+                text = done[key] = write(pieces(row))
+        except TypeError:       # a value no dict can key (a record's fields)
+            text = write(pieces(row))
+        out.append(text)
+    return out
+
+
+_NAME_KEYS: dict = {}
+
+
+def _name_key(name) -> str:
+    """name_key, each distinct text worked out once (NFKC and case folding for each game's names)."""
+    text = str(name)
+    key = _NAME_KEYS.get(text)
+    if key is None:
+        if len(_NAME_KEYS) > 4096:      # bounded: names are few, but a ruleset could make many
+            _NAME_KEYS.clear()
+        key = _NAME_KEYS[text] = name_key(text)
+    return key
 
 
 # ---- the loop plan's ops for the rows of many games (loop_plan.py; machine.WRITE writes the same ops)

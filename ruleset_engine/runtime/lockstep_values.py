@@ -336,7 +336,7 @@ def _as_python(value, n: int) -> list:
     if isinstance(value, (Ref, RefSet)):
         raise StepFailed("an instance shown in a text: show one of its fields, such as its name")
     if isinstance(value, np.ndarray):
-        return [_plain(x) for x in value]
+        return value.tolist() if value.dtype != object else [_plain(x) for x in value]
     return [value] * n
 
 
