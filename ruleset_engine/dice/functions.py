@@ -209,7 +209,7 @@ def _vector_count(v, pool, test, kind=None):
     met = test(pool.faces) & pool.present
     if kind is not None:
         met &= _of_kind(v, pool, kind)
-    return met.sum(axis=1, dtype=v.np.int64)
+    return v.row_sum(met)
 
 
 def _of_kind(v, pool, kind: str):
@@ -289,13 +289,13 @@ def _vector_extreme(v, pool, highest, default=None):
     np = v.np
     faces, present = pool.faces, pool.present
     n = faces.shape[0]
-    has = present.any(axis=1)
+    has = v.row_any(present)
     if not faces.shape[1]:
         picked = np.zeros(n, np.int64)
     elif highest:
-        picked = faces.max(axis=1).astype(np.int64)     # an empty slot (v.EMPTY) is below every face
+        picked = v.row_max(faces).astype(np.int64)     # an empty slot (v.EMPTY) is below every face
     else:
-        picked = np.where(present, faces, np.iinfo(faces.dtype).max).min(axis=1).astype(np.int64)
+        picked = v.row_min(np.where(present, faces, np.iinfo(faces.dtype).max)).astype(np.int64)
     if has.all():
         return picked
     if default is None:
@@ -378,7 +378,7 @@ def _vector_largest_set(v, pool, ignore=None):
     key = np.where(counted, faces.astype(np.int32), last)
     _, ordered, before = _runs(np, key)
     length = np.where(ordered != last, before + 1, 0)
-    most = length.max(axis=1)
+    most = v.row_max(length)
     at = length.shape[1] - 1 - np.argmax((length == most[:, None])[:, ::-1], axis=1)
     best = np.where(most > 0, ordered[np.arange(len(at)), at], last)
     return _split(v, pool, present & (faces.astype(np.int32) == best[:, None]) & (most > 0)[:, None])
@@ -414,7 +414,7 @@ def _vector_cancel(v, pool, against):
         return _split(v, pool, keep)
     for face in against.faces.T:          # each die of b cancels one equal die of a, the earliest first
         match = keep & (faces == face[:, None]) & (face[:, None] != v.EMPTY)
-        found = match.any(axis=1)
+        found = v.row_any(match)
         first = np.argmax(match, axis=1)
         keep[rows[found], first[found]] = False
     return _split(v, pool, keep)

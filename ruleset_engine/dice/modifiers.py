@@ -332,7 +332,7 @@ def _vector_explode(v, state, test, most=None):
         if most is not None and most.ndim:
             meets &= (rounds < most)[:, None]     # the games whose cap is reached add no more
         rounds += 1
-        k = meets.sum(axis=1)
+        k = v.row_sum(meets)
         width = int(k.max()) if n else 0
         if not width:
             break

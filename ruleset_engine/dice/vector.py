@@ -68,6 +68,74 @@ def kind_code(name: str) -> int:
     return KIND_CODES[name]
 
 
+NARROW = 16         # a pool at most this wide is reduced along its rows column by column
+
+
+def by_row(ufunc, a, dtype=None):
+    """ufunc.reduce(a, axis=1) for a pool's rows (games x slots): column by column when the pool is
+    narrow, as pools are (numpy reduces a few values per row several times slower than a few whole
+    columns: 3 ms against 0.7 ms for 32,768 games of 5 dice, measured). The sum's type: dtype."""
+    width = a.shape[1]
+    if not 0 < width <= NARROW:
+        return ufunc.reduce(a, axis=1, dtype=dtype) if dtype is not None else ufunc.reduce(a, axis=1)
+    out = a[:, 0].astype(dtype if dtype is not None else a.dtype)
+    for j in range(1, width):
+        ufunc(out, a[:, j], out=out)
+    return out
+
+
+def row_sum(a, dtype=None):
+    """Each row's sum (booleans: how many hold), as an integer of `dtype` (INT by default)."""
+    return by_row(np.add, a, INT if dtype is None else dtype)
+
+
+def row_any(a):
+    return by_row(np.logical_or, a, bool)
+
+
+def row_max(a):
+    return by_row(np.maximum, a)
+
+
+def row_min(a):
+    return by_row(np.minimum, a)
+
+
+def row_places(present):
+    """Each slot's place among its row's present slots, counting from 0 (np.cumsum(present, axis=1)
+    - 1), column by column for a narrow pool."""
+    width = present.shape[1]
+    if not 0 < width <= NARROW:
+        return np.cumsum(present, axis=1) - 1
+    out = np.empty(present.shape, INT)
+    running = present[:, 0].astype(INT)
+    out[:, 0] = running - 1
+    for j in range(1, width):
+        running += present[:, j]
+        out[:, j] = running - 1
+    return out
+
+
+def take_rows(a, index):
+    """a[index] for rows of a pool (games x slots): numpy's take along the rows when `index` is an
+    index array, several times faster than a fancy index of a 2-D array (a mask: a[index])."""
+    if a.ndim == 2 and isinstance(index, np.ndarray) and index.dtype.kind in "iu":
+        return a.take(index, axis=0)
+    return a[index]
+
+
+def put_rows(a, index, values) -> None:
+    """a[index] = values for whole rows of a pool (games x slots, values as wide and of its type):
+    each row written as one opaque item of a 1-D view, about twice as fast as a 2-D fancy assignment."""
+    if a.ndim == 2 and a.shape[1] and a.flags.c_contiguous and isinstance(index, np.ndarray) and \
+            index.dtype.kind in "iu" and isinstance(values, np.ndarray) and values.dtype == a.dtype and \
+            values.shape == (len(index), a.shape[1]):
+        row = np.dtype((np.void, a.shape[1] * a.itemsize))
+        a.view(row).reshape(-1)[index] = np.ascontiguousarray(values).view(row).reshape(-1)
+        return
+    a[index] = values
+
+
 class VPool:
     """Dice of many games: `faces` (rows x width, EMPTY an empty slot, dice in roll order) and, when
     the operation that made it set dice aside, those dice as another VPool (aside(..) reads them);
@@ -93,15 +161,15 @@ class VPool:
         return self.faces != EMPTY
 
     def size(self):
-        return np.count_nonzero(self.faces != EMPTY, axis=1).astype(INT)
+        return row_sum(self.faces != EMPTY)
 
     def total(self):
-        return np.where(self.faces != EMPTY, self.faces, 0).sum(axis=1, dtype=INT)
+        return row_sum(np.where(self.faces != EMPTY, self.faces, 0))
 
     def take(self, index) -> "VPool":
         """The rows at `index` (an index array or a mask into this pool's rows)."""
-        return VPool(self.faces[index], self.aside.take(index) if self.aside is not None else None,
-                     None if self.kinds is None else self.kinds[index])
+        return VPool(take_rows(self.faces, index), self.aside.take(index) if self.aside is not None else None,
+                     None if self.kinds is None else take_rows(self.kinds, index))
 
     def plain(self) -> "VPool":
         """The pool as a value is kept: its dice and their kinds, without what it set aside."""
@@ -144,7 +212,7 @@ def compact(faces, kinds=None):
     `kinds`: the kinds moved alike, and both given back)."""
     present = faces != EMPTY
     # Each die's place among its row's dice: a scatter, not a sort (pools are a few dice wide).
-    place = np.cumsum(present, axis=1) - 1
+    place = row_places(present)
     most = int(place[:, -1].max()) + 1 if faces.size else 0
     out = np.full((faces.shape[0], most), EMPTY, faces.dtype)
     rows, columns = np.nonzero(present)
@@ -182,6 +250,9 @@ class Vectors:
 
     np = np
     EMPTY = EMPTY           # an empty slot of a pool, for the vector forms
+    # Reductions along each game's dice, fast for narrow pools (by_row): for the vector forms.
+    row_sum, row_any, row_max, row_min = staticmethod(row_sum), staticmethod(row_any), staticmethod(row_max), \
+        staticmethod(row_min)
     MIN_FACE = MIN_FACE
 
     def __init__(self, rng, names: Callable, max_dice_rolled: int = 100_000,
@@ -600,20 +671,25 @@ def _dice(v, node, rows):
     n = len(rows)
     count = v.number(node.count, rows) if node.count is not None else 1
     sides = v.number(node.sides, rows)
-    if np.any(np.asarray(count) < 0):
+    per_game = isinstance(count, np.ndarray)
+    if (count.min() if per_game and n else count if not per_game else 0) < 0:
         raise DiceValueError("a negative number of dice", span=node.span)
-    most = int(np.max(count)) if n else 0
+    most = (int(count.max()) if per_game else int(count)) if n else 0
     if most > v.max_pool_dice:       # checked before a die is drawn, as the untraced check_count does
         raise DiceLimitError(f"too many dice in one pool: {most:,} (the limit is {v.max_pool_dice:,})",
                              span=node.count.span)
-    if np.any(np.asarray(sides) < 1):
+    if isinstance(sides, np.ndarray):
+        low, high = (sides.min(), sides.max()) if len(sides) else (1, 1)
+    else:
+        low = high = sides
+    if low < 1:
         raise DiceValueError("a die needs at least 1 side", span=node.sides.span)
-    if np.any(np.asarray(sides) > MAX_FACE):
+    if high > MAX_FACE:
         raise DiceValueError(f"the lockstep backend rolls dice of at most {MAX_FACE:,} sides", span=node.sides.span)
-    width = int(np.max(count)) if n else 0
+    width = most
     faces = v.draw(sides, (n, width))
-    if isinstance(count, np.ndarray):
-        faces[np.arange(width)[None, :] >= count[:, None]] = EMPTY
+    if per_game:
+        np.putmask(faces, np.arange(width)[None, :] >= count[:, None], EMPTY)
     # Each game's dice count against its own limit of dice rolled in this evaluation, the first roll too.
     before = v.spent_by(rows) if v.counting else 0
     state = DiceState(faces, sides, before + rows_of(count, n))

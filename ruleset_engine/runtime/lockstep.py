@@ -144,6 +144,7 @@ class Machine:
         self.read_names = _read_names(ruleset)     # the heads of the names formulas read (notes: only those)
         self.counts = {name: np.zeros(size, np.int64) for name, spec in ruleset.entities.items() if spec.is_group}
         self.brought: tuple = ()                   # sheets the run brought (play_range sets them)
+        self.last_value = None      # the value the last formula gave, held to the limit of numbers already
 
     # ---- names, formulas
     def name(self, path, rows, span):
@@ -189,7 +190,9 @@ class Machine:
         value = self.values.value(formula.expr.tree, rows)
         # Held to the limit of numbers where the untraced program holds it (writer.py's
         # number_checked, for a formula that may pass it).
-        return self.kept(value) if _may_grow(formula.expr._src) else value
+        value = self.kept(value) if _may_grow(formula.expr._src) else value
+        self.last_value = value         # within the limit: assign need not check it again
+        return value
 
     @staticmethod
     def kept(value):
@@ -247,7 +250,7 @@ class Machine:
         # Held to the limit of numbers where it is stored, as FunctionWriter.assign holds it: a
         # step's vector form that computes a number (move:'s sums) cannot keep one past it. A formula's
         # value is within it already, so one past it was computed by the step: placed at the step.
-        if isinstance(value, np.ndarray) and value.dtype.kind == "i":
+        if isinstance(value, np.ndarray) and value.dtype.kind == "i" and value is not self.last_value:
             site, self.site = self.site, self.step
             self.kept(value)
             self.site = site
@@ -450,11 +453,9 @@ class Machine:
                 self.values.text = getattr(part, "text", None)      # what a call's message quotes
                 value = self.values.value(part.tree, rows)
                 columns.append(_as_python(value, n))
-            pieces = [tuple(c if isinstance(c, str) else c[i] for c in columns) for i in range(n)]
-            if template.plain:
-                texts[lang] = [plain_text(p) for p in pieces]
-            else:
-                texts[lang] = ["".join(x if type(x) is str else fmt(x, lang) for x in p) for p in pieces]
+            write = plain_text if template.plain else \
+                (lambda p, lang=lang: "".join(x if type(x) is str else fmt(x, lang) for x in p))
+            texts[lang] = _each_once(write, columns, n)
         out = np.empty(n, object)
         if len(texts) == 1:
             out[:] = next(iter(texts.values()))
@@ -688,10 +689,11 @@ class Machine:
         if full.any():
             raise StepFailed(group_full(entity, spec.most))
         if name is not None:
+            checked: dict = {}      # games name their instances alike: each distinct name checked once
             for i, text in enumerate(name):
                 given = str(text).strip()
-                refused = name_refusal(given, entity)       # the rule create_instance keeps
-                if refused:
+                refused = checked[given] if given in checked else checked.setdefault(given, name_refusal(given, entity))
+                if refused:                                 # the rule create_instance keeps
                     raise StepFailed(refused)
                 name[i] = LocalText(text.texts) if isinstance(text, LocalText) else given
         made = count[rows].copy()
@@ -703,7 +705,7 @@ class Machine:
             taken = self.instance_value(Ref(entity, np.full(int(part.sum()), j)), ("name",), rows[part])
             for k in range(j):
                 other = self.instance_value(Ref(entity, np.full(int(part.sum()), k)), ("name",), rows[part])
-                same = [name_key(a) == name_key(b) for a, b in zip(taken, other)]
+                same = [_name_key(a) == _name_key(b) for a, b in zip(taken, other)]
                 if any(same):
                     self.site = step
                     raise StepFailed(name_taken(entity, other[same.index(True)]))
@@ -1044,6 +1046,46 @@ class Machine:
         if records is not None:
             records.add_many(self.game[rows].copy(), results, self.rounds[rows].copy(), report)
 
+
+
+def _each_once(write, columns: list, n: int) -> list:
+    """write(pieces) for each of n games, its pieces the literal words (a str column) and its values
+    (a list column, one per game), written once for each distinct values (games mostly say the same
+    few texts: the names of their instances); values that cannot be a key are written each time."""
+    values = [c for c in columns if not isinstance(c, str)]
+    if not values:
+        return [write(tuple(columns))] * n
+
+    def pieces(row):
+        it = iter(row)
+        return tuple(c if isinstance(c, str) else next(it) for c in columns)
+
+    done: dict = {}
+    out = []
+    for row in zip(*values):
+        key = (row, tuple(map(type, row)))      # by type too: 1, 1.0 and True are equal keys, not one text
+        try:
+            text = done.get(key)
+            if text is None:
+                text = done[key] = write(pieces(row))
+        except TypeError:       # a value no dict can key (a record's fields)
+            text = write(pieces(row))
+        out.append(text)
+    return out
+
+
+_NAME_KEYS: dict = {}
+
+
+def _name_key(name) -> str:
+    """name_key, each distinct text worked out once (NFKC and case folding for each game's names)."""
+    text = str(name)
+    key = _NAME_KEYS.get(text)
+    if key is None:
+        if len(_NAME_KEYS) > 4096:      # bounded: names are few, but a ruleset could make many
+            _NAME_KEYS.clear()
+        key = _NAME_KEYS[text] = name_key(text)
+    return key
 
 
 # ---- the loop plan's ops for the rows of many games (loop_plan.py; machine.WRITE writes the same ops)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ruleset_engine.dice import vector
-from ruleset_engine.dice.vector import VPool, compact, rows_of
+from ruleset_engine.dice.vector import VPool, compact, put_rows, rows_of, take_rows
 from ruleset_engine.ruleset.marks import mark_typed_many
 from ruleset_engine.ruleset.steps import StepFailed
 
@@ -43,9 +43,11 @@ class Store:
                     grown[:, :width] = self.data
                     self.data = grown
                     width = faces.shape[1]
-            self.data[rows, :faces.shape[1]] = faces
             if faces.shape[1] < width:
-                self.data[rows, faces.shape[1]:] = vector.EMPTY
+                wide = np.full((len(faces), width), vector.EMPTY, vector.FACE)
+                wide[:, :faces.shape[1]] = faces
+                faces = wide
+            put_rows(self.data, rows, faces)
             self.put_kinds(rows, value, faces, width, size)
             if self.keeps_aside:
                 if value.aside is not None:
@@ -80,15 +82,20 @@ class Store:
         self.kinds[rows] = 0
         if value.kinds is not None:
             kinds = value.kinds
-            if faces is not value.faces:        # cut or moved left to fit: the kinds alike
-                cut = value.faces[:, :faces.shape[1]]
-                kinds = kinds[:, :faces.shape[1]] if np.array_equal(cut, faces) else compact(value.faces, kinds)[1]
+            given, w = value.faces, value.faces.shape[1]
+            if faces is not given:      # widened, cut, or moved left to fit: the kinds alike
+                if faces.shape[1] >= w and np.array_equal(faces[:, :w], given):
+                    pass                                    # widened: each die in its slot
+                elif faces.shape[1] < w and np.array_equal(given[:, :faces.shape[1]], faces):
+                    kinds = kinds[:, :faces.shape[1]]       # empty slots cut at the end
+                else:
+                    kinds = compact(given, kinds)[1]        # each row's dice moved to its left
             self.kinds[rows, :kinds.shape[1]] = kinds
 
     def get(self, rows):
         if self.data.ndim == 2:
             aside = self.aside.get(rows) if self.aside is not None else None
-            return VPool(self.data[rows], aside, None if self.kinds is None else self.kinds[rows])
+            return VPool(take_rows(self.data, rows), aside, None if self.kinds is None else take_rows(self.kinds, rows))
         return self.data[rows]
 
 
@@ -336,7 +343,7 @@ def _as_python(value, n: int) -> list:
     if isinstance(value, (Ref, RefSet)):
         raise StepFailed("an instance shown in a text: show one of its fields, such as its name")
     if isinstance(value, np.ndarray):
-        return [_plain(x) for x in value]
+        return value.tolist() if value.dtype != object else [_plain(x) for x in value]
     return [value] * n
 
 
