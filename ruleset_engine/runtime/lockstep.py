@@ -60,8 +60,8 @@ from .writer import _may_grow
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
 
 BATCH = 32_768        # game slots played at once: a round costs ~1 ms whatever its games, so more slots
-                      # spread it (4,096 -> 32,768 measured 1.5-2x on Attack and Noche; peak ~70 MB on Attack, ~120 MB
-                      # on 20,000 Noche nights)
+                      # spread it (4,096 -> 32,768 measured 1.5-2x on the two bundled games benchmarks/ times;
+                      # peak ~70 MB and ~120 MB there: benchmarks/side_by_side.py)
 class Frame:
     """The locals of one call (or of the loop action, or a block outside any): a Store each, and
     the rows that returned (their steps after return: skip them) with what they gave back."""
