@@ -440,6 +440,14 @@ def _vector_sort(v, pool, descending=False):
         key = np.sort(np.where(pool.present, -wide if down else wide, big), axis=1)
         return np.where(key == big, v.EMPTY, -key if down else key).astype(faces.dtype)
 
+    if pool.kinds is not None:      # each die with its kind: the dice themselves reordered, stably
+        def order(down: bool):
+            return np.argsort(np.where(pool.present, -wide if down else wide, big), axis=1, kind="stable")
+        if isinstance(descending, np.ndarray) and descending.ndim:
+            index = np.where(descending.astype(bool)[:, None], order(True), order(False))
+        else:
+            index = order(bool(descending))
+        return v.pool(np.take_along_axis(faces, index, axis=1), None, np.take_along_axis(pool.kinds, index, axis=1))
     if isinstance(descending, np.ndarray) and descending.ndim:      # one answer per game (descending=flag): each game its own
         return v.pool(np.where(descending.astype(bool)[:, None], ordered(True), ordered(False)))
     return v.pool(ordered(bool(descending)))
@@ -534,6 +542,6 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
              "plural(ones, 'one', 'ones')"),
     Function("sort", (Form((POOL_ARG,), "order", keywords={"descending": TRUTH_ARG}, result="pool",
                            signature="sort(pool, descending=true)", exact=_exact_sort,
-                           vector=_vector_sort),),
+                           vector=_vector_sort, vector_kinds=True),),
              "the same dice from the lowest face up (descending=true: from the highest)", "sort(4d6)"),
 )}

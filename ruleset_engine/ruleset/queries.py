@@ -156,9 +156,9 @@ def vector_field(given, info, who, name):
     if names is None:
         _fail(info, f"field(..) takes the name of a field as a text, not {format_value(given.first(name))!r}")
     fields, tracks = given.fields(who), given.tracks(who)
-    missing = ~given.np.isin(names, list(fields))
-    if missing.any():
-        k = int(given.np.flatnonzero(missing)[0])
+    wrong = {str(x) for x in set(names.tolist())} - set(fields)       # the few names the games give
+    if wrong:
+        k = next(i for i, x in enumerate(names.tolist()) if str(x) in wrong)
         bad, shown = str(names[k]), given.name(who, k)
         track = f": {bad} is a track (read its numbers as {shown}.{bad}.marked)" if bad in tracks else ""
         _fail(info, f"field(..): {shown} has no field {bad!r}{track or suggest(bad, fields)}")

@@ -143,6 +143,7 @@ class Machine:
         from .vectorizable import _read_names
         self.read_names = _read_names(ruleset)     # the heads of the names formulas read (notes: only those)
         self.counts = {name: np.zeros(size, np.int64) for name, spec in ruleset.entities.items() if spec.is_group}
+        self.brought: tuple = ()                   # sheets the run brought (play_range sets them)
         self.last_value = None      # the value the last formula gave, held to the limit of numbers already
 
     # ---- names, formulas
@@ -233,9 +234,13 @@ class Machine:
         return vector.pool_of(self.per_row(value, rows)[:, None])
 
     @staticmethod
-    def pool(faces) -> VPool:
-        """A pool of these faces (each row's dice in order; empty slots anywhere): compacted."""
-        return VPool(compact(faces))
+    def pool(faces, kinds=None) -> VPool:
+        """A pool of these faces (each row's dice in order; empty slots anywhere): compacted (with
+        `kinds`, each die's kind moved with it)."""
+        if kinds is None:
+            return VPool(compact(faces))
+        faces, kinds = compact(faces, kinds)
+        return VPool(faces, None, kinds)
 
     def per_row(self, value, rows):
         return rows_of(value, len(rows))
@@ -575,7 +580,11 @@ class Machine:
         for j in range(int(n.max()) if len(n) else 0):
             self.make_instances(entity, spec, rows[n > j], j)
         if spec.sheet is not None:
-            for sheet in spec.sheet.sheets:
+            # The ruleset's sheets, then those the run brought (a brought sheet takes the place of the
+            # ruleset's of its name), as support.add_sheets makes them.
+            brought = tuple(s for s in self.brought if s.group == entity)
+            replaced = {name_key(s.name) for s in brought}
+            for sheet in tuple(s for s in spec.sheet.sheets if name_key(s.name) not in replaced) + brought:
                 self.add_sheet(entity, spec, sheet, rows)
 
     def add_sheet(self, entity: str, spec, sheet, rows) -> None:
@@ -598,6 +607,8 @@ class Machine:
             key = f"{entity}#{int(j)}"
             self.make_instances(entity, spec, part, int(j), name=sheet.name)
             for field, value in sheet.fields:
+                if isinstance(value, (list, tuple)):        # a pool a sheet writes
+                    value = vector.pool_of(np.tile(np.array(value, np.int64), (len(part), 1)))
                 self.assign((key, field), part, value)
             for track, kind, n in sheet.marks:
                 self.globals[f"{key}.{track}"].mark(part, n, kind, False)
@@ -1168,12 +1179,13 @@ class RoundLimitReached(DuskError):
 
 
 def play_range(ruleset: model.Ruleset, params: dict, seed: int, start: int, stop: int, totals, run_limits,
-               max_rounds: int, batch: int = BATCH, rows=None) -> None:
+               max_rounds: int, batch: int = BATCH, rows=None, sheets: tuple = ()) -> None:
     """Games start..stop-1 in lockstep, added to `totals` (and a row each to `rows`, if given: its
     `add_many(games, results, rounds, report)`); their dice drawn from a generator seeded by
     (seed, start). A rule that fails is a RuleError at its place."""
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed & (2**64 - 1), seed >> 64, start])))
     machine = Machine(ruleset, params, rng, min(batch, stop - start), run_limits, max_rounds)
+    machine.brought = tuple(sheets)     # sheets the run brought (dusk simulate --sheets), made in every game
     try:
         machine.play(start, stop, totals, rows)
     except (RuleError, RoundLimitReached):

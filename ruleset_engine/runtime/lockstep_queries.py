@@ -146,9 +146,14 @@ class Given:
         """The name each game gives, or None when it is not a text."""
         if isinstance(name, str):
             return np.full(len(self.rows), name, object)
-        if isinstance(name, np.ndarray) and name.dtype.kind in "OU" and \
-                all(isinstance(x, str) for x in name.tolist()):
-            return name.astype(object)
+        if isinstance(name, np.ndarray) and name.dtype.kind in "OU":
+            values = name.tolist()
+            try:
+                values = set(values)        # a few distinct names, however many games
+            except TypeError:
+                pass
+            if all(isinstance(x, str) for x in values):
+                return name.astype(object)
         return None
 
     def fields(self, who) -> tuple:

@@ -82,9 +82,14 @@ class Store:
         self.kinds[rows] = 0
         if value.kinds is not None:
             kinds = value.kinds
-            if faces is not value.faces:        # cut or moved left to fit: the kinds alike
-                cut = value.faces[:, :faces.shape[1]]
-                kinds = kinds[:, :faces.shape[1]] if np.array_equal(cut, faces) else compact(value.faces, kinds)[1]
+            given, w = value.faces, value.faces.shape[1]
+            if faces is not given:      # widened, cut, or moved left to fit: the kinds alike
+                if faces.shape[1] >= w and np.array_equal(faces[:, :w], given):
+                    pass                                    # widened: each die in its slot
+                elif faces.shape[1] < w and np.array_equal(given[:, :faces.shape[1]], faces):
+                    kinds = kinds[:, :faces.shape[1]]       # empty slots cut at the end
+                else:
+                    kinds = compact(given, kinds)[1]        # each row's dice moved to its left
             self.kinds[rows, :kinds.shape[1]] = kinds
 
     def get(self, rows):
@@ -266,11 +271,13 @@ class Track:
     formula), how many boxes are marked, and for a track with marks: each box's type of mark (its
     rank in the rule's types, -1 unmarked), the marked boxes first (marks.py's rules)."""
 
-    __slots__ = ("spec", "labels", "size", "marked", "ranks")
+    __slots__ = ("spec", "labels", "size", "marked", "ranks", "numbered")
 
     def __init__(self, spec, slots: int):
         self.spec = spec
         self.labels = None if spec.size is not None else np.array(list(spec.labels) + [0], object)
+        # Labels that are all whole numbers read as numbers (known once, not per game).
+        self.numbered = self.labels is not None and all(type(x) is int for x in self.labels)
         self.size = np.full(slots, len(spec.labels), np.int64)
         self.marked = np.zeros(slots, np.int64)
         self.ranks = None if spec.rule is None else np.full((slots, max(1, len(spec.labels))), -1, np.int8)
@@ -321,7 +328,7 @@ class Track:
             if self.labels is None:          # numbered 1..size
                 return np.where(inside, index + 1, 0)
             labels = self.labels[np.where(inside, index, len(self.labels) - 1)]
-            return labels.astype(np.int64) if all(type(x) is int for x in labels) else labels
+            return labels.astype(np.int64) if self.numbered else labels
         rule = self.spec.rule
         if rule is not None and what in rule.types:
             return (self.ranks[rows] == rule.rank(what)).sum(axis=1).astype(np.int64)

@@ -128,3 +128,32 @@ def test_the_kinds_of_each_game_follow_its_own_dice():
     assert value(f"count({text}, == 1, kind=hunger)").tolist() == [2, 0, 4]
     # An explosion after [..] adds a die of its parent's kind (d1s that explode once: one more each).
     assert value("count([kinds(4d1, hunger=h)]!o, == 1, kind=hunger)").tolist() == [4, 0, 8]
+
+
+MOVED = """\
+ruleset: moved
+title: Moved (test)
+state: {a: "[]", b: "[]", wild_b: 0, wild_a: 0, left: 0}
+loop:
+  - name: round
+    max: 1
+    steps:
+      - set: {a: "kinds(2d1, w=1)"}
+      - move: {dice: "of(a, w)", from: a, to: b}
+      - set: {wild_b: "count(b, == 1, kind=w)", wild_a: "count(a, == 1, kind=w)", left: "size(a)"}
+end: []
+report: {wild_b: wild_b, wild_a: wild_a, left: left}
+"""
+
+
+def test_dice_moved_bring_their_kinds_in_both_backends(tmp_path):
+    # a: a wild 1 and a plain 1; the wild one named moves (the first 1 of the source leaves it: the
+    # wild one), and b holds it, wild; a keeps the plain one.
+    from ruleset_engine.analysis.simulate import simulate
+    path = tmp_path / "moved.yaml"
+    path.write_text(MOVED)
+    for backend in ("untraced", "lockstep"):
+        run = simulate(str(path), 20, seed=1, backend=backend)
+        assert run.backend == backend
+        got = {k: run.tally.values[k].total for k in ("wild_b", "wild_a", "left")}
+        assert got == {"wild_b": 20, "wild_a": 0, "left": 20}, backend
