@@ -105,7 +105,7 @@ def row_places(present):
     """Each slot's place among its row's present slots, counting from 0 (np.cumsum(present, axis=1)
     - 1), column by column for a narrow pool."""
     width = present.shape[1]
-    if not 0 < width <= NARROW:
+    if not 0 < width <= 3 * NARROW:        # numpy's running sum along rows is slower still: 4x on 24 dice
         return np.cumsum(present, axis=1) - 1
     out = np.empty(present.shape, INT)
     running = present[:, 0].astype(INT)

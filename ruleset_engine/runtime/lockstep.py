@@ -1006,13 +1006,16 @@ class Machine:
                 live = np.concatenate([live, new])
             if len(live):
                 self.round(live)
-            if self.ended:
+                live = live[self.alive[live]]
+            # Games that ended keep their values until their slot is taken: they are retired (their
+            # reports read) together, once an eighth of the slots ended or their slots are wanted.
+            if self.ended and (sum(map(len, self.ended)) >= size // 8 or not len(live) or
+                               (begun < games and len(free) + sum(map(len, self.ended)) >= size // 2)):
                 retired = np.concatenate(self.ended)
                 self.ended = []
                 self.retire(retired, totals, rows)
                 free = np.concatenate([free, retired])
-                live = live[self.alive[live]]
-            if not len(live) and begun == games:
+            if not len(live) and begun == games and not self.ended:
                 return
 
     @staticmethod
