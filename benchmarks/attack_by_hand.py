@@ -1,8 +1,10 @@
-"""Attack of the Vampires written by hand in plain Python: the yardstick of benchmarks/simulate_attack.py.
+"""Attack of the Vampires by hand, replayed with dusk's seeds: a correctness check, not a yardstick.
 
-The same rules as rulesets/attack-of-the-vampires.yaml with its default params (read as the
-project's rulings read them), one function, drawing every die from random.Random.randint.
-It lives only here: the game that dusk plays is the YAML.
+The hand-written game is benchmarks/attack_plain.py's `play_attack`; here game i is seeded as
+`dusk simulate` seeds it (SHA-256 of the run's seed and the game's index), so that the untraced
+backend, which draws its dice in the same order, must play the very same games
+(tests/games/test_attack_matches_by_hand.py). Hashing a seed per game costs about a fifth of the
+time, so the speed yardstick is attack_plain.py (one generator for every game).
 
 As a program it plays what `dusk simulate attack-of-the-vampires -n N --seed S` plays, game for
 game (game i seeded as dusk seeds it), and prints the win rate:
@@ -15,60 +17,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import random
+import sys
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-def play_attack(rng: random.Random, house_keep_sets: bool = False) -> tuple[str, int, int, int]:
-    """One whole game: (result, rounds, life left, vampires left)."""
-    randint = rng.randint
-    life = randint(1, 20)
-    while life < 10:
-        life = randint(1, 20)
-    vampires, ticks, kept_sixes = 3, 0, 0
-    fighting, ones, kept_set = False, 0, []
-    rounds = 0
-
-    def attack() -> int:
-        white = randint(1, 6)
-        return 0 if white == 6 else white
-
-    while rounds < 1000:
-        rounds += 1
-        if not fighting:
-            kept_sixes += sum(1 for _ in range(3 - kept_sixes) if randint(1, 6) == 6)
-            if kept_sixes == 3:
-                if randint(1, 6) <= 3:
-                    fighting, ones, kept_set = True, 0, []
-                else:
-                    kept_sixes = 0
-        if fighting:
-            roll = [randint(1, 6) for _ in range(5 - ones - len(kept_set))]
-            ones += roll.count(1)
-            dice = kept_set + roll
-            counts: dict[int, int] = {}
-            for face in dice:
-                if face != 1:
-                    counts[face] = counts.get(face, 0) + 1
-            best = max(counts, key=lambda f: (counts[f], f)) if counts else None
-            if best is not None and counts[best] >= 3:
-                vampires -= 1
-                fighting, kept_sixes = False, 0
-            elif ones >= 3:
-                life -= attack()
-                fighting, kept_sixes = False, 0
-            elif house_keep_sets:
-                kept_set = [best] * counts[best] if best is not None and counts[best] >= 2 else []
-        if vampires == 0:
-            return "won", rounds, life, 0
-        if life <= 0:
-            return "lost", rounds, life, vampires
-        ticks += 1
-        if ticks == 20:
-            ticks = 0
-            for _ in range(vampires):
-                life -= attack()
-                if life <= 0:          # the game ends at once: no vampire attacks a fallen hunter
-                    return "lost", rounds, life, vampires
-    return "timeout", rounds, life, vampires
+from attack_plain import play_attack  # noqa: E402
 
 
 def game_seed(seed: int, index: int) -> int:

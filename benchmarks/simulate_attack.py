@@ -2,8 +2,10 @@
 
 Measured: the whole `dusk simulate attack-of-the-vampires -n N --workers 1 --json` process (start-up,
 loading and checking the YAML, writing its program, N games, the report) against the whole
-`python benchmarks/attack_by_hand.py --games N` process, which plays the same N games (same
-seeds, same dice in the same order: their win counts must be equal), once with each backend:
+`python benchmarks/attack_plain.py --games N` process (the same rules by hand, one random.Random
+for every game: the yardstick; side_by_side.py measures it with CPU times and medians too), once with
+each backend; `attack_by_hand.py`, the same hand-written game replayed with dusk's per-game seeds (same
+dice in the same order: its win count must equal the untraced backend's), is run once, untimed:
 `--backend untraced` (one game at a time: the same dice as by hand) and `--backend lockstep`
 (thousands of games at once in numpy arrays: other dice, the same game, so its win rate must lie
 within 5 standard errors of the hand-written game's). Runs alternate between the three and the best
@@ -103,9 +105,11 @@ def main() -> int:
     name = "attack-keep-sets" if args.house else "attack-of-the-vampires"
     dusk_cmd = [str(DUSK), "simulate", name, "-n", str(args.games), "--workers", "1", "--json"]
     commands = {"untraced": dusk_cmd + ["--backend", "untraced"], "lockstep": dusk_cmd + ["--backend", "lockstep"]}
-    hand_cmd = [sys.executable, str(HERE / "attack_by_hand.py"), "--games", str(args.games)]
+    hand_cmd = [sys.executable, str(HERE / "attack_plain.py"), "--games", str(args.games)]
+    replay_cmd = [sys.executable, str(HERE / "attack_by_hand.py"), "--games", str(args.games)]
     if args.house:
         hand_cmd.append("--house")
+        replay_cmd.append("--house")
     best = {"untraced": float("inf"), "lockstep": float("inf"), "hand": float("inf")}
     wins = {}
     with tempfile.TemporaryDirectory() as folder:
@@ -120,7 +124,8 @@ def main() -> int:
                 wins[backend] = json.loads(out)["results"].get("won", {}).get("count", 0)
             t, out = timed(hand_cmd, env)
             best["hand"] = min(best["hand"], t)
-            wins["hand"] = int(out.split(",")[1].split()[0])
+            wins["hand"] = json.loads(out)["results"].get("won", 0)
+        wins["replay"] = int(timed(replay_cmd, env)[1].split(",")[1].split()[0])
     n = args.games
     rate = wins["hand"] / n
     # Two independent runs of n games: the difference of their win rates has this standard error.
@@ -132,11 +137,11 @@ def main() -> int:
     print(f"  by hand                                        {best['hand']:7.2f} s")
     print(f"  ratio untraced (by hand / dusk)                {best['hand'] / best['untraced']:7.3f}   (goal: at least 0.35)")
     print(f"  ratio lockstep (by hand / dusk)                {best['hand'] / best['lockstep']:7.3f}   (goal: at least 1.0)")
-    print(f"  games won: untraced {wins['untraced']}, by hand {wins['hand']}: "
-          f"{'the same' if wins['untraced'] == wins['hand'] else 'DIFFERENT'}")
+    print(f"  games won: untraced {wins['untraced']}, replayed by hand with its seeds {wins['replay']}: "
+          f"{'the same' if wins['untraced'] == wins['replay'] else 'DIFFERENT'}")
     print(f"  games won: lockstep {wins['lockstep']} (other dice): "
           f"{'within' if lockstep_agrees else 'MORE THAN'} 5 standard errors of by hand")
-    dusk_wins, hand_wins = wins["untraced"], wins["hand"]
+    dusk_wins, hand_wins = wins["untraced"], wins["replay"]
     rates = in_process(name, args.house, max(1000, args.games // 4))
     print("in this process, games per second (no start-up):")
     for key in ("lockstep", "untraced", "traced", "by hand"):

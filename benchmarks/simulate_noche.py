@@ -4,9 +4,9 @@ with each backend that can play it.
 Measured: the whole `dusk simulate noche-de-los-vampiros -n N --workers 1 --json` process (start-up,
 loading and checking the YAML, N games, the report), once per backend: `--backend untraced` (one
 game at a time, the ruleset's own program) and `--backend lockstep` (thousands of games at once in
-numpy arrays) when the ruleset has a vector form for every construct it uses. There is no
-hand-written Noche to hold it to (Attack of the Vampires has one: simulate_attack.py), so the
-figures are games per second of the whole process and the ratio of the two backends. When the
+numpy arrays) when the ruleset has a vector form for every construct it uses. The figures are
+games per second of the whole process and the ratio of the two backends; dusk against a night
+written by hand in plain Python (noche_plain.py) is side_by_side.py. When the
 lockstep backend cannot play the ruleset, this says so plainly, with the construct and its place
 (what `--backend auto` prints), and measures the untraced backend alone.
 

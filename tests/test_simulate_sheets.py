@@ -1,7 +1,8 @@
 """`dusk simulate --sheets`: the sheets a run brings are made in every game, as `dusk play --sheets`
-makes them at the table: checked before any game, the same with any number of workers, played
-untraced; a sweep does not take them."""
+makes them at the table: checked before any game, the same with any number of workers, in either
+backend; a sweep does not take them."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -22,11 +23,13 @@ def test_brought_sheets_play_as_the_rulesets_own():
     # The duel of the bundled ruleset with the twins' sheets brought (Ana's in place of its own Ana,
     # Bea beside her) plays the very games of tests/rulesets/vtm-twins.yaml, whose own sheets they are:
     # the third character, Kojiro, stays out of the scene and rolls nothing.
-    brought = simulate("vtm-duel", 300, seed=3, params={"defender": "Bea"}, sheets=[TWINS])
-    own = simulate(str(TWINS.parent / "vtm-twins.yaml"), 300, seed=3)
-    assert brought.to_json()["results"] == own.to_json()["results"]
-    assert brought.to_json()["report"] == own.to_json()["report"]
-    assert brought.backend == "untraced" and "--sheets" in brought.reason
+    # So in each backend: untraced game for game, lockstep (the same dice for the same instances) too.
+    for backend in ("untraced", "lockstep"):
+        brought = simulate("vtm-duel", 300, seed=3, params={"defender": "Bea"}, sheets=[TWINS], backend=backend)
+        own = simulate(str(TWINS.parent / "vtm-twins.yaml"), 300, seed=3, backend=backend)
+        assert brought.backend == own.backend == backend
+        assert brought.to_json()["results"] == own.to_json()["results"]
+        assert brought.to_json()["report"] == own.to_json()["report"]
     # Without them, Bea is nobody: the duel's defender names a character (names: character), so the
     # run is refused before any game, naming the sheets there are.
     with pytest.raises(DuskError, match=r"param defender: no sheet of character is named 'Bea' \(the sheets: Ana, Kojiro\)"):
@@ -74,8 +77,8 @@ def test_a_bad_sheet_is_refused_with_its_place_before_any_game(tmp_path):
     assert out.returncode == 1 and "bad.yaml:3:12: dexterity must be 1..5 (at dexterity)" in out.stderr
 
 
-def test_lockstep_and_sweeps_do_not_take_them():
-    out = dusk("simulate", "vtm-duel", "-n", "10", "--sheets", str(TWINS), "--backend", "lockstep")
-    assert out.returncode == 2 and "sheets brought with --sheets are played untraced" in out.stderr
+def test_lockstep_takes_them_and_sweeps_do_not():
+    out = dusk("simulate", "vtm-duel", "-n", "10", "--sheets", str(TWINS), "--set", "defender=Bea", "--json")
+    assert out.returncode == 0 and json.loads(out.stdout)["backend"] == "lockstep", out.stderr
     out = dusk("simulate", "vtm-duel", "-n", "10", "--sheets", str(TWINS), "--sweep", "turns=1..2")
     assert out.returncode == 2 and out.stderr == "dusk simulate: --sheets goes with a plain run, not a --sweep\n"

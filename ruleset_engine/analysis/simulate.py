@@ -157,12 +157,12 @@ def play_lockstep_range(cell: tuple, seed: int, start: int, stop: int, rows: Row
     """Games start..stop-1 of one (source, params), all at once in the lockstep backend."""
     from ruleset_engine.runtime import lockstep
 
-    source, params = cell
-    cell_program(source, params)       # written once per process: its checks come first
+    source, params, *brought = cell
+    program = cell_program(source, params, *brought)       # written once per process: its checks come first
     tally = Totals()
     try:
         lockstep.play_range(_ruleset(source), params, seed, start, stop, tally, DEFAULT_RUN_LIMITS, MAX_ROUNDS,
-                            rows=rows)
+                            rows=rows, sheets=program.sheets)
     except lockstep.RoundLimitReached as err:
         raise SimulationError(f"games {start}..{stop - 1} (lockstep, seed {seed}) stopped: {err}") from None
     except RuleError as err:
@@ -382,13 +382,7 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
     ruleset, full_params = prepared(source, params, sheets)
     if sheets:
         cell_program(source, full_params, sheets)       # every problem of every sheet, before a game
-        if backend == "lockstep":
-            raise GameError("--backend lockstep plays the ruleset's own sheets only: sheets brought with "
-                            "--sheets are played untraced")
-        backend = "untraced"
     chosen, reason = choose_backend(ruleset, full_params, backend)
-    if sheets:
-        reason = "sheets brought with --sheets are played one game at a time"
     if announce is not None:
         announce(chosen, reason)
     sink = sink_for(records)

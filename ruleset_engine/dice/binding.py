@@ -63,12 +63,14 @@ def bind(entry: Function, node) -> Binding:
     return Binding(entry, form, tuple(zip(kinds, node.args)), tuple(keywords))
 
 
-def translate(binding: Binding, argument: Callable) -> tuple[list, dict]:
+def translate(binding: Binding, argument: Callable, lazy: Callable | None = None) -> tuple[list, dict]:
     """The bound arguments, each translated by one evaluator: argument(kind, node, what) -> its value
-    there, `what` naming the argument in a message (the call's label, or `name=` for a keyword)."""
+    there, `what` naming the argument in a message (the call's label, or `name=` for a keyword); a
+    keyword the form reads only where needed (Form.lazy) through lazy(kind, node, what) when given."""
     label = binding.label
     args = [argument(kind, node, label) for kind, node in binding.args]
-    keywords = {name: argument(kind, node, f"{name}=") for name, kind, node in binding.keywords}
+    keywords = {name: (lazy if lazy is not None and name in binding.form.lazy else argument)(kind, node, f"{name}=")
+                for name, kind, node in binding.keywords}
     return args, keywords
 
 

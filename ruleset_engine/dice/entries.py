@@ -39,6 +39,9 @@ array (one value per game) or a plain number, a pool a VPool (`faces`: games x s
 slot), a condition a test over such faces. It returns the value in the same terms. A modifier's
 vector form is vector(v, state, operand), changing `state` (DiceState: faces, sides, dropped) in
 place. A ruleset using an entry without one is simulated untraced (the entry's note says why).
+A keyword the form names in `lazy` (default=, read by one game only when its pool is empty) reaches
+the vector form as a function of a mask over its games, evaluated for those games alone: a default
+that would fail (6 // y, y = 0) fails only the games that read it, as at the table.
 """
 
 from __future__ import annotations
@@ -72,6 +75,10 @@ class Form:
     exact: Callable | None = None            # the same rule over icepool (see above), or None
     vector: Callable | None = None           # the same rule over many games at once (numpy; see above)
     no_vector: str = ""                      # why the form has no vector form (said when a ruleset needs one)
+    vector_kinds: bool = False               # a pool it gives keeps each die's kind (VPool.kinds): without
+                                             # it, a pool with kinds given to it has no vector form
+    lazy: tuple = ()                         # keywords read only where needed (default=: for an empty pool);
+                                             # the vector form gets lazy(mask) -> their values for those games
 
 
 @dataclass(frozen=True)

@@ -207,8 +207,76 @@ def _vector_abs(v, value):
     return v.np.abs(value)
 
 
-def _vector_count(v, pool, test):
-    return (test(pool.faces) & pool.present).sum(axis=1, dtype=v.np.int64)
+def _vector_count(v, pool, test, kind=None):
+    met = test(pool.faces) & pool.present
+    if kind is not None:
+        met &= _of_kind(v, pool, kind)
+    return v.row_sum(met)
+
+
+def _of_kind(v, pool, kind: str):
+    """Which dice of the pool are of the kind named (faces.is_of: `none`, the dice of no kind)."""
+    return pool.kinds_or_none() == v.kind_code(kind)
+
+
+def _vector_kinds(v, pool, **counts):
+    """kinds_marked for each game: its first dice (in roll order) of the first kind named, the next of
+    the next; the others keep the kind they had."""
+    np = v.np
+    present = pool.present
+    place = np.cumsum(present, axis=1) - 1          # each die's place among its game's dice
+    kinds = pool.kinds_or_none().copy()
+    start = np.zeros(pool.faces.shape[0], np.int64)
+    for name, count in counts.items():
+        count = np.asarray(count)
+        if (count < 0).any():
+            raise DiceValueError(f"kinds(..) needs a number of dice of 0 or more, not {int(count.flat[np.argmax(count.flat < 0)])}",
+                                 span=next(k.span for k in v.call.keywords if k.name == name))
+        end = start + count
+        kinds[present & (place >= start[:, None]) & (place < end[:, None])] = v.kind_code(name)
+        start = end
+    return v.pool(pool.faces, None, kinds)
+
+
+def _vector_reroll_chosen(v, pool, chosen, sides):
+    """u_reroll_chosen for each game: each chosen die is the earliest die of the pool not yet taken
+    that shows its face (and, when it has a kind, is of it); those dice are drawn again in place as
+    dice of `sides`, their kinds kept. The first game whose chosen die is not there says so."""
+    np = v.np
+    sides_ = np.asarray(sides)
+    if (sides_ < 1).any():
+        raise DiceValueError(f"a die needs at least 1 side, not {int(sides_.flat[np.argmax(sides_.flat < 1)])}",
+                             span=v.call.args[2].span)
+    faces = pool.faces.copy()
+    if (sides_ > np.iinfo(faces.dtype).max).any():
+        raise DiceValueError(f"the lockstep backend rolls dice of at most {np.iinfo(faces.dtype).max:,} sides",
+                             span=v.call.args[2].span)
+    kinds = pool.kinds_or_none()
+    want, want_kinds = v.compact_kinds(chosen.faces, chosen.kinds_or_none())
+    taken = np.zeros(faces.shape, bool)
+    rows = np.arange(faces.shape[0])
+    for c in range(want.shape[1]):
+        face, kind = want[:, c], want_kinds[:, c]
+        asked = face != v.EMPTY
+        match = ~taken & pool.present & (faces == face[:, None]) & ((kind == 0)[:, None] | (kinds == kind[:, None]))
+        found = match.any(axis=1)
+        missing = asked & ~found
+        if missing.any():
+            k = int(np.flatnonzero(missing)[0])
+            named = v.kind_name(int(kind[k]))
+            raise DiceValueError(f"reroll(..): a chosen die shows {int(face[k])}{' (' + named + ')' if named else ''}, "
+                                 f"and {v.label(v.call.args[0].span)} has no such die left to re-roll",
+                                 span=v.call.args[1].span)
+        first = np.argmax(match, axis=1)
+        taken[rows[asked], first[asked]] = True
+    v.drew(taken.sum(axis=1))
+    where = taken.nonzero()
+    faces[where] = v.draw(sides_[where[0]] if sides_.ndim else int(sides_), (len(where[0]),))
+    return v.pool(faces, None, pool.kinds)
+
+
+def _vector_of(v, pool, kind):
+    return _split(v, pool, pool.present & _of_kind(v, pool, kind))
 
 
 def _vector_sum(v, pool):
@@ -223,18 +291,19 @@ def _vector_extreme(v, pool, highest, default=None):
     np = v.np
     faces, present = pool.faces, pool.present
     n = faces.shape[0]
-    has = present.any(axis=1)
+    has = v.row_any(present)
     if not faces.shape[1]:
         picked = np.zeros(n, np.int64)
     elif highest:
-        picked = faces.max(axis=1).astype(np.int64)     # an empty slot (v.EMPTY) is below every face
+        picked = v.row_max(faces).astype(np.int64)     # an empty slot (v.EMPTY) is below every face
     else:
-        picked = np.where(present, faces, np.iinfo(faces.dtype).max).min(axis=1).astype(np.int64)
+        picked = v.row_min(np.where(present, faces, np.iinfo(faces.dtype).max)).astype(np.int64)
     if has.all():
         return picked
     if default is None:
         raise DiceValueError(empty_pool(v.call.function, v.label(v.call.args[0].span)))    # at the call
-    return np.where(has, picked, default)
+    picked[~has] = default(~has)        # read only for the games whose pool is empty (Form.lazy)
+    return picked
 
 
 def _vector_highest(v, pool, default=None):
@@ -251,7 +320,8 @@ def _split(v, pool, keep):
     where = v.np.where
     # What was set aside is worked out only if something reads it (aside(..)).
     return v.pool(where(keep, faces, v.EMPTY).astype(faces.dtype, copy=False),
-                  lambda: v.pool(where(keep, v.EMPTY, faces).astype(faces.dtype, copy=False)))
+                  lambda: v.pool(where(keep, v.EMPTY, faces).astype(faces.dtype, copy=False), None, pool.kinds),
+                  pool.kinds)       # in place: each die keeps its kind
 
 
 def _vector_top(v, pool, n, highest):
@@ -310,7 +380,7 @@ def _vector_largest_set(v, pool, ignore=None):
     key = np.where(counted, faces.astype(np.int32), last)
     _, ordered, before = _runs(np, key)
     length = np.where(ordered != last, before + 1, 0)
-    most = length.max(axis=1)
+    most = v.row_max(length)
     at = length.shape[1] - 1 - np.argmax((length == most[:, None])[:, ::-1], axis=1)
     best = np.where(most > 0, ordered[np.arange(len(at)), at], last)
     return _split(v, pool, present & (faces.astype(np.int32) == best[:, None]) & (most > 0)[:, None])
@@ -346,7 +416,7 @@ def _vector_cancel(v, pool, against):
         return _split(v, pool, keep)
     for face in against.faces.T:          # each die of b cancels one equal die of a, the earliest first
         match = keep & (faces == face[:, None]) & (face[:, None] != v.EMPTY)
-        found = match.any(axis=1)
+        found = v.row_any(match)
         first = np.argmax(match, axis=1)
         keep[rows[found], first[found]] = False
     return _split(v, pool, keep)
@@ -372,6 +442,14 @@ def _vector_sort(v, pool, descending=False):
         key = np.sort(np.where(pool.present, -wide if down else wide, big), axis=1)
         return np.where(key == big, v.EMPTY, -key if down else key).astype(faces.dtype)
 
+    if pool.kinds is not None:      # each die with its kind: the dice themselves reordered, stably
+        def order(down: bool):
+            return np.argsort(np.where(pool.present, -wide if down else wide, big), axis=1, kind="stable")
+        if isinstance(descending, np.ndarray) and descending.ndim:
+            index = np.where(descending.astype(bool)[:, None], order(True), order(False))
+        else:
+            index = order(bool(descending))
+        return v.pool(np.take_along_axis(faces, index, axis=1), None, np.take_along_axis(pool.kinds, index, axis=1))
     if isinstance(descending, np.ndarray) and descending.ndim:      # one answer per game (descending=flag): each game its own
         return v.pool(np.where(descending.astype(bool)[:, None], ordered(True), ordered(False)))
     return v.pool(ordered(bool(descending)))
@@ -395,8 +473,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
              "the number without its sign", "abs(-3)"),
     Function("count", (Form((POOL_ARG, CONDITION_ARG), "count", mark="counted", keywords={"kind": KIND_ARG},
                             signature="count(pool, cond, kind=K)", exact=_exact_count,
-                            vector=_vector_count,
-                            no_vector="kind=: kinds of dice follow single dice through a game, one game at a time"),),
+                            vector=_vector_count),),
              "how many dice meet the condition (marked ✓); with kind=, only dice of that kind count",
              "count(5d10, >= 6)"),
     Function("sum", (Form((POOL_ARG,), "reduce", sum, signature="sum(pool)", exact=_exact_sum, vector=_vector_sum),),
@@ -405,62 +482,60 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
              "how many dice the pool holds", "size(largest_set(5d6))"),
     Function("highest", (
         Form((POOL_ARG,), "extreme", max, keywords={"default": NUMBER_ARG},
-             signature="highest(pool, default=N)", exact=_exact_highest, vector=_vector_highest),
+             signature="highest(pool, default=N)", exact=_exact_highest, vector=_vector_highest, lazy=("default",)),
         Form((POOL_ARG, NUMBER_ARG), "select", top_aside, mark="aside", params={"highest": True},
-             result="pool", signature="highest(pool, n)", exact=_exact_top, vector=_vector_top),
+             result="pool", signature="highest(pool, n)", exact=_exact_top, vector=_vector_top, vector_kinds=True),
     ), "the highest face (an empty pool needs default=); with n, a pool of the n highest dice",
         "highest(5d6, 2)", check=_check_extreme),
     Function("lowest", (
         Form((POOL_ARG,), "extreme", min, keywords={"default": NUMBER_ARG},
-             signature="lowest(pool, default=N)", exact=_exact_lowest, vector=_vector_lowest),
+             signature="lowest(pool, default=N)", exact=_exact_lowest, vector=_vector_lowest, lazy=("default",)),
         Form((POOL_ARG, NUMBER_ARG), "select", top_aside, mark="aside", params={"highest": False},
-             result="pool", signature="lowest(pool, n)", exact=_exact_top, vector=_vector_top),
+             result="pool", signature="lowest(pool, n)", exact=_exact_top, vector=_vector_top, vector_kinds=True),
     ), "the lowest face (an empty pool needs default=); with n, a pool of the n lowest dice",
         "lowest(3d6, default=0)", check=_check_extreme),
     Function("largest_set", (Form((POOL_ARG,), "select", largest_set_aside, keywords={"ignore": POOL_ARG},
                                   mark="aside", result="pool", signature="largest_set(pool, ignore=[..])",
-                                  exact=_exact_largest_set, vector=_vector_largest_set),),
+                                  exact=_exact_largest_set, vector=_vector_largest_set, vector_kinds=True),),
              "the dice of the biggest group of equal faces (ties: the higher face), never an ignored face",
              "largest_set([2, 5, 2, 5, 1], ignore=[1])"),
     Function("unpair", (Form((POOL_ARG,), "select", unpair_aside, mark="aside", result="pool",
-                             signature="unpair(pool)", exact=_exact_unpair, vector=_vector_unpair),),
+                             signature="unpair(pool)", exact=_exact_unpair, vector=_vector_unpair, vector_kinds=True),),
              "for each face rolled c times, floor(c/2) of those dice (the later ones) are set aside",
              "unpair([1, 2, 2, 2, 4, 5, 5, 6])"),
     Function("cancel", (Form((POOL_ARG, POOL_ARG), "select", cancel_aside, mark="cancelled", result="pool",
-                             signature="cancel(a, b)", exact=_exact_cancel, vector=_vector_cancel),),
+                             signature="cancel(a, b)", exact=_exact_cancel, vector=_vector_cancel, vector_kinds=True),),
              "each die of b cancels one equal die of a (marked ⊘)", "cancel([1, 2, 3, 3], [3, 4])"),
     Function("keep", (Form((POOL_ARG, CONDITION_ARG), "filter", mark="dropped", params={"matching": True},
                            result="pool", signature="keep(pool, cond)", exact=_exact_filter,
-                           vector=_vector_filter),),
+                           vector=_vector_filter, vector_kinds=True),),
              "the dice that meet the condition", "keep([1, 6, 3, 6], == 6)"),
     Function("drop", (Form((POOL_ARG, CONDITION_ARG), "filter", mark="dropped", params={"matching": False},
                            result="pool", signature="drop(pool, cond)", exact=_exact_filter,
-                           vector=_vector_filter),),
+                           vector=_vector_filter, vector_kinds=True),),
              "the dice that fail the condition", "drop([1, 6, 3, 6], == 6)"),
     Function("set_aside", (Form((POOL_ARG, CONDITION_ARG), "filter", mark="aside", params={"matching": False},
                                 result="pool", signature="set_aside(pool, cond)",
-                                exact=_exact_filter, vector=_vector_filter),),
+                                exact=_exact_filter, vector=_vector_filter, vector_kinds=True),),
              "the dice that fail the condition; those that meet it are set aside (aside() gives them)",
              "set_aside([1, 6, 1, 4], == 1)"),
-    Function("aside", (Form((POOL_ARG,), "aside", result="pool", signature="aside(pool)", vector=_vector_aside),),
+    Function("aside", (Form((POOL_ARG,), "aside", result="pool", signature="aside(pool)", vector=_vector_aside, vector_kinds=True),),
              "the dice that the operation which made the pool set aside, cancelled or left out",
              "aside(unpair(8d6))"),
     Function("reroll", (
         Form((EXPR_ARG, CONDITION_ARG), "repeat", signature="reroll(expr, cond)", exact=_exact_reroll,
-             vector=_vector_reroll),
+             vector=_vector_reroll, vector_kinds=True),
         Form((POOL_ARG, POOL_ARG, NUMBER_ARG), "chosen", result="pool", signature="reroll(pool, chosen, sides)",
-             no_vector="dice picked from a pool (an answer of a person) follow single dice, one game at a time"),
+             vector=_vector_reroll_chosen, vector_kinds=True),
     ), "the whole expression evaluated again while its total meets the condition; with a pool, chosen dice "
        "(a pick) and sides, those dice of the pool re-rolled once in place as dice of that many sides (→), "
        "kinds kept", "reroll(2d10, < 10)", check=_check_reroll),
     Function("kinds", (Form((POOL_ARG,), "kinds", any_keyword=NUMBER_ARG, result="pool",
-                            signature="kinds(pool, KIND=N, ...)",
-                            no_vector="kinds of dice follow single dice through a game, one game at a time"),),
+                            signature="kinds(pool, KIND=N, ...)", vector=_vector_kinds, vector_kinds=True),),
              "the same dice, the first N of them (in roll order) of the kind named, then the next of the next "
              "kind; a kind is shown by a letter and a colour", "kinds(5d10, wild=2)", check=_check_kinds),
     Function("of", (Form((POOL_ARG, KIND_ARG), "of_kind", mark="dropped", result="pool",
-                         signature="of(pool, kind)",
-                         no_vector="kinds of dice follow single dice through a game, one game at a time"),),
+                         signature="of(pool, kind)", vector=_vector_of, vector_kinds=True),),
              "the dice of that kind (given by kinds(..)); the others are left out", "of(kinds(5d10, wild=2), wild)"),
     Function("plural", (Form((NUMBER_ARG, WORD_ARG, WORD_ARG), "plain", plural, result="string", total=True,
                              signature="plural(n, 'one', 'many')", exact=_exact_plural,
@@ -469,6 +544,6 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
              "plural(ones, 'one', 'ones')"),
     Function("sort", (Form((POOL_ARG,), "order", keywords={"descending": TRUTH_ARG}, result="pool",
                            signature="sort(pool, descending=true)", exact=_exact_sort,
-                           vector=_vector_sort),),
+                           vector=_vector_sort, vector_kinds=True),),
              "the same dice from the lowest face up (descending=true: from the highest)", "sort(4d6)"),
 )}

@@ -255,7 +255,8 @@ def _exact_lower_faces(x, roll, value):
 
 # ---- vector forms: the same rules over many games at once (the lockstep backend) ----------------
 # `state` is dice/vector.py's DiceState: faces (games x slots, v.EMPTY an empty slot), sides (a number or one
-# per game), dropped (the dice left out, a VPool, or None) and draws (dice rolled, for the limit).
+# per game), dropped (the dice left out, a VPool, or None), draws (dice rolled, for the limit) and kinds
+# (each die's kind code, or None): a form changes faces in place or adds dice at the end, their kinds too.
 
 
 def _vector_rank(v, state, n, highest: bool, keeping: bool):
@@ -270,8 +271,8 @@ def _vector_rank(v, state, n, highest: bool, keeping: bool):
     n = np.asarray(n)
     chosen = rank < (n[:, None] if n.ndim else n)
     keep = present & (chosen if keeping else ~chosen)
-    state.dropped = v.pool(np.where(keep, v.EMPTY, faces).astype(faces.dtype))
-    state.faces = np.where(keep, faces, v.EMPTY).astype(faces.dtype)
+    state.dropped = v.pool(np.where(keep, v.EMPTY, faces).astype(faces.dtype), None, state.kinds)
+    state.faces = np.where(keep, faces, v.EMPTY).astype(faces.dtype)      # in place: the kinds stay aligned
 
 
 def _vector_keep_highest(v, state, n):
@@ -331,7 +332,7 @@ def _vector_explode(v, state, test, most=None):
         if most is not None and most.ndim:
             meets &= (rounds < most)[:, None]     # the games whose cap is reached add no more
         rounds += 1
-        k = meets.sum(axis=1)
+        k = v.row_sum(meets)
         width = int(k.max()) if n else 0
         if not width:
             break
@@ -341,6 +342,13 @@ def _vector_explode(v, state, test, most=None):
         v.held(n, faces.shape[1] + width)
         added = v.draw(state.sides, (n, width))
         added[np.arange(width)[None, :] >= k[:, None]] = v.EMPTY
+        if state.kinds is not None:
+            # Each added die is of its parent's kind: the k-th added of a game comes from its k-th die
+            # that met the test (in slot order, as the dice are added).
+            _, parents = v.compact_kinds(np.where(meets, faces, v.EMPTY), state.kinds)
+            born = np.zeros(added.shape, state.kinds.dtype)
+            born[:, :parents.shape[1]] = parents[:, :width]
+            state.kinds = np.concatenate([state.kinds, born], axis=1)
         faces = np.concatenate([faces, added], axis=1)
         new = np.concatenate([np.zeros(meets.shape, bool), added != v.EMPTY], axis=1)
     state.faces = faces

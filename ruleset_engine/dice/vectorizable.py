@@ -18,19 +18,30 @@ _PLAYED = (ast.Integer, ast.String, ast.Boolean, ast.Name, ast.Unary, ast.Arithm
            ast.Condition, ast.Keyword, ast.KindName, ast.Modifier)
 
 
-def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=()) -> tuple[str, tuple] | None:
+def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=(), kinds=None,
+                kinded: bool = False) -> tuple[str, tuple] | None:
     """The first construct of a tree that has no vector form: (what it is, its span), or None. A
     named formula is played through its body (`seen`: the bodies being read, against a cycle);
     `pairs`: the ruleset's records between instances, read as NAME(a, b).FIELD; `calls`: functions
-    the caller plays itself (queries over a group), a field of what they give read too."""
+    the caller plays itself (queries over a group), a field of what they give read too; `kinds`: the
+    names whose value is known to be a pool or a number in every game (dotted name -> "pool" or
+    "number"), for a conditional's sides; `kinded`: some pool may hold dice with kinds (kinds(..) in
+    the ruleset), so every function that gives a pool must keep them (its form's vector_kinds)."""
+    kinded = kinded or marks_kinds(tree, formulas)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Conditional):
+            sides = {value_kind(node.then, formulas, kinds), value_kind(node.otherwise, formulas, kinds)}
+            if sides == {"pool", "number"} and _reads_game(node.test):
+                return ("a conditional giving a pool in some games and a number in others (a value per game "
+                        "is one or the other)"), node.span
+        elif isinstance(node, ast.Call):
             if node.function in pairs or node.function in calls:
                 continue
             if node.function in formulas:
                 if node.function in seen:
                     return f"the named formula {node.function}(..), which calls itself", node.span
-                found = unsupported(formulas[node.function].tree, formulas, seen + (node.function,), pairs, calls)
+                found = unsupported(formulas[node.function].tree, formulas, seen + (node.function,), pairs, calls,
+                                    kinded=kinded)
                 if found is not None:
                     # Said at the call: the body is in another part of the file.
                     return f"{found[0]} in the named formula {node.function}(..)", node.span
@@ -42,8 +53,9 @@ def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=()) -> tupl
             if form is None or form.vector is None:
                 why = form.no_vector if form is not None and form.no_vector else "no vector form"
                 return f"{form.signature if form else node.function} ({why})", node.span
-            if node.function == "count" and node.keywords:
-                return f"count(.., kind=K) ({form.no_vector})", node.span
+            if kinded and form.result == "pool" and not form.vector_kinds:
+                return (f"{form.signature} on dice that may have kinds (its vector form does not keep them)",
+                        node.span)
         elif isinstance(node, ast.Dice):
             if isinstance(node.sides, ast.Integer) and node.sides.value > MAX_FACE:
                 return f"dice of more than {MAX_FACE:,} sides (its pools hold faces {MIN_FACE:,}..{MAX_FACE:,})", \
@@ -75,6 +87,57 @@ def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=()) -> tupl
     return None
 
 
+_NUMBERS = (ast.Integer, ast.Boolean, ast.Unary, ast.Arithmetic, ast.Compare, ast.AllOf, ast.AnyOf, ast.Not)
+
+
+def value_kind(node, formulas=(), kinds=None, seen: tuple = ()) -> str | None:
+    """"pool" or "number" when the syntax says which the node gives in every game (a true/false counts
+    as a number), "text" for words, None when the game decides (a name not in `kinds`, a query)."""
+    if isinstance(node, _NUMBERS):
+        return "number"
+    if isinstance(node, (ast.Dice, ast.PoolLiteral, ast.Rolled)) or isinstance(node, ast.Aliased) and node.body is None:
+        return "pool"
+    if isinstance(node, ast.Aliased):
+        return value_kind(node.body, formulas, kinds, seen)
+    if isinstance(node, ast.String):
+        return "text"
+    if isinstance(node, ast.Name):
+        return (kinds or {}).get(".".join(node.path))
+    if isinstance(node, ast.Conditional):
+        then = value_kind(node.then, formulas, kinds, seen)
+        return then if then == value_kind(node.otherwise, formulas, kinds, seen) else None
+    if isinstance(node, ast.Call):
+        if node.function in formulas:
+            if node.function in seen:
+                return None
+            # Its body reads its parameters, not the caller's names.
+            return value_kind(formulas[node.function].tree, formulas, None, seen + (node.function,))
+        entry = FUNCTIONS.get(node.function)
+        form = entry.form_for(len(node.args)) if entry is not None else None
+        if form is not None:
+            return {"pool": "pool", "number": "number", "string": "text"}.get(form.result)
+    return None
+
+
+def _reads_game(node) -> bool:
+    """Whether a test may differ from game to game (it reads a name other than a param, or rolls):
+    a test every game shares takes one side for all of them."""
+    return any(isinstance(n, ast.Dice) or isinstance(n, ast.Name) and n.path[0] != "params"
+               or isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+def marks_kinds(tree, formulas=(), seen: tuple = ()) -> bool:
+    """Whether the tree (or a named formula it calls) gives dice kinds (kinds(..))."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            if node.function == "kinds":
+                return True
+            if node.function in formulas and node.function not in seen and \
+                    marks_kinds(formulas[node.function].tree, formulas, seen + (node.function,)):
+                return True
+    return False
+
+
 def literal_sides(node) -> int | None:
     """The sides of every die of a bracketed pool, when they are all NdS of one written size (what
     a re-roll or an explosion after the brackets needs in lockstep); None otherwise."""
@@ -86,6 +149,8 @@ def literal_sides(node) -> int | None:
             items.extend(item.items)
         elif isinstance(item, ast.Dice) and isinstance(item.sides, ast.Integer):
             sides.add(item.sides.value)
+        elif isinstance(item, ast.Call) and item.function == "kinds" and item.args:
+            items.append(item.args[0])          # the same dice, marked with kinds
         else:
             return None
     return sides.pop() if len(sides) == 1 else None

@@ -12,8 +12,10 @@ at once (the lockstep backend): `vector(over, info, *args, **keywords)`, where `
 for those games (`over.most` instances in the game with the most, `over.present(j)` the games that have
 instance j, counted from 0, `over.np` numpy) and a formula over each instance is a function
 `arg(j, among)`: its value for instance j in the games of `among` (a mask), one per game. It gives one
-value per game, or for a query that gives an instance its index per game (-1 none). `field` has none
-(`no_vector` says why) and `--backend auto` plays a ruleset that calls it untraced.
+value per game, or for a query that gives an instance its index per game (-1 none). `field`, whose
+arguments are read as they are (no group first), gets `given` in place of `over`: the instances its
+games pass (`given.group(who)`, `given.fields(who)`, `given.read(who, names)`, ...), so its rule and
+its messages stay here.
 """
 
 from __future__ import annotations
@@ -141,6 +143,26 @@ def run_field(info, who, name):
         track = f": {name} is a track (read its numbers as {who['name']}.{name}.marked)" if name in who else ""
         _fail(info, f"field(..): {who['name']} has no field {name!r}{track or suggest(name, fields)}")
     return who[name]
+
+
+def vector_field(given, info, who, name):
+    """run_field for each game: `who` an instance (or the entity) per game, `name` a text per game;
+    the first game that fails says what run_field says."""
+    from .templates import format_value
+
+    if given.group(who) is None:
+        _fail(info, f"field(..) reads a field of an instance or an entity, not {format_value(given.first(who))!r}")
+    names = given.texts(name)
+    if names is None:
+        _fail(info, f"field(..) takes the name of a field as a text, not {format_value(given.first(name))!r}")
+    fields, tracks = given.fields(who), given.tracks(who)
+    wrong = {str(x) for x in set(names.tolist())} - set(fields)       # the few names the games give
+    if wrong:
+        k = next(i for i, x in enumerate(names.tolist()) if str(x) in wrong)
+        bad, shown = str(names[k]), given.name(who, k)
+        track = f": {bad} is a track (read its numbers as {shown}.{bad}.marked)" if bad in tracks else ""
+        _fail(info, f"field(..): {shown} has no field {bad!r}{track or suggest(bad, fields)}")
+    return given.read(who, names)
 
 
 def run_list(info, group, shown, where=None):
@@ -306,8 +328,7 @@ QUERIES: dict[str, Query] = {q.name: q for q in (
           "list_of(character, name, where=alive)", (SHOWN,), run_list, STR, keywords={"where": TEST}, vector=vector_list),
     Query("field", "field(who, name)", "the field of an instance (or an entity) named by a text: an answer, a "
           "table's cell", "field(who, trait)", (GIVEN, GIVEN), run_field, ANY, group_first=False,
-          no_vector="a field read by a name known only as the game runs (the lockstep backend keeps each field "
-                    "apart)"),
+          vector=vector_field),
 )}
 
 

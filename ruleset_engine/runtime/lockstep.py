@@ -39,6 +39,8 @@ from ruleset_engine.ruleset.instance_names import name_key, no_instance_named
 from ruleset_engine.ruleset.steps.instances import group_full, name_refusal, name_taken
 from ruleset_engine.ruleset.templates import LocalText
 from ruleset_engine.ruleset.steps import StepFailed
+from ruleset_engine.ruleset.steps.values import SetStep
+from ruleset_engine.ruleset import walk
 
 from . import loop_plan
 from .at_once import reads as at_once_reads
@@ -47,6 +49,7 @@ from .errors import BoundReached, RuleError
 from .limits import game_too_long, nested_too_deep, too_many_steps
 from .loop_plan import block_where, no_end_in_setup, no_end_inside
 from . import lockstep_queries
+from .lockstep_timers import Timers
 from .lockstep_values import (Record, Ref, RefSet, RefSetStore, RefStore, Store, Track, _as_python, _assemble,
                               _by_instance, _key, _part,
                               _plain, _store_for)
@@ -56,7 +59,9 @@ from .support import too_big
 from .writer import _may_grow
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
 
-BATCH = 4096          # game slots played at once
+BATCH = 32_768        # game slots played at once: a round costs ~1 ms whatever its games, so more slots
+                      # spread it (4,096 -> 32,768 measured 1.5-2x on the two bundled games benchmarks/ times;
+                      # peak ~70 MB and ~120 MB there: benchmarks/side_by_side.py)
 class Frame:
     """The locals of one call (or of the loop action, or a block outside any): a Store each, and
     the rows that returned (their steps after return: skip them) with what they gave back."""
@@ -129,13 +134,17 @@ class Machine:
         self.args = {p.name: p.default for p in params if not isinstance(p.default, model.Formula)}
         self.read_args = [p for p in params if isinstance(p.default, model.Formula)]   # read each round
         self.at_once = [(e, at_once_reads(e)) for e in ruleset.end if e.at_once]
-        self.plan = loop_plan.plan(ruleset, timed=False)   # vectorizable.py refuses a timed value (until:)
+        self.timers = Timers(self)                 # set: with until: (lockstep_timers.py)
+        timed = any(isinstance(s, SetStep) and s.until is not None for s in walk.all_steps(ruleset))
+        self.plan = loop_plan.plan(ruleset, timed=timed)
         # Locals keep what their pools set aside only when some formula reads it (aside(..)).
         self.reads_aside = any(dice_ast.reads_aside(f.expr.tree) for f in _all_formulas(ruleset))
         self.writes: dict = {}                     # id(step) -> what it may write (at_once.writes)
         from .vectorizable import _read_names
         self.read_names = _read_names(ruleset)     # the heads of the names formulas read (notes: only those)
         self.counts = {name: np.zeros(size, np.int64) for name, spec in ruleset.entities.items() if spec.is_group}
+        self.brought: tuple = ()                   # sheets the run brought (play_range sets them)
+        self.last_value = None      # the value the last formula gave, held to the limit of numbers already
 
     # ---- names, formulas
     def name(self, path, rows, span):
@@ -181,7 +190,9 @@ class Machine:
         value = self.values.value(formula.expr.tree, rows)
         # Held to the limit of numbers where the untraced program holds it (writer.py's
         # number_checked, for a formula that may pass it).
-        return self.kept(value) if _may_grow(formula.expr._src) else value
+        value = self.kept(value) if _may_grow(formula.expr._src) else value
+        self.last_value = value         # within the limit: assign need not check it again
+        return value
 
     @staticmethod
     def kept(value):
@@ -223,9 +234,13 @@ class Machine:
         return vector.pool_of(self.per_row(value, rows)[:, None])
 
     @staticmethod
-    def pool(faces) -> VPool:
-        """A pool of these faces (each row's dice in order; empty slots anywhere): compacted."""
-        return VPool(compact(faces))
+    def pool(faces, kinds=None) -> VPool:
+        """A pool of these faces (each row's dice in order; empty slots anywhere): compacted (with
+        `kinds`, each die's kind moved with it)."""
+        if kinds is None:
+            return VPool(compact(faces))
+        faces, kinds = compact(faces, kinds)
+        return VPool(faces, None, kinds)
 
     def per_row(self, value, rows):
         return rows_of(value, len(rows))
@@ -235,7 +250,7 @@ class Machine:
         # Held to the limit of numbers where it is stored, as FunctionWriter.assign holds it: a
         # step's vector form that computes a number (move:'s sums) cannot keep one past it. A formula's
         # value is within it already, so one past it was computed by the step: placed at the step.
-        if isinstance(value, np.ndarray) and value.dtype.kind == "i":
+        if isinstance(value, np.ndarray) and value.dtype.kind == "i" and value is not self.last_value:
             site, self.site = self.site, self.step
             self.kept(value)
             self.site = site
@@ -250,7 +265,7 @@ class Machine:
             return
         key = head if len(target) == 1 else f"{head}.{target[1]}"
         if isinstance(value, VPool) and value.aside is not None:
-            value = VPool(value.faces)       # a pool is stored as its faces
+            value = value.plain()       # a pool is stored as its faces (and their kinds)
         store = self.globals.get(key)
         if store is None:
             store = self.globals[key] = Store()
@@ -438,11 +453,9 @@ class Machine:
                 self.values.text = getattr(part, "text", None)      # what a call's message quotes
                 value = self.values.value(part.tree, rows)
                 columns.append(_as_python(value, n))
-            pieces = [tuple(c if isinstance(c, str) else c[i] for c in columns) for i in range(n)]
-            if template.plain:
-                texts[lang] = [plain_text(p) for p in pieces]
-            else:
-                texts[lang] = ["".join(x if type(x) is str else fmt(x, lang) for x in p) for p in pieces]
+            write = plain_text if template.plain else \
+                (lambda p, lang=lang: "".join(x if type(x) is str else fmt(x, lang) for x in p))
+            texts[lang] = _each_once(write, columns, n)
         out = np.empty(n, object)
         if len(texts) == 1:
             out[:] = next(iter(texts.values()))
@@ -461,7 +474,7 @@ class Machine:
         if step.kind == "pick":
             if not isinstance(auto, VPool):
                 auto = vector.pool_of(self.per_row(auto, rows)[:, None])
-            faces = compact(auto.faces)
+            faces, kinds = compact(auto.faces, auto.kinds_or_none())      # the dice picked, kinds and all
             parts = [np.sort(faces, axis=1), np.sort(compact(pool.faces), axis=1)]
         else:
             faces = None
@@ -483,7 +496,7 @@ class Machine:
             first = [keys.index(key) for key in distinct]
         answered = [self.one_answer(step, rows, int(i), auto, faces, low, high, pool) for i in first]
         if step.kind == "pick":
-            return VPool(faces)
+            return VPool(faces, None, kinds if auto.kinds is not None else None)
         if all(type(a) is int for a in answered):
             return np.array(answered, np.int64)[inverse]
         if all(type(a) is bool for a in answered):
@@ -513,6 +526,7 @@ class Machine:
         """The values the games start with, their setup:, the first iteration of the loop level."""
         ruleset = self.ruleset
         self.alive[rows] = True
+        self.timers.forget(rows)
         self.result[rows] = -1
         self.ending[rows] = -1
         self.tallied[rows] = 0
@@ -565,6 +579,40 @@ class Machine:
         self.counts[entity][rows] = n
         for j in range(int(n.max()) if len(n) else 0):
             self.make_instances(entity, spec, rows[n > j], j)
+        if spec.sheet is not None:
+            # The ruleset's sheets, then those the run brought (a brought sheet takes the place of the
+            # ruleset's of its name), as support.add_sheets makes them.
+            brought = tuple(s for s in self.brought if s.group == entity)
+            replaced = {name_key(s.name) for s in brought}
+            for sheet in tuple(s for s in spec.sheet.sheets if name_key(s.name) not in replaced) + brought:
+                self.add_sheet(entity, spec, sheet, rows)
+
+    def add_sheet(self, entity: str, spec, sheet, rows) -> None:
+        """One of the ruleset's sheets as an instance of every game, after those count: made
+        (support.add_sheets: the group's fields, then the sheet's, its tracks marked as it says)."""
+        count = self.counts[entity]
+        made = count[rows].copy()
+        for j in range(int(made.max()) if len(rows) else 0):
+            mine = rows[made > j]
+            held = self.instance_value(Ref(entity, np.full(len(mine), j, np.int64)), ("name",), mine)
+            if any(name_key(x) == name_key(sheet.name) for x in held):
+                self.site = spec.count
+                raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} has an instance "
+                                 f"named {sheet.name!r} already")
+        if (made >= spec.most).any():
+            self.site = spec.count
+            raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} holds {spec.most:,} already")
+        for j in np.unique(made):
+            part = rows[made == j]
+            key = f"{entity}#{int(j)}"
+            self.make_instances(entity, spec, part, int(j), name=sheet.name)
+            for field, value in sheet.fields:
+                if isinstance(value, (list, tuple)):        # a pool a sheet writes
+                    value = vector.pool_of(np.tile(np.array(value, np.int64), (len(part), 1)))
+                self.assign((key, field), part, value)
+            for track, kind, n in sheet.marks:
+                self.globals[f"{key}.{track}"].mark(part, n, kind, False)
+        count[rows] = made + 1
 
     def start_track(self, entity: str, name: str, spec, rows) -> None:
         key = f"{entity}.{name}"
@@ -641,10 +689,11 @@ class Machine:
         if full.any():
             raise StepFailed(group_full(entity, spec.most))
         if name is not None:
+            checked: dict = {}      # games name their instances alike: each distinct name checked once
             for i, text in enumerate(name):
                 given = str(text).strip()
-                refused = name_refusal(given, entity)       # the rule create_instance keeps
-                if refused:
+                refused = checked[given] if given in checked else checked.setdefault(given, name_refusal(given, entity))
+                if refused:                                 # the rule create_instance keeps
                     raise StepFailed(refused)
                 name[i] = LocalText(text.texts) if isinstance(text, LocalText) else given
         made = count[rows].copy()
@@ -656,7 +705,7 @@ class Machine:
             taken = self.instance_value(Ref(entity, np.full(int(part.sum()), j)), ("name",), rows[part])
             for k in range(j):
                 other = self.instance_value(Ref(entity, np.full(int(part.sum()), k)), ("name",), rows[part])
-                same = [name_key(a) == name_key(b) for a, b in zip(taken, other)]
+                same = [_name_key(a) == _name_key(b) for a, b in zip(taken, other)]
                 if any(same):
                     self.site = step
                     raise StepFailed(name_taken(entity, other[same.index(True)]))
@@ -700,16 +749,31 @@ class Machine:
         written, instance_names.instance_named); else x."""
         if isinstance(x, str) or isinstance(x, np.ndarray) and x.dtype == object:
             names = rows_of(x, len(rows))
-            index = np.full(len(rows), -1, np.int64)
-            count = self.counts[group][rows]
-            for j in range(int(count.max()) if len(rows) else 0):
-                held = self.instance_value(Ref(group, np.full(len(rows), j, np.int64)), ("name",), rows)
-                index[(index < 0) & (count > j) & (held == names)] = j
+            index = self.find_named(names, group, rows)
             if (index < 0).any():
                 missing = names[np.flatnonzero(index < 0)[0]]
                 raise PairFailed(no_instance_named(missing, f"{pair}(..)"), span=span)
             return Ref(group, index)
         return x
+
+    def find_named(self, names, group: str, rows):
+        """The index of the instance of the group each game's name names (the name as written, as
+        instance_names.instance_named reads it), -1 where none has it."""
+        index = np.full(len(rows), -1, np.int64)
+        count = self.counts[group][rows]
+        for j in range(int(count.max()) if len(rows) else 0):
+            held = self.instance_value(Ref(group, np.full(len(rows), j, np.int64)), ("name",), rows)
+            index[(index < 0) & (count > j) & (held == names)] = j
+        return index
+
+    def first_value(self, value, rows):
+        """The first game's value, as the untraced program holds it (an instance: its name), for a message."""
+        if isinstance(value, Ref):
+            one = value.take(slice(0, 1))
+            return value.group if one.index[0] < 0 else self.instance_value(one, ("name",), rows[:1])[0]
+        if isinstance(value, RefSet):
+            return value.group
+        return _as_python(value, len(rows))[0] if len(rows) else None
 
     def pair_read(self, name: str, a, b, field: str, rows, span):
         defaults = self.ruleset.pairs[name].fields
@@ -734,13 +798,45 @@ class Machine:
                 record[field].put(part, _part(value, positions), self.size)
 
     def each_instance(self, step, rows) -> None:
-        """for_each over a group: instance j for the games that have one, then j + 1, ..."""
+        """for_each over a group: instance j for the games that have one, then j + 1, ...; with
+        where: or by:, each game's own instances in its own order (ordered_instances)."""
         count = self.counts[step.group]
+        if step.only is not None or step.by:
+            order, chosen = self.ordered_instances(step, rows)
+            for k in range(order.shape[1]):
+                live, index = self.running_with(rows[chosen > k], order[chosen > k, k])
+                if len(live):
+                    self.bind(step.var, live, Ref(step.group, index))
+                    self.block(step.body, live, loop=step)
+            return
         for j in range(int(count[rows].max()) if len(rows) else 0):
             live = self.running(rows[count[rows] > j])
             if len(live):
                 self.bind(step.var, live, Ref(step.group, np.full(len(live), j, np.int64)))
                 self.block(step.body, live, loop=step)
+
+    def ordered_instances(self, step, rows):
+        """What control.ordered gives each game, read before the first iteration as it reads it: the
+        instances that meet where: (all without it), in the order of the scores of by: (the first
+        score, ties to the next, ties left in the group's order; highest first unless first: lowest).
+        Gives (order: rows x instances, each game's chosen instances first; chosen: how many)."""
+        count = self.counts[step.group][rows]
+        most = int(count.max()) if len(rows) else 0
+        keep = np.zeros((len(rows), most), bool)
+        scores = [np.zeros((len(rows), most), np.int64) for _ in step.by]
+        for j in range(most):
+            has = np.flatnonzero(count > j)
+            part = rows[has]
+            self.bind(step.var, part, Ref(step.group, np.full(len(part), j, np.int64)))
+            met = self.truth(step.only, part) if step.only is not None else np.ones(len(part), bool)
+            keep[has, j] = met
+            for column, score in zip(scores, step.by):
+                column[has, j] = self.per_row(self.number(score, part), part)
+        sign = 1 if step.lowest_first else -1
+        # np.lexsort sorts by its last key first: those left out last, then each score, then the index.
+        keys = [np.broadcast_to(np.arange(most), keep.shape)] + [sign * c for c in reversed(scores)] + [~keep]
+        order = np.lexsort(keys, axis=1) if most else np.zeros((len(rows), 0), np.int64)
+        return order, keep.sum(axis=1)
 
     def initial(self, initial: model.Initial, rows):
         if initial.text is not None:
@@ -910,13 +1006,16 @@ class Machine:
                 live = np.concatenate([live, new])
             if len(live):
                 self.round(live)
-            if self.ended:
+                live = live[self.alive[live]]
+            # Games that ended keep their values until their slot is taken: they are retired (their
+            # reports read) together, once an eighth of the slots ended or their slots are wanted.
+            if self.ended and (sum(map(len, self.ended)) >= size // 8 or not len(live) or
+                               (begun < games and len(free) + sum(map(len, self.ended)) >= size // 2)):
                 retired = np.concatenate(self.ended)
                 self.ended = []
                 self.retire(retired, totals, rows)
                 free = np.concatenate([free, retired])
-                live = live[self.alive[live]]
-            if not len(live) and begun == games:
+            if not len(live) and begun == games and not self.ended:
                 return
 
     @staticmethod
@@ -950,6 +1049,46 @@ class Machine:
         if records is not None:
             records.add_many(self.game[rows].copy(), results, self.rounds[rows].copy(), report)
 
+
+
+def _each_once(write, columns: list, n: int) -> list:
+    """write(pieces) for each of n games, its pieces the literal words (a str column) and its values
+    (a list column, one per game), written once for each distinct values (games mostly say the same
+    few texts: the names of their instances); values that cannot be a key are written each time."""
+    values = [c for c in columns if not isinstance(c, str)]
+    if not values:
+        return [write(tuple(columns))] * n
+
+    def pieces(row):
+        it = iter(row)
+        return tuple(c if isinstance(c, str) else next(it) for c in columns)
+
+    done: dict = {}
+    out = []
+    for row in zip(*values):
+        key = (row, tuple(map(type, row)))      # by type too: 1, 1.0 and True are equal keys, not one text
+        try:
+            text = done.get(key)
+            if text is None:
+                text = done[key] = write(pieces(row))
+        except TypeError:       # a value no dict can key (a record's fields)
+            text = write(pieces(row))
+        out.append(text)
+    return out
+
+
+_NAME_KEYS: dict = {}
+
+
+def _name_key(name) -> str:
+    """name_key, each distinct text worked out once (NFKC and case folding for each game's names)."""
+    text = str(name)
+    key = _NAME_KEYS.get(text)
+    if key is None:
+        if len(_NAME_KEYS) > 4096:      # bounded: names are few, but a ruleset could make many
+            _NAME_KEYS.clear()
+        key = _NAME_KEYS[text] = name_key(text)
+    return key
 
 
 # ---- the loop plan's ops for the rows of many games (loop_plan.py; machine.WRITE writes the same ops)
@@ -1011,15 +1150,16 @@ def _run_endings(m: Machine, op, rows):
     return rows
 
 
-def _no_clock(m: Machine, op, rows):
-    raise AssertionError("a timed value (set: until:) reached the lockstep backend, which refuses it")
+def _run_clock(m: Machine, op, rows):
+    m.timers.due(rows)
+    return rows
 
 
 RUN = {
     "first": _run_first,
     "moves_on": _run_moves_on,
     "back": _run_back,
-    "clock": _no_clock,
+    "clock": _run_clock,
     "if_done": _run_if_done,
     "event": lambda m, op, rows: rows,          # a simulation logs no events
     "block": _run_block,
@@ -1039,12 +1179,13 @@ class RoundLimitReached(DuskError):
 
 
 def play_range(ruleset: model.Ruleset, params: dict, seed: int, start: int, stop: int, totals, run_limits,
-               max_rounds: int, batch: int = BATCH, rows=None) -> None:
+               max_rounds: int, batch: int = BATCH, rows=None, sheets: tuple = ()) -> None:
     """Games start..stop-1 in lockstep, added to `totals` (and a row each to `rows`, if given: its
     `add_many(games, results, rounds, report)`); their dice drawn from a generator seeded by
     (seed, start). A rule that fails is a RuleError at its place."""
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed & (2**64 - 1), seed >> 64, start])))
     machine = Machine(ruleset, params, rng, min(batch, stop - start), run_limits, max_rounds)
+    machine.brought = tuple(sheets)     # sheets the run brought (dusk simulate --sheets), made in every game
     try:
         machine.play(start, stop, totals, rows)
     except (RuleError, RoundLimitReached):

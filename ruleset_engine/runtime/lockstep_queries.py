@@ -16,7 +16,7 @@ from ruleset_engine.ruleset.queries import INSTANCE, NUMBER, QUERIES, TEST, VALU
 
 from ruleset_engine.dice.vector import rows_of
 
-from .lockstep_values import Ref, RefSet
+from .lockstep_values import Ref, RefSet, _assemble
 from .support import auto_answer, decision
 
 
@@ -95,6 +95,9 @@ class Groups:
 
 def query(m, node, rows, path: tuple = ()):
     entry = QUERIES[node.function]
+    if not entry.group_first:       # field(who, name): its arguments read as they are
+        value = entry.vector(Given(m, rows), (entry.name, None, node.span), *(m.values.value(a, rows) for a in node.args))
+        return _field_of(m, value, path, rows)
     group = node.args[0].path[0]
     over = m.groups.over(group, rows)
 
@@ -113,6 +116,66 @@ def query(m, node, rows, path: tuple = ()):
         return value
     ref = Ref(group, value)
     return m.instance_value(ref, path, rows) if path else ref
+
+
+def _field_of(m, value, path: tuple, rows):
+    """A field read further (field(who, name).x): an instance a field holds; else the value."""
+    if path and isinstance(value, Ref):
+        return m.instance_value(value, path, rows)
+    return value
+
+
+class Given:
+    """What field(who, name)'s vector form reads (queries.vector_field): the instance each game passes,
+    its fields by name, for the games of `rows`."""
+
+    np = np
+
+    def __init__(self, machine, rows):
+        self.m = machine
+        self.rows = rows
+
+    def group(self, who):
+        """The group (or entity) of the instance each game passes, or None when it is not one."""
+        return who.group if isinstance(who, Ref) else None
+
+    def first(self, value):
+        return self.m.first_value(value, self.rows)
+
+    def texts(self, name):
+        """The name each game gives, or None when it is not a text."""
+        if isinstance(name, str):
+            return np.full(len(self.rows), name, object)
+        if isinstance(name, np.ndarray) and name.dtype.kind in "OU":
+            values = name.tolist()
+            try:
+                values = set(values)        # a few distinct names, however many games
+            except TypeError:
+                pass
+            if all(isinstance(x, str) for x in values):
+                return name.astype(object)
+        return None
+
+    def fields(self, who) -> tuple:
+        spec = self.m.ruleset.entities[who.group]
+        own = ("name", "index") if spec.is_group else ("name",)
+        return tuple(spec.fields) + tuple(f for f in own if f not in spec.fields)
+
+    def tracks(self, who) -> tuple:
+        return tuple(self.m.ruleset.entities[who.group].tracks)
+
+    def name(self, who, k: int) -> str:
+        return str(self.m.first_value(who.take(slice(k, k + 1)), self.rows[k:k + 1]))
+
+    def read(self, who, names):
+        """Each game's field of that name, read for the games that give each name."""
+        if (names == names[0]).all():
+            return self.m.instance_value(who, (str(names[0]),), self.rows)
+        parts = []
+        for one in np.unique(names.astype(str)):
+            mine = names == one
+            parts.append((mine, self.m.instance_value(who.take(mine), (str(one),), self.rows[mine])))
+        return _assemble(len(self.rows), parts)
 
 
 def _spread(value, among, role: str):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ruleset_engine.dice import vector
-from ruleset_engine.dice.vector import VPool, compact, rows_of
+from ruleset_engine.dice.vector import VPool, compact, put_rows, rows_of, take_rows
 from ruleset_engine.ruleset.marks import mark_typed_many
 from ruleset_engine.ruleset.steps import StepFailed
 
@@ -19,12 +19,13 @@ class Store:
     """One value for every game slot: numbers, true/false or texts (an array of `size` rows), or a
     pool (faces: size x width, vector.EMPTY empty), with the dice it set aside when it is a local."""
 
-    __slots__ = ("data", "aside", "keeps_aside")
+    __slots__ = ("data", "aside", "keeps_aside", "kinds")
 
     def __init__(self, keeps_aside: bool = False):
         self.data = None
         self.aside: Store | None = None
         self.keeps_aside = keeps_aside
+        self.kinds = None       # a pool's dice kinds (size x width), once some game's pool had them
 
     def put(self, rows, value, size: int) -> None:
         if isinstance(value, VPool):
@@ -42,9 +43,12 @@ class Store:
                     grown[:, :width] = self.data
                     self.data = grown
                     width = faces.shape[1]
-            self.data[rows, :faces.shape[1]] = faces
             if faces.shape[1] < width:
-                self.data[rows, faces.shape[1]:] = vector.EMPTY
+                wide = np.full((len(faces), width), vector.EMPTY, vector.FACE)
+                wide[:, :faces.shape[1]] = faces
+                faces = wide
+            put_rows(self.data, rows, faces)
+            self.put_kinds(rows, value, faces, width, size)
             if self.keeps_aside:
                 if value.aside is not None:
                     if self.aside is None:
@@ -65,10 +69,33 @@ class Store:
             raise StepFailed("a value that was a pool is now a number (the lockstep backend keeps one kind)")
         self.data[rows] = value
 
+    def put_kinds(self, rows, value, faces, width: int, size: int) -> None:
+        """The kinds of a pool's dice beside its faces (as cut or moved to fit: faces)."""
+        if value.kinds is None and self.kinds is None:
+            return
+        if self.kinds is None:
+            self.kinds = np.zeros((size, width), vector.KIND)
+        elif self.kinds.shape[1] < width:
+            grown = np.zeros((size, width), vector.KIND)
+            grown[:, :self.kinds.shape[1]] = self.kinds
+            self.kinds = grown
+        self.kinds[rows] = 0
+        if value.kinds is not None:
+            kinds = value.kinds
+            given, w = value.faces, value.faces.shape[1]
+            if faces is not given:      # widened, cut, or moved left to fit: the kinds alike
+                if faces.shape[1] >= w and np.array_equal(faces[:, :w], given):
+                    pass                                    # widened: each die in its slot
+                elif faces.shape[1] < w and np.array_equal(given[:, :faces.shape[1]], faces):
+                    kinds = kinds[:, :faces.shape[1]]       # empty slots cut at the end
+                else:
+                    kinds = compact(given, kinds)[1]        # each row's dice moved to its left
+            self.kinds[rows, :kinds.shape[1]] = kinds
+
     def get(self, rows):
         if self.data.ndim == 2:
             aside = self.aside.get(rows) if self.aside is not None else None
-            return VPool(self.data[rows], aside)
+            return VPool(take_rows(self.data, rows), aside, None if self.kinds is None else take_rows(self.kinds, rows))
         return self.data[rows]
 
 
@@ -220,7 +247,12 @@ def _assemble(n: int, parts: list):
         faces = np.full((n, width), vector.EMPTY, vector.FACE)
         for mask, v in parts:
             faces[mask, :v.faces.shape[1]] = v.faces
-        return VPool(faces)
+        kinds = None
+        if any(v.kinds is not None for _, v in parts):
+            kinds = np.zeros((n, width), vector.KIND)
+            for mask, v in parts:
+                kinds[mask, :v.faces.shape[1]] = v.kinds_or_none()
+        return VPool(faces, None, kinds)
     if any(isinstance(v, Ref) for _, v in parts):
         index = np.empty(n, np.int64)
         for mask, v in parts:
@@ -239,11 +271,13 @@ class Track:
     formula), how many boxes are marked, and for a track with marks: each box's type of mark (its
     rank in the rule's types, -1 unmarked), the marked boxes first (marks.py's rules)."""
 
-    __slots__ = ("spec", "labels", "size", "marked", "ranks")
+    __slots__ = ("spec", "labels", "size", "marked", "ranks", "numbered")
 
     def __init__(self, spec, slots: int):
         self.spec = spec
         self.labels = None if spec.size is not None else np.array(list(spec.labels) + [0], object)
+        # Labels that are all whole numbers read as numbers (known once, not per game).
+        self.numbered = self.labels is not None and all(type(x) is int for x in self.labels)
         self.size = np.full(slots, len(spec.labels), np.int64)
         self.marked = np.zeros(slots, np.int64)
         self.ranks = None if spec.rule is None else np.full((slots, max(1, len(spec.labels))), -1, np.int8)
@@ -294,7 +328,7 @@ class Track:
             if self.labels is None:          # numbered 1..size
                 return np.where(inside, index + 1, 0)
             labels = self.labels[np.where(inside, index, len(self.labels) - 1)]
-            return labels.astype(np.int64) if all(type(x) is int for x in labels) else labels
+            return labels.astype(np.int64) if self.numbered else labels
         rule = self.spec.rule
         if rule is not None and what in rule.types:
             return (self.ranks[rows] == rule.rank(what)).sum(axis=1).astype(np.int64)
@@ -309,7 +343,7 @@ def _as_python(value, n: int) -> list:
     if isinstance(value, (Ref, RefSet)):
         raise StepFailed("an instance shown in a text: show one of its fields, such as its name")
     if isinstance(value, np.ndarray):
-        return [_plain(x) for x in value]
+        return value.tolist() if value.dtype != object else [_plain(x) for x in value]
     return [value] * n
 
 

@@ -50,7 +50,8 @@ def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> Non
     if formula is None:
         return
     found = _query(formula, ruleset) or unsupported(formula.expr.tree, ruleset.formulas, pairs=ruleset.pairs,
-                                                    calls=_played_queries(ruleset))
+                                                    calls=_played_queries(ruleset), kinds=_param_kinds(ruleset),
+                                                    kinded=_kinded(ruleset))
     if found is None:
         found = _text_read(formula, ruleset)
     if found is not None:
@@ -63,6 +64,35 @@ def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> Non
         except Exception:   # pragma: no cover - a caret is a courtesy
             pass
         raise Unsupported(what, formula.where, formula.path, detail)
+
+
+_PARAM_KINDS = {"integer": "number", "boolean": "number", "dice": "pool", "choice": "text", "text": "text"}
+
+
+def _param_kinds(ruleset: model.Ruleset) -> dict:
+    """What each param gives in every game (a conditional between a pool and a number is refused)."""
+    return {f"params.{name}": _PARAM_KINDS.get(param.type) for name, param in ruleset.params.items()}
+
+
+def _kinded(ruleset: model.Ruleset) -> bool:
+    """Whether some formula of the ruleset gives dice kinds (then any pool kept may hold them)."""
+    cached = _KINDED.get(id(ruleset))
+    if cached is None or cached[0] is not ruleset:
+        from ruleset_engine.dice.vectorizable import marks_kinds
+        cached = _KINDED[id(ruleset)] = (ruleset, any(marks_kinds(f.expr.tree, ruleset.formulas)
+                                                      for f in _every_formula(ruleset))
+                                         or any(marks_kinds(f.tree) for f in ruleset.formulas.values()))
+    return cached[1]
+
+
+_KINDED: dict = {}
+
+
+def _every_formula(ruleset: model.Ruleset):
+    yield from _all_formulas(ruleset)
+    for spec in ruleset.entities.values():
+        yield from (i.formula for i in spec.fields.values() if i.formula is not None)
+    yield from (i.formula for i in ruleset.state.values() if i.formula is not None)
 
 
 def _played_queries(ruleset: model.Ruleset) -> set:

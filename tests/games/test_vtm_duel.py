@@ -74,3 +74,16 @@ def test_two_equal_sheets_win_as_often_as_each_other():
     p_a, p_d = wins_a / n, wins_d / n
     assert abs(p_a - p_d) <= 5 * math.sqrt((p_a + p_d) / n)
     assert p_a > 0.3 and p_d > 0.3          # both win often: neither side is favoured by the order
+
+
+def test_the_duel_plays_alike_in_lockstep_and_untraced():
+    # The whole toolkit in lockstep (procedures given instances, for_each by initiative, field(who, name),
+    # values set until the turn ends, the sheets as each game starts): every rate and mean within 5 SE.
+    from tests.runtime.test_lockstep import assert_parity
+    assert_parity("vtm-duel", 10_000, 1_500)
+
+
+def test_two_equal_sheets_play_alike_in_lockstep_and_untraced():
+    # The house rule's sheets, and a fight whose every rate is far from 0 and 1.
+    from tests.runtime.test_lockstep import assert_parity
+    assert_parity("tests/rulesets/vtm-twins.yaml", 6_000, 1_000)

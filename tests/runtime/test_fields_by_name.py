@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from ruleset_engine.analysis.simulate import play_game, simulation_program
+from ruleset_engine.analysis.simulate import SimulationError, play_game, simulate, simulation_program
 from ruleset_engine.dice import ScriptedDice
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import Game, RuleError, resolve_params
@@ -34,7 +34,30 @@ def test_both_modes_and_lockstep_agree_on_what_they_can():
             table.perform("night")
         assert (result, report, rng.getstate()) == (table.result, table.report(), table.rng.getstate())
         assert report["rolled"] == 3 * 2 + 3 * 2      # auto: Ana might (2), Beto guile (2), three nights
-    assert "field(who, name)" in str(refusal(r, resolve_params(r, {})))
+    assert refusal(r, resolve_params(r, {})) is None
+
+
+def test_the_lockstep_backend_plays_it_as_the_untraced_one_does():
+    from tests.runtime.test_lockstep import assert_parity
+    assert_parity(ruleset("fields-by-name").file, 20_000, 3_000)       # 5 SE bounds
+
+
+@pytest.mark.parametrize("step, expected", [
+    ("set: {n: \"field(h, t) * 10\"}", 20),
+    ("set: {n: \"field(h, 'might') + (1 if field(h, 'name') == 'Ana' else 0)\"}", 3),
+])
+def test_field_reads_by_name_in_lockstep(tmp_path, step, expected):
+    r = written(tmp_path, BASE.replace("STEP", step) + "end: []\nreport: {n: n}\n")
+    run = simulate(str(r.file), 10, seed=1, backend="lockstep")
+    assert run.backend == "lockstep" and run.tally.values["n"].total == 10 * expected
+
+
+def test_games_reading_different_names_each_get_their_own_field(tmp_path):
+    # A 1 reads might (2): 21; a 2 reads index (1): 12. Nothing else can come out.
+    step = "roll: {d: 1d2}\n          - set: {n: \"field(h, 'might' if sum(d) == 1 else 'index') * 10 + sum(d)\"}"
+    r = written(tmp_path, BASE.replace("STEP", step) + "end: []\nreport: {n: n}\n")
+    run = simulate(str(r.file), 400, seed=1, backend="lockstep")
+    assert run.backend == "lockstep" and set(run.tally.values["n"].counts) == {12, 21}
 
 
 BASE = """\
@@ -103,6 +126,8 @@ def test_a_name_known_only_as_it_runs_is_checked_then_in_both_modes(tmp_path, st
     assert game.values["n"] == 0
     with pytest.raises(Exception, match=re.escape(message)):
         play_game(simulation_program(r, resolve_params(r, {})), 1)
+    with pytest.raises(SimulationError, match=re.escape(message)):
+        simulate(str(r.file), 10, seed=1, backend="lockstep")
 
 
 HARM = """\

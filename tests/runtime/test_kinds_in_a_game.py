@@ -4,6 +4,8 @@ a pick, a re-roll and the game state, at the table and in a simulation; misuse i
 import json
 from pathlib import Path
 
+import pytest
+
 from ruleset_engine import dice
 from ruleset_engine.analysis.check import check
 from ruleset_engine.ruleset import load
@@ -70,3 +72,88 @@ def test_a_kind_no_formula_gives_is_still_refused_beside_named_formulas(tmp_path
     _, problems = check(str(bad))
     text = "\n".join(str(p) for p in problems)
     assert "unknown kind of dice 'hungr' (did you mean hunger?)" in text and "bad.yaml:29:19:" in text
+
+
+# ---- in lockstep (runtime/lockstep.py: each die's kind beside its face) -----------------------------
+
+
+@pytest.mark.parametrize("path", [HUNGER, WILD])
+def test_both_rulesets_play_alike_in_lockstep_and_untraced(path):
+    # 5 SE bounds on every rate and mean (tests/runtime/test_lockstep.py).
+    from tests.runtime.test_lockstep import assert_parity
+    assert_parity(str(path), 20_000, 3_000)
+
+
+def test_hunger_dice_in_lockstep_give_the_means_worked_out():
+    # Each die explodes on 10 and its added die is of its kind: a die of one kind stands for 1/0.9 dice
+    # of it. Four rounds of 2 hunger dice: messy (hunger 10s) 8 * (1/0.9) * 0.1 = 0.8889; three plain dice:
+    # calm (6 or more) 12 * (1/0.9) * 0.5 = 6.6667.
+    from ruleset_engine.analysis.simulate import simulate
+    from tests.runtime.test_lockstep import _moments
+    run = simulate(str(HUNGER), 40_000, seed=3, backend="lockstep")
+    assert run.backend == "lockstep"
+    for name, expected in (("messy", 8 / 9), ("calm", 12 / 0.9 * 0.5)):
+        mean, se = _moments(run.tally.values[name])
+        assert abs(mean - expected) <= 5 * se, (name, mean, expected)
+
+
+def test_the_kinds_of_each_game_follow_its_own_dice():
+    # Three games' pools, kinds given per game (hunger=h), then read by kind, left out and re-rolled.
+    import numpy as np
+    from ruleset_engine.dice.vector import EMPTY, Vectors, VPool
+
+    pools = [[10, 3, 6, 1], [1, 1, 7], [6, 6, 6, 6, 6]]
+    faces = np.full((3, 5), EMPTY, np.int16)
+    for i, p in enumerate(pools):
+        faces[i, :len(p)] = p
+    h = np.array([2, 0, 4])
+
+    def names(path, rows, span):
+        return {"p": VPool(faces[rows]), "h": h[rows]}[path[0]]
+
+    def value(text):
+        v = Vectors(np.random.default_rng(1), names)
+        v.begin(text=text)
+        out = v.value(dice.compile(text).tree, np.arange(3))
+        return out
+
+    assert value("count(kinds(p, hunger=h), >= 6, kind=hunger)").tolist() == [1, 0, 4]
+    assert value("count(kinds(p, hunger=h), >= 6, kind=none)").tolist() == [1, 1, 1]
+    kept = value("of(kinds(p, hunger=h, wild=1), wild)")
+    assert [sorted(int(f) for f in row if f != EMPTY) for row in kept.faces] == [[6], [1], [6]]
+    # Each game's hunger dice chosen (kinds and all) and re-rolled in place as d1: they show 1, and stay hunger.
+    text = "reroll(kinds(p, hunger=h), of(kinds(p, hunger=h), hunger), 1)"
+    again = value(text)
+    assert [[int(f) for f in row if f != EMPTY] for row in again.faces] == [[1, 1, 6, 1], [1, 1, 7], [1, 1, 1, 1, 6]]
+    assert value(f"count({text}, == 1, kind=hunger)").tolist() == [2, 0, 4]
+    # An explosion after [..] adds a die of its parent's kind (d1s that explode once: one more each).
+    assert value("count([kinds(4d1, hunger=h)]!o, == 1, kind=hunger)").tolist() == [4, 0, 8]
+
+
+MOVED = """\
+ruleset: moved
+title: Moved (test)
+state: {a: "[]", b: "[]", wild_b: 0, wild_a: 0, left: 0}
+loop:
+  - name: round
+    max: 1
+    steps:
+      - set: {a: "kinds(2d1, w=1)"}
+      - move: {dice: "of(a, w)", from: a, to: b}
+      - set: {wild_b: "count(b, == 1, kind=w)", wild_a: "count(a, == 1, kind=w)", left: "size(a)"}
+end: []
+report: {wild_b: wild_b, wild_a: wild_a, left: left}
+"""
+
+
+def test_dice_moved_bring_their_kinds_in_both_backends(tmp_path):
+    # a: a wild 1 and a plain 1; the wild one named moves (the first 1 of the source leaves it: the
+    # wild one), and b holds it, wild; a keeps the plain one.
+    from ruleset_engine.analysis.simulate import simulate
+    path = tmp_path / "moved.yaml"
+    path.write_text(MOVED)
+    for backend in ("untraced", "lockstep"):
+        run = simulate(str(path), 20, seed=1, backend=backend)
+        assert run.backend == backend
+        got = {k: run.tally.values[k].total for k in ("wild_b", "wild_a", "left")}
+        assert got == {"wild_b": 20, "wild_a": 0, "left": 20}, backend

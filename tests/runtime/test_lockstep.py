@@ -195,22 +195,39 @@ def test_lockstep_asked_for_a_construct_without_a_vector_form_is_an_error_at_its
                           "  hero.wounds.labels\n  ^~~~~~~~~~~~~~~~~~\n")
 
 
-def test_a_function_without_a_vector_form_is_named_with_a_caret():
-    out = dusk("simulate", "tests/rulesets/wild-die.yaml", "-n", "5", "--backend", "lockstep")
+MIXED_SIDES = """ruleset: mixed-sides
+title: Mixed sides (test)
+state: {hits: 0}
+loop:
+  - name: round
+    times: 3
+    steps:
+      - set: {hits: "hits + count([1d6, 1d8]!, >= 5)"}
+end: []
+report: {hits: hits}
+"""
+
+
+def test_a_construct_without_a_vector_form_is_named_with_a_caret(tmp_path):
+    path = tmp_path / "mixed-sides.yaml"
+    path.write_text(MIXED_SIDES)
+    out = dusk("simulate", str(path), "-n", "5", "--backend", "lockstep")
     assert out.returncode == 1 and "Traceback" not in out.stderr
     lines = out.stderr.splitlines()
-    assert lines[0].startswith("dusk simulate: tests/rulesets/wild-die.yaml:22:27: the lockstep backend cannot play "
-                               "of(pool, kind)")
+    assert lines[0].startswith(f"dusk simulate: {path}:8:22: the lockstep backend cannot play '!' after [..] on "
+                               "dice of different sides"), lines[0]
     caret = [line for line in lines if "^" in line]
     assert caret, out.stderr
 
 
-def test_auto_plays_untraced_and_says_why():
-    out = dusk("simulate", "tests/rulesets/wild-die.yaml", "-n", "20", "--json")
+def test_auto_plays_untraced_and_says_why(tmp_path):
+    path = tmp_path / "mixed-sides.yaml"
+    path.write_text(MIXED_SIDES)
+    out = dusk("simulate", str(path), "-n", "20", "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["backend"] == "untraced"
-    assert out.stderr.startswith("dusk simulate: backend untraced: tests/rulesets/wild-die.yaml:22:27: the "
-                                 "lockstep backend cannot play of(pool, kind)")
+    assert out.stderr.startswith(f"dusk simulate: backend untraced: {path}:8:22: the lockstep backend cannot "
+                                 "play '!' after [..]")
 
 
 def test_untraced_asked_for_is_played_untraced():

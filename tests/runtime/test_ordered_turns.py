@@ -6,12 +6,13 @@ import re
 
 import pytest
 
-from ruleset_engine.analysis.simulate import play_game, simulation_program
+from ruleset_engine.analysis.simulate import play_game, simulate, simulation_program
 from ruleset_engine.dice import ScriptedDice
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import Game, resolve_params
 from ruleset_engine.runtime.vectorizable import refusal
 from tests.runtime.helpers import kinds, play, ruleset, written
+from tests.runtime.test_lockstep import assert_parity
 
 
 def said(events):
@@ -34,7 +35,7 @@ def test_where_leaves_out_those_that_fail_it():
     assert said(play(game, "round")) == ["This round: Cleo Ana "]          # Ana 3 + 1 = Cleo 1 + 3: nerve
 
 
-def test_both_modes_play_it_alike_and_lockstep_says_why_not():
+def test_both_modes_play_it_alike():
     r = ruleset("ordered-turns")
     program = simulation_program(r, resolve_params(r, {}))
     for seed in range(30):
@@ -43,7 +44,12 @@ def test_both_modes_play_it_alike_and_lockstep_says_why_not():
         while not table.over:
             table.perform("round")
         assert (result, report, rng.getstate()) == (table.result, table.report(), table.rng.getstate())
-    assert "for_each with where: or by:" in str(refusal(r, resolve_params(r, {})))
+
+
+def test_the_lockstep_backend_plays_it_as_the_untraced_one_does():
+    r = ruleset("ordered-turns")
+    assert refusal(r, resolve_params(r, {})) is None
+    assert_parity(r.file, 20_000, 3_000)        # 5 SE bounds (tests/runtime/test_lockstep.py)
 
 
 SMALL = """\
@@ -54,7 +60,7 @@ entities:
     count: 3
     names: "{'A' if index == 1 else 'B' if index == 2 else 'C'}"
     fields: {score: "2 if index == 2 else 1"}
-state: {seen: {text: ""}}
+state: {seen: {text: ""}, code: 0}
 loop:
   - name: round
     max: 1
@@ -62,7 +68,9 @@ loop:
       - for_each: x
         in: c
         ORDER
-        do: [{note: {seen: "{seen}{x.name}"}}]
+        do: [{note: {seen: "{seen}{x.name}"}}, {set: {code: code * 10 + x.index}}]
+end: []
+report: {code: code}
 """
 
 
@@ -77,6 +85,10 @@ def test_orders_by_hand_in_both_modes(tmp_path, order, seen):
     game = Game.start(r, seed=1, auto=True)
     game.perform("round")
     assert game.values["seen"] == seen
+    # In lockstep, every game goes through the instances in that order (A 1, B 2, C 3: BAC is 213).
+    code = int("".join(str("ABC".index(c) + 1) for c in seen))
+    run = simulate(str(r.file), 20, seed=1, backend="lockstep")
+    assert run.backend == "lockstep" and run.tally.values["code"].total == 20 * code
 
 
 @pytest.mark.parametrize("order, message", [

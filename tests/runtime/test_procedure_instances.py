@@ -4,12 +4,16 @@ its place, and the misuses `dusk check` refuses. Worked by hand on tests/ruleset
 
 import pytest
 
-from ruleset_engine.analysis.simulate import play_game, simulation_program
+from pathlib import Path
+
+from ruleset_engine.analysis.simulate import SimulationError, play_game, simulate, simulation_program
 from ruleset_engine.dice import ScriptedDice
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import Game, resolve_params
 from tests.runtime.helpers import kinds, play, ruleset, written
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def said(events):
@@ -93,11 +97,21 @@ def test_a_wrong_argument_stops_the_call_in_both_modes(tmp_path, argument, messa
     assert message in str(err.value) and ":24:" in str(err.value)
 
 
-def test_the_lockstep_backend_leaves_such_a_call_to_the_untraced_one():
-    # The check of the argument has no vector form: a call of such a procedure is refused by lockstep
-    # (and played untraced), a call of a plain procedure is not.
-    from ruleset_engine.ruleset.steps.control import CallStep, refuses_call
-    call = ruleset("procedure-instance").actions["strike"].steps[1]
-    assert isinstance(call, CallStep) and call.instances == (("who", "fighter"),)
-    assert refuses_call(call) == "a call whose parameters hold instances ({who: {of: GROUP}})"
-    assert refuses_call(CallStep(call.where, call.path, "plain", [])) is None
+def test_the_lockstep_backend_plays_it_as_the_untraced_one_does():
+    # Each game's instance passed on, its track marked through the parameter (5 SE bounds).
+    from tests.runtime.test_lockstep import assert_parity
+    assert_parity(str(ROOT / "tests" / "rulesets" / "procedure-instance.yaml"), 20_000, 3_000)
+
+
+@pytest.mark.parametrize("argument, message", [
+    ("3", "hurt: who is an instance of f, not '3'"),
+    ("'nobody'", "hurt: who is an instance of f, and none is named 'nobody'"),
+    # 'f 2' in the first round, then 'f 3', which no instance has
+    ("'f 2' if n == 0 else 'f 3'", "hurt: who is an instance of f, and none is named 'f 3'"),
+])
+def test_a_wrong_argument_stops_a_lockstep_run_with_the_untraced_message(tmp_path, argument, message):
+    r = written(tmp_path, BASE + "loop:\n  - name: r\n    max: 3\n    steps:\n      - call: hurt\n"
+                f"        with: {{who: \"{argument}\"}}\nend: []\nreport: {{n: n}}\n")
+    with pytest.raises(SimulationError) as err:
+        simulate(str(r.file), 50, seed=1, backend="lockstep")
+    assert message in str(err.value) and ":24:" in str(err.value), str(err.value)

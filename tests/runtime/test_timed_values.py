@@ -57,13 +57,19 @@ def test_both_modes_play_it_alike_and_the_mean_is_the_one_worked_out():
         while not table.over:
             table.perform("turn")
         assert (result, report, rng.getstate()) == (table.result, table.report(), table.rng.getstate())
-    assert "set: with until:" in str(refusal(r, resolve_params(r, {})))
+    assert refusal(r, resolve_params(r, {})) is None
     # A fighter hit with chance p in a scene's three turns (dazed the turn after a hit) is hit
     # p + p^2 + (1 - p) p + (1 - p)^2 p times on average: Ana (p = 2/3) 38/27, Beto (p = 1/2) 9/8;
     # two scenes: 2 (38/27 + 9/8) = 5.0648.
-    run = simulate(str(r.file), 4_000, seed=5, backend="untraced")
-    mean, se = _moments(run.tally.values["hits"])
-    assert abs(mean - 2 * (38 / 27 + 9 / 8)) <= 5 * se
+    for backend, games in (("untraced", 4_000), ("lockstep", 40_000)):
+        run = simulate(str(r.file), games, seed=5, backend=backend)
+        mean, se = _moments(run.tally.values["hits"])
+        assert run.backend == backend and abs(mean - 2 * (38 / 27 + 9 / 8)) <= 5 * se, (backend, mean)
+
+
+def test_the_lockstep_backend_plays_it_as_the_untraced_one_does():
+    from tests.runtime.test_lockstep import assert_parity
+    assert_parity(ruleset("timed-values").file, 20_000, 3_000)      # 5 SE bounds
 
 
 BASE = """\
@@ -107,3 +113,44 @@ def test_an_instance_field_and_a_state_variable_in_both_modes(tmp_path):
     assert game.values["_timers"] == []
     result, _, report, _ = play_game(simulation_program(r, resolve_params(r, {})), 1)
     assert result == "done"
+
+
+CLOCK = """\
+ruleset: c
+title: C
+entities:
+  g: {count: 2, fields: {x: 0}}
+state: {n: 0, m: 0}
+loop:
+  - {name: scene, max: 2}
+  - name: turn
+    max: 2
+    steps:
+      - set: {m: "m * 10 + n + sum_of(g, x)"}
+      - for_each: p
+        in: g
+        do:
+          - set: {n: n + 1, p.x: "p.x + 3"}
+            until: UNTIL
+end: []
+report: {m: m, n: n}
+"""
+
+
+@pytest.mark.parametrize("until, m, n", [
+    # Turn 1 reads 0, sets n 2 (two instances) and x 3 each until turn 3; turn 2 reads 2 + 6 = 8, sets
+    # n 4, x 6 until turn 4. Turn 3 comes (and ends the scene): turn 1's values come back (n 0, x 0),
+    # then the scene moves on and turn 2's do (n 2, x 3). Scene 2 reads 2 + 6 = 8, then 4 + 12 = 16:
+    # m = 0, 8, 88, 896; the game's end gives back turn 2's (n 4).
+    ("loop.turn + 2", 896, 4),
+    # Back as the next turn begins: every turn reads 0.
+    ("loop.turn + 1", 0, 0),
+    # Until the scene ends: turn 2 reads 8, scene 2 starts again from 0: 0, 8, 80, 808.
+    ("scene", 808, 0),
+])
+def test_values_come_back_alike_in_lockstep_and_untraced(tmp_path, until, m, n):
+    r = written(tmp_path, CLOCK.replace("UNTIL", until))
+    for backend in ("untraced", "lockstep"):
+        run = simulate(str(r.file), 30, seed=1, backend=backend)
+        assert run.backend == backend
+        assert (run.tally.values["m"].total, run.tally.values["n"].total) == (30 * m, 30 * n), backend

@@ -320,15 +320,23 @@ def lower_call(w, step: CallStep) -> None:
 def instance_arg(value, group: list, group_name: str, procedure: str, param: str):
     """The argument of a parameter declared {param: {of: group}}: an instance of the group, or a name
     one has; anything else stops the step that calls."""
-    from ..templates import format_value
     if isinstance(value, str):
         for instance in group:
             if instance.get("name") == value:
                 return instance
-        raise StepFailed(f"{procedure}: {param} is an instance of {group_name}, and none is named {value!r}")
+        raise StepFailed(no_instance_argument(procedure, param, group_name, value))
     if isinstance(value, dict) and any(instance is value for instance in group):
         return value
-    raise StepFailed(f"{procedure}: {param} is an instance of {group_name}, not {format_value(value)!r}")
+    raise StepFailed(not_an_instance(procedure, param, group_name, value))
+
+
+def no_instance_argument(procedure: str, param: str, group_name: str, name) -> str:
+    return f"{procedure}: {param} is an instance of {group_name}, and none is named {name!r}"
+
+
+def not_an_instance(procedure: str, param: str, group_name: str, value) -> str:
+    from ..templates import format_value
+    return f"{procedure}: {param} is an instance of {group_name}, not {format_value(value)!r}"
 
 
 def lower_return(w, step: ReturnStep) -> None:
@@ -392,12 +400,6 @@ def vector_repeat(m, step: RepeatStep, rows) -> None:
             live = live[~m.truth(step.until, live)]
 
 
-def refuses_for_each(step: ForEachStep):
-    if step.only is not None or step.by:
-        return "for_each with where: or by: (the lockstep backend goes through a group's instances by index)"
-    return None
-
-
 def vector_for_each(m, step: ForEachStep, rows) -> None:
     if step.group is not None:
         m.each_instance(step, rows)     # instance j for the games that have one, then j + 1, ...
@@ -422,13 +424,28 @@ def vector_for_each(m, step: ForEachStep, rows) -> None:
             m.block(step.body, live, loop=step)
 
 
-def refuses_call(step: CallStep):
-    # The check that an argument is an instance of its group has no vector form yet.
-    return "a call whose parameters hold instances ({who: {of: GROUP}})" if step.instances else None
-
-
 def vector_call(m, step: CallStep, rows) -> None:
-    m.call(step, {name: m.value(formula, rows) for name, formula in step.args}, rows)
+    args = {name: m.value(formula, rows) for name, formula in step.args}
+    m.site = step       # a wrong argument is said at the call, as instance_arg says it
+    for name, group in step.instances:
+        args[name] = vector_instance_arg(m, args[name], group, step.procedure, name, rows)
+    m.call(step, args, rows)
+
+
+def vector_instance_arg(m, value, group: str, procedure: str, param: str, rows):
+    """instance_arg for each game: its instance of the group, or the one its name names (the same
+    rule: the name as written); the first game given anything else stops the run with its message."""
+    if isinstance(value, str) or getattr(getattr(value, "dtype", None), "kind", "-") in "OU":
+        names = m.per_row(value, rows)
+        index = m.find_named(names, group, rows)
+        if (index < 0).any():
+            missing = str(names[m.np.flatnonzero(index < 0)[0]])
+            raise StepFailed(no_instance_argument(procedure, param, group, missing))
+        return m.groups.instances(group, index)
+    index = getattr(value, "index", None)
+    if getattr(value, "group", None) == group and index is not None and (index >= 0).all():
+        return value
+    raise StepFailed(not_an_instance(procedure, param, group, m.first_value(value, rows)))
 
 
 def vector_return(m, step: ReturnStep, rows) -> None:
@@ -470,7 +487,7 @@ FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "where", "by", "
                     "a score, highest first, or first: lowest), or the faces of a pool",
                     "for_each: p\nin: player\nwhere: p.alive\nby: p.speed + p.nerve\ndo: [...]",
                     check_for_each, lower_for_each, helpers={"_each": each, "_ordered": ordered}, nested=("body",),
-                    vector=vector_for_each, vector_refuses=refuses_for_each, writes=nothing,
+                    vector=vector_for_each, writes=nothing,
                     binds=lambda s: [(s.var, None)], formulas=lambda s: given(s.source, s.only, *s.by),
                     schema={
                         "for_each": {"$ref": "#/$defs/name"},
@@ -483,7 +500,7 @@ FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "where", "by", "
                     required=("in", "do"))
 CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with arguments; as: binds what it returns",
                 "call: attack\nwith: {damage: 3}\nas: result", check_call, lower_call,
-                helpers={"_instance_arg": instance_arg}, vector=vector_call, vector_refuses=refuses_call,
+                helpers={"_instance_arg": instance_arg}, vector=vector_call,
                 writes=nothing, binds=lambda s: given(s.result) and [(s.result, None)],
                 formulas=lambda s: [formula for _, formula in s.args],
                 calls=lambda s: [(s.procedure, s.args, s.result)],

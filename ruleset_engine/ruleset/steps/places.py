@@ -353,7 +353,8 @@ def vector_move(m, step: MoveStep, rows) -> None:
     m.site = step
     if not (m.is_pool(source) and m.is_pool(target)):
         raise StepFailed("move dice: moves faces between pools (lists of faces); use count: for numbers")
-    faces = m.as_pool(faces, rows).faces
+    given = m.as_pool(faces, rows)
+    faces = given.faces
     held = source.faces
     empty = m.EMPTY
     bad = np.zeros(len(rows), bool)
@@ -375,8 +376,13 @@ def vector_move(m, step: MoveStep, rows) -> None:
         # Each die moved takes the first die of its face still in the source.
         k = (moving == v).sum(axis=1)
         left[(held == v) & (np.cumsum(held == v, axis=1) <= k[:, None])] = empty
-    m.assign(step.source, rows, m.pool(left))
-    m.assign(step.target, rows, m.pool(np.concatenate([target.faces, moving], axis=1)))
+    # Kinds of dice go with them: those left keep theirs, those moved bring the kinds they were named with.
+    kinds = None
+    if source.kinds is not None or target.kinds is not None or given.kinds is not None:
+        kinds = (source.kinds_or_none(), np.concatenate([target.kinds_or_none(), given.kinds_or_none()], axis=1))
+    m.assign(step.source, rows, m.pool(left, None if kinds is None else kinds[0]))
+    m.assign(step.target, rows, m.pool(np.concatenate([target.faces, moving], axis=1),
+                                       None if kinds is None else kinds[1]))
 
 
 def vector_mark(m, step: MarkStep, rows) -> None:

@@ -161,6 +161,8 @@ def lower_note(w, step: NoteStep) -> None:
 
 
 def vector_set(m, step: SetStep, rows) -> None:
+    if step.until is not None:      # what each place held, kept until the point (runtime/lockstep_timers.py)
+        m.timers.add(step, rows)
     for target, formula in step.assignments:
         m.assign(target, rows, m.value(formula, rows))
 
@@ -177,14 +179,6 @@ def vector_note(m, step: NoteStep, rows) -> None:
             m.assign(target, rows, m.render(template, rows))
 
 
-def refuses_set(step: SetStep):
-    if step.until is not None:
-        return "set: with until: (the lockstep backend keeps no timers)"
-    return None
-
-
-
-
 def _bound(step) -> list:
     """let: and roll: bind each name to its formula's value."""
     return list(step.assignments)
@@ -199,7 +193,7 @@ SET = StepKind("set", SetStep, ("set", "until"),
                "until: a loop level (the end of its current iteration) or a point of its counter (loop.turn + 2), "
                "when each place takes back what it held",
                'set: {guard.life: "guard.life - damage", kept: "[]"}', check_set, lower_set,
-               helpers={"_timer_add": add, "_timer_position": position}, vector=vector_set, vector_refuses=refuses_set,
+               helpers={"_timer_add": add, "_timer_position": position}, vector=vector_set,
                writes=lambda s: [target for target, _ in s.assignments],
                binds=lambda s: [(target[0], formula) for target, formula in s.assignments if len(target) == 1],
                formulas=lambda s: _evaluated(s) + (given(s.until[1]) if s.until is not None else []),
