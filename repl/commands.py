@@ -103,6 +103,7 @@ class Repl:
         self.level_labels = {level.name: level.label for level in session.game.ruleset.loop if level.label is not None}
         self.level_labels.update({("entity", name): spec.label for name, spec in session.game.ruleset.entities.items()
                                   if spec.label is not None})    # a group's label, for `New LABEL: NAME.`
+        self.level_labels.update({("result", name): words for name, words in session.game.ruleset.results.items()})
         self.labels = Labels(session.game.ruleset, style.lang)      # the words: typed in the table's language
 
     # ---- output

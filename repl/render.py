@@ -16,6 +16,7 @@ from rich.text import Text
 from ruleset_engine import format_value, render_rich
 from ruleset_engine import i18n
 from ruleset_engine.i18n import N_, _, ngettext
+from ruleset_engine.ruleset.results import result_words
 
 
 @dataclass
@@ -105,10 +106,13 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
         name = text_of(labels[e["level"]], style) if labels and e["level"] in labels else e["level"]
         return Text(f"— {name} {e['iteration']} —{mark}", style="bold magenta")
     if kind == "end":
+        # The result as the ruleset words it in the table's language (results:, labels ("result", name)), else its name.
+        result = result_words({e["result"]: labels[("result", e["result"])]}, e["result"], style.lang) \
+            if labels and ("result", e["result"]) in labels else e["result"]
         if e.get("text") is not None:       # the result in the ruleset's words (end: text:)
-            return Text(_("The game is over: {result}.").format(result=e['result']) + f" {text_of(e['text'], style)}{mark}",
+            return Text(_("The game is over: {result}.").format(result=result) + f" {text_of(e['text'], style)}{mark}",
                         style="bold")
-        return Text(_("The game is over: {result}.").format(result=e['result']) + mark, style="bold")
+        return Text(_("The game is over: {result}.").format(result=result) + mark, style="bold")
     if kind == "undo":
         return _undone(e, style)
     return None                     # a trigger's id among them: its own steps say what it does

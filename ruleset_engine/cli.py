@@ -366,10 +366,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                                              seconds=i18n.number(summary.seconds, 1), rate=i18n.number(rate, 0)))
     print(_("params: {params}").format(params=", ".join(f"{k}={v}" for k, v in data["params"].items())))
     print(_("results:"))
-    width = max((len(k) for k in data["results"]), default=0)
+    from ruleset_engine.ruleset.results import result_words
+
+    from ruleset_engine.analysis.columns import cell_width
+
+    shown = {name: result_words(summary.result_words, name, i18n.language()) for name in data["results"]}
+    width = max((cell_width(k) for k in shown.values()), default=0)
     for name, r in data["results"].items():
         lo, hi = r["ci95"]
-        print(f"  {name.ljust(width)}  {i18n.number(r['count']):>9}  {i18n.percent(r['rate']):>7}  "
+        print(f"  {shown[name] + ' ' * (width - cell_width(shown[name]))}  {i18n.number(r['count']):>9}  {i18n.percent(r['rate']):>7}  "
               + _("95% CI {low} .. {high}").format(low=i18n.percent(lo), high=i18n.percent(hi)))
         if "value" in r:            # the value the result carries (end: value:)
             print(f"  {' ' * width}  " + _("value: {value}").format(value=_value_line(r['value'])))
@@ -517,7 +522,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, sort_keys=True))
     else:
-        print(compare_view.render_text(data, result.seconds, args.workers))
+        print(compare_view.render_text(data, result.seconds, args.workers, result.result_words))
     return 0
 
 

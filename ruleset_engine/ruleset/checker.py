@@ -28,6 +28,7 @@ from .problems import Problem, Problems
 from .steps import KINDS
 from .tables import build_table
 from .templates import LocalText, Template, split_template
+from .results import check_results
 from .words import check_words
 from .yamlio import LDict, key_position_of, position_of
 
@@ -229,6 +230,7 @@ class RulesetChecker:
             if isinstance(value, dict) and value.get("per") is not None:
                 tallies[name] = self.tally_level(name, value["per"], loop)
         words = check_words(self) if self.intact(("words",)) else {}
+        results = check_results(self) if self.intact(("results",)) else {}
         if self.problems or self.refused:
             return None
         return model.Ruleset(
@@ -238,7 +240,7 @@ class RulesetChecker:
             source=self.plain_text(d.get("source")), description=self.plain_text(d.get("description")),
             languages=tuple(d.get("languages") or sorted(self.languages or {"en"})), data=d, files=self.files,
             pairs=pairs, distributions=distributions, tallies=tallies,
-            formulas=self.formulas, words=words,
+            formulas=self.formulas, words=words, results=results,
         )
 
     def tally_level(self, name: str, level: str, loop: list) -> str:

@@ -257,3 +257,4 @@ class Ruleset:
     distributions: tuple[str, ...] = ()   # the report values a simulation shows value by value
     tallies: dict[str, str] = field(default_factory=dict)   # report value -> the level it is read per iteration of
     words: dict[str, dict[str, str]] = field(default_factory=dict)   # language -> {name: the label typed for it}
+    results: dict[str, Any] = field(default_factory=dict)   # result -> its words at the table (a text)
