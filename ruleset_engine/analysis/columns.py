@@ -16,7 +16,7 @@ def layout(rows: list[list[str]], right: set[int] = frozenset(), indent: str = "
     return lines
 
 
-def cellcell_width(text: str) -> int:
+def cell_width(text: str) -> int:
     """Columns a cell takes on a terminal: a Chinese character takes two (rich's measure)."""
     if text.isascii():
         return len(text)
