@@ -105,6 +105,7 @@ class Repl:
                                   if spec.label is not None})    # a group's label, for `New LABEL: NAME.`
         self.level_labels.update({("result", name): words for name, words in session.game.ruleset.results.items()})
         self.labels = Labels(session.game.ruleset, style.lang)      # the words: typed in the table's language
+        style.words = self.labels.label_of          # and shown: a field, a choice, a mark's type by its label
 
     # ---- output
     def show(self, *renderables) -> None:
@@ -903,7 +904,7 @@ def chronicle_lines(repl: Repl):
 
 def _chronicle(repl: Repl):
     game = repl.session.game
-    style = render.Style(repl.style.lang, ascii_only=False)
+    style = render.Style(repl.style.lang, ascii_only=False, words=repl.style.words)
     yield from (f"# {as_text(game.ruleset.title, style.lang)}", "", _("Seed {seed}.").format(seed=game.seed), "")
     for e in game.log:
         shown = render.event(e, style, repl.innermost, repl.level_labels)

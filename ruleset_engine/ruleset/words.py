@@ -27,9 +27,9 @@ def typed_names(data) -> set[str]:
     for section in ("params", "tables", "entities", "state", "pairs", "actions", "procedures", "formulas"):
         names.update((data.get(section) or {}).keys())
     names.update(level.get("name") for level in data.get("loop") or [] if isinstance(level, dict) and level.get("name"))
-    for spec in (data.get("entities") or {}).values():
+    for spec in list((data.get("entities") or {}).values()) + list((data.get("pairs") or {}).values()):
         if isinstance(spec, dict):
-            names.update((spec.get("fields") or {}).keys())
+            names.update((spec.get("fields") or {}).keys())       # a pair's fields too (`table bond`)
             names.update((spec.get("tracks") or {}).keys())
     for action in list((data.get("actions") or {}).values()) + list(data.get("loop") or []):
         if isinstance(action, dict):

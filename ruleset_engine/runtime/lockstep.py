@@ -439,10 +439,13 @@ class Machine:
                 value = self.values.value(part.tree, rows)
                 columns.append(_as_python(value, n))
             pieces = [tuple(c if isinstance(c, str) else c[i] for c in columns) for i in range(n)]
+            literal = [isinstance(c, str) for c in columns]     # a value that is a text may show as its label
             if template.plain:
                 texts[lang] = [plain_text(p) for p in pieces]
             else:
-                texts[lang] = ["".join(x if type(x) is str else fmt(x, lang) for x in p) for p in pieces]
+                words = self.ruleset.words
+                texts[lang] = ["".join(x if lit else fmt(x, lang, words) for x, lit in zip(p, literal))
+                               for p in pieces]
         out = np.empty(n, object)
         if len(texts) == 1:
             out[:] = next(iter(texts.values()))
