@@ -77,11 +77,16 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
                     style="dim")
     if kind == "ask":
         decision = e["decision"]
-        prompt = decision.get("prompt", "")
+        # The question in the table's language (a decision keeps its other languages' prompts in texts).
+        prompt = text_of(decision["texts"], style) if decision.get("texts") else decision.get("prompt", "")
         by = _(" (auto)") if e.get("by") == "auto" else ""
         answer = e["answer"]
-        said = (_("yes") if answer else _("no")) if decision.get("kind") == "yes_no" and isinstance(answer, bool) \
-            else format_value(answer, style.lang)        # a yes or no as the question asked it, never true
+        if decision.get("kind") == "yes_no" and isinstance(answer, bool):
+            said = _("yes") if answer else _("no")      # a yes or no as the question asked it, never true
+        elif isinstance(answer, list) and not all(type(a) is int for a in answer):
+            said = i18n.join_list([format_value(a, style.lang) for a in answer]) or _("none")   # names picked, as a list is said
+        else:
+            said = format_value(answer, style.lang)
         return Text(f"{prompt} {said}{by}{mark}", style="italic")
     if kind in ("mark", "clear", "move") and e.get("quiet"):
         return None                 # the ruleset says it in its own words
