@@ -220,7 +220,7 @@ class Repl:
         except DecisionError as err:
             self.error(_("{refusal} - try again").format(refusal=refusal(err, line)))
         except PERSON_ERRORS as err:
-            self.error(person_message(err))
+            self.error(self.labels.said_back(person_message(err), line))     # what was typed, as typed
         except Exception:  # noqa: BLE001 - a bug (a DuskBug, or any other): logged with its traceback, one line shown
             self.bugs += 1
             self.error(_("Something went wrong inside dusk (a bug); {where}").format(where=log_bug(repr(line))))

@@ -105,7 +105,7 @@ def test_a_noche_night_in_spanish(tmp_path):
 FIGHT = ["npc Brute nature 人类 str=3 dex=2 sta=2 brawl=2 type 普通", "initiative", "attack Kojiro Brute", "done",
          "attack Brute Ana defend 格挡", "done", "回合", "initiative", "attack Kojiro Brute aim 头部",
          "attack Ana Brute firearms", "wound 3 恶性 as Brute", "sheet Brute", "status", "undo",
-         "log 3", "attack Ana Nobody", "wound 2 普通 as 人类"]
+         "log 3", "attack Ana Nobody", "wound 2 普通 as 人类", "wound 2 普通 人类"]
 
 
 def test_a_vampire_the_masquerade_fight_in_chinese(tmp_path):
@@ -130,6 +130,7 @@ def test_a_vampire_the_masquerade_fight_in_chinese(tmp_path):
     assert "已撤销：wound 3 恶性 as Brute（第 11 步）。" in transcript
     assert "attack target：应为以下之一：Ana, Kojiro, Brute" in transcript
     assert "wound who：应为以下之一：Ana, Kojiro, Brute" in transcript     # 人类 read as human, no one's name
+    assert "参数过多：'人类'（参数有：levels, type, as）" in transcript       # quoted as typed, not as 'human'
 
 
 def test_help_shows_an_action_s_words_and_choices_by_their_labels(tmp_path):
