@@ -69,7 +69,7 @@ def test_results_names_a_result_the_ruleset_has(tmp_path):
 def test_a_result_s_words_are_shown_as_written(tmp_path):
     with pytest.raises(RulesetError) as err:
         load(write(tmp_path, RULESET + "      done: {es: \"hecho en {n}\"}\n"))
-    assert "results: the words of 'done' are shown as written: no {placeholders}" in str(err.value)
+    assert "results: the words of 'done' are shown as written: no placeholders in braces" in str(err.value)
     assert load(write(tmp_path, RULESET + "      done: {es: hecho}\n")).results["done"].texts == {"es": "hecho"}
 
 

@@ -14,6 +14,8 @@ problem with its place: a key that is no result of the ruleset (an `end:` condit
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 
 def check_results(checker) -> dict:
     """result -> its words (a text: a string or a language map), problems reported with their place."""
@@ -21,13 +23,14 @@ def check_results(checker) -> dict:
     for name, label in (checker.data.get("results") or {}).items():
         path = ("results", name)
         if name not in checker.results:
-            checker.problem(f"results: {name!r} is no result of this ruleset (the result: of an end: condition "
-                            "or of an end: game step)" + checker.suggest(name, checker.results), path, at_key=True)
+            checker.problem(_("results: {name} is no result of this ruleset (the result: of an end: condition "
+                              "or of an end: game step)").format(name=repr(name))
+                            + checker.suggest(name, checker.results), path, at_key=True)
             continue
         texts = label.values() if isinstance(label, dict) else [label]
         if any("{" in text or "}" in text for text in texts if isinstance(text, str)):
-            checker.problem(f"results: the words of {name!r} are shown as written: no {{placeholders}} (end: "
-                            "text: says a result with its value)", path)
+            checker.problem(_("results: the words of {name} are shown as written: no placeholders in braces "
+                              "(end: text: says a result with its value)").format(name=repr(name)), path)
             continue
         out[name] = checker.plain_text(label)
     return out
