@@ -31,8 +31,7 @@ from ruleset_engine import i18n
 from ruleset_engine.i18n import N_, _, ngettext
 
 from . import fill, render
-from ruleset_engine.ruleset.results import result_words
-
+from ruleset_engine import result_words
 from .labels import Labels
 from .typed import typed as typed_params, usage as typed_usage, words as typed_words
 from .written import write_text

@@ -16,8 +16,7 @@ from rich.text import Text
 from ruleset_engine import format_value, render_rich
 from ruleset_engine import i18n
 from ruleset_engine.i18n import N_, _, ngettext
-from ruleset_engine.ruleset.marks import shown_marks
-from ruleset_engine.ruleset.results import result_words
+from ruleset_engine import result_words, shown_marks
 
 
 @dataclass

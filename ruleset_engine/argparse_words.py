@@ -10,9 +10,12 @@ placeholders kept), so `make catalogs` carries them into each language's catalog
 from __future__ import annotations
 
 import argparse
+import re
 
 from ruleset_engine import i18n
 from ruleset_engine.i18n import N_
+
+LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")   # a language code: en, zh, es, pt-BR
 
 # The words of argparse (Python 3.11 and later) a person can meet: the help's headings and the
 # errors of a command line. (Its errors of a program that builds a parser wrongly are not listed:
@@ -63,8 +66,6 @@ def install() -> None:
 def language_asked(argv: list[str]) -> str | None:
     """The --lang of a command line, read before argparse reads it (its help and errors speak it);
     None when it has none, or none argparse would accept (argparse then says so, in English)."""
-    from ruleset_engine.cli import LANGUAGE
-
     for i, word in enumerate(argv):
         if word == "--":
             break

@@ -15,14 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 
 import ruleset_engine as dusk
 from ruleset_engine import argparse_words, i18n
 from ruleset_engine.i18n import N_, _
 
-LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")   # a language code: en, zh, es, pt-BR
+LANGUAGE = argparse_words.LANGUAGE      # a language code: en, zh, es, pt-BR
 
 
 def _stdout_is_terminal() -> bool:
@@ -366,11 +365,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                                              seconds=i18n.number(summary.seconds, 1), rate=i18n.number(rate, 0)))
     print(_("params: {params}").format(params=", ".join(f"{k}={v}" for k, v in data["params"].items())))
     print(_("results:"))
-    from ruleset_engine.ruleset.results import result_words
+    from rich.cells import cell_len as cell_width
 
-    from ruleset_engine.analysis.columns import cell_width
-
-    shown = {name: result_words(summary.result_words, name, i18n.language()) for name in data["results"]}
+    shown = {name: dusk.result_words(summary.result_words, name, i18n.language()) for name in data["results"]}
     width = max((cell_width(k) for k in shown.values()), default=0)
     for name, r in data["results"].items():
         lo, hi = r["ci95"]

@@ -5,7 +5,7 @@ export, `dusk simulate --json` and the records. `results:` gives a result the wo
 for it, per language, like any text of the ruleset:
 
     results:
-      lost: {en: the hunters fell, zh: 猎人全灭, es: los cazadores cayeron}
+      lost: {zh: 失败, es: derrota}
 
 Shown as written (no placeholders: `end: text:` says more with values). Checked at load, each
 problem with its place: a key that is no result of the ruleset (an `end:` condition's or an
