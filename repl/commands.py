@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table as RichTable
@@ -30,6 +31,7 @@ from ruleset_engine import i18n
 from ruleset_engine.i18n import N_, _, ngettext
 
 from . import fill, render
+from ruleset_engine import result_words
 from .labels import Labels
 from .typed import typed as typed_params, usage as typed_usage, words as typed_words
 from .written import write_text
@@ -103,9 +105,11 @@ class Repl:
         self.level_labels = {level.name: level.label for level in session.game.ruleset.loop if level.label is not None}
         self.level_labels.update({("entity", name): spec.label for name, spec in session.game.ruleset.entities.items()
                                   if spec.label is not None})    # a group's label, for `New LABEL: NAME.`
+        self.level_labels.update({("result", name): words for name, words in session.game.ruleset.results.items()})
         self.labels = Labels(session.game.ruleset, style.lang)      # the words: typed in the table's language
         self.seat: str | None = None     # who types: None at the terminal (the GM, and the whole table); a
                                          # seat's name when the server runs a player's line (web/)
+        style.words = self.labels.label_of          # and shown: a field, a choice, a mark's type by its label
 
     # ---- output
     def show(self, *renderables) -> None:
@@ -167,7 +171,7 @@ class Repl:
         # Before the setup is done the game has no state for the ruleset's line to read: none is shown.
         parts = [game.status(self.style.lang) if not game.starting else ""]
         if game.over:
-            parts.append(_("over: {result}").format(result=game.result))
+            parts.append(_("over: {result}").format(result=result_words(game.ruleset.results, game.result, self.style.lang)))
         if game.manual_dice:
             parts.append(_("dice: manual"))
         return " | ".join(part for part in parts if part)
@@ -228,7 +232,7 @@ class Repl:
         except DecisionError as err:
             self.error(_("{refusal} - try again").format(refusal=refusal(err, line)))
         except PERSON_ERRORS as err:
-            self.error(person_message(err))
+            self.error(self.labels.said_back(person_message(err), line))     # what was typed, as typed
         except Exception:  # noqa: BLE001 - a bug (a DuskBug, or any other): logged with its traceback, one line shown
             self.bugs += 1
             self.error(_("Something went wrong inside dusk (a bug); {where}").format(where=log_bug(repr(line))))
@@ -527,8 +531,8 @@ def parse_action_args(text: str, action) -> dict:
     return args
 
 
-def _typed_what(t, param) -> str:
-    """What a parameter's value is, in words, for `help ACTION`."""
+def _typed_what(t, param, labels=None) -> str:
+    """What a parameter's value is, in words, for `help ACTION` (`labels`: the choices by their labels)."""
     if t.kind == "boolean":
         return _("alone: yes; {word} no: no").format(word=t.word) if t.word else _("yes or no")
     if t.kind == "integer":
@@ -536,11 +540,12 @@ def _typed_what(t, param) -> str:
         return (_("a whole number from {low} to {high}").format(low=lo, high=hi) if lo is not None and hi is not None
                 else _("a whole number"))
     if t.kind == "entity":
-        return _("the name of a {group}").format(group=param.of)
+        return _("the name of a {group}").format(group=labels.group(param.of) if labels is not None else param.of)
     if t.kind == "formula":
         return _("traits added up (a formula)")
     if t.kind == "choice":       # a word's choices are in its form already
-        return "" if t.word else _("one of {choices}").format(choices=", ".join(param.choices))
+        shown = [labels.shown(c) for c in param.choices] if labels is not None else list(param.choices)
+        return "" if t.word else _("one of {choices}").format(choices=", ".join(shown))
     return _("a dice expression") if t.kind == "dice" else _("a text (quoted when it has spaces)")
 
 
@@ -563,16 +568,19 @@ def cmd_help(repl: Repl, rest: str) -> None:
         if action.once_per is not None:
             lines.append(_("  done at most once per {level}").format(level=action.once_per))
         # From the one reading of the declaration the parser takes (typed.py): the forms it reads.
-        lines.append(f"  {typed_usage(topic, action)}")
+        # The action, its words and choices by their labels in the table's language (typed, they read as the names).
+        lines.append(f"  {repl.labels.shown_in(typed_usage(topic, action))}")
         forms = typed_params(action)
-        width = max((len(t.form) for t in forms), default=0)
+        width = max((cell_len(repl.labels.shown_in(t.form)) for t in forms), default=0)
         for t in forms:
             param = action.params[t.name]
-            what = _typed_what(t, param)
-            default = _("default {value}").format(value=_default_shown(param.default)) if param.default is not None else ""
+            what = _typed_what(t, param, repl.labels)
+            default = _("default {value}").format(value=repl.labels.shown_in(_default_shown(param.default))) \
+                if param.default is not None else ""
             said = ", ".join(x for x in (what, default) if x)
             doc = as_text(param.doc, style.lang) if param.doc else ""
-            lines.append(f"  {t.form:<{width}}  {said}{'  ' + doc if doc else ''}".rstrip())
+            form = repl.labels.shown_in(t.form)
+            lines.append(f"  {_padded(form, width)}  {said}{'  ' + doc if doc else ''}".rstrip())
         repl.show("\n".join(lines))
         return
     if topic in HELP_TOPICS:        # `help dice`: the dice language, then the command of that name
@@ -977,7 +985,7 @@ def chronicle_lines(repl: Repl):
 
 def _chronicle(repl: Repl):
     game = repl.session.game
-    style = render.Style(repl.style.lang, ascii_only=False)
+    style = render.Style(repl.style.lang, ascii_only=False, words=repl.style.words)
     yield from (f"# {as_text(game.ruleset.title, style.lang)}", "", _("Seed {seed}.").format(seed=game.seed), "")
     for e in with_rolls(game.log, repl.session.rolls):
         shown = render.event(e, style, repl.innermost, repl.level_labels)
@@ -995,7 +1003,7 @@ def _chronicle(repl: Repl):
         yield ""
     yield from records_markdown(game, style)
     if game.over:
-        yield _("**Result: {result}.** ").format(result=game.result) + ", ".join(f"{k} {format_value(v)}" for k, v in game.report().items())
+        yield _("**Result: {result}.** ").format(result=result_words(game.ruleset.results, game.result, style.lang)) + ", ".join(f"{k} {format_value(v)}" for k, v in game.report().items())
 
 
 def with_rolls(log: list, rolls: list):

@@ -463,10 +463,10 @@ def log_bug(what: str) -> str:
             shown = what if len(what) <= 2_000 else f"{what[:2_000]}... ({len(what):,} characters)"
             handle.write(f"--- {shown} ({time.strftime('%Y-%m-%d %H:%M:%S')})\n{traceback.format_exc()}\n")
     except DataDirError as err:
-        return f"its details could not be written down ({err})"
+        return _("its details could not be written down ({why})").format(why=err)
     except (OSError, ValueError) as err:
-        return f"its details could not be written down ({path}: {why(err)})"
-    return f"the details are in {path}"
+        return _("its details could not be written down ({why})").format(why=f"{path}: {why(err)}")
+    return _("the details are in {path}").format(path=path)
 
 
 def sessions_dir() -> Path:

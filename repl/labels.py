@@ -39,3 +39,25 @@ class Labels:
     def shown(self, name: str) -> str:
         """A name as the table shows it among others: its label, else the name."""
         return self.label_of.get(name, name)
+
+    def shown_in(self, text: str) -> str:
+        """`text` (a usage line: `aim none|hand|eye`) with each name in it, as a whole word, by its label."""
+        if not self.label_of:
+            return text
+        names = "|".join(re.escape(name) for name in sorted(self.label_of, key=len, reverse=True))
+        return re.sub(rf"(?<![\w.])(?:{names})(?![\w])", lambda m: self.label_of[m.group(0)], text)
+
+    def group(self, name: str) -> str:
+        """A group's name as the table says it (`the name of a 人物`): its label, else its name."""
+        return self.label_of.get(name, name)
+
+    def said_back(self, message: str, typed: str) -> str:
+        """An error about a line typed with labels, quoting each name as the player typed it: `'human'`
+        back to `'人类'` when the line said 人类 (a name quoted that the line did not type by a label
+        stays as it is)."""
+        if self.pattern is None:
+            return message
+        for found in {m.group(0) for m in self.pattern.finditer(typed)}:
+            name = self.name_of[found.casefold()]
+            message = message.replace(repr(name), repr(found))
+        return message

@@ -7,7 +7,7 @@ widths are odd; `lang` picks the ruleset's labels in that language where it has 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rich import box
 from rich.table import Table as RichTable
@@ -16,16 +16,36 @@ from rich.text import Text
 from ruleset_engine import format_value, render_rich
 from ruleset_engine import i18n
 from ruleset_engine.i18n import N_, _, ngettext
+from ruleset_engine import result_words, shown_marks
 
 
 @dataclass
 class Style:
     lang: str = "en"
     ascii_only: bool = False
+    # The ruleset's words in the table's language (`words:`): name -> the label shown and typed for it.
+    words: dict = field(default_factory=dict)
 
     @property
     def box(self):
         return box.ASCII if self.ascii_only else box.ROUNDED
+
+
+def named(name: str, style: Style, spaced: bool = False) -> str:
+    """A name of the ruleset as the table shows it: its label in the table's language (`words:`), else
+    the name (`spaced`: its `_` as spaces, as a sheet writes a field)."""
+    label = style.words.get(name)
+    if label is not None:
+        return label
+    return name.replace("_", " ") if spaced else name
+
+
+def choice_shown(value, rule, style: Style) -> str | None:
+    """A field's value that is one of its choices (a sheet's `choices:`), by its label; None otherwise."""
+    choices = getattr(rule, "choices", None)
+    if choices and isinstance(value, str) and value in choices and value in style.words:
+        return style.words[value]
+    return None
 
 
 def text_of(value, style: Style) -> str:
@@ -65,19 +85,24 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
                     style="dim")
     if kind == "ask":
         decision = e["decision"]
-        prompt = decision.get("prompt", "")
+        # The question in the table's language (a decision keeps its other languages' prompts in texts).
+        prompt = text_of(decision["texts"], style) if decision.get("texts") else decision.get("prompt", "")
         by = _(" (auto)") if e.get("by") == "auto" else ""
         answer = e["answer"]
-        said = (_("yes") if answer else _("no")) if decision.get("kind") == "yes_no" and isinstance(answer, bool) \
-            else format_value(answer, style.lang)        # a yes or no as the question asked it, never true
+        if decision.get("kind") == "yes_no" and isinstance(answer, bool):
+            said = _("yes") if answer else _("no")      # a yes or no as the question asked it, never true
+        elif isinstance(answer, list) and not all(type(a) is int for a in answer):
+            said = i18n.join_list([format_value(a, style.lang) for a in answer]) or _("none")   # names picked, as a list is said
+        else:
+            said = format_value(answer, style.lang)
         return Text(f"{prompt} {said}{by}{mark}", style="italic")
     if kind in ("mark", "clear", "move") and e.get("quiet"):
         return None                 # the ruleset says it in its own words
     if kind in ("mark", "clear"):
-        kind_of = f" {e['type']}" if e.get("type") else ""
+        kind_of = f" {named(e['type'], style)}" if e.get("type") else ""
         line = _("{track}: marks {count}{kind} (now {marked} marked)") if kind == "mark" else \
             _("{track}: clears {count}{kind} (now {marked} marked)")
-        return Text(line.format(track=e['track'], count=e['count'], kind=kind_of, marked=e['marked']) + mark,
+        return Text(line.format(track=_path_shown(e['track'], style), count=e['count'], kind=kind_of, marked=e['marked']) + mark,
                     style="yellow")
     if kind == "move":
         if "count" in e:
@@ -114,13 +139,22 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
         name = text_of(labels[e["level"]], style) if labels and e["level"] in labels else e["level"]
         return Text(f"— {name} {e['iteration']} —{mark}", style="bold magenta")
     if kind == "end":
+        # The result as the ruleset words it in the table's language (results:, labels ("result", name)), else its name.
+        result = result_words({e["result"]: labels[("result", e["result"])]}, e["result"], style.lang) \
+            if labels and ("result", e["result"]) in labels else e["result"]
         if e.get("text") is not None:       # the result in the ruleset's words (end: text:)
-            return Text(_("The game is over: {result}.").format(result=e['result']) + f" {text_of(e['text'], style)}{mark}",
+            return Text(_("The game is over: {result}.").format(result=result) + f" {text_of(e['text'], style)}{mark}",
                         style="bold")
-        return Text(_("The game is over: {result}.").format(result=e['result']) + mark, style="bold")
+        return Text(_("The game is over: {result}.").format(result=result) + mark, style="bold")
     if kind == "undo":
         return _undone(e, style)
     return None                     # a trigger's id among them: its own steps say what it does
+
+
+def _path_shown(path: str, style: Style) -> str:
+    """`Brute.health` with the field by its label (`Brute.身体状态`); the instance's name as it is."""
+    head, dot, tail = path.rpartition(".")
+    return f"{head}{dot}{named(tail, style)}" if dot else named(path, style)
 
 
 def named_roll(e: dict, label: str, style: Style) -> Text:
@@ -195,11 +229,11 @@ def state_tables(game, style: Style) -> list:
     variables.add_column(_("name"), style="cyan")
     variables.add_column(_("value"))
     for name in ruleset.state:
-        variables.add_row(name, text_of(values.get(name), style))
+        variables.add_row(named(name, style), text_of(values.get(name), style))
     counters = values.get("loop")     # none yet while a question of the setup waits
     for level in ruleset.loop if counters is not None else ():
         done = (values.get("loop_done") or {}).get(level.name)
-        variables.add_row(f"loop.{level.name}", _("{count} ({done} done)").format(count=counters.get(level.name), done=done))
+        variables.add_row(named(level.name, style) if level.name in style.words else f"loop.{level.name}", _("{count} ({done} done)").format(count=counters.get(level.name), done=done))
     out.append(variables)
     for name, spec in ruleset.entities.items():
         instances = values.get(name)
@@ -207,10 +241,13 @@ def state_tables(game, style: Style) -> list:
         title = text_of(spec.label, style) if spec.label is not None else name
         columns = ["name"] + list(spec.fields) + list(spec.tracks)
         table = RichTable(title=title, box=style.box)
+        rules = spec.sheet.fields if spec.sheet is not None else {}
         for column in columns:
-            table.add_column(_("name") if column == "name" else column, style="cyan" if column == "name" else None)
+            table.add_column(_("name") if column == "name" else named(column, style),
+                             style="cyan" if column == "name" else None)
         for instance in instances:
-            table.add_row(*[_cell(instance.get(c), style, spec.tracks.get(c)) for c in columns])
+            table.add_row(*[choice_shown(instance.get(c), rules.get(c), style)
+                            or _cell(instance.get(c), style, spec.tracks.get(c)) for c in columns])
         out.append(table)
     out += [pair_table(game, name, style) for name in ruleset.pairs]
     return out
@@ -230,9 +267,11 @@ def instance_table(game, wanted: str, style: Style):
                 table.add_column(_("field"), style="cyan")
                 table.add_column(_("value"))
                 hidden = spec.sheet.internal if spec.sheet is not None else ()
+                rules = spec.sheet.fields if spec.sheet is not None else {}
                 for column in list(spec.fields) + list(spec.tracks):
                     if column not in hidden:
-                        table.add_row(column, _cell(instance.get(column), style, spec.tracks.get(column)))
+                        table.add_row(named(column, style), choice_shown(instance.get(column), rules.get(column), style)
+                                      or _cell(instance.get(column), style, spec.tracks.get(column)))
                 return table
     return None
 
@@ -249,11 +288,11 @@ def laid_out(instance: dict, spec, title: str, style: Style):
     rest = [f for f in list(spec.fields) + list(spec.tracks) if f not in placed and f not in spec.sheet.internal
             and f != "name"]
     if rest:
-        sections.append(("other", ((None, tuple(rest)),)))
+        sections.append((_("other"), ((None, tuple(rest)),)))
     for heading, columns in sections:
         grid = RichTable(title=text_of(heading, style), box=style.box, title_justify="left",
-                         show_header=any(t is not None for t, _ in columns))
-        for column_title, _ in columns:
+                         show_header=any(t is not None for t, _names in columns))
+        for column_title, _names in columns:
             grid.add_column(text_of(column_title, style) if column_title is not None else "")
         cells = [[_sheet_cell(f, instance.get(f), spec, style) for f in names] for _, names in columns]
         for row in range(max(len(c) for c in cells)):
@@ -266,12 +305,12 @@ def _sheet_cell(name: str, value, spec, style: Style) -> str:
     """One field on a laid-out sheet: its name in words, then its dots (a number the template bounds
     to at most 10, as a paper sheet fills them) and the number, or its value, or a track's boxes."""
     rule = spec.sheet.fields.get(name)
-    shown = name.replace("_", " ")
+    shown = named(name, style, spaced=True)
     if rule is not None and rule.number and type(value) is int and rule.max is not None and 0 < rule.max <= 10 \
             and 0 <= value <= rule.max:
         full, empty = ("*", ".") if style.ascii_only else ("●", "○")
         return f"{shown} {full * value}{empty * (rule.max - value)} {value}"
-    return f"{shown} {_cell(value, style, spec.tracks.get(name))}"
+    return f"{shown} {choice_shown(value, rule, style) or _cell(value, style, spec.tracks.get(name))}"
 
 
 def instance_names(game) -> list[str]:
@@ -289,7 +328,7 @@ def pair_table(game, name: str, style: Style):
     spec = game.ruleset.pairs[name]
     title = text_of(spec.label, style) if spec.label is not None else name
     arrow = "->" if style.ascii_only else "→"
-    defaults = ", ".join(f"{field} {text_of(value, style)}" for field, value in spec.fields.items())
+    defaults = ", ".join(f"{named(field, style)} {text_of(value, style)}" for field, value in spec.fields.items())
     way = _("from {arrow} to").format(arrow=arrow) if spec.ordered else _("either way")
     table = RichTable(title=f"{title} ({way})",
                       caption=_("any other pair: {defaults}").format(defaults=defaults) if defaults else None,
@@ -297,7 +336,7 @@ def pair_table(game, name: str, style: Style):
     table.add_column(_("from") if spec.ordered else _("between"), style="cyan")
     table.add_column(_("to") if spec.ordered else _("and"), style="cyan")
     for field in spec.fields:
-        table.add_column(field)
+        table.add_column(named(field, style))
     for first, second, fields in game.pair_records(name):
         table.add_row(str(first), str(second), *[text_of(fields.get(f), style) for f in spec.fields])
     return table
@@ -310,7 +349,8 @@ def _cell(value, style: Style, track=None) -> str:
         if rule is not None and "marks" in value:
             # Each box shows the symbol of the type that marked it, and the counts follow in words.
             boxes = "".join(rule.symbol(m) for m in value["marks"]) + marks[1] * value["free"]
-            return f"{boxes} {text_of(value, style)}"
+            counts = f" ({shown_marks(value, style.words)})" if value.get("marks") else ""
+            return f"{boxes} {value['marked']}/{value['size']}{counts}"
         boxes = "".join(marks[0] if i < value["marked"] else marks[1] for i in range(value["size"]))
         return f"{boxes} {value['marked']}/{value['size']}"
     return text_of(value, style)

@@ -54,6 +54,8 @@ _API = {
     "parse_sets": ("ruleset_engine.ruleset.params", "parse_sets"),
     "as_text": ("ruleset_engine.ruleset.templates", "as_text"),
     "format_value": ("ruleset_engine.ruleset.templates", "format_value"),
+    "result_words": ("ruleset_engine.ruleset.results", "result_words"),
+    "shown_marks": ("ruleset_engine.ruleset.marks", "shown_marks"),
     "default_ruleset": ("ruleset_engine.ruleset.bundled", "default_ruleset"),
     "locate": ("ruleset_engine.ruleset.loader", "locate"),
     "show_resolved": ("ruleset_engine.ruleset.show", "show_resolved"),

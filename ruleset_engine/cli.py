@@ -15,14 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 
 import ruleset_engine as dusk
-from ruleset_engine import i18n
-from ruleset_engine.i18n import _
+from ruleset_engine import argparse_words, i18n
+from ruleset_engine.i18n import N_, _
 
-LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")   # a language code: en, zh, es, pt-BR
+LANGUAGE = argparse_words.LANGUAGE      # a language code: en, zh, es, pt-BR
 
 
 def _stdout_is_terminal() -> bool:
@@ -373,10 +372,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                                              seconds=i18n.number(summary.seconds, 1), rate=i18n.number(rate, 0)))
     print(_("params: {params}").format(params=", ".join(f"{k}={v}" for k, v in data["params"].items())))
     print(_("results:"))
-    width = max((len(k) for k in data["results"]), default=0)
+    from rich.cells import cell_len as cell_width
+
+    shown = {name: dusk.result_words(summary.result_words, name, i18n.language()) for name in data["results"]}
+    width = max((cell_width(k) for k in shown.values()), default=0)
     for name, r in data["results"].items():
         lo, hi = r["ci95"]
-        print(f"  {name.ljust(width)}  {i18n.number(r['count']):>9}  {i18n.percent(r['rate']):>7}  "
+        print(f"  {shown[name] + ' ' * (width - cell_width(shown[name]))}  {i18n.number(r['count']):>9}  {i18n.percent(r['rate']):>7}  "
               + _("95% CI {low} .. {high}").format(low=i18n.percent(lo), high=i18n.percent(hi)))
         if "value" in r:            # the value the result carries (end: value:)
             print(f"  {' ' * width}  " + _("value: {value}").format(value=_value_line(r['value'])))
@@ -524,7 +526,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, sort_keys=True))
     else:
-        print(compare_view.render_text(data, result.seconds, args.workers))
+        print(compare_view.render_text(data, result.seconds, args.workers, result.result_words))
     return 0
 
 
@@ -539,170 +541,175 @@ def language_code(text: str) -> str:
 def _language_option(parser: argparse.ArgumentParser) -> None:
     """--lang on every command: dusk's own words (and a ruleset's texts) in this language."""
     parser.add_argument("--lang", type=language_code, metavar="CODE",
-                        help="dusk's words and the ruleset's texts in this language (en, zh, es, pt-BR, ...; "
+                        help=_("dusk's words and the ruleset's texts in this language (en, zh, es, pt-BR, ...; "
                              "default: DUSK_LANG, else the locale's, else English); where a text has "
-                             "none: its base language (pt for pt-BR), then English, then its first language")
+                             "none: its base language (pt for pt-BR), then English, then its first language"))
 
 
 def _table_options(parser: argparse.ArgumentParser) -> None:
     _language_option(parser)
-    parser.add_argument("--ascii", action="store_true", help="ASCII symbols and boxes only")
+    parser.add_argument("--ascii", action="store_true", help=_("ASCII symbols and boxes only"))
     parser.add_argument("--dice", choices=("manual", "auto"),
-                        help="manual: real dice, every roll the game needs asks for the faces rolled; auto: the "
-                             "game rolls (play: auto unless said; resume: as the session was unless said)")
-    parser.add_argument("-c", metavar="COMMANDS", help='run these commands ("round; round; state") and leave')
-    parser.add_argument("--script", metavar="FILE", help="run the commands of FILE, one a line, and leave")
+                        help=_("manual: real dice, every roll the game needs asks for the faces rolled; auto: the "
+                             "game rolls (play: auto unless said; resume: as the session was unless said)"))
+    parser.add_argument("-c", metavar="COMMANDS", help=_('run these commands ("round; round; state") and leave'))
+    parser.add_argument("--script", metavar="FILE", help=_("run the commands of FILE, one a line, and leave"))
 
 
-RECORDS_HELP = ("write a row per game to FILE: .parquet (needs pyarrow: pip install 'dusk[data]'), .csv or .jsonl; "
+RECORDS_HELP = N_("write a row per game to FILE: .parquet (needs pyarrow: pip install 'dusk[data]'), .csv or .jsonl; "
                 "the same rows whatever --workers")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dusk",
-        description="A rules-as-data engine for dice games: YAML rulesets, one dice language, one engine.",
+        description=_("A rules-as-data engine for dice games: YAML rulesets, one dice language, one engine."),
     )
-    parser.add_argument("--version", action="version", version=f"dusk {dusk.__version__}")
+    parser.add_argument("--version", action="version", version=f"dusk {dusk.__version__}",
+                        help=_("show dusk's version and exit"))
+    # --lang before the command too (`dusk --lang zh --help`); the command's own --lang wins.
+    parser.add_argument("--lang", type=language_code, metavar="CODE", dest="top_lang",
+                        help=_("dusk's words in this language (en, zh, es, ...; default: DUSK_LANG, else the "
+                               "locale's, else English)"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
     roll = sub.add_parser(
-        "roll", help="roll one dice expression, every die shown",
-        description="Roll one expression of the dice language and show every die. "
+        "roll", help=_("roll one dice expression, every die shown"),
+        description=_("Roll one expression of the dice language and show every die. "
                     "Examples: 4d6kh3, 1d20rr<10, count(5d10, >= 6), unpair(8d6). "
                     "See docs/dice-language.md. The notations of Foundry VTT and Roll20 (10d10cs>=6df=1, "
                     "10d10>6f1, 1d20x, 2d6ro<2, 4d6min2, 3d6sd, ...) are read as dusk's own, and the roll says "
-                    "what it read: the table is in docs/dice-language.md, 'Notations from other tools'.",
+                    "what it read: the table is in docs/dice-language.md, 'Notations from other tools'."),
     )
     roll.add_argument("expression", metavar="EXPR",
-                      help="the dice expression (quote it for the shell; one that starts with - is an expression "
-                           "too: dusk roll \"-1d6\")")
-    roll.add_argument("--seed", type=int, help="seed the dice, so the same seed gives the same roll")
-    roll.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
-    roll.add_argument("--ascii", action="store_true", help="ASCII symbols only")
+                      help=_("the dice expression (quote it for the shell; one that starts with - is an expression "
+                           "too: dusk roll \"-1d6\")"))
+    roll.add_argument("--seed", type=int, help=_("seed the dice, so the same seed gives the same roll"))
+    roll.add_argument("--json", action="store_true", help=_("print one JSON object (documented, stable)"))
+    roll.add_argument("--ascii", action="store_true", help=_("ASCII symbols only"))
     _language_option(roll)
     roll.set_defaults(handler=cmd_roll)
 
     prob_ = sub.add_parser(
-        "prob", help="the exact odds of dice expressions (or a seeded estimate, said to be one)",
-        description="Every value of each expression with its chance, P(>=x) and P(<=x), a bar, the mean and "
+        "prob", help=_("the exact odds of dice expressions (or a seeded estimate, said to be one)"),
+        description=_("Every value of each expression with its chance, P(>=x) and P(<=x), a bar, the mean and "
                     "standard deviation: exact where every part of the language has an exact form, else a "
                     "seeded estimate, said on the first line. Examples: 'count(7d10, >= 8)', "
-                    "'highest(cancel(unpair(5d6), 3d6), default=0)'. See docs/prob.md.",
+                    "'highest(cancel(unpair(5d6), 3d6), default=0)'. See docs/prob.md."),
     )
     prob_.add_argument("expressions", nargs="+", metavar="EXPR",
-                       help="one or more dice expressions (asked together: a let's roll is shared by all)")
+                       help=_("one or more dice expressions (asked together: a let's roll is shared by all)"))
     prob_.add_argument("--let", action="append", metavar="NAME=EXPR",
-                       help="bind NAME to one evaluation of EXPR that later lets and every EXPR read (repeatable)")
-    prob_.add_argument("--ruleset", metavar="RULESET", help="read params.NAME from this ruleset (id or file)")
-    prob_.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param of --ruleset")
+                       help=_("bind NAME to one evaluation of EXPR that later lets and every EXPR read (repeatable)"))
+    prob_.add_argument("--ruleset", metavar="RULESET", help=_("read params.NAME from this ruleset (id or file)"))
+    prob_.add_argument("--set", action="append", metavar="PARAM=VALUE", help=_("override a param of --ruleset"))
     prob_.add_argument("--grid", action="append", metavar="NAME=a..b",
-                       help="a chart over one or two names (rows, then columns)")
-    prob_.add_argument("--at-least", type=int, metavar="K", help="a chart shows P(value >= K)")
-    prob_.add_argument("--at-most", type=int, metavar="K", help="a chart shows P(value <= K)")
+                       help=_("a chart over one or two names (rows, then columns)"))
+    prob_.add_argument("--at-least", type=int, metavar="K", help=_("a chart shows P(value >= K)"))
+    prob_.add_argument("--at-most", type=int, metavar="K", help=_("a chart shows P(value <= K)"))
     prob_.add_argument("--depth", type=int, metavar="N",
-                       help="follow explosions N deep (default: until a die's chance to explode again is "
-                            "below one in a million)")
-    prob_.add_argument("--estimate", action="store_true", help="simulate even when an exact answer exists")
-    prob_.add_argument("--samples", type=int, default=10_000, metavar="N", help="rolls of an estimate (10000)")
-    prob_.add_argument("--seed", type=int, default=0, help="the seed of an estimate (0)")
-    prob_.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
-    prob_.add_argument("--ascii", action="store_true", help="ASCII bars only")
+                       help=_("follow explosions N deep (default: until a die's chance to explode again is "
+                            "below one in a million)"))
+    prob_.add_argument("--estimate", action="store_true", help=_("simulate even when an exact answer exists"))
+    prob_.add_argument("--samples", type=int, default=10_000, metavar="N", help=_("rolls of an estimate (10000)"))
+    prob_.add_argument("--seed", type=int, default=0, help=_("the seed of an estimate (0)"))
+    prob_.add_argument("--json", action="store_true", help=_("print one JSON object (documented, stable)"))
+    prob_.add_argument("--ascii", action="store_true", help=_("ASCII bars only"))
     _language_option(prob_)
     prob_.set_defaults(handler=cmd_prob)
 
-    listing = sub.add_parser("list", help="the bundled rulesets")
+    listing = sub.add_parser("list", help=_("the bundled rulesets"))
     _language_option(listing)
     listing.set_defaults(handler=cmd_list)
 
-    check = sub.add_parser("check", help="validate rulesets: exit 1 and list every problem",
-                           description="Check ruleset files (or bundled ids): a one-line summary each, or every "
-                                       "problem as file:line:col: message (at path.to.key).")
+    check = sub.add_parser("check", help=_("validate rulesets: exit 1 and list every problem"),
+                           description=_("Check ruleset files (or bundled ids): a one-line summary each, or every "
+                                       "problem as file:line:col: message (at path.to.key)."))
     check.add_argument("files", nargs="*", metavar="FILE")
     check.add_argument("--sheets", nargs="+", metavar="PATH",
-                       help="sheet files or folders to check against the ruleset (one ruleset FILE)")
+                       help=_("sheet files or folders to check against the ruleset (one ruleset FILE)"))
     check.add_argument("--playouts", type=int, metavar="N",
-                       help="then play N games with random answers and report bounds hit, run-time errors "
-                            "(both: exit 1), and what no game reached")
-    check.add_argument("--seed", type=int, default=0, help="the seed of the playouts (0)")
+                       help=_("then play N games with random answers and report bounds hit, run-time errors "
+                            "(both: exit 1), and what no game reached"))
+    check.add_argument("--seed", type=int, default=0, help=_("the seed of the playouts (0)"))
     _language_option(check)
     check.set_defaults(handler=cmd_check)
 
-    show = sub.add_parser("show", help="print a ruleset as written, or --resolved after extends:")
-    show.add_argument("ruleset", metavar="RULESET", help="a bundled id or a file")
+    show = sub.add_parser("show", help=_("print a ruleset as written, or --resolved after extends:"))
+    show.add_argument("ruleset", metavar="RULESET", help=_("a bundled id or a file"))
     show.add_argument("--resolved", action="store_true",
-                      help="merge extends: and mark where each value comes from")
+                      help=_("merge extends: and mark where each value comes from"))
     _language_option(show)
     show.set_defaults(handler=cmd_show)
 
-    sim = sub.add_parser("simulate", help="play N whole games with the auto: answers and summarise them",
-                         description="Play N games of a ruleset with a game loop, answering every decision "
-                                     "with its auto: expression; report results with 95% confidence intervals, "
-                                     "game length and the ruleset's report: values.")
-    sim.add_argument("ruleset", metavar="RULESET", help="a bundled id or a file")
-    sim.add_argument("-n", type=int, required=True, help="how many games")
-    sim.add_argument("--seed", type=int, default=0, help="the run's seed (game i uses a seed derived from it)")
-    sim.add_argument("--workers", type=int, default=1, help="processes to share the games (same report)")
-    sim.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param (repeatable)")
+    sim = sub.add_parser("simulate", help=_("play N whole games with the auto: answers and summarise them"),
+                         description=_("Play N games of a ruleset with a game loop, answering every decision "
+                                     "with its auto: expression; report results with their confidence intervals (95%), "
+                                     "game length and the ruleset's report: values."))
+    sim.add_argument("ruleset", metavar="RULESET", help=_("a bundled id or a file"))
+    sim.add_argument("-n", type=int, required=True, help=_("how many games"))
+    sim.add_argument("--seed", type=int, default=0, help=_("the run's seed (game i uses a seed derived from it)"))
+    sim.add_argument("--workers", type=int, default=1, help=_("processes to share the games (same report)"))
+    sim.add_argument("--set", action="append", metavar="PARAM=VALUE", help=_("override a param (repeatable)"))
     sim.add_argument("--sheets", nargs="+", metavar="PATH",
-                     help="sheet files, or folders of them: instances every game starts with (as dusk play "
-                          "--sheets), checked against the ruleset's sheet: template")
+                     help=_("sheet files, or folders of them: instances every game starts with (as dusk play "
+                          "--sheets), checked against the ruleset's sheet: template"))
     sim.add_argument("--sweep", action="append", metavar="PARAM=a..b",
-                     help="play N games for every value (PARAM=a..b or PARAM=a,b,c; twice: every combination), "
-                          "on the same seeds")
-    sim.add_argument("--plot", metavar="FILE", help="with --sweep: draw the main result to FILE (.png or .svg; "
-                                                    "needs matplotlib: pip install 'dusk[plot]')")
-    sim.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
-    sim.add_argument("--records", metavar="FILE", help=RECORDS_HELP)
+                     help=_("play N games for every value (PARAM=a..b or PARAM=a,b,c; twice: every combination), "
+                          "on the same seeds"))
+    sim.add_argument("--plot", metavar="FILE", help=_("with --sweep: draw the main result to FILE (.png or .svg; "
+                                                    "needs matplotlib: pip install 'dusk[plot]')"))
+    sim.add_argument("--json", action="store_true", help=_("print one JSON object (documented, stable)"))
+    sim.add_argument("--records", metavar="FILE", help=_(RECORDS_HELP))
     sim.add_argument("--backend", choices=("auto", "lockstep", "untraced"), default="auto",
-                     help="lockstep: many games at once (numpy); untraced: one game at a time; auto (the default): "
-                          "lockstep when every construct the ruleset uses has a vector form")
+                     help=_("lockstep: many games at once (numpy); untraced: one game at a time; auto (the default): "
+                          "lockstep when every construct the ruleset uses has a vector form"))
     _language_option(sim)
     sim.set_defaults(handler=cmd_simulate)
 
-    comp = sub.add_parser("compare", help="two rulesets on the same per-game seeds: the differences and their odds",
-                          description="Play N games of each ruleset on the same per-game seeds (a game and its "
+    comp = sub.add_parser("compare", help=_("two rulesets on the same per-game seeds: the differences and their odds"),
+                          description=_("Play N games of each ruleset on the same per-game seeds (a game and its "
                                       "house rule, say) and show each result's rate in both, the difference B - A "
-                                      "with its 95% interval from the paired games, and whether it is "
-                                      "significant; the mean length and report values the same way.")
-    comp.add_argument("a", metavar="RULESET_A", help="a bundled id or a file")
-    comp.add_argument("b", metavar="RULESET_B", help="a bundled id or a file")
-    comp.add_argument("-n", type=int, required=True, help="how many games of each")
-    comp.add_argument("--seed", type=int, default=0, help="the run's seed (game i of both uses a seed derived from it)")
-    comp.add_argument("--workers", type=int, default=1, help="processes to share the games (same report)")
-    comp.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param of both (repeatable)")
-    comp.add_argument("--json", action="store_true", help="print one JSON object (documented, stable)")
-    comp.add_argument("--records", metavar="FILE", help=RECORDS_HELP + " (one row per pair of games: _a and _b)")
+                                      "with its interval (95%) from the paired games, and whether it is "
+                                      "significant; the mean length and report values the same way."))
+    comp.add_argument("a", metavar="RULESET_A", help=_("a bundled id or a file"))
+    comp.add_argument("b", metavar="RULESET_B", help=_("a bundled id or a file"))
+    comp.add_argument("-n", type=int, required=True, help=_("how many games of each"))
+    comp.add_argument("--seed", type=int, default=0, help=_("the run's seed (game i of both uses a seed derived from it)"))
+    comp.add_argument("--workers", type=int, default=1, help=_("processes to share the games (same report)"))
+    comp.add_argument("--set", action="append", metavar="PARAM=VALUE", help=_("override a param of both (repeatable)"))
+    comp.add_argument("--json", action="store_true", help=_("print one JSON object (documented, stable)"))
+    comp.add_argument("--records", metavar="FILE", help=_(RECORDS_HELP) + _(" (one row per pair of games: _a and _b)"))
     _language_option(comp)
     comp.set_defaults(handler=cmd_compare)
 
-    play = sub.add_parser("play", help="play a game at the table (the REPL)",
-                          description="Open the table on a ruleset: its actions, decisions and status, "
-                                      "every die shown, every command saved.")
+    play = sub.add_parser("play", help=_("play a game at the table (the REPL)"),
+                          description=_("Open the table on a ruleset: its actions, decisions and status, "
+                                      "every die shown, every command saved."))
     play.add_argument("ruleset", nargs="?", metavar="RULESET",
-                      help="a bundled id or a file (default: the one named in rulesets/DEFAULT)")
-    play.add_argument("--seed", type=int, help="seed the dice (default: a fresh seed, shown and saved)")
-    play.add_argument("--set", action="append", metavar="PARAM=VALUE", help="override a param (repeatable)")
-    play.add_argument("--save", metavar="PATH", help="the session file (default: in the data dir)")
+                      help=_("a bundled id or a file (default: the one named in rulesets/DEFAULT)"))
+    play.add_argument("--seed", type=int, help=_("seed the dice (default: a fresh seed, shown and saved)"))
+    play.add_argument("--set", action="append", metavar="PARAM=VALUE", help=_("override a param (repeatable)"))
+    play.add_argument("--save", metavar="PATH", help=_("the session file (default: in the data dir)"))
     play.add_argument("--sheets", nargs="+", metavar="PATH",
-                      help="sheet files, or folders of them (characters/): instances the game starts with, checked "
-                           "against the ruleset's sheet: template")
+                      help=_("sheet files, or folders of them (characters/): instances the game starts with, checked "
+                           "against the ruleset's sheet: template"))
     _table_options(play)
     play.set_defaults(handler=cmd_play)
 
-    sessions = sub.add_parser("sessions", help="the saved sessions, the last played first",
-                              description="List the sessions saved in the data dir: when each was last played "
+    sessions = sub.add_parser("sessions", help=_("the saved sessions, the last played first"),
+                              description=_("List the sessions saved in the data dir: when each was last played "
                                           "and started, its ruleset, its turns and its file; * marks the one "
-                                          "dusk resume continues.")
+                                          "dusk resume continues."))
     _language_option(sessions)
     sessions.set_defaults(handler=cmd_sessions)
 
-    resume = sub.add_parser("resume", help="continue a saved session (default: the last one played at the prompt)")
-    resume.add_argument("path", nargs="?", metavar="PATH", help="the session file")
+    resume = sub.add_parser("resume", help=_("continue a saved session (default: the last one played at the prompt)"))
+    resume.add_argument("path", nargs="?", metavar="PATH", help=_("the session file"))
     resume.add_argument("--force", action="store_true",
-                        help="resume even though the ruleset changed since the session was saved (the game goes "
-                             "on under the ruleset as it is now)")
+                        help=_("resume even though the ruleset changed since the session was saved (the game goes "
+                             "on under the ruleset as it is now)"))
     _table_options(resume)
     resume.set_defaults(handler=cmd_play)
 
@@ -751,8 +758,14 @@ def expressions_are_not_options(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    # The language first: the help and argparse's own errors speak it too (argparse_words).
+    i18n.set_language(i18n.choose(argparse_words.language_asked(words)))
+    argparse_words.install()
     parser = build_parser()
-    args = parser.parse_args(expressions_are_not_options(list(sys.argv[1:] if argv is None else argv)))
+    args = parser.parse_args(expressions_are_not_options(words))
+    if getattr(args, "lang", None) is None and args.top_lang is not None:
+        args.lang = args.top_lang           # `dusk --lang zh play ...`: as if given to the command
     i18n.set_language(i18n.choose(getattr(args, "lang", None)))
     try:
         return args.handler(args)

@@ -33,7 +33,7 @@ LAYERS = [
     ("ruleset_engine.ruleset",),
     ("ruleset_engine.runtime",),
     ("ruleset_engine.analysis",),
-    ("ruleset_engine.cli", "ruleset_engine.repl", "ruleset_engine.web", "ruleset_engine.__main__"),
+    ("ruleset_engine.cli", "ruleset_engine.argparse_words", "ruleset_engine.repl", "ruleset_engine.web", "ruleset_engine.__main__"),
 ]
 FRONT = len(LAYERS) - 1
 

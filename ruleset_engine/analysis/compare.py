@@ -8,7 +8,7 @@ of games gives one difference (paired.py): each result's rate in both with the d
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .paired import Paired
 from .records import Recorded, check_target, pair_layout, sink_for
@@ -24,6 +24,7 @@ class Comparison(Recorded):
     paired: Paired
     seconds: float
     records: object = None   # records.Kept with records=True (`.to_frame()`), a file's sink, or None
+    result_words: dict = field(default_factory=dict)   # result -> its words at the table (results:; A's first)
 
     def to_json(self) -> dict:
         a, b = self.paired.a.to_json(), self.paired.b.to_json()
@@ -58,4 +59,4 @@ def compare(source_a: str, source_b: str, games: int, seed: int = 0, params: dic
     paired, = recorded_run([Task("pair", ((source_a, params_a), (source_b, params_b)), sink is not None)], games,
                            seed, workers, progress, sink, lambda k, rows: pair_layout(rows, (params_a, params_b)))
     return Comparison((ruleset_a.id, ruleset_b.id), (params_a, params_b), seed, games, paired,
-                      time.perf_counter() - started, sink)
+                      time.perf_counter() - started, sink, {**ruleset_b.results, **ruleset_a.results})

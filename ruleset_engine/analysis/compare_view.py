@@ -7,11 +7,13 @@ from __future__ import annotations
 from ruleset_engine import i18n
 from ruleset_engine.i18n import _, ngettext
 
-from .columns import interval, layout, percent, signed
+from ruleset_engine.ruleset.results import result_words as words_of
+
+from .columns import interval, layout, number, percent, signed
 
 
 def _number(value: float) -> str:
-    return f"{value:.2f}"
+    return number(value, 2)
 
 
 def _row(name: str, entry: dict, show) -> list[str]:
@@ -19,7 +21,7 @@ def _row(name: str, entry: dict, show) -> list[str]:
             interval(entry["ci95"], show), _("significant") if entry["significant"] else _("not significant")]
 
 
-def render_text(data: dict, seconds: float, workers: int) -> str:
+def render_text(data: dict, seconds: float, workers: int, result_words: dict | None = None) -> str:
     a, b = data["a"], data["b"]
     lines = [ngettext("A: {a}, B: {b}: {games} games each on the same seeds, seed {seed}, {workers} worker, {seconds} s",
                       "A: {a}, B: {b}: {games} games each on the same seeds, seed {seed}, {workers} workers, {seconds} s",
@@ -34,8 +36,9 @@ def render_text(data: dict, seconds: float, workers: int) -> str:
     rows = [["", "A", "B", "B - A", _("95% CI"), ""]]
     rows.append([_("results:")])
     for name, entry in data["results"].items():
-        rows.append(_row("  " + name, {**entry, "a": entry["a"]["rate"], "b": entry["b"]["rate"]}, percent))
-    rows.append(_row(_("length"), data["length"], lambda v: f"{v:.1f}"))
+        shown = words_of(result_words or {}, name, i18n.language())     # results: in the table's language
+        rows.append(_row("  " + shown, {**entry, "a": entry["a"]["rate"], "b": entry["b"]["rate"]}, percent))
+    rows.append(_row(_("length"), data["length"], lambda v: number(v, 1)))
     if data["report"]:
         rows.append([_("report:")])
         for key, entry in data["report"].items():

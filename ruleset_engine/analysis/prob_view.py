@@ -17,19 +17,35 @@ BAR = 30          # characters of the longest bar
 
 
 def percent(p) -> str:
-    """A chance as a person reads it: 8.24%, 0.0012%, <0.0001%, 100%."""
+    """A chance as a person reads it: 8.24%, 0.0012%, <0.0001%, 100% (8,24 %, ... in Spanish)."""
     p = float(p)
     if p <= 0:
-        return "0%"
+        return _percent_text(0, None)
     if p >= 1:
-        return "100%"
+        return _percent_text(100, None)
     v = p * 100
     if v < 0.0001:
-        return "<0.0001%"
+        return "<" + _percent_text(0.0001, 4)
     if v < 0.01:
-        return f"{v:.2g}%"
-    text = f"{v:.2f}%"
-    return ">99.99%" if text == "100.00%" else text
+        return _percent_text(float(f"{v:.2g}"), None)
+    if f"{v:.2f}" == "100.00":
+        return ">" + _percent_text(99.99, 2)
+    return _percent_text(v, 2)
+
+
+def _percent_text(v: float, digits) -> str:
+    """`v` percent as the language writes it, with `digits` places (None: as few as it needs)."""
+    if i18n.language() == i18n.ENGLISH:
+        return (f"{v:.{digits}f}" if digits is not None else f"{v:g}") + "%"
+    if digits is None:
+        return i18n.percent(v / 100, _places(v))
+    return i18n.percent(v / 100, digits)
+
+
+def _places(v: float) -> int:
+    """The places after the point `v` is written with (0.0012 -> 4, 100 -> 0)."""
+    text = f"{v:f}".rstrip("0")
+    return len(text.split(".")[1]) if "." in text else 0
 
 
 def method_line(answer: Answer) -> str:
@@ -38,7 +54,7 @@ def method_line(answer: Answer) -> str:
         # TRANSLATORS: {share} is 95%
         return _("Estimated, not exact ({why}): {samples} seeded rolls (seed {seed}); "
                  "each chance with its {share} interval.").format(why=answer.why, samples=i18n.number(answer.samples),
-                                                                   seed=answer.seed, share="95%")
+                                                                   seed=answer.seed, share=i18n.percent(0.95, 0))
     if answer.depth is None:
         return _("Exact odds.")
     return _("Exact odds, with explosions followed {depth} deep (a die that would explode again past "
@@ -75,7 +91,7 @@ def _rows(odds: Odds, ascii_only: bool) -> tuple[list[str], list[list[str]], lis
     """The header, the cells and the bar lengths of one question's table."""
     estimated = odds.samples is not None
     # TRANSLATORS: {share} is 95%
-    header = [_("value"), "P(=x)"] + ([_("{share} interval").format(share="95%")] if estimated else [])
+    header = [_("value"), "P(=x)"] + ([_("{share} interval").format(share=i18n.percent(0.95, 0))] if estimated else [])
     if odds.kind != BOOL:
         header += ["P(>=x)", "P(<=x)"]
     top = max((p for _, p in odds.chances), default=Fraction(0))
@@ -98,8 +114,16 @@ def _summary(odds: Odds) -> str:
         return note
     line = _("estimated mean {mean}, standard deviation {sd}") if odds.samples is not None else \
         _("mean {mean}, standard deviation {sd}")
-    line = line.format(mean=f"{float(odds.mean):.4g}", sd=f"{odds.sd:.4g}")
+    line = line.format(mean=_significant(float(odds.mean)), sd=_significant(odds.sd))
     return f"{line}\n  {note}" if note else line
+
+
+def _significant(value: float) -> str:
+    """A mean or a deviation with four significant digits, as the language writes it (3.5, 3,5)."""
+    text = f"{value:.4g}"
+    if i18n.language() == i18n.ENGLISH or "e" in text:
+        return text
+    return i18n.number(float(text), _places(float(text)))
 
 
 def _lets_line(answer: Answer) -> str:
@@ -170,9 +194,13 @@ def _chart_cells(chart: Chart) -> tuple[list[str], list[list[str]]]:
     header += [str(c) for c in chart.columns[1]] if chart.columns else [_("chance") if chart.shows_chance else _("mean")]
     rows = []
     for r, line in zip(chart.rows[1], chart.cells):
-        cells = [percent(chart.reading(o)) if chart.shows_chance else f"{float(chart.reading(o)):.2f}" for o in line]
+        cells = [percent(chart.reading(o)) if chart.shows_chance else _fixed(float(chart.reading(o))) for o in line]
         rows.append([str(r), *cells])
     return header, rows
+
+
+def _fixed(value: float) -> str:
+    return f"{value:.2f}" if i18n.language() == i18n.ENGLISH else i18n.number(value, 2)
 
 
 def _chart_method(chart: Chart) -> str:

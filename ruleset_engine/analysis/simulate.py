@@ -220,8 +220,9 @@ class Summary(Recorded):
 
     def __init__(self, ruleset: str, seed: int, games: int, params: dict, tally: Totals, seconds: float,
                  backend: str | None = None, reason: str = "", records=None, distributions: tuple = (),
-                 result_distributions: tuple = (), tallies: dict | None = None):
+                 result_distributions: tuple = (), tallies: dict | None = None, result_words: dict | None = None):
         self.records = records
+        self.result_words = result_words or {}   # result -> its words at the table (results:), for the report
         self.backend = backend
         self.distributions = distributions     # the report values shown value by value (report: distribution:)
         self.result_distributions = result_distributions   # the results whose values are shown so (end: distribution:)
@@ -393,4 +394,4 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
                           lambda k, rows: layout(rows.columns(), full_params))
     return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started, chosen, reason,
                    sink, ruleset.distributions, tuple(e.result for e in ruleset.end if e.distribution),
-                   ruleset.tallies)
+                   ruleset.tallies, ruleset.results)

@@ -28,6 +28,7 @@ from .problems import Problem, Problems
 from .steps import KINDS
 from .tables import build_table
 from .templates import LocalText, Template, split_template
+from .results import check_results
 from .words import check_words
 from .yamlio import LDict, key_position_of, position_of
 
@@ -230,6 +231,7 @@ class RulesetChecker:
                 tallies[name] = self.tally_level(name, value["per"], loop)
         words = check_words(self) if self.intact(("words",)) else {}
         seats = self.seat_group(d.get("seats"), entities) if self.sound(("seats",)) else None
+        results = check_results(self) if self.intact(("results",)) else {}
         if self.problems or self.refused:
             return None
         return model.Ruleset(
@@ -239,7 +241,7 @@ class RulesetChecker:
             source=self.plain_text(d.get("source")), description=self.plain_text(d.get("description")),
             languages=tuple(d.get("languages") or sorted(self.languages or {"en"})), data=d, files=self.files,
             pairs=pairs, distributions=distributions, tallies=tallies,
-            formulas=self.formulas, words=words, seats=seats,
+            formulas=self.formulas, words=words, seats=seats, results=results,
         )
 
     def seat_group(self, name, entities: dict) -> str | None:

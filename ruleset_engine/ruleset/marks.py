@@ -125,12 +125,14 @@ def mark_typed(track: dict, n: int, name: str, rule: MarkRule, clear: bool) -> l
     return marks
 
 
-def shown_marks(track: dict) -> str:
-    """The counts of a typed track's marks, strongest first by box order: `lethal 2, bashing 1`."""
+def shown_marks(track: dict, words: dict | None = None) -> str:
+    """The counts of a typed track's marks, strongest first by box order: `lethal 2, bashing 1`
+    (`words`: each type by its label in the table's language, when the ruleset gives one)."""
     counts: dict = {}
     for m in track.get("marks", ()):
         counts[m] = counts.get(m, 0) + 1
-    return ", ".join(f"{m} {c}" for m, c in counts.items())
+    words = words or {}
+    return ", ".join(f"{words.get(m, m)} {c}" for m, c in counts.items())
 
 
 # ---- the same rules for many games at once (the lockstep backend; numpy passed in, never imported

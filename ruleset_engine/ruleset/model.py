@@ -259,3 +259,4 @@ class Ruleset:
     tallies: dict[str, str] = field(default_factory=dict)   # report value -> the level it is read per iteration of
     words: dict[str, dict[str, str]] = field(default_factory=dict)   # language -> {name: the label typed for it}
     seats: str | None = None  # the group whose instances people play, one seat each (runtime/seats.py)
+    results: dict[str, Any] = field(default_factory=dict)   # result -> its words at the table (a text)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from difflib import get_close_matches
 
+from ruleset_engine.i18n import _
+
 # Names a ruleset may not give: read in formulas (params, loop), or kept by the engine beside the
 # game's values (each loop level's iterations done, the iteration a once_per: action was done in).
 BUILT_IN = ("params", "loop", "loop_done", "once_per")
@@ -19,7 +21,7 @@ INSTANCE_FIELDS = ("name", "index")
 
 def suggest(name, known) -> str:
     guess = get_close_matches(str(name), [str(k) for k in known], n=1)
-    return f" (did you mean {guess[0]!r}?)" if guess else ""
+    return _(" (did you mean {guess}?)").format(guess=repr(guess[0])) if guess else ""
 
 
 class Scope:

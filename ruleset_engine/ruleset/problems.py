@@ -6,6 +6,8 @@ them all in one pass instead of one per run.
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _, ngettext, number
+
 from dataclasses import dataclass, field
 
 from ruleset_engine.errors import DuskError
@@ -41,7 +43,7 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.position}: " if self.position else ""
-        at = f" (at {dotted(self.path)})" if self.path else ""
+        at = _(" (at {path})").format(path=dotted(self.path)) if self.path else ""
         return "\n".join([f"{where}{self.message}{at}", *self.detail])
 
     def sort_key(self):
@@ -96,8 +98,8 @@ def kept(problems) -> Problems:
 def count_line(problems) -> str:
     """The last line of a list of problems: how many, and how many of them were not kept."""
     total = getattr(problems, "total", len(problems))
-    line = f"{total:,} problem{'s' if total != 1 else ''}"
-    return line + (f" (the first {len(problems):,} shown)" if total > len(problems) else "")
+    line = ngettext("{n} problem", "{n} problems", total).format(n=number(total))
+    return line + (_(" (the first {n} shown)").format(n=number(len(problems))) if total > len(problems) else "")
 
 
 class RulesetError(DuskError):

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from ruleset_engine.i18n import _
+
 # A label is one word as the table splits a line: no space, and none of , = ; " ' # ( ) [ ] { } + - * / < > !
 LABEL = re.compile(r"^[^\s,=;\"'#()\[\]{}+\-*/<>!]{1,40}$")
 
@@ -27,9 +29,9 @@ def typed_names(data) -> set[str]:
     for section in ("params", "tables", "entities", "state", "pairs", "actions", "procedures", "formulas"):
         names.update((data.get(section) or {}).keys())
     names.update(level.get("name") for level in data.get("loop") or [] if isinstance(level, dict) and level.get("name"))
-    for spec in (data.get("entities") or {}).values():
+    for spec in list((data.get("entities") or {}).values()) + list((data.get("pairs") or {}).values()):
         if isinstance(spec, dict):
-            names.update((spec.get("fields") or {}).keys())
+            names.update((spec.get("fields") or {}).keys())       # a pair's fields too (`table bond`)
             names.update((spec.get("tracks") or {}).keys())
     for action in list((data.get("actions") or {}).values()) + list(data.get("loop") or []):
         if isinstance(action, dict):
@@ -66,22 +68,25 @@ def check_words(checker) -> dict[str, dict[str, str]]:
         for name, label in (labels or {}).items():
             path = ("words", lang, name)
             if name not in known:
-                checker.problem(f"words: {name!r} names nothing a table types in this ruleset (an action, "
-                                f"parameter, word, choice, group, field, track, state, table or level)"
-                                + checker.suggest(name, known), path, at_key=True)
+                checker.problem(_("words: {name} names nothing a table types in this ruleset (an action, "
+                                  "parameter, word, choice, group, field, track, state, table or level)").format(
+                                    name=repr(name)) + checker.suggest(name, known), path, at_key=True)
                 continue
             if not isinstance(label, str) or not LABEL.match(label):
-                checker.problem(f"words: the label {label!r} of {name!r} is not one word as the table reads one "
-                                "(1 to 40 characters, no space, none of , = ; quotes # brackets or operators)", path)
+                checker.problem(_("words: the label {label} of {name} is not one word as the table reads one "
+                                  "(1 to 40 characters, no space, none of , = ; quotes # brackets or operators)").format(
+                                    label=repr(label), name=repr(name)), path)
                 continue
             key = label.casefold()
             if key in given and given[key] != name:
-                checker.problem(f"words: the label {label!r} is given to both {given[key]!r} and {name!r} in "
-                                f"{lang}: typed, it could mean either", path)
+                checker.problem(_("words: the label {label} is given to both {first} and {second} in {lang}: "
+                                  "typed, it could mean either").format(label=repr(label), first=repr(given[key]),
+                                                                       second=repr(name), lang=lang), path)
                 continue
             if key in folded and folded[key] != name:
-                checker.problem(f"words: the label {label!r} of {name!r} is also the name {folded[key]!r} of this "
-                                "ruleset: typed, it could mean either", path)
+                checker.problem(_("words: the label {label} of {name} is also the name {other} of this ruleset: "
+                                  "typed, it could mean either").format(label=repr(label), name=repr(name),
+                                                                         other=repr(folded[key])), path)
                 continue
             given[key] = name
             kept[name] = label

@@ -8,6 +8,8 @@ from ruleset_engine import dice
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.instance_names import name_key
 
+from ruleset_engine.i18n import _
+
 from .decisions import Decision
 from .errors import GameError, RuleError
 
@@ -43,8 +45,8 @@ def check_args(game, action: model.Action, args: dict) -> dict:
     out = {}
     for key in args:
         if key not in action.params:
-            raise GameError(f"{action.name} has no parameter {key!r} "
-                            f"(its parameters: {', '.join(action.params) or 'none'})")
+            raise GameError(_("{action} has no parameter {key} (its parameters: {params})").format(
+                action=action.name, key=repr(key), params=", ".join(action.params) or _("none")))
     for key, param in action.params.items():
         if key in args:
             value = args[key]
@@ -56,7 +58,7 @@ def check_args(game, action: model.Action, args: dict) -> dict:
         elif param.default is not None:
             value = param.default
         else:
-            raise GameError(f"{action.name} needs {key}")
+            raise GameError(_("{action} needs {key}").format(action=action.name, key=key))
         out[key] = check_arg(game, action, param, value, out)
     return out
 
@@ -119,16 +121,19 @@ def check_arg(game, action, param: model.ActionParam, value, given: dict | None 
         lo = bound(game, param.min) if param.min is not None else None
         hi = bound(game, param.max) if param.max is not None else None
         if value is None or (lo is not None and value < lo) or (hi is not None and value > hi):
-            span = f" from {lo} to {hi}" if lo is not None and hi is not None else \
-                f" of at least {lo}" if lo is not None else f" of at most {hi}" if hi is not None else ""
-            raise GameError(f"{name}: expected a whole number{span}")
+            expected = _("a whole number from {low} to {high}").format(low=lo, high=hi) \
+                if lo is not None and hi is not None else \
+                _("a whole number of at least {low}").format(low=lo) if lo is not None else \
+                _("a whole number of at most {high}").format(high=hi) if hi is not None else _("a whole number")
+            raise GameError(_("{name}: expected {what}").format(name=name, what=expected))
         return value
     if kind in ("boolean", "choice"):
         asked = Decision("", param.name, "yes_no" if kind == "boolean" else "choice", choices=param.choices)
         try:
             return asked.check(value)
         except GameError:
-            raise GameError(f"{name}: expected {asked.describe_valid()}, not {value!r}") from None
+            raise GameError(_("{name}: expected {what}, not {value}").format(
+                name=name, what=asked.describe_valid(), value=repr(value))) from None
     if kind == "dice":
         try:
             dice.compile(str(value))
@@ -140,7 +145,8 @@ def check_arg(game, action, param: model.ActionParam, value, given: dict | None 
         for instance in candidates:
             if name_key(instance.get("name", "")) == name_key(value):
                 return instance["name"]
-        raise GameError(f"{name}: expected one of {', '.join(i['name'] for i in candidates)}")
+        raise GameError(_("{name}: expected one of {names}").format(
+            name=name, names=", ".join(i["name"] for i in candidates)))
     return str(value)
 
 

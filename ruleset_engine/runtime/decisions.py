@@ -91,6 +91,8 @@ class Decision:
             data["pool"] = list(self.pool)
         if self.kind == "dice":
             data["sides"] = self.sides
+        if self.texts:
+            data["texts"] = dict(self.texts)     # the prompt in the ruleset's other languages (shown in the table's)
         return data
 
 

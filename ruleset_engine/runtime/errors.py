@@ -10,6 +10,7 @@ In every case the game state is as it was before the action.
 from __future__ import annotations
 
 from ruleset_engine.errors import DuskError
+from ruleset_engine.i18n import _
 from ruleset_engine.ruleset.problems import Position, dotted
 
 
@@ -23,7 +24,7 @@ class RuleError(DuskError):
 
     def __str__(self) -> str:
         head = f"{self.where}: " if self.where else ""
-        at = f" (at {dotted(self.path)})" if self.path else ""
+        at = _(" (at {path})").format(path=dotted(self.path)) if self.path else ""
         return "\n".join([f"{head}{self.message}{at}", *self.detail])
 
 

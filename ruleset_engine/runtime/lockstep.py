@@ -453,8 +453,11 @@ class Machine:
                 self.values.text = getattr(part, "text", None)      # what a call's message quotes
                 value = self.values.value(part.tree, rows)
                 columns.append(_as_python(value, n))
+            literal = [isinstance(c, str) for c in columns]     # a value that is a text may show as its label
+            words = self.ruleset.words
             write = plain_text if template.plain else \
-                (lambda p, lang=lang: "".join(x if type(x) is str else fmt(x, lang) for x in p))
+                (lambda p, lang=lang, literal=literal: "".join(
+                    x if lit else fmt(x, lang, words) for x, lit in zip(p, literal)))
             texts[lang] = _each_once(write, columns, n)
         out = np.empty(n, object)
         if len(texts) == 1:

@@ -535,7 +535,7 @@ class ProgramWriter:
         values.update({
             "_to_state": support.to_state, "_whole": support.whole, "_too_big": support.too_big,
             "_text_ok": support.text_ok, "_truth_value": support.truth_value,
-            "_fmt": support.fmt, "_plain_text": support.plain_text, "_shown": support.shown,
+            "_fmt": support.formatter(self.ruleset.words), "_plain_text": support.plain_text, "_shown": support.shown,
             "_report_value": support.report_value,
             "_initial_value": _initial_value, "_group_size": support.group_size, "_track_boxes": support.track_boxes, "_decision": support.decision,
             "_auto_answer": support.auto_answer,

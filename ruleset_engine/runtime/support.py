@@ -77,11 +77,27 @@ def truth_value(value) -> bool:
     raise StepFailed(f"a condition must be true or false, not {format_value(value)!r}")
 
 
-def fmt(value, lang: str) -> str:
-    """A value shown in a text."""
+def fmt(value, lang: str, words: dict | None = None) -> str:
+    """A value shown in a text. `words`: the ruleset's labels (`words:`, language -> {name: label}), by
+    which a text that is a name (a choice: `human`) and a track's mark types show in that language."""
     if isinstance(value, tuple):
         value = list(value)
+    labels = words.get(lang) if words else None
+    if labels:
+        if type(value) is str and value in labels:
+            return labels[value]
+        if isinstance(value, dict) and value.get("marks") and "labels" in value:
+            from ruleset_engine.ruleset.marks import shown_marks
+
+            return f"{value['marked']}/{value['size']} ({shown_marks(value, labels)})"
     return format_value(value, lang)
+
+
+def formatter(words: dict):
+    """fmt bound to a ruleset's labels (the program's `_fmt`)."""
+    if not words:
+        return fmt
+    return lambda value, lang: fmt(value, lang, words)
 
 
 def plain_text(pieces: tuple):

@@ -73,7 +73,7 @@ def test_an_attack_of_the_vampires_game_in_chinese(tmp_path):
     assert "吸血鬼来袭。新游戏，种子 5，保存于" in transcript
     assert "输入 help 查看命令；Tab 键补全；Ctrl-D 离开（游戏已保存）。" in transcript
     assert "内置命令" in transcript and "  help [主题]                  行动和命令；help 行动 查看其参数" in transcript
-    assert "猎人倒下了。吸血鬼获胜，池中还剩 3 个。\n游戏结束：lost。" in transcript      # before round 80
+    assert "猎人倒下了。吸血鬼获胜，池中还剩 3 个。\n游戏结束：吸血鬼获胜。" in transcript      # results: zh, before round 80
     assert "已撤销：auto 80（第 2–60 步）。" in transcript
     assert "没有表格" not in transcript and "表格：无" in transcript
     assert "没有人叫 'Nobody'；现有名字：" in transcript

@@ -87,6 +87,6 @@ def test_the_same_fight_in_chinese():
     text, sheets = transcript("zh")
     assert "优先权：1. Ana (16), 2. Brute (13), 3. Kojiro (11)" in text
     assert "3 - 0（闪避）= 3。" in text and "2 - 3（架开）= 0。" in text
-    assert "Kojiro 受到 4 级普通伤害：超过无法行动，休眠（Torpor）；7/7 (lethal 7)。" in text
+    assert "Kojiro 受到 4 级普通伤害：超过无法行动，休眠（Torpor）；7/7 (普通 7)。" in text      # the marks by their Chinese words (words: zh:)
     assert sheets["Kojiro"]["condition"] == "torpor"
     compare(text, "combat-zh.txt")

@@ -33,8 +33,12 @@ def test_a_table_in_chinese_at_the_prompt(data_dir):
         child.expect_exact("行动和命令；help 行动 查看其参数")
         child.expect_exact(PROMPT)
         child.sendline("character Bea")
-        child.expect_exact("Bea：种类？ [以下之一：human, ghoul, vampire] >")     # the question and its hint (its last space a cursor move)
-        child.sendline("vampire")
+        # The question and its hint, the natures by their Chinese words (words: zh:; its last space a cursor move)
+        child.expect_exact("Bea：种类？ [以下之一：人类, Ghoul, 血族] >")
+        child.send("血")
+        child.send("\t")                      # Tab completes the nature's Chinese word
+        child.expect_exact("族")
+        child.send("\r")
         child.expect_exact("Bea：世代（4-15）？ [4 到 15 之间的整数] >")
         child.sendline("99")
         child.expect_exact("99 不是有效的答案：应为4 到 15 之间的整数 - 请重试")
@@ -80,7 +84,7 @@ def test_tab_completes_a_labelled_word_in_chinese(data_dir):
         child.send("\t")
         child.expect_exact("胆")
         child.send("\r")
-        child.expect_exact("方式：bold。")
+        child.expect_exact("方式：大胆。")        # a choice said in a text by its label (words: zh:)
         child.expect_exact("labelled-words>")
     finally:
         child.sendeof()

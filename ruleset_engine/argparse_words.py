@@ -1,0 +1,76 @@
+"""argparse's own words (`usage:`, `options`, `error:`, `invalid choice`) in the table's language.
+
+argparse writes its words through gettext's default domain, which dusk does not use: `install()`
+points argparse's `_` and `ngettext` at dusk's catalogs (ruleset_engine.i18n) for the process, so
+`dusk --help`, every subcommand's `--help` and argparse's errors speak the chosen language. The
+messages are listed below, marked for extraction exactly as argparse writes them (its %-style
+placeholders kept), so `make catalogs` carries them into each language's catalog.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from ruleset_engine import i18n
+from ruleset_engine.i18n import N_
+
+LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")   # a language code: en, zh, es, pt-BR
+
+# The words of argparse (Python 3.11 and later) a person can meet: the help's headings and the
+# errors of a command line. (Its errors of a program that builds a parser wrongly are not listed:
+# dusk's parser is built right, and a test runs it.)
+MESSAGES = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("unexpected option string: %s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+    N_("can't open '%(filename)s': %(error)s"),
+    N_('argument "-" with mode %r'),
+)
+
+
+def _argparse_gettext(message):
+    """argparse's `_`: a message in the active language (argparse passes None for a missing description)."""
+    return i18n._(message) if isinstance(message, str) else message
+
+
+def _argparse_ngettext(singular: str, plural: str, n: int) -> str:
+    """argparse's `ngettext`; its one plural message a person meets is written out for the extractor."""
+    if singular == "expected %s argument":
+        return i18n.ngettext("expected %s argument", "expected %s arguments", n)
+    return i18n.ngettext(singular, plural, n)
+
+
+def install() -> None:
+    """argparse speaks dusk's active language from now on (English: its own words, unchanged)."""
+    argparse._ = _argparse_gettext
+    argparse.ngettext = _argparse_ngettext
+
+
+def language_asked(argv: list[str]) -> str | None:
+    """The --lang of a command line, read before argparse reads it (its help and errors speak it);
+    None when it has none, or none argparse would accept (argparse then says so, in English)."""
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        value = argv[i + 1] if word == "--lang" and i + 1 < len(argv) else \
+            word[len("--lang="):] if word.startswith("--lang=") else None
+        if value is not None and LANGUAGE.match(value):
+            return value
+    return None
