@@ -21,7 +21,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # Folders of the checkout installed inside the package (setup.py).
 INSIDE = {"grammar": "ruleset_engine/grammar", "schemas": "ruleset_engine/schemas",
-          "rulesets": "ruleset_engine/rulesets", "repl": "ruleset_engine/repl", "ruleset_engine": "ruleset_engine",
+          "rulesets": "ruleset_engine/rulesets", "repl": "ruleset_engine/repl", "web": "ruleset_engine/web",
+          "ruleset_engine": "ruleset_engine",
           "locale": "ruleset_engine/locale"}
 SOURCES = ["pyproject.toml", "setup.py", "README.md", *INSIDE]
 # A compiled catalog (.mo) is built into the wheel by setup.py, never copied from the checkout.
@@ -75,7 +76,8 @@ def test_the_wheel_holds_every_module_and_bundled_file(wheel):
     assert any(p.name == "dice.lark" for p, _ in expected) and any(p.name == "app.py" for p, _ in expected)
     missing = [inside for _, inside in expected if inside not in names]
     assert not missing, f"not in the wheel: {missing}"
-    for package in ("analysis", "ruleset/steps", "repl", "rulesets/house"):
+    assert "ruleset_engine/web/templates/table.html" in names      # the served table's page (dusk serve)
+    for package in ("analysis", "ruleset/steps", "repl", "web", "rulesets/house"):
         assert f"ruleset_engine/{package}/" in {name.rsplit("/", 1)[0] + "/" for name in names}, package
 
 
