@@ -75,7 +75,8 @@ def test_the_wheel_holds_every_module_and_bundled_file(wheel):
     assert any(p.name == "dice.lark" for p, _ in expected) and any(p.name == "app.py" for p, _ in expected)
     missing = [inside for _, inside in expected if inside not in names]
     assert not missing, f"not in the wheel: {missing}"
-    for package in ("analysis", "ruleset/steps", "repl", "rulesets/house", "web/static", "web/templates"):
+    assert "ruleset_engine/web/templates/table.html" in names      # the served table's page (dusk serve)
+    for package in ("analysis", "ruleset/steps", "repl", "web", "rulesets/house", "web/static", "web/templates"):
         assert f"ruleset_engine/{package}/" in {name.rsplit("/", 1)[0] + "/" for name in names}, package
 
 

@@ -72,7 +72,10 @@ def test_a_short_night_at_the_prompt(data_dir, tmp_path):
             if question == PROMPT:
                 break
             if "risk?" in question:
+                # A seat's question says whose it is first (seats: character): `(Ana answers) Ana: ...`
+                whose, _, question = question.partition(" answers) ")
                 name = question.split(":")[0]          # the same player's Relationships are asked next
+                assert whose == f"({name}"
                 shown += typed(child, hands[name][0])
                 continue
             assert "none)" in question, question      # the long question wraps: its last line on screen
