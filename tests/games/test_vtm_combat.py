@@ -56,7 +56,7 @@ def test_the_summarys_shot_at_the_brute():
         "2 3 5 6✓ 9✓ 8✓ 8✓ 7✓ 7✓ = 6",
         "6✓ 7✓ 8✓ 2 = 3",
         "6 - 吸收 3 = 3。",
-        "Brute 受到 3 级普通伤害：负伤（-1）；3/7 (lethal 3)。",
+        "Brute 受到 3 级普通伤害：负伤（-1）；3/7 (普通 3)。"     # the marks by their Chinese words (words: zh:),
     ]
     assert sheet(game, "Brute")["health"]["marks"] == ["lethal"] * 3
     assert source.remaining == 0
