@@ -25,13 +25,14 @@ def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=(), kinds=N
     `pairs`: the ruleset's records between instances, read as NAME(a, b).FIELD; `calls`: functions
     the caller plays itself (queries over a group), a field of what they give read too; `kinds`: the
     names whose value is known to be a pool or a number in every game (dotted name -> "pool" or
-    "number"), for a conditional's sides; `kinded`: some pool may hold dice with kinds (kinds(..) in
+    "number", or "pool or number": bound to a pool in one place and to a number in another), for a
+    conditional's sides; `kinded`: some pool may hold dice with kinds (kinds(..) in
     the ruleset), so every function that gives a pool must keep them (its form's vector_kinds)."""
     kinded = kinded or marks_kinds(tree, formulas)
     for node in ast.walk(tree):
         if isinstance(node, ast.Conditional):
             sides = {value_kind(node.then, formulas, kinds), value_kind(node.otherwise, formulas, kinds)}
-            if sides == {"pool", "number"} and _reads_game(node.test):
+            if _mixes(sides) and _reads_game(node.test):
                 return ("a conditional giving a pool in some games and a number in others (a value per game "
                         "is one or the other)"), node.span
         elif isinstance(node, ast.Call):
@@ -117,6 +118,15 @@ def value_kind(node, formulas=(), kinds=None, seen: tuple = ()) -> str | None:
         if form is not None:
             return {"pool": "pool", "number": "number", "string": "text"}.get(form.result)
     return None
+
+
+MIXED = "pool or number"     # a name bound to a pool in one place of the ruleset and to a number in another
+
+
+def _mixes(sides: set) -> bool:
+    """Whether a conditional with sides of these kinds may give a pool in some games and a number in
+    others: a pool and a number, or a side that is either and another that is one of them."""
+    return sides == {"pool", "number"} or MIXED in sides and bool(sides & {"pool", "number", MIXED})
 
 
 def _reads_game(node) -> bool:

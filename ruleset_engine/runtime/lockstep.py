@@ -945,7 +945,8 @@ class Machine:
 
     # ---- a round
     def round(self, rows) -> None:
-        """One round of the loop action for every game in rows, and what follows it."""
+        """One round of the loop action for every game in rows, and what follows it: the plan's round
+        (loop_plan.py), after the limits on rounds and on a game's steps, and the action's own locals."""
         self.rounds[rows] += 1
         if self.rounds[rows].max() > self.max_rounds:
             raise RoundLimitReached(self.max_rounds)
@@ -954,42 +955,11 @@ class Machine:
             if self.game_steps[rows].max() > self.max_game_steps:
                 raise RoundLimitReached(self.max_rounds, game_too_long(self.max_game_steps))
         self.last_rows = rows
-        frame = Frame()
-        self.frames = [frame]
+        self.frames = [Frame()]
         self.step_count[:] = 0
         self.step_all = self.step_bound = 0
         self.action_games = len(rows)
-        for name, value in self.args.items():
-            self.bind(name, rows, value)
-        for param in self.read_args:
-            self.bind(param.name, rows, self.default_arg(param, rows))
-        self.block(self.action.steps, rows)
-        self.stopped[rows] = False
-        self.frames = [Frame()]
-        rows = rows[self.alive[rows]]
-        for trigger in self.ruleset.triggers:
-            if not len(rows):
-                break
-            hit = self.truth(trigger.when, rows)
-            if hit.any():
-                self.block(trigger.do, rows[hit])
-                self.stopped[rows] = False
-                rows = rows[self.alive[rows]]
-        self.endings(rows)
-        rows = rows[self.alive[rows]]
-        if not len(rows):
-            return
-        ended = self.level_ended[rows]
-        if (ended >= 0).any():
-            self.level_ended[rows] = -1
-            for i in np.unique(ended[ended >= 0]):
-                jumped = rows[ended == i]
-                self.run_plan(self.plan.advance[int(i)], jumped)
-                self.endings(jumped[self.alive[jumped]])
-            rows = rows[ended < 0]
-            if not len(rows):
-                return
-        self.run_plan(self.plan.round, rows)
+        self.run_plan(self.plan.round, rows)     # the action, what follows it, the loop moving on
 
     # ---- the games of a range
     def play(self, start: int, stop: int, totals, rows=None) -> None:
@@ -1149,7 +1119,51 @@ def _run_end_game(m: Machine, op, rows):
 
 
 def _run_endings(m: Machine, op, rows):
-    m.endings(rows[m.alive[rows]])
+    rows = rows[m.alive[rows]]
+    m.endings(rows)
+    return rows[m.alive[rows]]
+
+
+def _run_args(m: Machine, op, rows):
+    """The loop action's arguments in its locals: its defaults, those that are formulas read now."""
+    for name, value in m.args.items():
+        m.bind(name, rows, value)
+    for param in m.read_args:
+        m.bind(param.name, rows, m.default_arg(param, rows))
+    return rows
+
+
+def _run_action(m: Machine, op, rows):
+    """The loop action's steps; rows an end: LEVEL took out come back in for the triggers."""
+    m.block(m.action.steps, rows)
+    m.stopped[rows] = False
+    m.frames = [Frame()]
+    return rows[m.alive[rows]]
+
+
+def _run_triggers(m: Machine, op, rows):
+    for trigger in m.ruleset.triggers:
+        if not len(rows):
+            break
+        hit = m.truth(trigger.when, rows)
+        if hit.any():
+            m.block(trigger.do, rows[hit])
+            m.stopped[rows] = False
+            rows = rows[m.alive[rows]]
+    return rows
+
+
+def _run_jumped(m: Machine, op, rows):
+    """The rows whose end: LEVEL ended a level this round: its advance, the end conditions; the
+    others go on."""
+    ended = m.level_ended[rows]
+    if (ended >= 0).any():
+        m.level_ended[rows] = -1
+        for i in np.unique(ended[ended >= 0]):
+            jumped = rows[ended == i]
+            m.run_plan(m.plan.advance[int(i)], jumped)
+            m.endings(jumped[m.alive[jumped]])
+        rows = rows[ended < 0]
     return rows
 
 
@@ -1172,6 +1186,10 @@ RUN = {
     "complete": _run_move("complete"),
     "end_game": _run_end_game,
     "endings": _run_endings,
+    "args": _run_args,
+    "action": _run_action,
+    "triggers": _run_triggers,
+    "jumped": _run_jumped,
 }
 
 

@@ -4,7 +4,9 @@ Two machines run a ruleset's loop: the program writer (machine.py) writes each m
 of the program, traced or untraced, and the lockstep backend (lockstep.py) runs it for the rows of
 many games at once. Both execute this one plan, op by op, each through its own table of handlers
 (machine.WRITE, lockstep.RUN), so the order of the loop (set the counter, run a block, an event,
-complete a level) is said once, here. For levels 0..n-1 (outermost first) the moves are:
+complete a level) and of a round (the action, the triggers, the end conditions, the levels an
+`end: LEVEL` ended, the loop moving on) is said once, here. For levels 0..n-1 (outermost first)
+the moves are:
 
     start i      the level's counter is 1, none done; then the rest of begin
     next i       one more done, the counter moves on; then the rest of begin
@@ -14,9 +16,15 @@ complete a level) is said once, here. For levels 0..n-1 (outermost first) the mo
                  its then:; the enclosing iteration ends (its finish:) and the enclosing level moves
                  on; the outermost ends the game: done
     advance i    the current iteration of level i ends, with every level inside it (their finish:)
-    round        what a round of the loop action does after the action, the triggers and the end
-                 conditions, when the action plays the innermost level: advance of that level, its
-                 next written in place, then the end conditions again when they may have changed
+    round        a round of a simulation: the loop action's arguments (defaults that are formulas
+                 read now), its steps, each trigger whose when: holds (its do:), in order, the end
+                 conditions (a game one ends goes no further), the level an end: LEVEL ended (its
+                 advance, then the end conditions again); otherwise the innermost level moves on:
+                 advance of that level with its next written in place, then the end conditions
+                 again when they may have changed (a block ran, or one reads a loop counter)
+    turn         an action chosen at the table, and what follows it: as a round, without the
+                 arguments (the table bound them) and with the innermost level's advance only when
+                 the action plays that level
 
 The ops (Op.kind), each for its level (Op.level) and, for a block or an event, its part:
 
@@ -29,7 +37,15 @@ The ops (Op.kind), each for its level (Op.level) and, for a block or an event, i
     tally      report values with per:, as an iteration of the outermost level ends
     start, next, complete   the move of that name, of the level
     end_game   the game ends: done
-    endings    the end conditions, in order
+    endings    the end conditions, in order (part "stop": a game one ends goes no further here)
+    args       the loop action's arguments bound, its defaults that are formulas read
+    action     the action's steps (part "loop": the loop action; "chosen": the table's); an end:
+               LEVEL in them takes the game out of the action, and ends that level's iteration
+               once the triggers ran
+    triggers   each trigger whose when: holds, in order, runs its do: once
+    jumped     games a step's end: LEVEL took: that level's advance, the end conditions, no further
+    played     (turn only) when the chosen action plays the innermost level: its advance, then the
+               end conditions
 """
 
 from __future__ import annotations
@@ -48,12 +64,14 @@ class Op:
 
 @dataclass(frozen=True, slots=True)
 class LoopPlan:
-    """The ops of each move, per level (start[i], next[i], complete[i], advance[i]) and the round's."""
+    """The ops of each move, per level (start[i], next[i], complete[i], advance[i]), of a round of a
+    simulation and of a turn at the table."""
     start: tuple
     next: tuple
     complete: tuple
     advance: tuple
     round: tuple
+    turn: tuple
 
 
 def plan(ruleset: model.Ruleset, timed: bool) -> LoopPlan:
@@ -88,12 +106,19 @@ def plan(ruleset: model.Ruleset, timed: bool) -> LoopPlan:
     def advance(i: int) -> list:
         return [op for j in range(n - 1, i - 1, -1) for op in ends(j)] + [Op("next", i)]
 
+    # What follows an action, in a round and in a turn alike: the triggers, the end conditions,
+    # the level an end: LEVEL ended.
+    follows = ([Op("triggers")] if ruleset.triggers else []) + [Op("endings", part="stop")]
+    if n:
+        follows.append(Op("jumped"))
+    turn = [Op("action", part="chosen")] + follows + ([Op("played", n - 1)] if n else [])
     round_ops: list = []
     if n:
         inner = n - 1
         reads_loop = any(path[0] == "loop" for e in ruleset.end for path, _ in e.when.expr.names)
         level = levels[inner]
-        round_ops = ends(inner) + moves_on(inner) + rest_of_begin(inner, "endings")
+        round_ops = [Op("args"), Op("action", part="loop")] + follows
+        round_ops += ends(inner) + moves_on(inner) + rest_of_begin(inner, "endings")
         # The end conditions again only when the loop's move could change them: a block ran, or
         # a condition reads a loop counter.
         if level.begin or level.finish or reads_loop:
@@ -104,6 +129,7 @@ def plan(ruleset: model.Ruleset, timed: bool) -> LoopPlan:
         complete=tuple(tuple(complete(i)) for i in range(n)),
         advance=tuple(tuple(advance(i)) for i in range(n)),
         round=tuple(round_ops),
+        turn=tuple(turn),
     )
 
 

@@ -127,6 +127,63 @@ def _write_if_done(w, p, op, leave) -> None:
     w.line(f"    {leave}")
 
 
+def _write_endings(w, p, op, leave) -> None:
+    """The end conditions; part "stop": a game one ended goes no further here. A simulation's round
+    (play()) reads them in place, so that a round costs one call (no game is over yet there: an
+    end: game left through _EndGame); elsewhere endings() reads them (and says each one's say:)."""
+    if op.part != "stop":
+        w.line("endings()")
+        return
+    if p.traced or w.name != "play":
+        w.line(f"if endings(): {leave}")
+        return
+    for ending in p.ruleset.end:
+        w.line(f"if {w.truth(ending.when)}:")
+        with w.indent():
+            w.line(f"C.finish({ending.result!r}{_given(w, p, ending)})")
+            w.line(leave)
+
+
+def _write_args(w, p, op, leave) -> None:
+    """The loop action's defaults that are formulas, read as each round starts, against the state as
+    it stands (the others are bound once, before the first round: _play)."""
+    name, _, read_each_round = _loop_action(p)
+    for key, param in read_each_round.items():
+        w.line(f"_args[{key!r}] = {default_arg(w, name, param)}", param.default)
+
+
+def _write_action(w, p, op, leave) -> None:
+    """The action's steps; an end: LEVEL in them is kept in _ended (the triggers may end one too)."""
+    w.line("_ended = None")
+    w.line("try:")
+    with w.indent():
+        if op.part == "chosen":
+            w.line("ACTIONS[name](args)")
+        else:
+            name = _loop_action(p)[0]
+            if p.inline_action(name):
+                p.write_action_body(w, name, "_args")
+            else:
+                w.line(f"a_{name}(_args)")
+    w.line("except _EndLevel as _e:")
+    w.line("    _ended = _e.level")
+
+
+def _write_jumped(w, p, op, leave) -> None:
+    w.line("if _ended is not None:")
+    w.line("    ADVANCE[_ended]()")
+    w.line("    endings()")
+    w.line(f"    {leave}")
+
+
+def _write_played(w, p, op, leave) -> None:
+    plays = [name for name, action in p.ruleset.actions.items() if action.plays_level]
+    if plays:
+        w.line(f"if name == {plays[0]!r}:")
+        w.line(f"    lv_advance_{op.level}()")
+        w.line("    endings()")
+
+
 WRITE = {
     "first": _write_first,
     "moves_on": _write_moves_on,
@@ -140,7 +197,12 @@ WRITE = {
     "next": lambda w, p, op, leave: w.line(f"lv_next_{op.level}()"),
     "complete": lambda w, p, op, leave: w.line(f"lv_complete_{op.level}()"),
     "end_game": lambda w, p, op, leave: w.line("raise _EndGame('done')"),
-    "endings": lambda w, p, op, leave: w.line("endings()"),
+    "endings": _write_endings,
+    "args": _write_args,
+    "action": _write_action,
+    "triggers": lambda w, p, op, leave: w.line("_ended = triggers(_ended)"),
+    "jumped": _write_jumped,
+    "played": _write_played,
 }
 
 
@@ -280,29 +342,6 @@ def default_arg(w: FunctionWriter, action: str, param) -> str:
     return f"_default_arg({value}, {low}, {high}, {what})"
 
 
-def _turn(w: FunctionWriter, p, call: str, plays: str) -> None:
-    """One turn: the action (`call`), the triggers, the end conditions and the loop."""
-    innermost = len(p.ruleset.loop) - 1
-    w.line("_ended = None")
-    w.line("try:")
-    w.line(f"    {call}")
-    w.line("except _EndLevel as _e:")
-    w.line("    _ended = _e.level")
-    if p.ruleset.triggers:
-        w.line("_ended = triggers(_ended)")
-    if innermost < 0:
-        w.line("endings()")
-        return
-    w.line("if not endings():")
-    with w.indent():
-        w.line("if _ended is not None:")
-        w.line("    ADVANCE[_ended]()")
-        w.line("    endings()")
-        w.line(f"elif {plays}:")
-        w.line(f"    lv_advance_{innermost}()")
-        w.line("    endings()")
-
-
 @contextmanager
 def _until_the_end(w: FunctionWriter):
     """Lines that may end the game: `end: game` (or the loop running out) finishes it."""
@@ -352,8 +391,7 @@ def _perform(p) -> FunctionWriter:
         if p.traced:
             w.emit("action", name="name", args="args")
         _once_per(w, p)
-        plays = [name for name, action in p.ruleset.actions.items() if action.plays_level]
-        _turn(w, p, "ACTIONS[name](args)", f"name == {plays[0]!r}" if plays else "False")
+        _write_ops(w, p, loop_plan.plan(p.ruleset, bool(p.timed)).turn)   # the action and what follows
     return w
 
 
@@ -370,29 +408,30 @@ def _once_per(w: FunctionWriter, p) -> None:
             w.line(f"if name == {action.name!r}: {p.once_per_store()}[name] = [{counters}]")
 
 
-def _play(p, plan) -> FunctionWriter:
-    """play(max_rounds): a whole simulated game, turns of the loop action until it ends; the rounds played.
-
-    The turn is _turn's, written out in place for the common case: the end conditions tested here,
-    and the innermost level moved on here (its counter, its finish: and begin:), so a round costs
-    one call. The end conditions are tested again after the loop moved on only when that could
-    change them (a block ran, or a condition reads a loop counter)."""
-    w = FunctionWriter(p, "play")
-    w.cell("_st")
-    plays = [name for name, action in p.ruleset.actions.items() if action.plays_level]
-    w.line("start()")
-    w.line("_rounds = 0")
-    if not plays:
-        w.line("return _rounds")
-        return w
-    name = plays[0]
+def _loop_action(p) -> tuple:
+    """The loop action (the one that plays the innermost level): its name, the arguments bound once
+    (its defaults and the run's loop_args), and its parameters whose defaults are formulas."""
+    name = next(name for name, action in p.ruleset.actions.items() if action.plays_level)
     action = p.ruleset.actions[name]
     args = {k: param.default for k, param in action.params.items()}
     args.update(p.loop_args)
-    # Defaults that are formulas are read as each round starts, against the state as it stands.
     read_each_round = {k: action.params[k] for k, v in args.items() if isinstance(v, Formula)}
-    args = {k: v for k, v in args.items() if k not in read_each_round}
-    w.line(f"_args = {args!r}")
+    return name, {k: v for k, v in args.items() if k not in read_each_round}, read_each_round
+
+
+def _play(p, plan) -> FunctionWriter:
+    """play(max_rounds): a whole simulated game, rounds of the loop action until it ends; the rounds
+    played. Each round is the plan's (loop_plan.py, which lockstep.py runs too), written in place, so
+    a round costs one call: the action's steps in place when it returns nothing, the end conditions
+    tested here, the innermost level moved on here (its counter, its finish: and begin:)."""
+    w = FunctionWriter(p, "play")
+    w.cell("_st")
+    w.line("start()")
+    w.line("_rounds = 0")
+    if not plan.round:      # no loop action: no rounds
+        w.line("return _rounds")
+        return w
+    w.line(f"_args = {_loop_action(p)[1]!r}")
     w.line("_all = 0")
     w.line("while not C.over:")
     with w.indent():
@@ -404,30 +443,7 @@ def _play(p, plan) -> FunctionWriter:
         w.line(f"    raise _RoundLimit({game_too_long(p.run_limits.max_game_steps)!r})")
         w.line("_rounds += 1")
         w.line("_st = 0")
-        for key, param in read_each_round.items():
-            w.line(f"_args[{key!r}] = {default_arg(w, name, param)}", param.default)
         with _until_the_end(w):
-            w.line("_ended = None")
-            w.line("try:")
-            with w.indent():
-                if p.inline_action(name):
-                    p.write_action_body(w, name, "_args")
-                else:
-                    w.line(f"a_{name}(_args)")
-            w.line("except _EndLevel as _e:")
-            w.line("    _ended = _e.level")
-            if p.ruleset.triggers:
-                w.line("_ended = triggers(_ended)")
-            for ending in p.ruleset.end:
-                test = w.truth(ending.when)
-                w.line(f"if {test}:")
-                with w.indent():
-                    w.line(f"C.finish({ending.result!r}{_given(w, p, ending)})")
-                    w.line("break")
-            w.line("if _ended is not None:")
-            w.line("    ADVANCE[_ended]()")
-            w.line("    endings()")
-            w.line("    continue")
             _write_ops(w, p, plan.round, "continue")
     w.line("return _rounds")
     return w

@@ -6,7 +6,7 @@ a run among its workers asks, and never plays).
 from __future__ import annotations
 
 from ruleset_engine.dice.errors import DiceError
-from ruleset_engine.dice.vectorizable import unsupported
+from ruleset_engine.dice.vectorizable import MIXED, unsupported, value_kind
 from ruleset_engine.errors import DuskError
 from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.ruleset import model
@@ -50,7 +50,7 @@ def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> Non
     if formula is None:
         return
     found = _query(formula, ruleset) or unsupported(formula.expr.tree, ruleset.formulas, pairs=ruleset.pairs,
-                                                    calls=_played_queries(ruleset), kinds=_param_kinds(ruleset),
+                                                    calls=_played_queries(ruleset), kinds=_name_kinds(ruleset),
                                                     kinded=_kinded(ruleset))
     if found is None:
         found = _text_read(formula, ruleset)
@@ -69,9 +69,60 @@ def _check_formula(formula: model.Formula | None, ruleset: model.Ruleset) -> Non
 _PARAM_KINDS = {"integer": "number", "boolean": "number", "dice": "pool", "choice": "text", "text": "text"}
 
 
-def _param_kinds(ruleset: model.Ruleset) -> dict:
-    """What each param gives in every game (a conditional between a pool and a number is refused)."""
-    return {f"params.{name}": _PARAM_KINDS.get(param.type) for name, param in ruleset.params.items()}
+def _name_kinds(ruleset: model.Ruleset) -> dict:
+    """What each name gives in every game, where the ruleset says it (a conditional between a pool and
+    a number is refused): the params; and each state variable, local or procedure parameter whose every
+    binding anywhere in the ruleset (a state's initial value, let:, set:, roll:, a call's with:, the
+    loop action's parameters by their type, ...) gives the same kind by its syntax; a name bound to a
+    pool in one place and to a number in another (in two procedures, say) is "pool or number". A name
+    one binding leaves open (an answer, an instance, a query) stays unknown: checked as it runs."""
+    cached = _KINDS.get(id(ruleset))
+    if cached is None or cached[0] is not ruleset:
+        cached = _KINDS[id(ruleset)] = (ruleset, _infer_kinds(ruleset))
+    return cached[1]
+
+
+_KINDS: dict = {}
+
+
+def _infer_kinds(ruleset: model.Ruleset) -> dict:
+    kinds = {f"params.{name}": _PARAM_KINDS.get(param.type) for name, param in ruleset.params.items()}
+    bindings: dict = {}       # one-part name -> the formulas (or fixed kinds, or None: open) it is bound to
+
+    def bind(name: str, source) -> None:
+        bindings.setdefault(name, []).append(source)
+
+    for name, initial in ruleset.state.items():
+        bind(name, initial.formula or ("text" if initial.text is not None else "pool" if initial.pool is not None
+                                       else None))
+    for action in ruleset.actions.values():
+        for name, param in action.params.items():
+            bind(name, _PARAM_KINDS.get(param.type))
+    for step in walk.all_steps(ruleset):
+        kind = walk.kind_of(step)
+        for name, formula in kind.binds(step):
+            bind(name, formula)
+        for procedure, args, _ in kind.calls(step):
+            given = dict(args)
+            for name in getattr(ruleset.procedures.get(procedure), "params", ()):
+                bind(name, given.get(name))
+    # Settled by rounds: a binding's kind may read another name's (let: {b: "a"}); a name is known only
+    # once all its bindings are, so a kind once found never changes.
+    changed = True
+    while changed:
+        changed = False
+        for name, sources in bindings.items():
+            if name in kinds:
+                continue
+            found = {source if source is None or isinstance(source, str)
+                     else value_kind(source.expr.tree, ruleset.formulas, kinds) for source in sources}
+            if None in found:
+                continue
+            kind = found.pop() if len(found) == 1 else MIXED if found <= {"pool", "number", MIXED} else None
+            if kind is not None:
+                kinds[name] = kind
+                changed = True
+    return kinds
 
 
 def _kinded(ruleset: model.Ruleset) -> bool:
