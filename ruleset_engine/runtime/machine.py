@@ -1,14 +1,14 @@
 """The one loop machine: the end conditions, the triggers, the loop's levels, and what one turn does.
 
 Written once, here, for both modes: the table's `perform` (one action at a time, every event
-logged) and the simulation's `play` (turns of the loop action until the game ends) run the same
-turn, written by `_turn`. A ruleset's levels move by the loop plan (loop_plan.py: start i, next i,
-complete i, advance i, and the round's move of the innermost level), which lockstep.py runs too:
-here each op of the plan is written as lines through the table WRITE.
+logged) and the simulation's `play` (rounds of the loop action until the game ends). A ruleset's
+levels move by the loop plan (loop_plan.py: start i, next i, complete i, advance i), which
+lockstep.py runs too: here each op of the plan is written as lines through the table WRITE.
 
-A turn: the action's steps (end: LEVEL ends that iteration); each trigger whose condition holds
-runs once; the end conditions are checked in order; then the loop moves on (when the action plays
-the innermost level, or a step ended one), and the end conditions are checked again.
+A turn at the table and a round of a simulation are the plan's too (loop_plan.turn and .round: the
+action's steps, where end: LEVEL ends that iteration; each trigger whose condition holds, once; the
+end conditions in order; then the level a step ended, or the innermost one, moves on, and the end
+conditions are checked again), written by the same WRITE handlers.
 """
 
 from __future__ import annotations
