@@ -38,7 +38,7 @@ def write(p) -> list:
     if p.timed:
         out.append((_timers_due(p), ""))
     out.append((_start_game(p), ""))
-    out.append((_perform(p), "name, args"))
+    out.append((_perform(p, plan), "name, args"))
     if not p.traced:
         out.append((_play(p, plan), "max_rounds"))
         out.append((_values(p), ""))
@@ -372,7 +372,7 @@ def _start_game(p) -> FunctionWriter:
     return w
 
 
-def _perform(p) -> FunctionWriter:
+def _perform(p, plan) -> FunctionWriter:
     """perform(name, args): one action at the table, with everything that follows it."""
     w = FunctionWriter(p, "perform")
     w.cell("_st")
@@ -391,7 +391,7 @@ def _perform(p) -> FunctionWriter:
         if p.traced:
             w.emit("action", name="name", args="args")
         _once_per(w, p)
-        _write_ops(w, p, loop_plan.plan(p.ruleset, bool(p.timed)).turn)   # the action and what follows
+        _write_ops(w, p, plan.turn)      # the action and what follows it
     return w
 
 
