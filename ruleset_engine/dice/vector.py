@@ -255,9 +255,9 @@ def distinct_rows(table):
     if whole >= 1 << 62:
         _, first, inverse = np.unique(table, axis=0, return_index=True, return_inverse=True)
         return first, inverse.reshape(n)
-    key = table[:, 0] - low[0]
+    key = table[:, 0].astype(INT) - int(low[0])
     for column in range(1, width):
-        key = key * spans[column] + (table[:, column] - low[column])
+        key = key * spans[column] + (table[:, column].astype(INT) - int(low[column]))
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     return first, inverse.reshape(n)
 
