@@ -693,26 +693,30 @@ class Machine:
         if full.any():
             raise StepFailed(group_full(entity, spec.most))
         if name is not None:
-            checked: dict = {}      # games name their instances alike: each distinct name checked once
-            for i, text in enumerate(name):
+            # Games name their instances alike: each distinct name checked once (the first game's first).
+            codes, distinct = factorized(name, len(name))
+            kept = np.empty(len(distinct), object)
+            for k in _first_seen(codes):
+                text = distinct[k]
                 given = str(text).strip()
-                refused = checked[given] if given in checked else checked.setdefault(given, name_refusal(given, entity))
+                refused = name_refusal(given, entity)
                 if refused:                                 # the rule create_instance keeps
                     raise StepFailed(refused)
-                name[i] = LocalText(text.texts) if isinstance(text, LocalText) else given
+                kept[k] = LocalText(text.texts) if isinstance(text, LocalText) else given
+            name = kept[codes]
         made = count[rows].copy()
         for j in np.unique(made):
             part = made == j
             j = int(j)
             given = name[part] if name is not None else None
             self.make_instances(entity, spec, rows[part], j, given)
-            taken = self.instance_value(Ref(entity, np.full(int(part.sum()), j)), ("name",), rows[part])
+            taken = _name_keys(self.instance_value(Ref(entity, np.full(int(part.sum()), j)), ("name",), rows[part]))
             for k in range(j):
                 other = self.instance_value(Ref(entity, np.full(int(part.sum()), k)), ("name",), rows[part])
-                same = [_name_key(a) == _name_key(b) for a, b in zip(taken, other)]
-                if any(same):
+                same = _name_keys(other) == taken
+                if same.any():
                     self.site = step
-                    raise StepFailed(name_taken(entity, other[same.index(True)]))
+                    raise StepFailed(name_taken(entity, other[int(np.flatnonzero(same)[0])]))
             for field, value in values:
                 self.assign((f"{entity}#{j}", field), rows[part], _part(value, part))
         count[rows] = made + 1
@@ -1071,6 +1075,20 @@ def _each_once(write, columns: list, n: int):
         values = iter([values[codes[at]] for codes, values in coded])
         texts[k] = write(tuple(c if isinstance(c, str) else next(values) for c in columns))
     return texts[inverse]
+
+
+def _first_seen(codes):
+    """The distinct codes in the order the games first give them."""
+    distinct, first = np.unique(codes, return_index=True)
+    return distinct[np.argsort(first)].tolist()
+
+
+def _name_keys(names):
+    """name_key of each game's name (an array), each distinct name worked out once."""
+    codes, values = factorized(names, len(names))
+    keys = np.empty(len(values), object)
+    keys[:] = [_name_key(v) for v in values]
+    return keys[codes]
 
 
 _NAME_KEYS: dict = {}
