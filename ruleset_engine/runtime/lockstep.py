@@ -29,7 +29,7 @@ from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice import vector
 from ruleset_engine.dice.errors import DiceError
 from ruleset_engine.dice.limits import DEFAULT_LIMITS
-from ruleset_engine.dice.vector import VPool, Vectors, compact, rows_of
+from ruleset_engine.dice.vector import VPool, Vectors, compact, distinct_rows, rows_of
 from ruleset_engine.errors import DuskBug, DuskError
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.model import MAX_BOXES
@@ -51,7 +51,7 @@ from .loop_plan import block_where, no_end_in_setup, no_end_inside
 from . import lockstep_queries
 from .lockstep_timers import Timers
 from .lockstep_values import (Record, Ref, RefSet, RefSetStore, RefStore, Store, Track, _as_python, _assemble,
-                              _by_instance, _key, _part,
+                              _by_instance, _key, _part, factorized,
                               _plain, _store_for)
 from .support import auto_answer, decision, default_arg, default_choice, default_truth, fmt, group_size, plain_text
 from .support import track_boxes
@@ -452,7 +452,7 @@ class Machine:
                 self.site = template
                 self.values.text = getattr(part, "text", None)      # what a call's message quotes
                 value = self.values.value(part.tree, rows)
-                columns.append(_as_python(value, n))
+                columns.append(factorized(value, n))
             literal = [isinstance(c, str) for c in columns]     # a value that is a text may show as its label
             words = self.ruleset.words
             write = plain_text if template.plain else \
@@ -490,13 +490,14 @@ class Machine:
                 parts.append(bound)
         if all(p.dtype.kind in "biu" for p in parts):
             table = np.concatenate([p.reshape(n, -1).astype(np.int64) for p in parts], axis=1)
-            _, first, inverse = np.unique(table, axis=0, return_index=True, return_inverse=True)
-            inverse = inverse.reshape(n)
-        else:       # texts (a choice): grouped by their values
-            keys = [tuple(_plain(x) for x in row) for row in zip(*parts)]
-            distinct: dict = {}
-            inverse = np.array([distinct.setdefault(key, len(distinct)) for key in keys], np.int64)
-            first = [keys.index(key) for key in distinct]
+            first, inverse = distinct_rows(table)
+        else:       # texts (a choice): grouped by their values, in the order the games first give them
+            first, inverse = distinct_rows(np.stack([codes for codes, _ in (factorized(p, n) for p in parts)],
+                                                    axis=1))
+            order = np.argsort(first, kind="stable")
+            rank = np.empty(len(first), np.int64)
+            rank[order] = np.arange(len(first))
+            first, inverse = first[order], rank[inverse]
         answered = [self.one_answer(step, rows, int(i), auto, faces, low, high, pool) for i in first]
         if step.kind == "pick":
             return VPool(faces, None, kinds if auto.kinds is not None else None)
@@ -692,26 +693,30 @@ class Machine:
         if full.any():
             raise StepFailed(group_full(entity, spec.most))
         if name is not None:
-            checked: dict = {}      # games name their instances alike: each distinct name checked once
-            for i, text in enumerate(name):
+            # Games name their instances alike: each distinct name checked once (the first game's first).
+            codes, distinct = factorized(name, len(name))
+            kept = np.empty(len(distinct), object)
+            for k in _first_seen(codes):
+                text = distinct[k]
                 given = str(text).strip()
-                refused = checked[given] if given in checked else checked.setdefault(given, name_refusal(given, entity))
+                refused = name_refusal(given, entity)
                 if refused:                                 # the rule create_instance keeps
                     raise StepFailed(refused)
-                name[i] = LocalText(text.texts) if isinstance(text, LocalText) else given
+                kept[k] = LocalText(text.texts) if isinstance(text, LocalText) else given
+            name = kept[codes]
         made = count[rows].copy()
         for j in np.unique(made):
             part = made == j
             j = int(j)
             given = name[part] if name is not None else None
             self.make_instances(entity, spec, rows[part], j, given)
-            taken = self.instance_value(Ref(entity, np.full(int(part.sum()), j)), ("name",), rows[part])
+            taken = _name_keys(self.instance_value(Ref(entity, np.full(int(part.sum()), j)), ("name",), rows[part]))
             for k in range(j):
                 other = self.instance_value(Ref(entity, np.full(int(part.sum()), k)), ("name",), rows[part])
-                same = [_name_key(a) == _name_key(b) for a, b in zip(taken, other)]
-                if any(same):
+                same = _name_keys(other) == taken
+                if same.any():
                     self.site = step
-                    raise StepFailed(name_taken(entity, other[same.index(True)]))
+                    raise StepFailed(name_taken(entity, other[int(np.flatnonzero(same)[0])]))
             for field, value in values:
                 self.assign((f"{entity}#{j}", field), rows[part], _part(value, part))
         count[rows] = made + 1
@@ -741,10 +746,12 @@ class Machine:
             raise PairFailed(f"{name}(..) joins two different instances, not {str(shown)!r} with itself", span=span)
         if (i == i[0]).all() and (j == j[0]).all():
             return [(int(i[0]), int(j[0]), rows, slice(None))]
+        pairs = np.stack([i, j], axis=1)
+        first, inverse = distinct_rows(pairs)
         out = []
-        for i_, j_ in np.unique(np.stack([i, j], axis=1), axis=0):
-            mask = (i == i_) & (j == j_)
-            out.append((int(i_), int(j_), rows[mask], mask))
+        for k, at in enumerate(first):
+            mask = inverse == k
+            out.append((int(i[at]), int(j[at]), rows[mask], mask))
         return out
 
     def named_instance(self, x, group: str, rows, pair: str, span=None):
@@ -1024,30 +1031,34 @@ class Machine:
 
 
 
-def _each_once(write, columns: list, n: int) -> list:
+def _each_once(write, columns: list, n: int):
     """write(pieces) for each of n games, its pieces the literal words (a str column) and its values
-    (a list column, one per game), written once for each distinct values (games mostly say the same
-    few texts: the names of their instances); values that cannot be a key are written each time."""
-    values = [c for c in columns if not isinstance(c, str)]
-    if not values:
+    (a column lockstep_values.factorized gives: a code per game, a value per code), written once for
+    each distinct combination of values (games mostly say the same few texts: the names of their
+    instances), found by numpy, not by a dict per game."""
+    coded = [c for c in columns if not isinstance(c, str)]
+    if not coded or not n:
         return [write(tuple(columns))] * n
+    first, inverse = distinct_rows(np.stack([codes for codes, _ in coded], axis=1))
+    texts = np.empty(len(first), object)
+    for k, at in enumerate(first):
+        values = iter([values[codes[at]] for codes, values in coded])
+        texts[k] = write(tuple(c if isinstance(c, str) else next(values) for c in columns))
+    return texts[inverse]
 
-    def pieces(row):
-        it = iter(row)
-        return tuple(c if isinstance(c, str) else next(it) for c in columns)
 
-    done: dict = {}
-    out = []
-    for row in zip(*values):
-        key = (row, tuple(map(type, row)))      # by type too: 1, 1.0 and True are equal keys, not one text
-        try:
-            text = done.get(key)
-            if text is None:
-                text = done[key] = write(pieces(row))
-        except TypeError:       # a value no dict can key (a record's fields)
-            text = write(pieces(row))
-        out.append(text)
-    return out
+def _first_seen(codes):
+    """The distinct codes in the order the games first give them."""
+    distinct, first = np.unique(codes, return_index=True)
+    return distinct[np.argsort(first)].tolist()
+
+
+def _name_keys(names):
+    """name_key of each game's name (an array), each distinct name worked out once."""
+    codes, values = factorized(names, len(names))
+    keys = np.empty(len(values), object)
+    keys[:] = [_name_key(v) for v in values]
+    return keys[codes]
 
 
 _NAME_KEYS: dict = {}

@@ -347,6 +347,32 @@ def _as_python(value, n: int) -> list:
     return [value] * n
 
 
+def factorized(value, n: int):
+    """A value of n games as (codes, values): a code for each game (an int64 array) and, for each
+    code, the value as the untraced program holds it (_as_python's), so that what is worked out from a
+    value (a text written, an answer checked) is worked out once per distinct value, not per game.
+    Values equal across types (1, 1.0 and True) keep apart; values no dict can key (a record's
+    fields) get a code each."""
+    if isinstance(value, VPool):
+        faces = value.faces
+        if not faces.shape[1]:
+            return np.zeros(n, np.int64), [()]
+        first, codes = vector.distinct_rows(faces)
+        return codes, [tuple(int(f) for f in faces[i] if f != vector.EMPTY) for i in first]
+    if isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype != object:
+        distinct, codes = np.unique(value, return_inverse=True)
+        return codes.reshape(n).astype(np.int64, copy=False), distinct.tolist()
+    if not isinstance(value, np.ndarray):
+        _as_python(value, 0)                # what cannot be shown is refused as _as_python refuses it
+        return np.zeros(n, np.int64), [value]
+    seen: dict = {}
+    try:
+        codes = [seen.setdefault((x, type(x)), len(seen)) for x in value]
+    except TypeError:
+        return np.arange(n, dtype=np.int64), _as_python(value, n)
+    return np.array(codes, np.int64), [_plain(x) for x, _ in seen]
+
+
 def _plain(value):
     """A numpy scalar as the Python value it holds (a question checks ints, bools and texts)."""
     return value.item() if isinstance(value, np.generic) else value

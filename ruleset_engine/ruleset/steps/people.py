@@ -297,11 +297,9 @@ def vector_choose(m, step: AskStep, rows) -> None:
     n = len(rows)
     where = groups.each(step.group, step.only.expr.tree, TEST, rows) if step.only is not None else None
     offered = np.zeros((n, over.most), bool)
-    names = []
     for j in range(over.most):
         present = over.present(j)
         offered[:, j] = present & where(j, present) if where is not None else present
-        names.append(groups.names(step.group, j, rows))
     many = offered.sum(axis=1)
     if step.several:
         low = m.per_row(m.number(step.min, rows), rows) if step.min is not None else np.zeros(n, np.int64)
@@ -331,6 +329,7 @@ def vector_choose(m, step: AskStep, rows) -> None:
         if fine.all():
             m.bind(step.var, rows, groups.instances(step.group, index))
             return
+    names = [groups.names(step.group, j, rows) for j in range(over.most)]     # read only when checked one by one
     checked: dict = {}
     out = np.full(n, -1, np.int64) if not step.several else np.zeros((n, over.most), bool)
     for k in range(n):
