@@ -6,8 +6,9 @@ seed derived from (S, i). Lockstep (runtime/lockstep.py): thousands of games at 
 game in numpy arrays; a range of games draws from a generator seeded from (S, the range's start),
 the ranges fixed by -n alone. Either way the same S gives the same report whatever the number of
 workers. `auto` (the default) plays lockstep when every construct the ruleset uses has a vector
-form, untraced otherwise, and says which and why. Each worker loads the ruleset and writes its
-program once, then plays ranges of games and sends back their Totals, a running summary (counts,
+form, untraced otherwise, and says which and why. Each worker loads the ruleset once (and, untraced,
+writes its program once: lockstep builds its machine from the model and never runs that program,
+so it is not written for it), then plays ranges of games and sends back their Totals, a running summary (counts,
 sums and histograms) that merges with the others: memory does not grow with N. With records
 (`--records FILE`, `records=True`: records.py) a range sends back its rows too, which the parent
 writes in game order as the ranges come back.
@@ -59,13 +60,18 @@ def loop_action(ruleset: Ruleset) -> str:
     raise SimulationError(f"{ruleset.id} has no game loop to simulate (it needs a loop: section)")
 
 
-def simulation_program(ruleset: Ruleset, params: dict) -> Program:
-    """The untraced program a simulation plays (its loop action with its default arguments)."""
+def check_loop_action(ruleset: Ruleset) -> None:
+    """A simulation plays the loop action with its default arguments: one it cannot play is refused."""
     action = ruleset.actions[loop_action(ruleset)]
     missing = [name for name, p in action.params.items() if p.default is None]
     if missing:
         raise SimulationError(f"the loop action {action.name!r} needs {missing[0]} and has no default for it, "
                               "so a simulation cannot play it")
+
+
+def simulation_program(ruleset: Ruleset, params: dict) -> Program:
+    """The untraced program a simulation plays (its loop action with its default arguments)."""
+    check_loop_action(ruleset)
     return build(ruleset, params, traced=False, run_limits=DEFAULT_RUN_LIMITS)
 
 
@@ -96,6 +102,7 @@ def played_game(program: Program, seed: int, max_rounds: int = MAX_ROUNDS) -> tu
 # param sets (a sweep writes one program per value, from the one ruleset loaded).
 _RULESETS: dict = {}
 _PROGRAMS: dict = {}
+_SHEETS: dict = {}
 KEPT_PROGRAMS = 8
 
 
@@ -113,11 +120,21 @@ def cell_program(source: str, params: dict, sheets: tuple = ()) -> Program:
         if len(_PROGRAMS) >= KEPT_PROGRAMS:
             _PROGRAMS.pop(next(iter(_PROGRAMS)))
         program = simulation_program(_ruleset(source), params)
-        if sheets:
-            from ruleset_engine.ruleset.sheets import read_all
-            program.sheets = tuple(read_all(list(sheets), _ruleset(source)))
+        program.sheets = cell_sheets(source, sheets)
         _PROGRAMS[key] = program
     return _PROGRAMS[key]
+
+
+def cell_sheets(source: str, sheets: tuple = ()) -> tuple:
+    """The sheets of the files (or folders) a run brings, read and checked once per process (every
+    problem of every sheet); () when it brings none."""
+    if not sheets:
+        return ()
+    key = (source, sheets)
+    if key not in _SHEETS:
+        from ruleset_engine.ruleset.sheets import read_all
+        _SHEETS[key] = tuple(read_all(list(sheets), _ruleset(source)))
+    return _SHEETS[key]
 
 
 def _played(program: Program, seed: int, i: int):
@@ -158,11 +175,12 @@ def play_lockstep_range(cell: tuple, seed: int, start: int, stop: int, rows: Row
     from ruleset_engine.runtime import lockstep
 
     source, params, *brought = cell
-    program = cell_program(source, params, *brought)       # written once per process: its checks come first
+    # No untraced program is written: lockstep never runs it (its machine is built from the model).
+    sheets = cell_sheets(source, *brought)
     tally = Totals()
     try:
         lockstep.play_range(_ruleset(source), params, seed, start, stop, tally, DEFAULT_RUN_LIMITS, MAX_ROUNDS,
-                            rows=rows, sheets=program.sheets)
+                            rows=rows, sheets=sheets)
     except lockstep.RoundLimitReached as err:
         raise SimulationError(f"games {start}..{stop - 1} (lockstep, seed {seed}) stopped: {err}") from None
     except RuleError as err:
@@ -289,21 +307,26 @@ def check_games(games: int, cells: int = 1) -> None:
         raise GameError(f"{cells:,} cells of {games:,} games each is more than {MAX_GAMES:,} games in all")
 
 
-def prepared(source: str, params: dict | None, sheets=()) -> tuple[Ruleset, dict]:
-    """The ruleset (loaded once in this process), its full params, and its program written here
-    so that its problems come before any game; a param naming an instance no sheet has (the
-    ruleset's, or `sheets`: the files and folders brought) is refused here too."""
+def prepared(source: str, params: dict | None, sheets=(), write: bool = True) -> tuple[Ruleset, dict]:
+    """The ruleset (loaded once in this process), its full params, and (with `write`) its untraced
+    program written here with the sheets brought, so that its problems come before any game; a
+    param naming an instance no sheet has (the ruleset's, or `sheets`: the files and folders
+    brought, every problem of each found here) is refused here too."""
     # Read afresh here (the file may have changed since this process last read it); workers read once.
     _RULESETS[source] = ruleset = load(source)
-    for key in [key for key in _PROGRAMS if key[0] == source]:
-        del _PROGRAMS[key]
+    for cache in (_PROGRAMS, _SHEETS):
+        for key in [key for key in cache if key[0] == source]:
+            del cache[key]
     loop_action(ruleset)
     full_params = resolve_params(ruleset, params or {})
+    sheets = tuple(str(path) for path in sheets)
+    brought = cell_sheets(source, sheets)
     if any(p.names is not None for p in ruleset.params.values()):
-        from ruleset_engine.ruleset.sheets import read_all
-
-        check_named(ruleset, full_params, read_all(list(sheets), ruleset) if sheets else ())
-    cell_program(source, full_params)
+        check_named(ruleset, full_params, brought)
+    if write:
+        cell_program(source, full_params, sheets)
+    else:
+        check_loop_action(ruleset)
     return ruleset, full_params
 
 
@@ -380,10 +403,10 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
     check_target(records)
     check_games(games)
     sheets = tuple(str(path) for path in sheets)
-    ruleset, full_params = prepared(source, params, sheets)
-    if sheets:
-        cell_program(source, full_params, sheets)       # every problem of every sheet, before a game
+    ruleset, full_params = prepared(source, params, sheets, write=False)
     chosen, reason = choose_backend(ruleset, full_params, backend)
+    if chosen == "untraced":
+        cell_program(source, full_params, sheets)       # its problems before any game; lockstep never runs it
     if announce is not None:
         announce(chosen, reason)
     sink = sink_for(records)

@@ -596,10 +596,12 @@ class Machine:
         (support.add_sheets: the group's fields, then the sheet's, its tracks marked as it says)."""
         count = self.counts[entity]
         made = count[rows].copy()
+        wanted = name_key(sheet.name)
         for j in range(int(made.max()) if len(rows) else 0):
             mine = rows[made > j]
             held = self.instance_value(Ref(entity, np.full(len(mine), j, np.int64)), ("name",), mine)
-            if any(name_key(x) == name_key(sheet.name) for x in held):
+            # Each name the games hold, compared once (not once per game: a batch holds the same few).
+            if any(name_key(x) == wanted for x in set(held.tolist() if isinstance(held, np.ndarray) else held)):
                 self.site = spec.count
                 raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} has an instance "
                                  f"named {sheet.name!r} already")

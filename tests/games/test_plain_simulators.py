@@ -21,6 +21,9 @@ from ruleset_engine.analysis.simulate import simulate
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from attack_plain import play_attack  # noqa: E402
 from noche_plain import play_night  # noqa: E402
+from vtm_plain import play_duel  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def rate_bound(a: int, b: int, n: int) -> float:
@@ -69,3 +72,24 @@ def test_noche_plain_plays_what_dusk_plays():
     dawns = sum(alive > 0 for alive in survivors)
     dusk_dawns = data["results"].get("dawn", {}).get("count", 0)
     assert abs(dawns - dusk_dawns) / n <= rate_bound(dawns, dusk_dawns, n)
+
+
+def test_vtm_plain_plays_what_dusk_plays():
+    # Brute soaking Ana's lethal with his Stamina moves these by about 25 bounds, a firearm adding only
+    # the successes past the first by 2.5 to 6, Ana always acting first by 1.3 to 2; the dazed rule and
+    # the wound penalty on initiative by less than one (measured): this duel rarely reaches them.
+    n = 10_000
+    rng = random.Random(29)
+    duels = [play_duel(rng) for _ in range(n)]
+    data = simulate("vtm-duel", n, seed=29, params={"attacker": "Ana", "defender": "Brute"}, backend="lockstep",
+                    sheets=[ROOT / "characters" / "brute.yaml"]).to_json()
+    assert set(data["results"]) <= {"attacker_wins", "defender_wins", "draw"}
+    for result in ("attacker_wins", "defender_wins"):
+        mine = sum(r == result for r, *_ in duels)
+        dusk = data["results"].get(result, {}).get("count", 0)
+        assert abs(mine - dusk) / n <= rate_bound(mine, dusk, n), (result, mine, dusk)
+    report = data["report"]
+    for k, key in ((1, "turns"), (2, "attacker_lost"), (3, "defender_lost")):
+        sample = [duel[k] for duel in duels]
+        assert abs(statistics.fmean(sample) - report[key]["mean"]) <= mean_bound(sample, n), key
+    assert abs(statistics.fmean(d[1] for d in duels) - data["length"]["mean"]) <= mean_bound([d[1] for d in duels], n)
