@@ -28,6 +28,7 @@ from .limits import DEFAULT_LIMITS, Limits
 
 FORMAT = "1"            # change it when what the file holds, or how, changes
 MAX_FILE = 8_000_000    # bytes: a larger file is not read (no ruleset's formulas come near it)
+KEEP_ASKED = 100        # expressions asked at the command line whose parses are kept
 
 # The classes a remembered node may be, by name, each with its fields in order.
 _NODES = {cls.__name__: cls for cls in (
@@ -149,12 +150,11 @@ def _write(path: str, code: str, trees: dict) -> None:
 
 
 @contextmanager
-def remembering(sources):
+def remembering(sources, keep: int | None = None):
     """While a ruleset loads: its parses are read from, and kept in, the file of `sources` (the bytes
-    of the ruleset's files, in order). Nested, only the outermost reads and writes."""
-    if getattr(_STATE, "known", None) is not None:
-        yield
-        return
+    of the ruleset's files, in order); the file holds the texts parsed this time. `keep`: the file
+    holds the last `keep` texts parsed anew under it instead (the expressions asked at the command line).
+    Nested, the inner one holds while it lasts (a ruleset loaded to answer a question asked)."""
     folder = _folder()
     try:
         code = _code()
@@ -167,13 +167,24 @@ def remembering(sources):
         yield
         return
     path = os.path.join(folder, digest.hexdigest() + ".json")
+    outer = (getattr(_STATE, "known", None), getattr(_STATE, "new", None), getattr(_STATE, "used", None))
     _STATE.known, _STATE.new, _STATE.used = _read(path, code), {}, {}
     try:
         yield
         if _STATE.new:
-            _write(path, code, {**_STATE.used, **_STATE.new})
+            if keep is None:
+                trees = {**_STATE.used, **_STATE.new}
+            else:       # the oldest first, the last `keep` parsed kept (a file is written only after a parse)
+                trees = dict(list({**_STATE.known, **_STATE.new}.items())[-keep:])
+            _write(path, code, trees)
     finally:
-        _STATE.known = _STATE.new = _STATE.used = None
+        _STATE.known, _STATE.new, _STATE.used = outer
+
+
+def asked():
+    """The parses of the expressions asked at the command line (`dusk roll`, `dusk prob`): the last
+    KEEP_ASKED of them are remembered."""
+    return remembering((b"expressions asked at the command line",), keep=KEEP_ASKED)
 
 
 def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> ast.Node:

@@ -196,3 +196,36 @@ def test_a_ruleset_loads_the_same_from_remembered_and_from_damaged_trees(cache, 
         _compile_cached.cache_clear()
         assert load("attack-of-the-vampires").formulas.keys() == first.formulas.keys()
     _compile_cached.cache_clear()
+
+
+def test_the_expressions_asked_keep_the_last_ones(cache, monkeypatch):
+    monkeypatch.setattr(remembered, "KEEP_ASKED", 3)
+    for text in ["1d4", "1d6", "1d8", "1d6", "1d10"]:   # 1d6 asked again is read, not kept again
+        with remembered.asked():
+            remembered.parse(text)
+    asked = counting(monkeypatch)
+    with remembered.asked():
+        trees = [remembered.parse(text) for text in ["1d6", "1d8", "1d10", "1d4"]]
+    assert asked == ["1d4"]         # the oldest, past the three kept
+    assert trees == [lark_parser.parse(text) for text in ["1d6", "1d8", "1d10", "1d4"]]
+
+
+def test_a_ruleset_loaded_inside_the_asked_keeps_its_own_file(cache, monkeypatch):
+    expected = {text: lark_parser.parse(text) for text in ("2d6", "3d6", "4d6")}
+    with remembered.asked():
+        remembered.parse("2d6")
+        with remembered.remembering(SOURCE):
+            remembered.parse("3d6")
+        remembered.parse("4d6")
+    asked = lark_refused(monkeypatch)
+    with remembered.asked():
+        assert [remembered.parse("2d6"), remembered.parse("4d6")] == [expected["2d6"], expected["4d6"]]
+    with remembered.remembering(SOURCE):
+        assert remembered.parse("3d6") == expected["3d6"]
+    assert asked == []
+    monkeypatch.undo()
+    monkeypatch.setenv("DUSK_CACHE_DIR", str(cache.parent))
+    asked = counting(monkeypatch)
+    with remembered.remembering(SOURCE):
+        remembered.parse("2d6")       # kept in the file of the expressions asked, not the ruleset's
+    assert asked == ["2d6"]
