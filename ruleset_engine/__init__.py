@@ -43,6 +43,7 @@ _API = {
     "ScriptedDice": ("ruleset_engine.dice", "ScriptedDice"),
     "render_text": ("ruleset_engine.dice.render", "render_text"),
     "render_rich": ("ruleset_engine.dice.render", "render_rich"),
+    "asked_parses": ("ruleset_engine.dice.remembered", "asked"),   # `with`: an expression asked before is not parsed again
     # rulesets
     "load": ("ruleset_engine.ruleset", "load"),
     "check": ("ruleset_engine.analysis.check", "check"),

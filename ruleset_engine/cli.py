@@ -43,7 +43,8 @@ def cmd_roll(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed) if args.seed is not None else random.Random()
     try:
         # Spaces around the expression are the shell's, not the expression's: they change no layout.
-        result = dusk.roll(args.expression.strip(), rng=rng)
+        with dusk.asked_parses():       # an expression rolled before is not parsed again (dice/remembered.py)
+            result = dusk.roll(args.expression.strip(), rng=rng)
     except dusk.DuskError as err:
         print(_("dusk roll: {error}").format(error=err), file=sys.stderr)
         return 2
@@ -60,6 +61,11 @@ def cmd_prob(args: argparse.Namespace) -> int:
     """Exact odds (icepool, imported here only), or a seeded estimate said to be one."""
     from ruleset_engine.analysis import prob, prob_view
 
+    with dusk.asked_parses():       # an expression asked before is not parsed again (dice/remembered.py)
+        return _prob(args, prob, prob_view)
+
+
+def _prob(args: argparse.Namespace, prob, prob_view) -> int:
     try:
         # One load (and one check) of the ruleset gives both its params and its named formulas.
         env, formulas = prob.ruleset_names(args.ruleset, args.set) if args.ruleset else ({}, prob.NO_FORMULAS)

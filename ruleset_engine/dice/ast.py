@@ -243,13 +243,26 @@ def kinds_named(node, book=None, seen: tuple = ()) -> set:
     return named
 
 
+# Fields that never hold a node (places, depths, labels): walk skips them, since the checks of a large
+# ruleset walk its trees tens of thousands of times.
+_NOT_NODES = frozenset({"span", "depth", "name_span", "label", "meaning"})
+_WALKED: dict[type, tuple[str, ...]] = {}
+
+
+def _walked_fields(cls) -> tuple[str, ...]:
+    names = _WALKED.get(cls)
+    if names is None:
+        names = _WALKED[cls] = tuple(n for n in getattr(cls, "__dataclass_fields__", ()) if n not in _NOT_NODES)
+    return names
+
+
 def walk(node):
     """Every node of a tree, the node first (no recursion, so any depth is fine)."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        for field_name in getattr(current, "__dataclass_fields__", ()):
+        for field_name in _WALKED.get(type(current)) or _walked_fields(type(current)):
             value = getattr(current, field_name)
             if isinstance(value, tuple):
                 stack.extend(v for v in value if hasattr(v, "__dataclass_fields__"))

@@ -18,7 +18,7 @@ from .kinds import ANY, describe
 from .limits import DEFAULT_LIMITS, Limits
 from .lowering import Lowering, Namespace, Src
 from .named import MAX_WRITTEN_OUT, NO_FORMULAS, calls_in, written_out
-from .parser import parse
+from .remembered import parse
 from .runtime import Tally, t_env, u_env
 from .values import Result
 

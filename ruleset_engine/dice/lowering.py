@@ -82,14 +82,24 @@ SHARED_HELPERS = ("div", "rem", "mul", "chain", "condition", "modifier", "count_
                   "joined", "formula_call")   # both modes
 
 
+_HELPERS: dict = {}
+
+
+def _helpers() -> dict:
+    """The runtime's helpers by the names generated code reads them by, found once (a ruleset's
+    hundreds of formulas each get a namespace)."""
+    if not _HELPERS:
+        for name in dir(runtime):
+            if name[:2] in ("t_", "u_") or name in SHARED_HELPERS:
+                _HELPERS["_" + name] = getattr(runtime, name)
+    return _HELPERS
+
+
 class Namespace:
     """The names generated code refers to: the helpers, the registry's entries and constants."""
 
     def __init__(self):
-        self.values: dict = {"__builtins__": __builtins__}
-        for name in dir(runtime):
-            if name[:2] in ("t_", "u_") or name in SHARED_HELPERS:
-                self.values["_" + name] = getattr(runtime, name)
+        self.values: dict = {"__builtins__": __builtins__, **_helpers()}
         self._named: dict = {}
         self._fresh = 0
 

@@ -25,7 +25,7 @@ from ruleset_engine.dice.kinds import ANY
 from ruleset_engine.dice.lowering import Lowering, Namespace, Src
 from ruleset_engine.dice.named import (MAX_NESTING, MAX_WRITTEN_OUT, FormulaBook, NamedFormula, calls_in,
                                        written_out)
-from ruleset_engine.dice.parser import parse
+from ruleset_engine.dice.remembered import parse
 
 
 def formula_book(c) -> FormulaBook:

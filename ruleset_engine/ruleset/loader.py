@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ruleset_engine.dice.remembered import remembering
+
 from . import bundled
 from .checker import RulesetChecker
 from .files import may_extend as _may_extend
@@ -90,15 +92,24 @@ def _kind_of(data) -> str:
     return "a list" if isinstance(data, list) else "a text" if isinstance(data, str) else "a single value"
 
 
+def _contents(paths):
+    """The bytes of each file, in order (what a ruleset's remembered parses are found by)."""
+    for path in paths:
+        with open(path, "rb") as handle:
+            yield handle.read()
+
+
 def load(source: str):
     """A compiled Ruleset from a bundled id or a file; RulesetError lists every problem."""
     real: dict = {}
     data, files = read_merged(source, real=real)
     problems = validate(data)
-    # What the schema refused is passed over by the meaning checks; the rest is still checked.
-    checker = RulesetChecker(data, files[0], files, broken=[p.path for p in problems if p.path],
-                             refused=bool(problems), real=real)
-    ruleset = checker.build()
+    # What the schema refused is passed over by the meaning checks; the rest is still checked. The
+    # formulas' syntax trees are remembered by the ruleset's files (dice/remembered.py: Lark unneeded).
+    with remembering(_contents(real[name] for name in files if name in real)):
+        checker = RulesetChecker(data, files[0], files, broken=[p.path for p in problems if p.path],
+                                 refused=bool(problems), real=real)
+        ruleset = checker.build()
     if ruleset is None:
         raise RulesetError(problems + checker.problems)
     return ruleset
