@@ -175,6 +175,28 @@ def test_a_page_opened_with_its_token_keeps_it_in_a_cookie(client, table):
     assert joined.status_code == 303 and "dusk_join=" in joined.headers["set-cookie"]
 
 
+def test_the_gm_s_page_gives_a_seat_with_its_own_cookie(client, table):
+    """The GM's page (its seat cookie, no join key) gives a seat; a player's page gives none."""
+    client.get(f"/?seat={table.gm_token}")
+    given = client.post("/api/join", json={"seat": "Carla"})
+    assert given.status_code == 200 and given.json()["seat"] == "Carla" and given.json()["link"].startswith("/?seat=")
+    assert "set-cookie" not in given.headers           # the GM's page stays the GM's
+    client.cookies.clear()
+    client.get(f"/?seat={seat_token(table, 'Ana')}")
+    assert client.post("/api/join", json={"seat": "Beto"}).status_code == 401
+
+
+@pytest.mark.parametrize("method,path", [("GET", "/api/state"), ("POST", "/api/command"), ("GET", "/api/export"),
+                                         ("POST", "/api/join"), ("GET", "/api/events")])
+def test_every_route_counts_against_the_seat_s_rate(table, method, path):
+    """One bucket a token, whatever route spends it: the GM's burst of 2 spent on the state, the next asks wait."""
+    with TestClient(make_app(table, rate=0.0001, burst=2)) as client:
+        gm = bearer(table.gm_token)
+        assert [client.get("/api/state", headers=gm).status_code for _ in range(2)] == [200, 200]
+        answer = client.request(method, path, headers={**gm, "Content-Type": "application/json"}, content=b"{}")
+        assert answer.status_code == 429 and answer.headers["retry-after"] == "1"
+
+
 def test_a_body_past_the_bound_is_refused_unread(client, table):
     gm = bearer(table.gm_token)
     big = client.post("/api/command", headers={**gm, "Content-Type": "application/json"},
