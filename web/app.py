@@ -163,9 +163,7 @@ class Server:
             return response
         if not self.table.is_join_key(request.cookies.get(JOIN_COOKIE)):
             return self.page_401()
-        name = "join.html" if (resources.files("ruleset_engine.web") / "templates" / "join.html").is_file() \
-            else "table.html"
-        return self.render(name, None, "join")
+        return self.render("join.html", None, "join")
 
     def render(self, name: str, seat, page: str) -> HTMLResponse:
         state = self.table.state(seat) if page == "table" else None
