@@ -5,12 +5,13 @@
  * Every control builds a line of the REPL's command language and posts it to /api/command: the page
  * types what a person would type at the prompt, so there is one command language (docs/serve.md).
  * Every part is built with createElement and textContent: data (a name, a roll's label) is never
- * read as markup. The page's words come from the template (#words), in the table's language.
+ * read as markup. The page's words come from the template (#words), in the table's language; the
+ * server is asked through static/api.js.
  */
 "use strict";
 
 (function () {
-  const words = JSON.parse(document.getElementById("words").textContent);
+  const { words, notice, get, post } = window.dusk;      // static/api.js
   // A die's fate as the terminal marks it (ruleset_engine/dice/render.py): never colour alone.
   const FATES = { kept: "", dropped: "✗", aside: "↓", cancelled: "⊘", counted: "✓" };
   const EXPLODED = "!";
@@ -50,42 +51,9 @@
 
   // ---- talking to the server
 
-  function notice(message, ok) {
-    const box = $("#notice");
-    box.textContent = message || "";
-    box.className = ok ? "ok" : "";
-  }
-
-  async function api(path, body) {
-    const init = { credentials: "same-origin", headers: { Accept: "application/json" } };
-    if (body !== undefined) {
-      init.method = "POST";
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    let response;
-    try {
-      response = await fetch(path, init);
-    } catch (err) {
-      notice(words.failed);
-      return null;
-    }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (err) {
-      data = null;
-    }
-    if (response.status === 401) notice(words.unauthorized);
-    else if (response.status === 403) notice((data && data.message) || words.not_allowed);
-    else if (response.status === 429) notice(words.too_fast);
-    else if (!response.ok) notice((data && (data.message || data.error)) || words.failed);
-    return response.ok ? data : null;
-  }
-
   // A line of the command language, as this seat: the answer to a question, an action, a roll.
   async function send(line) {
-    const reply = await api("/api/command", { line: line });
+    const reply = await post("/api/command", { line: line });
     if (reply === null) return null;
     if (reply.ok === false) notice(reply.refused || reply.output || words.failed);
     else notice("");
@@ -102,7 +70,7 @@
   }
 
   async function load() {
-    const fresh = await api("/api/state");
+    const fresh = await get("/api/state");
     if (fresh === null) return;
     state = fresh;
     lastSeq = -1;
@@ -170,7 +138,7 @@
     if (refreshTimer !== null) return;
     refreshTimer = setTimeout(async () => {
       refreshTimer = null;
-      const fresh = await api("/api/state");
+      const fresh = await get("/api/state");
       if (fresh === null || state === null) return;
       for (const key of ["sheet", "sheets", "seats", "actions", "tables", "status", "over", "result"]) state[key] = fresh[key];
       renderHeader();
@@ -641,7 +609,7 @@
   }
 
   async function giveSeat(name, item) {
-    const reply = await api("/api/join", { seat: name });
+    const reply = await post("/api/join", { seat: name });
     if (!reply) return;
     const link = reply.link || (reply.token ? location.origin + "/?seat=" + reply.token : null);
     if (link) {
