@@ -273,6 +273,15 @@
     return form;
   }
 
+  // One input in a form: the line sent is `line(its value)`.
+  function inputForm(props, line, submitLabel) {
+    return answerForm((form) => {
+      const input = el("input", props);
+      form.append(el("div", { class: "row" }, input));
+      return () => line(input.value.trim());
+    }, submitLabel);
+  }
+
   function numberControl(question) {
     const lo = question.min;
     const hi = question.max;
@@ -285,13 +294,9 @@
       }
       return row;
     }
-    return answerForm((form) => {
-      const input = el("input", { type: "number", name: "answer", inputmode: "numeric", step: "1",
-                                  min: lo, max: hi, value: question.default !== undefined ? question.default : (lo !== undefined ? lo : ""),
-                                  "aria-label": question.prompt || "" });
-      form.append(el("div", { class: "row" }, input));
-      return () => input.value.trim();
-    });
+    return inputForm({ type: "number", name: "answer", inputmode: "numeric", step: "1", min: lo, max: hi,
+                       value: question.default !== undefined ? question.default : (lo !== undefined ? lo : ""),
+                       "aria-label": question.prompt || "" }, (value) => value);
   }
 
   function choiceControl(question) {
@@ -311,12 +316,8 @@
   }
 
   function textControl(question) {
-    return answerForm((form) => {
-      const input = el("input", { type: "text", name: "answer", autocomplete: "off",
-                                  maxlength: question.max, "aria-label": question.prompt || "" });
-      form.append(el("div", { class: "row" }, input));
-      return () => input.value.trim();
-    });
+    return inputForm({ type: "text", name: "answer", autocomplete: "off", maxlength: question.max,
+                       "aria-label": question.prompt || "" }, (value) => value);
   }
 
   // Toggle buttons, one per item; the answer is the items pressed.
@@ -342,48 +343,37 @@
     return say(words.chosen, { n: count }) + (lo !== undefined ? " (" + (lo === hi ? lo : lo + "–" + hi) + ")" : "");
   }
 
-  function pickControl(question) {
-    const pool = question.pool || [];
-    const lo = question.min !== undefined ? question.min : 0;
-    const hi = question.max !== undefined ? question.max : pool.length;
+  // Toggle buttons in a form, the count pressed said under them and the answer sent only between
+  // lo and hi of them: the items pressed joined by `sep` (`none` for none).
+  function togglesForm(items, label, lo, hi, sep) {
     return answerForm((form) => {
       const count = el("p", { class: "hint" });
-      const row = toggles(pool, (face) => String(face), () => update());
-      const submit = () => form.querySelector("button[type=submit]");
+      const row = toggles(items, label, () => update());
       function update() {
-        const n = pressed(row, pool).length;
+        const n = pressed(row, items).length;
         count.textContent = rangeWords(n, lo, hi);
-        if (submit()) submit().disabled = n < lo || n > hi;
+        const submit = form.querySelector("button[type=submit]");
+        if (submit) submit.disabled = n < lo || n > hi;
       }
       form.append(row, count);
-      setTimeout(update, 0);
+      setTimeout(update, 0);       // once the form has its button
       return () => {
-        const faces = pressed(row, pool);
-        return faces.length ? faces.join(" ") : "none";
+        const chosen = pressed(row, items);
+        return chosen.length ? chosen.join(sep) : "none";
       };
     });
   }
 
+  function pickControl(question) {
+    const pool = question.pool || [];
+    return togglesForm(pool, (face) => String(face), question.min !== undefined ? question.min : 0,
+                       question.max !== undefined ? question.max : pool.length, " ");
+  }
+
   function instancesControl(question) {
     const names = question.choices || [];
-    const lo = question.min !== undefined ? question.min : 0;
-    const hi = question.max !== undefined ? question.max : names.length;
-    return answerForm((form) => {
-      const count = el("p", { class: "hint" });
-      const row = toggles(names, (name) => name, () => update());
-      const submit = () => form.querySelector("button[type=submit]");
-      function update() {
-        const n = pressed(row, names).length;
-        count.textContent = rangeWords(n, lo, hi);
-        if (submit()) submit().disabled = n < lo || n > hi;
-      }
-      form.append(row, count);
-      setTimeout(update, 0);
-      return () => {
-        const chosen = pressed(row, names);
-        return chosen.length ? chosen.join(", ") : "none";
-      };
-    });
+    return togglesForm(names, (name) => name, question.min !== undefined ? question.min : 0,
+                       question.max !== undefined ? question.max : names.length, ", ");
   }
 
   function diceControl(question) {
@@ -417,12 +407,8 @@
       const item = el("div", { class: "request", "data-id": request.id });
       item.append(el("p", { class: "prompt", text: request.text || request.expression }));
       if (request.mine) {
-        item.append(answerForm((form) => {
-          const input = el("input", { type: "text", name: "expr", value: request.expression, spellcheck: "false",
-                                      autocomplete: "off", "aria-label": words.dice });
-          form.append(el("div", { class: "row" }, input));
-          return () => "roll " + input.value.trim();
-        }, words.roll));
+        item.append(inputForm({ type: "text", name: "expr", value: request.expression, spellcheck: "false",
+                                autocomplete: "off", "aria-label": words.dice }, (value) => "roll " + value, words.roll));
       }
       list.append(item);
     }
