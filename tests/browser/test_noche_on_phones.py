@@ -2,6 +2,7 @@
 phone's screen of their own (a headless Chromium each, 390 px wide), against `dusk serve`.
 
 The GM answers the setup on their screen; each player takes a seat through the join link; the GM
+shows one of the ruleset's tables; the GM
 starts a conflict, and each player risks dice and brings in a Relationship on their own screen while
 the others see whose question it is and have no control to answer it. Every roll shows on every
 screen (waited for, with a bound). The GM's secret roll shows on the GM's screen only; a roll the GM
@@ -75,6 +76,15 @@ def test_a_noche_conflict_on_four_phones(table):
     gm.wait_text("#seats", "taken")
     assert all(f"{name}\ntaken" in gm.text("#seats") or f"{name} taken" in gm.text("#seats") for name in NAMES), \
         gm.text("#seats")
+
+    # The ruleset's tables, on the GM's screen only, by their titles: the Relationships the setup wrote.
+    gm.wait_text("#table-name", "Outcomes (after Zak Arntson's grid, in our own words)")
+    gm.choose("#table-name", "relationships")
+    gm.click("#table-show")
+    shown = gm.wait_text("#output", "Relationships")
+    assert all(said in shown for said in words.values()), shown
+    for screen in players.values():          # a player's page has no tables to pick (nor the GM's tools)
+        assert screen.find("#table-name option") == [] and not screen.find("#gm")[0].is_displayed()
 
     # A secret roll: on the GM's screen only.
     gm.fill("#secret-expr", SECRET)

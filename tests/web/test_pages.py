@@ -73,6 +73,8 @@ def test_the_pages_in_the_table_s_language_and_their_files_served(tmp_path, span
             given = page_words(page)
             assert given["your_question"] == "Tu pregunta" and given["fates"]["cancelled"] == "anulado"
             assert ">Tu pregunta</h2>" in page and ">La crónica</h2>" in page
+            assert [t["title"] for t in client.get("/api/state").json()["tables"]] == [
+                "Desenlaces (según la tabla de Zak Arntson, contada con nuestras palabras)", "Relaciones"]
             named = re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
             assert named[-2:] == ["/static/api.js", "/static/table.js"], named      # the shared script first
             for name in named:

@@ -53,6 +53,20 @@ def test_the_gm_sees_every_seat_and_every_action(client, table):
     assert "Ana has a Bond with Beto: old friends" in said or any("Bond" in t for t in said)
 
 
+def test_the_gm_s_state_lists_the_ruleset_s_tables_as_table_names_them(client, table):
+    """Noche's one table and one pair, by the names `table` takes and their titles (rulesets/noche-de-los-vampiros.yaml)."""
+    gm = bearer(table.gm_token)
+    tables = client.get("/api/state", headers=gm).json()["tables"]
+    assert tables == [{"name": "outcomes", "title": "Outcomes (after Zak Arntson's grid, in our own words)"},
+                      {"name": "relationships", "title": "Relationships"}]
+    listed = client.post("/api/command", headers=gm, json={"line": "table"}).json()
+    assert listed["ok"] and "outcomes, relationships" in listed["output"]       # the REPL's own list
+    for item in tables:          # each as the picker sends it: its table shown, under its title
+        shown = client.post("/api/command", headers=gm, json={"line": f"table {item['name']}"}).json()
+        assert shown["ok"] and item["title"] in shown["output"], shown
+    assert client.get("/api/state", headers=bearer(seat_token(table, "Ana"))).json()["tables"] is None
+
+
 def test_a_player_sees_their_own_sheet_and_no_gm_action(client, table):
     state = client.get("/api/state", headers=bearer(seat_token(table, "Beto"))).json()
     assert state["me"] == {"role": "player", "seat": "Beto"}
@@ -241,3 +255,4 @@ def test_a_typed_script_shows_as_text_on_every_page(tmp_path):
         assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     finally:
         session.close()
+
