@@ -256,3 +256,31 @@ def test_a_typed_script_shows_as_text_on_every_page(tmp_path):
     finally:
         session.close()
 
+
+def test_every_setup_question_is_the_gm_s(tmp_path):
+    """At dusk serve, Noche's setup asks before any character exists (a seat is a character): every
+    question, even one that names a character (Beto's Bond with Ana), is the GM's to answer on the GM's
+    screen; the join link has no seat to give until the setup made them."""
+    from ruleset_engine.repl.session import Session
+    from ruleset_engine.web.table import Table
+
+    session, reply = Session.new("noche-de-los-vampiros", {"players": 2}, 7, tmp_path / "setup.dusk")
+    table = Table(session, reply, "en")
+    try:
+        with TestClient(make_app(table)) as client:
+            gm, key = bearer(table.gm_token), bearer(table.join_key)
+            asked, answers = [], iter(["2", "Ana", "Beto"])
+            while (question := client.get("/api/state", headers=gm).json()["question"]) is not None:
+                asked.append(question["prompt"])
+                assert question["mine"] and question["owner"] is None, question
+                assert question["owner_label"] == "the GM's question"
+                assert client.post("/api/join", headers=key, json={}).json()["free"] == []
+                assert client.post("/api/join", headers=key, json={"seat": "Ana"}).status_code == 409
+                answer = client.post("/api/command", headers=gm, json={"line": next(answers, "old friends")}).json()
+                assert answer["ok"], answer
+            assert asked[0] == "How many characters tonight (2 to 8)?" and len(asked) == 5, asked
+            assert any(p.startswith("Beto: your Bond with Ana") or p.startswith("Ana: your Bond with Beto")
+                       for p in asked), asked
+            assert client.post("/api/join", headers=key, json={}).json()["free"] == ["Ana", "Beto"]
+    finally:
+        session.close()
