@@ -2,8 +2,9 @@
 
 Every route but the pages' files asks for a token (a Bearer header, or the cookie a page opened
 with `?seat=` set) and says 401 the same way for every wrong or missing one, whether or not a game
-is served; every API route asks `admitted` first, which says who asks and spends their rate. Bounds known in advance are refused before any work: a body past MAX_BODY (413, read no
-further), a seat past its rate (429), streams past MAX_STREAMS (503). Nothing here touches the
+is served: every API route asks `Server.admitted` first, which says who asks and spends their rate.
+Bounds known in advance are refused before any work: a body past MAX_BODY (413, read no further), a
+seat past its rate (429), streams past MAX_STREAMS (503). Nothing here touches the
 file system but reading the pages' own files: the chronicle is made in memory (`/api/export`), the
 session file is the Session's.
 """
