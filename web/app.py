@@ -2,8 +2,9 @@
 
 Every route but the pages' files asks for a token (a Bearer header, or the cookie a page opened
 with `?seat=` set) and says 401 the same way for every wrong or missing one, whether or not a game
-is served. Bounds known in advance are refused before any work: a body past MAX_BODY (413, read no
-further), a seat past its rate (429), streams past MAX_STREAMS (503). Nothing here touches the
+is served: every API route asks `Server.admitted` first, which says who asks and spends their rate.
+Bounds known in advance are refused before any work: a body past MAX_BODY (413, read no further), a
+seat past its rate (429), streams past MAX_STREAMS (503). Nothing here touches the
 file system but reading the pages' own files: the chronicle is made in memory (`/api/export`), the
 session file is the Session's.
 """
@@ -41,6 +42,7 @@ SEAT_COOKIE = "dusk_seat"
 JOIN_COOKIE = "dusk_join"
 
 UNAUTHORIZED = {"error": "unauthorized"}
+JOINING = object()          # who asks with the players' join key (no seat yet)
 
 
 def _folder(name: str) -> str:
@@ -88,10 +90,6 @@ class Server:
             return header[7:].strip()
         return request.cookies.get(cookie)
 
-    def who(self, request: Request):
-        """(True, seat) for a known token, else (False, None)."""
-        return self.table.seat_of_token(self.token_of(request))
-
     def limited(self, token: str) -> Response | None:
         bucket = self.buckets.get(token) or self.buckets.setdefault(token, Bucket(self.rate, self.burst, self.burst))
         if len(self.buckets) > 10_000:        # tokens never issued fill no memory: only known ones reach here
@@ -99,6 +97,27 @@ class Server:
         if not bucket.take():
             return JSONResponse({"error": "too many requests", "retry_after": 1}, 429, {"Retry-After": "1"})
         return None
+
+    def admitted(self, request: Request, joining: bool = False):
+        """Who asks: their seat (GM: the GM's), or JOINING (the players' join key, when `joining`), once
+        their token is known and within its rate; else the Response refusing them (401, 429).
+
+        A seat's token comes as a Bearer header or the page's seat cookie; a join, also as the join
+        page's cookie (the GM's own page gives seats with its seat cookie)."""
+        header = bool(request.headers.get("authorization"))
+        tokens = [self.token_of(request)]
+        if joining and not header:
+            tokens.insert(0, request.cookies.get(JOIN_COOKIE))
+        for token in tokens:
+            if joining and self.table.is_join_key(token):
+                who = JOINING
+            else:
+                known, who = self.table.seat_of_token(token)
+                if not known:
+                    continue
+            refused = self.limited(token)
+            return refused if refused is not None else who
+        return JSONResponse(UNAUTHORIZED, 401)
 
     async def body(self, request: Request):
         """The JSON body, or a Response refusing it (415, 413, 400)."""
@@ -130,7 +149,7 @@ class Server:
             response = RedirectResponse("/", 303)
             response.set_cookie(SEAT_COOKIE, token, httponly=True, samesite="strict", path="/")
             return response
-        known, seat = self.who(request)
+        known, seat = self.table.seat_of_token(self.token_of(request))
         if not known:
             return self.page_401()
         return self.render("table.html", seat, "table")
@@ -145,9 +164,7 @@ class Server:
             return response
         if not self.table.is_join_key(request.cookies.get(JOIN_COOKIE)):
             return self.page_401()
-        name = "join.html" if (resources.files("ruleset_engine.web") / "templates" / "join.html").is_file() \
-            else "table.html"
-        return self.render(name, None, "join")
+        return self.render("join.html", None, "join")
 
     def render(self, name: str, seat, page: str) -> HTMLResponse:
         state = self.table.state(seat) if page == "table" else None
@@ -170,21 +187,15 @@ class Server:
 
     # ---- the JSON face
     async def api_state(self, request: Request) -> Response:
-        known, seat = self.who(request)
-        if not known:
-            return JSONResponse(UNAUTHORIZED, 401)
-        refused = self.limited(self.token_of(request))
-        if refused is not None:
-            return refused
+        seat = self.admitted(request)
+        if isinstance(seat, Response):
+            return seat
         return JSONResponse(await run_in_threadpool(self.table.state, seat))
 
     async def api_command(self, request: Request) -> Response:
-        known, seat = self.who(request)
-        if not known:
-            return JSONResponse(UNAUTHORIZED, 401)
-        refused = self.limited(self.token_of(request))
-        if refused is not None:
-            return refused
+        seat = self.admitted(request)
+        if isinstance(seat, Response):
+            return seat
         body = await self.body(request)
         if isinstance(body, Response):
             return body
@@ -201,15 +212,12 @@ class Server:
         return JSONResponse(reply.to_json())
 
     async def api_join(self, request: Request) -> Response:
-        token = self.token_of(request, JOIN_COOKIE) if not request.headers.get("authorization") \
-            else self.token_of(request)
-        known, seat = self.table.seat_of_token(token)
-        by_gm = known and seat is GM
-        if not by_gm and not self.table.is_join_key(token):
+        who = self.admitted(request, joining=True)
+        if isinstance(who, Response):
+            return who
+        by_gm = who is GM
+        if not by_gm and who is not JOINING:        # a player's token takes no other seat
             return JSONResponse(UNAUTHORIZED, 401)
-        refused = self.limited(token)
-        if refused is not None:
-            return refused
         body = await self.body(request)
         if isinstance(body, Response):
             return body
@@ -228,9 +236,9 @@ class Server:
         return response
 
     async def api_export(self, request: Request) -> Response:
-        known, seat = self.who(request)
-        if not known:
-            return JSONResponse(UNAUTHORIZED, 401)
+        seat = self.admitted(request)
+        if isinstance(seat, Response):
+            return seat
         if seat is not GM:
             return JSONResponse({"error": "forbidden", "message": _("only the GM downloads the chronicle")}, 403)
         text = await run_in_threadpool(self.table.export)
@@ -247,10 +255,10 @@ class Server:
             loop.call_soon_threadsafe(event.set)
 
     async def api_events(self, request: Request) -> Response:
+        seat = self.admitted(request)
+        if isinstance(seat, Response):
+            return seat
         token = self.token_of(request)
-        known, seat = self.table.seat_of_token(token)
-        if not known:
-            return JSONResponse(UNAUTHORIZED, 401)
         if sum(self.streams.values()) >= self.max_streams or self.streams.get(token, 0) >= STREAMS_PER_TOKEN:
             return JSONResponse({"error": "too many streams"}, 503, {"Retry-After": "5"})
         self.loop = asyncio.get_running_loop()

@@ -265,6 +265,7 @@ class Table:
                 "sheet": views.sheet(game, seat, self.lang) if seat is not GM else None,
                 "sheets": [views.sheet(game, s, self.lang) for s in self.seats()] if seat is GM else None,
                 "actions": views.actions(self.repl, seat),
+                "tables": views.tables(self.repl) if seat is GM else None,      # the GM's picker
                 "commands": sorted(PLAYER_COMMANDS) if seat is not GM else sorted(set(BUILTINS) - NOT_SERVED),
             }
 

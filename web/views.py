@@ -1,4 +1,4 @@
-"""The JSON the server answers (docs/serve.md, API): log entries, the question, sheets and actions.
+"""The JSON the server answers (docs/serve.md, API): log entries, the question, sheets, actions and tables.
 
 Each view is plain data for one seat: what it may see, in the table's language, every die as data
 beside the text the terminal shows. Nothing here changes the game.
@@ -123,4 +123,15 @@ def actions(repl, seat: str | None) -> list:
         out.append({"name": info.name, "label": repl.labels.shown(info.name),
                     "doc": dusk.as_text(action.doc, repl.style.lang) if action.doc else "",
                     "seat_param": mine, "params": params})
+    return out
+
+
+def tables(repl) -> list:
+    """The ruleset's tables, then its pairs' records, by the names `table NAME` takes (the REPL's
+    `table` lists the same), each with its title in the table's language (else its label or name)."""
+    ruleset, lang = repl.session.game.ruleset, repl.style.lang
+    out = [{"name": name, "title": dusk.as_text(table.title, lang) if table.title is not None
+            else repl.labels.shown(name)} for name, table in ruleset.tables.items()]
+    out += [{"name": name, "title": dusk.as_text(pair.label, lang) if pair.label is not None
+             else repl.labels.shown(name)} for name, pair in ruleset.pairs.items()]
     return out

@@ -76,8 +76,11 @@ JOIN = {
     "pick": N_("Which character do you play?"),
     "none_free": N_("No seat is free: ask the GM."),
     "take": N_("Take this seat"),
+    # static/api.js's words, on every page
     "unauthorized": TABLE["unauthorized"],
     "failed": TABLE["failed"],
+    "not_allowed": TABLE["not_allowed"],
+    "too_fast": TABLE["too_fast"],
 }
 
 

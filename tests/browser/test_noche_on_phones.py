@@ -1,9 +1,10 @@
 """A Noche de los Vampiros conflict played in real browsers: the GM and three players, each on a
 phone's screen of their own (a headless Chromium each, 390 px wide), against `dusk serve`.
 
-The GM answers the setup on their screen; each player takes a seat through the join link; the GM
-starts a conflict, and each player risks dice and brings in a Relationship on their own screen while
-the others see whose question it is and have no control to answer it. Every roll shows on every
+The GM answers the setup on their screen (a player early finds no seat yet); each player takes a
+seat through the join link; the GM shows one of the ruleset's tables; the GM starts a conflict, and
+each player risks dice and brings in a Relationship on their own screen while the others see whose
+question it is and have no control to answer it. Every roll shows on every
 screen (waited for, with a bound). The GM's secret roll shows on the GM's screen only; a roll the GM
 asks of a player is made on the player's phone. Screenshots of the GM's and a player's screen are
 written under tests/artifacts (gitignored) and checked not to be blank.
@@ -41,6 +42,12 @@ def test_a_noche_conflict_on_four_phones(table):
 
     # The setup, on the GM's screen: a number from 2 to 8 is one button each.
     gm.wait_text("#question .prompt", "How many characters tonight")
+    assert "the GM's question" in gm.text("#question")
+    # A player early, before any character exists: no seat to take, and no question on their screen.
+    early = table.screen("Ana")
+    early.open(server.join)
+    early.wait_text("#notice", "No seat is free: ask the GM.")
+    assert early.find("#question") == [] and early.find("#join button") == []
     gm.click("#question button[data-answer='3']")
     for name in NAMES:
         gm.wait_text("#question .prompt", "a first name?")
@@ -64,7 +71,7 @@ def test_a_noche_conflict_on_four_phones(table):
     # Each player takes a seat through the join link, on their own phone.
     players = {}
     for name in NAMES:
-        screen = table.screen(name)
+        screen = early if name == "Ana" else table.screen(name)
         screen.open(server.join)
         screen.click(f"#join button[data-seat='{name}']")
         screen.wait_text("#me", f"You play {name}")
@@ -75,6 +82,15 @@ def test_a_noche_conflict_on_four_phones(table):
     gm.wait_text("#seats", "taken")
     assert all(f"{name}\ntaken" in gm.text("#seats") or f"{name} taken" in gm.text("#seats") for name in NAMES), \
         gm.text("#seats")
+
+    # The ruleset's tables, on the GM's screen only, by their titles: the Relationships the setup wrote.
+    gm.wait_text("#table-name", "Outcomes (after Zak Arntson's grid, in our own words)")
+    gm.choose("#table-name", "relationships")
+    gm.click("#table-show")
+    shown = gm.wait_text("#output", "Relationships")
+    assert all(said in shown for said in words.values()), shown
+    for screen in players.values():          # a player's page has no tables to pick (nor the GM's tools)
+        assert screen.find("#table-name option") == [] and not screen.find("#gm")[0].is_displayed()
 
     # A secret roll: on the GM's screen only.
     gm.fill("#secret-expr", SECRET)

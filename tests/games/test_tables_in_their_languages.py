@@ -123,7 +123,7 @@ def test_a_vampire_the_masquerade_fight_in_chinese(tmp_path):
     # The natures, damage kinds, defences and aims typed in Chinese (words: zh:) and shown so.
     assert "Brute（人类）加入场景。" in transcript
     assert "Ana 防御（格挡），难易度 6" in transcript
-    assert "伤害值：0 + Strength 2 + 2（头部） = 4 个骰子。" in transcript
+    assert "伤害值：0 + Strength 2 + 2（头部）= 4 个骰子。" in transcript      # no space after the bracket
     assert "Brute 受到 4 级普通伤害：伤残（-5）；6/7 (普通 4, 冲击性 2)。" in transcript     # a track's marks by their labels
     assert "Brute 受到 3 级恶性伤害：超过无法行动，死亡；7/7 (恶性 1, 普通 6)。" in transcript
     assert "│ 身体状态 X//////" in transcript and "│ 种类 人类" in transcript and "│ 状态 死亡" in transcript

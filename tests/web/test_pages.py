@@ -38,7 +38,8 @@ def spanish():
 
 
 def test_every_word_a_script_uses_is_given_to_its_page():
-    for script, given in (("table.js", words.table_words()), ("join.js", words.join_words())):
+    pages = (("table.js", words.table_words()), ("join.js", words.join_words()))
+    for script, given in pages + tuple(("api.js", given) for _, given in pages):     # api.js: on every page
         used = set(re.findall(r"\bwords\.(\w+)", (WEB / "static" / script).read_text("utf-8")))
         assert used and used <= set(given), (script, used - set(given))
     fates = set(re.findall(r'"(\w+)": \("[^"]*", "\w+", "[^"]*", N_', Path(i18n.__file__).parent.joinpath(
@@ -72,7 +73,11 @@ def test_the_pages_in_the_table_s_language_and_their_files_served(tmp_path, span
             given = page_words(page)
             assert given["your_question"] == "Tu pregunta" and given["fates"]["cancelled"] == "anulado"
             assert ">Tu pregunta</h2>" in page and ">La crónica</h2>" in page
-            for name in re.findall(r'(?:src|href)="(/static/[^"]+)"', page):
+            assert [t["title"] for t in client.get("/api/state").json()["tables"]] == [
+                "Desenlaces (según la tabla de Zak Arntson, contada con nuestras palabras)", "Relaciones"]
+            named = re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
+            assert named[-2:] == ["/static/api.js", "/static/table.js"], named      # the shared script first
+            for name in named:
                 served = client.get(name)
                 assert served.status_code == 200 and served.content == (WEB / name[1:]).read_bytes(), name
             join = client.get(f"/join?key={table.join_key}").text

@@ -53,6 +53,20 @@ def test_the_gm_sees_every_seat_and_every_action(client, table):
     assert "Ana has a Bond with Beto: old friends" in said or any("Bond" in t for t in said)
 
 
+def test_the_gm_s_state_lists_the_ruleset_s_tables_as_table_names_them(client, table):
+    """Noche's one table and one pair, by the names `table` takes and their titles (rulesets/noche-de-los-vampiros.yaml)."""
+    gm = bearer(table.gm_token)
+    tables = client.get("/api/state", headers=gm).json()["tables"]
+    assert tables == [{"name": "outcomes", "title": "Outcomes (after Zak Arntson's grid, in our own words)"},
+                      {"name": "relationships", "title": "Relationships"}]
+    listed = client.post("/api/command", headers=gm, json={"line": "table"}).json()
+    assert listed["ok"] and "outcomes, relationships" in listed["output"]       # the REPL's own list
+    for item in tables:          # each as the picker sends it: its table shown, under its title
+        shown = client.post("/api/command", headers=gm, json={"line": f"table {item['name']}"}).json()
+        assert shown["ok"] and item["title"] in shown["output"], shown
+    assert client.get("/api/state", headers=bearer(seat_token(table, "Ana"))).json()["tables"] is None
+
+
 def test_a_player_sees_their_own_sheet_and_no_gm_action(client, table):
     state = client.get("/api/state", headers=bearer(seat_token(table, "Beto"))).json()
     assert state["me"] == {"role": "player", "seat": "Beto"}
@@ -175,6 +189,28 @@ def test_a_page_opened_with_its_token_keeps_it_in_a_cookie(client, table):
     assert joined.status_code == 303 and "dusk_join=" in joined.headers["set-cookie"]
 
 
+def test_the_gm_s_page_gives_a_seat_with_its_own_cookie(client, table):
+    """The GM's page (its seat cookie, no join key) gives a seat; a player's page gives none."""
+    client.get(f"/?seat={table.gm_token}")
+    given = client.post("/api/join", json={"seat": "Carla"})
+    assert given.status_code == 200 and given.json()["seat"] == "Carla" and given.json()["link"].startswith("/?seat=")
+    assert "set-cookie" not in given.headers           # the GM's page stays the GM's
+    client.cookies.clear()
+    client.get(f"/?seat={seat_token(table, 'Ana')}")
+    assert client.post("/api/join", json={"seat": "Beto"}).status_code == 401
+
+
+@pytest.mark.parametrize("method,path", [("GET", "/api/state"), ("POST", "/api/command"), ("GET", "/api/export"),
+                                         ("POST", "/api/join"), ("GET", "/api/events")])
+def test_every_route_counts_against_the_seat_s_rate(table, method, path):
+    """One bucket a token, whatever route spends it: the GM's burst of 2 spent on the state, the next asks wait."""
+    with TestClient(make_app(table, rate=0.0001, burst=2)) as client:
+        gm = bearer(table.gm_token)
+        assert [client.get("/api/state", headers=gm).status_code for _ in range(2)] == [200, 200]
+        answer = client.request(method, path, headers={**gm, "Content-Type": "application/json"}, content=b"{}")
+        assert answer.status_code == 429 and answer.headers["retry-after"] == "1"
+
+
 def test_a_body_past_the_bound_is_refused_unread(client, table):
     gm = bearer(table.gm_token)
     big = client.post("/api/command", headers={**gm, "Content-Type": "application/json"},
@@ -217,5 +253,34 @@ def test_a_typed_script_shows_as_text_on_every_page(tmp_path):
             client.get(f"/?seat={table.gm_token}")
             page = client.get("/").text
         assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    finally:
+        session.close()
+
+
+def test_every_setup_question_is_the_gm_s(tmp_path):
+    """At dusk serve, Noche's setup asks before any character exists (a seat is a character): every
+    question, even one that names a character (Beto's Bond with Ana), is the GM's to answer on the GM's
+    screen; the join link has no seat to give until the setup made them."""
+    from ruleset_engine.repl.session import Session
+    from ruleset_engine.web.table import Table
+
+    session, reply = Session.new("noche-de-los-vampiros", {"players": 2}, 7, tmp_path / "setup.dusk")
+    table = Table(session, reply, "en")
+    try:
+        with TestClient(make_app(table)) as client:
+            gm, key = bearer(table.gm_token), bearer(table.join_key)
+            asked, answers = [], iter(["2", "Ana", "Beto"])
+            while (question := client.get("/api/state", headers=gm).json()["question"]) is not None:
+                asked.append(question["prompt"])
+                assert question["mine"] and question["owner"] is None, question
+                assert question["owner_label"] == "the GM's question"
+                assert client.post("/api/join", headers=key, json={}).json()["free"] == []
+                assert client.post("/api/join", headers=key, json={"seat": "Ana"}).status_code == 409
+                answer = client.post("/api/command", headers=gm, json={"line": next(answers, "old friends")}).json()
+                assert answer["ok"], answer
+            assert asked[0] == "How many characters tonight (2 to 8)?" and len(asked) == 5, asked
+            assert any(p.startswith("Beto: your Bond with Ana") or p.startswith("Ana: your Bond with Beto")
+                       for p in asked), asked
+            assert client.post("/api/join", headers=key, json={}).json()["free"] == ["Ana", "Beto"]
     finally:
         session.close()

@@ -1,42 +1,13 @@
 /* Taking a seat (the players' link of dusk serve): POST /api/join {} lists the free seats, and
  * {"seat": NAME} takes one; its answer names the seat's own page, which this phone then opens (the
- * server keeps the seat's token in a cookie from there on). Built with textContent only.
+ * server keeps the seat's token in a cookie from there on). Built with textContent only; the server is
+ * asked through static/api.js.
  */
 "use strict";
 
 (function () {
-  const words = JSON.parse(document.getElementById("words").textContent);
+  const { words, notice, post } = window.dusk;      // static/api.js
   const list = document.querySelector("#join ul");
-  const notice = document.getElementById("notice");
-
-  async function join(body) {
-    let response;
-    try {
-      response = await fetch("/api/join", {
-        method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(body),
-      });
-    } catch (err) {
-      notice.textContent = words.failed;
-      return null;
-    }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (err) {
-      data = null;
-    }
-    if (response.status === 401) {
-      notice.textContent = words.unauthorized;
-      return null;
-    }
-    if (!response.ok) {
-      notice.textContent = (data && data.message) || words.failed;
-      return null;
-    }
-    return data;
-  }
 
   // The free seats' names, however the answer lists them.
   function freeSeats(data) {
@@ -45,12 +16,12 @@
   }
 
   async function show() {
-    const data = await join({});
+    const data = await post("/api/join", {});
     if (data === null) return;
     while (list.firstChild) list.removeChild(list.firstChild);
     const free = freeSeats(data);
     if (!free.length) {
-      notice.textContent = words.none_free;
+      notice(words.none_free);
       return;
     }
     for (const name of free) {
@@ -68,7 +39,7 @@
   }
 
   async function take(name) {
-    const data = await join({ seat: name });
+    const data = await post("/api/join", { seat: name });
     if (data === null) {
       show();
       return;

@@ -5,12 +5,13 @@
  * Every control builds a line of the REPL's command language and posts it to /api/command: the page
  * types what a person would type at the prompt, so there is one command language (docs/serve.md).
  * Every part is built with createElement and textContent: data (a name, a roll's label) is never
- * read as markup. The page's words come from the template (#words), in the table's language.
+ * read as markup. The page's words come from the template (#words), in the table's language; the
+ * server is asked through static/api.js.
  */
 "use strict";
 
 (function () {
-  const words = JSON.parse(document.getElementById("words").textContent);
+  const { words, notice, get, post } = window.dusk;      // static/api.js
   // A die's fate as the terminal marks it (ruleset_engine/dice/render.py): never colour alone.
   const FATES = { kept: "", dropped: "✗", aside: "↓", cancelled: "⊘", counted: "✓" };
   const EXPLODED = "!";
@@ -50,42 +51,9 @@
 
   // ---- talking to the server
 
-  function notice(message, ok) {
-    const box = $("#notice");
-    box.textContent = message || "";
-    box.className = ok ? "ok" : "";
-  }
-
-  async function api(path, body) {
-    const init = { credentials: "same-origin", headers: { Accept: "application/json" } };
-    if (body !== undefined) {
-      init.method = "POST";
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    let response;
-    try {
-      response = await fetch(path, init);
-    } catch (err) {
-      notice(words.failed);
-      return null;
-    }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (err) {
-      data = null;
-    }
-    if (response.status === 401) notice(words.unauthorized);
-    else if (response.status === 403) notice((data && data.message) || words.not_allowed);
-    else if (response.status === 429) notice(words.too_fast);
-    else if (!response.ok) notice((data && (data.message || data.error)) || words.failed);
-    return response.ok ? data : null;
-  }
-
   // A line of the command language, as this seat: the answer to a question, an action, a roll.
   async function send(line) {
-    const reply = await api("/api/command", { line: line });
+    const reply = await post("/api/command", { line: line });
     if (reply === null) return null;
     if (reply.ok === false) notice(reply.refused || reply.output || words.failed);
     else notice("");
@@ -102,7 +70,7 @@
   }
 
   async function load() {
-    const fresh = await api("/api/state");
+    const fresh = await get("/api/state");
     if (fresh === null) return;
     state = fresh;
     lastSeq = -1;
@@ -170,7 +138,7 @@
     if (refreshTimer !== null) return;
     refreshTimer = setTimeout(async () => {
       refreshTimer = null;
-      const fresh = await api("/api/state");
+      const fresh = await get("/api/state");
       if (fresh === null || state === null) return;
       for (const key of ["sheet", "sheets", "seats", "actions", "tables", "status", "over", "result"]) state[key] = fresh[key];
       renderHeader();
@@ -305,6 +273,15 @@
     return form;
   }
 
+  // One input in a form: the line sent is `line(its value)`.
+  function inputForm(props, line, submitLabel) {
+    return answerForm((form) => {
+      const input = el("input", props);
+      form.append(el("div", { class: "row" }, input));
+      return () => line(input.value.trim());
+    }, submitLabel);
+  }
+
   function numberControl(question) {
     const lo = question.min;
     const hi = question.max;
@@ -317,13 +294,9 @@
       }
       return row;
     }
-    return answerForm((form) => {
-      const input = el("input", { type: "number", name: "answer", inputmode: "numeric", step: "1",
-                                  min: lo, max: hi, value: question.default !== undefined ? question.default : (lo !== undefined ? lo : ""),
-                                  "aria-label": question.prompt || "" });
-      form.append(el("div", { class: "row" }, input));
-      return () => input.value.trim();
-    });
+    return inputForm({ type: "number", name: "answer", inputmode: "numeric", step: "1", min: lo, max: hi,
+                       value: question.default !== undefined ? question.default : (lo !== undefined ? lo : ""),
+                       "aria-label": question.prompt || "" }, (value) => value);
   }
 
   function choiceControl(question) {
@@ -343,12 +316,8 @@
   }
 
   function textControl(question) {
-    return answerForm((form) => {
-      const input = el("input", { type: "text", name: "answer", autocomplete: "off",
-                                  maxlength: question.max, "aria-label": question.prompt || "" });
-      form.append(el("div", { class: "row" }, input));
-      return () => input.value.trim();
-    });
+    return inputForm({ type: "text", name: "answer", autocomplete: "off", maxlength: question.max,
+                       "aria-label": question.prompt || "" }, (value) => value);
   }
 
   // Toggle buttons, one per item; the answer is the items pressed.
@@ -374,48 +343,37 @@
     return say(words.chosen, { n: count }) + (lo !== undefined ? " (" + (lo === hi ? lo : lo + "–" + hi) + ")" : "");
   }
 
-  function pickControl(question) {
-    const pool = question.pool || [];
-    const lo = question.min !== undefined ? question.min : 0;
-    const hi = question.max !== undefined ? question.max : pool.length;
+  // Toggle buttons in a form, the count pressed said under them and the answer sent only between
+  // lo and hi of them: the items pressed joined by `sep` (`none` for none).
+  function togglesForm(items, label, lo, hi, sep) {
     return answerForm((form) => {
       const count = el("p", { class: "hint" });
-      const row = toggles(pool, (face) => String(face), () => update());
-      const submit = () => form.querySelector("button[type=submit]");
+      const row = toggles(items, label, () => update());
       function update() {
-        const n = pressed(row, pool).length;
+        const n = pressed(row, items).length;
         count.textContent = rangeWords(n, lo, hi);
-        if (submit()) submit().disabled = n < lo || n > hi;
+        const submit = form.querySelector("button[type=submit]");
+        if (submit) submit.disabled = n < lo || n > hi;
       }
       form.append(row, count);
-      setTimeout(update, 0);
+      setTimeout(update, 0);       // once the form has its button
       return () => {
-        const faces = pressed(row, pool);
-        return faces.length ? faces.join(" ") : "none";
+        const chosen = pressed(row, items);
+        return chosen.length ? chosen.join(sep) : "none";
       };
     });
   }
 
+  function pickControl(question) {
+    const pool = question.pool || [];
+    return togglesForm(pool, (face) => String(face), question.min !== undefined ? question.min : 0,
+                       question.max !== undefined ? question.max : pool.length, " ");
+  }
+
   function instancesControl(question) {
     const names = question.choices || [];
-    const lo = question.min !== undefined ? question.min : 0;
-    const hi = question.max !== undefined ? question.max : names.length;
-    return answerForm((form) => {
-      const count = el("p", { class: "hint" });
-      const row = toggles(names, (name) => name, () => update());
-      const submit = () => form.querySelector("button[type=submit]");
-      function update() {
-        const n = pressed(row, names).length;
-        count.textContent = rangeWords(n, lo, hi);
-        if (submit()) submit().disabled = n < lo || n > hi;
-      }
-      form.append(row, count);
-      setTimeout(update, 0);
-      return () => {
-        const chosen = pressed(row, names);
-        return chosen.length ? chosen.join(", ") : "none";
-      };
-    });
+    return togglesForm(names, (name) => name, question.min !== undefined ? question.min : 0,
+                       question.max !== undefined ? question.max : names.length, ", ");
   }
 
   function diceControl(question) {
@@ -449,12 +407,8 @@
       const item = el("div", { class: "request", "data-id": request.id });
       item.append(el("p", { class: "prompt", text: request.text || request.expression }));
       if (request.mine) {
-        item.append(answerForm((form) => {
-          const input = el("input", { type: "text", name: "expr", value: request.expression, spellcheck: "false",
-                                      autocomplete: "off", "aria-label": words.dice });
-          form.append(el("div", { class: "row" }, input));
-          return () => "roll " + input.value.trim();
-        }, words.roll));
+        item.append(inputForm({ type: "text", name: "expr", value: request.expression, spellcheck: "false",
+                                autocomplete: "off", "aria-label": words.dice }, (value) => "roll " + value, words.roll));
       }
       list.append(item);
     }
@@ -641,7 +595,7 @@
   }
 
   async function giveSeat(name, item) {
-    const reply = await api("/api/join", { seat: name });
+    const reply = await post("/api/join", { seat: name });
     if (!reply) return;
     const link = reply.link || (reply.token ? location.origin + "/?seat=" + reply.token : null);
     if (link) {
