@@ -20,6 +20,8 @@ so an error in a child points at the child's file.
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from difflib import get_close_matches
 
 from .problems import Problem
@@ -80,13 +82,14 @@ class Merger:
 
     def problem(self, message: str, node, path) -> None:
         position = getattr(node, "pos", None)
-        self.problems.append(Problem(f"{message} (merging over {self.parent_file})", position, path))
+        self.problems.append(Problem(_("{message} (merging over {parent_file})").format(
+                                         message=message, parent_file=self.parent_file), position, path))
 
     def merge(self, parent, child, path=()):
         if isinstance(child, LDict) and "$replace" in child:
             extra = [k for k in child if k != "$replace"]
             if extra:
-                self.problem(f"$replace takes the value whole; drop the other keys {extra}", child, path)
+                self.problem(_("$replace takes the value whole; drop the other keys {extra}").format(extra=extra), child, path)
             return child["$replace"]
         if isinstance(parent, dict) and isinstance(child, dict):
             return self.merge_maps(parent, child, path)
@@ -102,7 +105,7 @@ class Merger:
         removed = removed if isinstance(removed, list) else [removed]
         names = [name for name in removed if _scalar(name) is not None]
         if len(names) < len(removed):
-            self.problem("$remove takes names: the keys or ids to drop, as in $remove: [old_param]", child,
+            self.problem(_("$remove takes names: the keys or ids to drop, as in $remove: [old_param]"), child,
                          path + ("$remove",))
         return names
 
@@ -112,7 +115,8 @@ class Merger:
         removed = self.names(child, path)
         for key in removed:
             if key not in parent:
-                self.problem(f"$remove names {key!r}, which {self.parent_file} does not have", child,
+                self.problem(_("$remove names {key!r}, which {parent_file} does not have").format(
+                                 key=key, parent_file=self.parent_file), child,
                              path + ("$remove",))
         for key, value in parent.items():
             if key in removed:
@@ -124,7 +128,7 @@ class Merger:
             if key == "$remove":
                 continue
             if key in OPERATORS:
-                self.problem(f"{key} only applies to a list of items with ids", child, path + (key,))
+                self.problem(_("{key} only applies to a list of items with ids").format(key=key), child, path + (key,))
                 continue
             out[key] = self.merge(out[key], value, path + (key,)) if key in out else value
             copy_place(out, child, key)
@@ -143,8 +147,9 @@ class Merger:
                 if item_id not in known:
                     guess = get_close_matches(str(item_id), [str(k) for k in known], n=1)
                     hint = f" (did you mean {guess[0]!r}?)" if guess else ""
-                    self.problem(f"{self.parent_file} has no loop level named {item_id!r}{hint}; its levels: "
-                                 f"{', '.join(map(str, known))} (to write a new loop, use $replace)",
+                    self.problem(_("{parent_file} has no loop level named {item_id!r}{hint}; its "
+                                   "levels: {map} (to write a new loop, use $replace)").format(
+                                     parent_file=self.parent_file, item_id=item_id, hint=hint, map=', '.join(map(str, known))),
                                  child[n], path + (n, key))
             if any(item_id not in known for item_id in child_ids):
                 return parent
@@ -182,8 +187,8 @@ class Merger:
                 found = f"has {_kind(item[key])} as its {key}"
                 node = _At(item.value_pos.get(key)) if isinstance(item, LDict) else item
                 at = path + ("$merge", n, key)
-            self.problem(f"each item of $merge names the item it changes by its {key}: (a name or a number); "
-                         f"this one {found}", node, at)
+            self.problem(_("each item of $merge names the item it changes by its {key}: (a name or a "
+                           "number); this one {found}").format(key=key, found=found), node, at)
             good = False
         return good
 
@@ -192,21 +197,24 @@ class Merger:
         positions = list(getattr(parent, "item_pos", [None] * len(parent)))
         for key in child:
             if key not in OPERATORS:
-                self.problem(f"{key!r}: a list is edited with $remove, $insert, $merge or $replace only", child,
+                self.problem(_("{key!r}: a list is edited with $remove, $insert, $merge or $replace "
+                               "only").format(key=key), child,
                              path + (key,))
         if "$replace" in child:
             return child["$replace"]
         for item_id in self.names(child, path):
             ids = _ids(items, path)
             if item_id not in ids:
-                self.problem(f"$remove names {item_id!r}, which this list in {self.parent_file} does not have",
+                self.problem(_("$remove names {item_id!r}, which this list in {parent_file} does not "
+                               "have").format(
+                                 item_id=item_id, parent_file=self.parent_file),
                              child, path + ("$remove",))
                 continue
             k = ids.index(item_id)
             del items[k]
             del positions[k]
         if "$merge" in child and not isinstance(child["$merge"], list):
-            self.problem("$merge takes a list of items, each with its id", child, path + ("$merge",))
+            self.problem(_("$merge takes a list of items, each with its id"), child, path + ("$merge",))
         elif "$merge" in child and self.keyed(child["$merge"], path):
             merged = self.merge_lists(items, child["$merge"], path + ("$merge",), keyed_by=path)
             positions = list(getattr(merged, "item_pos", positions))
@@ -215,14 +223,15 @@ class Merger:
         for insert in inserts if isinstance(inserts, list) else [inserts]:
             if not isinstance(insert, dict) or not isinstance(insert.get("items"), list) or \
                     len({"before", "after"} & set(insert)) != 1:
-                self.problem("$insert takes {before: ID, items: [...]} or {after: ID, items: [...]}", child,
+                self.problem(_("$insert takes {before: ID, items: [...]} or {after: ID, items: [...]}"), child,
                              path + ("$insert",))
                 continue
             anchor = insert.get("before", insert.get("after"))
             ids = _ids(items, path)
             if anchor not in ids:
-                self.problem(f"$insert is placed by {anchor!r}, which this list in {self.parent_file} "
-                             f"does not have (it has: {[i for i in ids if i is not None]})", insert,
+                self.problem(_("$insert is placed by {anchor!r}, which this list in {parent_file} does "
+                               "not have (it has: {items})").format(
+                                 anchor=anchor, parent_file=self.parent_file, items=[i for i in ids if i is not None]), insert,
                              path + ("$insert",))
                 continue
             k = ids.index(anchor) + (1 if "after" in insert else 0)

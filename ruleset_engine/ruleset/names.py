@@ -60,7 +60,8 @@ class Names:
         self.params = {k: v for k, v in section("params").items() if isinstance(v, dict)}
         for name, spec in section("entities").items():
             if name in BUILT_IN:
-                problem(f"the entity {name!r} has a built-in name ({', '.join(BUILT_IN)})", ("entities", name),
+                problem(_("the entity {name!r} has a built-in name ({BUILT_IN})").format(
+                            name=name, BUILT_IN=', '.join(BUILT_IN)), ("entities", name),
                         at_key=True)
             spec = spec if isinstance(spec, dict) else {}
             fields = spec.get("fields") if isinstance(spec.get("fields"), dict) else {}
@@ -74,12 +75,14 @@ class Names:
             fields = spec.get("fields") if isinstance(spec.get("fields"), dict) else {}
             self.pairs[name] = {"between": spec.get("between"), "fields": list(fields)}
             if name in self.entities or name in section("state") or name in BUILT_IN:
-                problem(f"the pair {name!r} has the name of an entity, a state variable or a built-in name",
+                problem(_("the pair {name!r} has the name of an entity, a state variable or a built-in "
+                          "name").format(name=name),
                         ("pairs", name), at_key=True)
         self.state_names = list(section("state"))
         for name in self.state_names:
             if name in self.entities or name in BUILT_IN:
-                problem(f"the state variable {name!r} has the name of an entity or a built-in name",
+                problem(_("the state variable {name!r} has the name of an entity or a built-in name").format(
+                            name=name),
                              ("state", name), at_key=True)
         for name, spec in section("tables").items():
             columns = set()
@@ -184,11 +187,13 @@ def _record_fields(name, steps, path, problem) -> tuple[str, ...]:
     first_path, fields = records[0]
     for p, value in found:
         if not isinstance(value, dict):
-            problem(f"procedure {name!r} returns a record elsewhere ({', '.join(fields)}): return one here too",
+            problem(_("procedure {name!r} returns a record elsewhere ({fields}): return one here too").format(
+                        name=name, fields=', '.join(fields)),
                     p + ("return",))
         elif set(value) != set(fields):
-            problem(f"procedure {name!r} returns a record of {', '.join(fields)} elsewhere, and "
-                    f"{', '.join(value)} here: give every return the same fields", p + ("return",))
+            problem(_("procedure {name!r} returns a record of {fields} elsewhere, and {value} here: "
+                      "give every return the same fields").format(
+                        name=name, fields=', '.join(fields), value=', '.join(value)), p + ("return",))
     return fields
 
 

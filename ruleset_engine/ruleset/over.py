@@ -7,6 +7,8 @@ refused before the action runs) and the program of both modes (the value the ste
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from difflib import get_close_matches
 
 from ruleset_engine import dice
@@ -17,7 +19,7 @@ MAX_TEXT = 200        # characters of a formula typed at the table
 
 class _NoRolls:
     def randint(self, a, b):
-        raise dice.DiceError("a formula over a sheet's fields reads them and rolls no dice")
+        raise dice.DiceError(_("a formula over a sheet's fields reads them and rolls no dice"))
 
 
 def problem(text, fields, whose: str = "") -> str | None:
@@ -48,10 +50,10 @@ def evaluate(text: str, instance: dict) -> int:
     fields = [k for k, v in instance.items() if type(v) is int]
     why = problem(text, fields)
     if why is not None:
-        raise dice.DiceError(f"{text}: {why}")
+        raise dice.DiceError(_("{text}: {why}").format(text=text, why=why))
     value = dice.compile(text).evaluate(rng=_NoRolls(), env=instance).value
     if type(value) is not int:
-        raise dice.DiceError(f"{text}: gives {value!r}, not a whole number")
+        raise dice.DiceError(_("{text}: gives {value!r}, not a whole number").format(text=text, value=value))
     return value
 
 

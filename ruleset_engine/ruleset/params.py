@@ -5,6 +5,8 @@ Used when a ruleset is checked (its defaults) and when a game starts (`--set NAM
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from ruleset_engine import dice
 from ruleset_engine.errors import InputError
 
@@ -48,14 +50,16 @@ def parse_param(param: Param, value):
         try:
             return int(value)
         except ValueError:
-            raise InputError(f"param {param.name}: expected a whole number, not {value!r}") from None
+            raise InputError(_("param {name}: expected a whole number, not {value!r}").format(
+                                 name=param.name, value=value)) from None
     if param.type == "boolean":
         word = value.strip().lower()
         if word in ("true", "yes", "on", "1"):
             return True
         if word in ("false", "no", "off", "0"):
             return False
-        raise InputError(f"param {param.name}: expected true or false, not {value!r}")
+        raise InputError(_("param {name}: expected true or false, not {value!r}").format(
+                             name=param.name, value=value))
     return value
 
 
@@ -65,6 +69,6 @@ def parse_sets(pairs: list[str] | None) -> dict:
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise InputError(f"--set takes PARAM=VALUE, not {pair!r}")
+            raise InputError(_("--set takes PARAM=VALUE, not {pair!r}").format(pair=pair))
         params[name.strip()] = value.strip()
     return params

@@ -20,6 +20,8 @@ its messages stay here.
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -73,7 +75,8 @@ def _chosen(group, where):
 
 def _within(info, n: int) -> int:
     if not -MAX_NUMBER <= n <= MAX_NUMBER:
-        _fail(info, f"{{name}}(..) gives {n:,}, past the limit of numbers ({MAX_NUMBER:,})", DiceLimitError)
+        _fail(info, _("{{name}}(..) gives {n:,}, past the limit of numbers ({MAX_NUMBER:,})").format(
+                        n=n, MAX_NUMBER=MAX_NUMBER), DiceLimitError)
     return n
 
 
@@ -99,8 +102,10 @@ def _extreme(pick):
         if values:
             return pick(values)
         if default is MISSING:
-            _fail(info, "{name}(..) of no instance: no {group} meets the test (give default=, or test with any_of)"
-                  if where is not None else "{name}(..) of an empty group: {group} has no instance (give default=)")
+            _fail(info, (_("{name}(..) of no instance: no {group} meets the test (give default=, or "
+                          "test with any_of)")
+                         if where is not None else
+                         _("{name}(..) of an empty group: {group} has no instance (give default=)")))
         return default
     return run
 
@@ -109,13 +114,13 @@ def run_first(info, group, test):
     for it in group:
         if test(it):
             return it
-    _fail(info, "first_of(..): no {group} meets the test (ask any_of(..) first)")
+    _fail(info, _("first_of(..): no {group} meets the test (ask any_of(..) first)"))
 
 
 def run_instance(info, group, n):
     if not 1 <= n <= len(group):
-        _fail(info, f"instance(..): {{group}} has {len(group)} instance{'' if len(group) == 1 else 's'}, "
-                    f"so there is no number {n}")
+        _fail(info, _("instance(..): {{group}} has {n} instance{value}, so there is no number {n2}").format(
+                        n=len(group), value='' if len(group) == 1 else 's', n2=n))
     return group[n - 1]
 
 
@@ -126,8 +131,9 @@ def run_best(info, group, *scores, where=None):
         if best_key is None or key > best_key:      # strictly better: a tie keeps the first in the group
             best, best_key = it, key
     if best is None:
-        _fail(info, "best_of(..): no {group} meets the test" if where is not None
-              else "best_of(..) of an empty group: {group} has no instance")
+        _fail(info, (_("best_of(..): no {group} meets the test")
+                     if where is not None else
+                     _("best_of(..) of an empty group: {group} has no instance")))
     return best
 
 
@@ -135,13 +141,15 @@ def run_field(info, who, name):
     from .templates import format_value
 
     if not isinstance(who, dict) or "name" not in who or "labels" in who:
-        _fail(info, f"field(..) reads a field of an instance or an entity, not {format_value(who)!r}")
+        _fail(info, _("field(..) reads a field of an instance or an entity, not {who!r}").format(
+                        who=format_value(who)))
     if not isinstance(name, str):
-        _fail(info, f"field(..) takes the name of a field as a text, not {format_value(name)!r}")
+        _fail(info, _("field(..) takes the name of a field as a text, not {name!r}").format(name=format_value(name)))
     fields = [k for k, v in who.items() if not (isinstance(v, dict) and "labels" in v)]
     if name not in fields:
         track = f": {name} is a track (read its numbers as {who['name']}.{name}.marked)" if name in who else ""
-        _fail(info, f"field(..): {who['name']} has no field {name!r}{track or suggest(name, fields)}")
+        _fail(info, _("field(..): {name} has no field {name2!r}{track}").format(
+                        name=who['name'], name2=name, track=track or suggest(name, fields)))
     return who[name]
 
 
@@ -151,17 +159,20 @@ def vector_field(given, info, who, name):
     from .templates import format_value
 
     if given.group(who) is None:
-        _fail(info, f"field(..) reads a field of an instance or an entity, not {format_value(given.first(who))!r}")
+        _fail(info, _("field(..) reads a field of an instance or an entity, not {first!r}").format(
+                        first=format_value(given.first(who))))
     names = given.texts(name)
     if names is None:
-        _fail(info, f"field(..) takes the name of a field as a text, not {format_value(given.first(name))!r}")
+        _fail(info, _("field(..) takes the name of a field as a text, not {first!r}").format(
+                        first=format_value(given.first(name))))
     fields, tracks = given.fields(who), given.tracks(who)
     wrong = {str(x) for x in set(names.tolist())} - set(fields)       # the few names the games give
     if wrong:
         k = next(i for i, x in enumerate(names.tolist()) if str(x) in wrong)
         bad, shown = str(names[k]), given.name(who, k)
         track = f": {bad} is a track (read its numbers as {shown}.{bad}.marked)" if bad in tracks else ""
-        _fail(info, f"field(..): {shown} has no field {bad!r}{track or suggest(bad, fields)}")
+        _fail(info, _("field(..): {shown} has no field {bad!r}{track}").format(
+                        shown=shown, bad=bad, track=track or suggest(bad, fields)))
     return given.read(who, names)
 
 
@@ -233,8 +244,10 @@ def _vector_extreme(larger: bool):
             found |= among
         if not found.all():
             if default is MISSING:
-                _fail(info, "{name}(..) of no instance: no {group} meets the test (give default=, or test with any_of)"
-                      if where is not None else "{name}(..) of an empty group: {group} has no instance (give default=)")
+                _fail(info, (_("{name}(..) of no instance: no {group} meets the test (give default=, or "
+                              "test with any_of)")
+                             if where is not None else
+                             _("{name}(..) of an empty group: {group} has no instance (give default=)")))
             best = np.where(found, best, default)
         return best
     return vector
@@ -246,7 +259,7 @@ def vector_first(over, info, test):
         open_ = over.present(j) & (index < 0)
         index[open_ & test(j, open_)] = j
     if (index < 0).any():
-        _fail(info, "first_of(..): no {group} meets the test (ask any_of(..) first)")
+        _fail(info, _("first_of(..): no {group} meets the test (ask any_of(..) first)"))
     return index
 
 
@@ -256,8 +269,8 @@ def vector_instance(over, info, n):
     if outside.any():
         k = _first_failing(over, outside)
         count = int(over.count[k])
-        _fail(info, f"instance(..): {{group}} has {count} instance{'' if count == 1 else 's'}, "
-                    f"so there is no number {int(n[k])}")
+        _fail(info, _("instance(..): {{group}} has {count} instance{value}, so there is no number {n}").format(
+                        count=count, value='' if count == 1 else 's', n=int(n[k])))
     return n - 1
 
 
@@ -278,8 +291,9 @@ def vector_best(over, info, *scores, where=None):
         for k, key in enumerate(keys):
             best[k] = np.where(take, key, best[k])
     if (index < 0).any():
-        _fail(info, "best_of(..): no {group} meets the test" if where is not None
-              else "best_of(..) of an empty group: {group} has no instance")
+        _fail(info, (_("best_of(..): no {group} meets the test")
+                     if where is not None else
+                     _("best_of(..) of an empty group: {group} has no instance")))
     return index
 
 
@@ -562,7 +576,8 @@ def check_over(c, value, path, scope, group: str, what: str):
                 problems.append((message, span))
     for message, span in problems:
         c.formula_problem(DiceTypeError(message, formula.text, span), formula.text, path)
-    c.no_dice(formula.expr.tree, formula.text, path, f"{what} reads each instance and rolls no dice")
+    c.no_dice(formula.expr.tree, formula.text, path, _("{what} reads each instance and rolls no dice").format(
+                                                         what=what))
     return None if problems else formula
 
 

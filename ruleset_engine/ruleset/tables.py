@@ -10,6 +10,8 @@ match because the rows before them cover everything they match.
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 import re
 from itertools import product
 
@@ -32,7 +34,7 @@ def build_table(c, name: str, spec) -> model.LookupTable:
         row_path = path + ("rows", i)
         missing = [k for k in keys if k not in row]
         if missing:
-            c.problem(f"this row has no key column {missing[0]!r}", row_path)
+            c.problem(_("this row has no key column {missing!r}").format(missing=missing[0]), row_path)
             continue
         matchers = tuple(_matcher(c, row[k], row_path + (k,)) for k in keys)
         rows.append(model.Row(matchers, _cells(row), position_of(c.data, row_path)))
@@ -56,10 +58,11 @@ def _matcher(c, value, path) -> model.Matcher:
             low = int(found.group(1)) if found.group(1) is not None else None
             high = int(found.group(2)) if found.group(2) is not None else None
             if low is not None and high is not None and low > high:
-                c.problem(f"the range {value!r} is empty ({low} is above {high})", path)
+                c.problem(_("the range {value!r} is empty ({low} is above {high})").format(
+                              value=value, low=low, high=high), path)
             return model.Matcher(low=low, high=high, is_range=True)
     if isinstance(value, (list, dict)):
-        c.problem("a key cell is a number, a range such as '3..5', or a word", path)
+        c.problem(_("a key cell is a number, a range such as '3..5', or a word"), path)
     return model.Matcher(exact=value)
 
 

@@ -4,6 +4,8 @@ roll again among themselves, until one is left. The winner is bound to a local, 
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from dataclasses import dataclass
 
 from ruleset_engine.dice.kinds import ANY
@@ -40,7 +42,8 @@ def check_roll_off(c, item, path, scope):
     c.bind(scope, item["as"], p + ("as",), "roll_off", instance)
     if rolls is not None and first_roll(rolls.expr.tree, c.formulas) is None:
         # Without dice a tie would come again at every roll: refused before any game.
-        c.problem(f"roll_off: each instance rolls dice, and {rolls.text!r} rolls none (ties would never end)",
+        c.problem(_("roll_off: each instance rolls dice, and {text!r} rolls none (ties would never end)").format(
+                      text=rolls.text),
                   p + ("rolls",))
         return None
     if rolls is None or not known:
@@ -60,18 +63,19 @@ def roll_score(value) -> int:
         return sum(value)
     from ..templates import format_value
 
-    raise StepFailed(f"roll_off: each roll is a number or dice, not {format_value(value)!r}")
+    raise StepFailed(_("roll_off: each roll is a number or dice, not {value!r}").format(value=format_value(value)))
 
 
 def roll_off_start(group, name: str) -> list:
     if not group:
-        raise StepFailed(f"roll_off: {name} has no instances to roll")
+        raise StepFailed(_("roll_off: {name} has no instances to roll").format(name=name))
     return list(group)
 
 
 def roll_off_tied(rounds: int) -> None:
     if rounds >= MAX_ROUNDS:
-        raise StepFailed(f"roll_off: still tied after {MAX_ROUNDS} roll-offs (a roll that can only tie?)")
+        raise StepFailed(_("roll_off: still tied after {MAX_ROUNDS} roll-offs (a roll that can only "
+                           "tie?)").format(MAX_ROUNDS=MAX_ROUNDS))
 
 
 def lower_roll_off(w, step: RollOffStep) -> None:

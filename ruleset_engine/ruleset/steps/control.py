@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from dataclasses import dataclass
 
 from ruleset_engine.dice.errors import DiceError
@@ -74,7 +76,8 @@ def check_if(c, item, path, scope):
         value = test.expr.evaluate().value
         branch = "else" if value else "then"
         if branch in item:
-            c.problem(f"the test is always {'true' if value else 'false'}, so {branch}: can never run",
+            c.problem(_("the test is always {value}, so {branch}: can never run").format(
+                          value='true' if value else 'false', branch=branch),
                       tuple(path) + ("if",))
     then = c.steps(item.get("then") or [], tuple(path) + ("then",), scope)
     otherwise = c.steps(item.get("else") or [], tuple(path) + ("else",), scope)
@@ -86,10 +89,11 @@ def check_repeat(c, item, path, scope):
     p = tuple(path) + ("repeat",)
     present = [k for k in ("times", "while", "until") if k in spec]
     if len(present) != 1:
-        c.problem("repeat takes exactly one of times:, while: or until:", p)
+        c.problem(_("repeat takes exactly one of times:, while: or until:"), p)
         return None
     if present[0] != "times" and "max" not in spec:
-        c.problem(f"repeat with {present[0]}: needs max: (every loop in a ruleset is bounded)", p)
+        c.problem(_("repeat with {present}: needs max: (every loop in a ruleset is bounded)").format(
+                      present=present[0]), p)
     if item.get("as"):
         c.bind(scope, item["as"], tuple(path) + ("as",), "repeat")
     body = c.steps(item["do"], tuple(path) + ("do",), scope)
@@ -127,12 +131,13 @@ def check_for_each(c, item, path, scope):
         if any(f is None for f in by):
             by = ()
         if item.get("first") is not None and not scores:
-            c.problem("first: says which end of by:'s order comes first: give by: too", tuple(path) + ("first",),
+            c.problem(_("first: says which end of by:'s order comes first: give by: too"), tuple(path) + ("first",),
                       at_key=True)
     else:
         for key in ("where", "by", "first"):
             if key in item:
-                c.problem(f"{key}: goes with for_each over a group (in: a group's name), not over a pool",
+                c.problem(_("{key}: goes with for_each over a group (in: a group's name), not over a "
+                            "pool").format(key=key),
                           tuple(path) + (key,), at_key=True)
         formula = c.formula(source, tuple(path) + ("in",), scope)
         c.bind(scope, var, tuple(path) + ("for_each",), "for_each")
@@ -144,17 +149,19 @@ def check_for_each(c, item, path, scope):
 def check_call(c, item, path, scope):
     name = item["call"]
     if name not in c.procedure_params:
-        c.problem(f"there is no procedure {name!r}{c.suggest(name, c.procedure_params)}", tuple(path) + ("call",))
+        c.problem(_("there is no procedure {name!r}{hint}").format(
+                      name=name, hint=c.suggest(name, c.procedure_params)), tuple(path) + ("call",))
         return None
     wanted = c.procedure_params[name]
     given = dict(item.get("with") or {})
     for arg in given:
         if arg not in wanted:
-            c.problem(f"procedure {name!r} has no parameter {arg!r} (it takes {', '.join(wanted) or 'none'})",
+            c.problem(_("procedure {name!r} has no parameter {arg!r} (it takes {wanted})").format(
+                          name=name, arg=arg, wanted=', '.join(wanted) or 'none'),
                       tuple(path) + ("with", arg), at_key=True)
     for arg in wanted:
         if arg not in given:
-            c.problem(f"procedure {name!r} needs {arg!r} in with:", tuple(path) + ("call",))
+            c.problem(_("procedure {name!r} needs {arg!r} in with:").format(name=name, arg=arg), tuple(path) + ("call",))
     args = [(arg, c.formula(v, tuple(path) + ("with", arg), scope)) for arg, v in given.items()]
     if item.get("as"):
         fields = c.names.procedure_fields.get(name)
@@ -189,17 +196,18 @@ def check_end(c, item, path, scope):
     p = tuple(path)
     if target == "game":
         if not item.get("result"):
-            c.problem("end: game needs result: (a name for how the game ended, such as won or lost)", p)
+            c.problem(_("end: game needs result: (a name for how the game ended, such as won or lost)"), p)
             return None
         c.results.add(item["result"])
     elif target not in c.levels:
-        c.problem(f"end: takes game or a loop level ({', '.join(c.levels) or 'this ruleset has no named loop level'}), "
-                  f"not {target!r}{c.suggest(target, c.levels)}", p + ("end",))
+        c.problem(_("end: takes game or a loop level ({levels}), not {target!r}{hint}").format(
+                      levels=', '.join(c.levels) or 'this ruleset has no named loop level', target=target, hint=c.suggest(target, c.levels)), p + ("end",))
         return None
     elif item.get("result"):
-        c.problem("result: only goes with end: game", p + ("result",), at_key=True)
+        c.problem(_("result: only goes with end: game"), p + ("result",), at_key=True)
     elif c.level_end_refused:
-        c.problem(f"end: {target} has no iteration to end in {c.level_end_refused}", p + ("end",))
+        c.problem(_("end: {target} has no iteration to end in {level_end_refused}").format(
+                      target=target, level_end_refused=c.level_end_refused), p + ("end",))
         return None
     return EndStep(position_of(c.data, path), path, target, item.get("result"))
 
@@ -257,7 +265,7 @@ def each(value):
         return list(value)
     from ..templates import format_value
 
-    raise StepFailed(f"for_each goes through a pool or a group, not {format_value(value)!r}")
+    raise StepFailed(_("for_each goes through a pool or a group, not {value!r}").format(value=format_value(value)))
 
 
 def ordered(group: list, where, scores: tuple, lowest_first: bool) -> list:
@@ -414,7 +422,7 @@ def vector_for_each(m, step: ForEachStep, rows) -> None:
                 m.block(step.body, live, loop=step)
         return
     if not hasattr(value, "faces"):
-        raise StepFailed("for_each goes through a pool here")
+        raise StepFailed(_("for_each goes through a pool here"))
     faces = value.faces
     for j in range(faces.shape[1]):
         live, column = m.running_with(rows, faces[:, j])

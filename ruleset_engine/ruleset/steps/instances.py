@@ -4,6 +4,8 @@ the group's fields do, then take the values the step gives. The group's max: bou
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 import unicodedata
 from dataclasses import dataclass
 
@@ -30,10 +32,11 @@ def check_create(c, item, path, scope):
     entity = item["create"]
     spec = c.entities.get(entity)
     if spec is None:
-        c.problem(f"there is no entity {entity!r}{c.suggest(entity, c.entities)}", p + ("create",))
+        c.problem(_("there is no entity {entity!r}{hint}").format(entity=entity, hint=c.suggest(entity, c.entities)), p + ("create",))
         return None
     if not spec["group"]:
-        c.problem(f"{entity!r} is one entity; create: makes instances of a group (an entity with count:)",
+        c.problem(_("{entity!r} is one entity; create: makes instances of a group (an entity with "
+                    "count:)").format(entity=entity),
                   p + ("create",))
         return None
     name = c.text(item["name"], p + ("name",), scope) if "name" in item else None
@@ -41,8 +44,10 @@ def check_create(c, item, path, scope):
     for field, value in (item.get("fields") or {}).items():
         if field not in spec["fields"]:
             known = ", ".join(spec["fields"]) or "none"
-            c.problem(f"{entity!r} has no field {field!r}{c.suggest(field, spec['fields'])} (fields: {known}"
-                      + ("; name: gives the name" if field in INSTANCE_FIELDS else "") + ")",
+            c.problem(_("{entity!r} has no field {field!r}{hint} (fields: {known}").format(
+                          entity=entity, field=field, hint=c.suggest(field, spec['fields']), known=known)
+                      + (_("; name: gives the name") if field in INSTANCE_FIELDS else "")
+                      + ")",
                       p + ("fields", field), at_key=True)
             continue
         formula = c.formula(value, p + ("fields", field), scope)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from dataclasses import dataclass
 from ...dice import kinds
 from ..model import Formula, Step
@@ -47,7 +49,7 @@ def _assignments(c, item, path, scope, key: str, targets: bool):
                 pairs.append((target, formula))
         else:
             if "." in name:
-                c.problem(f"{key}: a local name is one word, not {name!r}", p, at_key=True)
+                c.problem(_("{key}: a local name is one word, not {name!r}").format(key=key, name=name), p, at_key=True)
                 continue
             if name in c.state_names or name in c.entities:
                 c.bind(scope, name, p, key)          # refused: it would hide the global
