@@ -12,7 +12,7 @@ entities in entities.py, the loop and actions in flow.py.
 
 from __future__ import annotations
 
-from ruleset_engine.i18n import _
+from ruleset_engine.i18n import _, join_list
 
 from contextlib import contextmanager
 
@@ -75,10 +75,11 @@ class RulesetChecker:
         parameter). A local named like a state variable or an entity would hide it for the rest of
         the block, and every write meant for the global would go to the local: refused."""
         if name in self.state_names or name in self.entities:
-            what = "a state variable" if name in self.state_names else "an entity"
+            what = _("a state variable") if name in self.state_names else _("an entity")
             self.problem(_("{binder}: {name!r} is {what}; a local of that name would hide it. Bind "
-                           "another name").format(binder=binder, name=name, what=what)
-                         + ((_(", then write it with set: {{{name}: ...}}").format(name=name)
+                           "another name").format(
+                               binder=_(binder) if binder == "a procedure's parameter" else binder, name=name, what=what)
+                         + ((_(", then write it with set: {form}").format(form="{" + name + ": ...}")
                              if binder in ("let", "roll") else
                              "")),
                          path, at_key=binder in ("let", "roll"))
@@ -213,7 +214,7 @@ class RulesetChecker:
         self.start_order(entities, state)
         loop = list(self.each("loop", level).values())
         procedures = self.each("procedures", procedure)
-        with self.no_level_end("setup: (no loop runs yet)"):
+        with self.no_level_end(_("setup: (no loop runs yet)")):
             setup = self.steps(d.get("setup") or [], ("setup",), Scope(self.names)) if self.sound(("setup",)) else []
         actions = self.each("actions", action)
         if loop and len(loop) == len(d.get("loop") or []):
@@ -260,10 +261,11 @@ class RulesetChecker:
         spec = entities.get(name)
         if spec is None or not spec.is_group:
             groups = [n for n, e in entities.items() if e.is_group]
-            what = "a single entity, not a group" if spec is not None else "no entity of this ruleset"
+            what = _("a single entity, not a group") if spec is not None else _("no entity of this ruleset")
             self.problem(_("seats: {name!r} is {what}; seats names the group whose instances people "
                            "play{hint} (the groups: {groups})").format(
-                             name=name, what=what, hint=self.suggest(name, groups), groups=', '.join(groups) or 'none'), ("seats",))
+                             name=name, what=what, hint=self.suggest(name, groups), groups=", ".join(groups) or _("none")),
+                         ("seats",))
             return None
         return name
 
@@ -275,8 +277,8 @@ class RulesetChecker:
             self.problem(_("per: reads the value as each iteration of a loop level ends, and this "
                            "ruleset has no loop"), ("report", name, "per"))
         elif level != levels[0]:
-            why = f"{level!r} is inside it: its iterations start again from 1" if level in levels else \
-                f"{level!r} is no loop level"
+            why = _("{level!r} is inside it: its iterations start again from 1").format(level=level) \
+                if level in levels else _("{level!r} is no loop level").format(level=level)
             self.problem(_("per: takes the outermost loop level, {levels!r} ({why})").format(
                              levels=levels[0], why=why), ("report", name, "per"))
         return level
@@ -362,9 +364,9 @@ class RulesetChecker:
             for path, start in starts:
                 early = [n for n in self._read_by(start) if n in later and n not in made]
                 if early:
-                    what = (f"{name!r} itself, which is still being made" if early[0] == name else
-                            f"{early[0]!r}, which is made after it" if early[0] in entities else
-                            f"the state variable {early[0]!r}, which starts after every entity")
+                    what = (_("{name!r} itself, which is still being made").format(name=name) if early[0] == name
+                            else _("{name!r}, which is made after it").format(name=early[0]) if early[0] in entities
+                            else _("the state variable {name!r}, which starts after every entity").format(name=early[0]))
                     self.problem(_("the starting value of {path} reads {what} (a game makes its "
                                    "entities in the order written, then its state: an entity's "
                                    "starting values read params and the entities above it)").format(
@@ -415,7 +417,7 @@ class RulesetChecker:
                 continue
             if len(kinds) > 1:
                 self.problem(_("one step, one kind: this step has {items}; split it into steps").format(
-                                 items=' and '.join(repr(k) for k in kinds)), p)
+                                 items=join_list([repr(k) for k in kinds])), p)
                 continue
             kind = KINDS[kinds[0]]
             stray = [k for k in item if k not in kind.takes and k not in ("id", "doc")]
@@ -451,7 +453,7 @@ class RulesetChecker:
             return parts
         if head in self.entities and not self.entities[head]["group"]:
             problem = self.names.member_problem(head, ("entity", head), parts[1:]) if len(parts) > 1 else \
-                f"write {head}.FIELD: an entity is set field by field"
+                _("write {head}.FIELD: an entity is set field by field").format(head=head)
             if problem:
                 self.problem(_("{what}: {problem}").format(what=what, problem=problem), path, at_key=True)
             return parts

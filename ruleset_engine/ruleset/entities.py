@@ -72,7 +72,8 @@ def entity(c, name: str, spec) -> model.EntitySpec:
             if size is not None and size.expr.kind in (STR, BOOL):
                 c.problem(_("boxes: {boxes} gives {value}: write how many boxes (a number), or their "
                             "labels as a list").format(
-                              boxes=boxes, value='a text' if size.expr.kind == STR else 'true/false'), where + ("boxes",))
+                              boxes=boxes, value=_("a text") if size.expr.kind == STR else _("true/false")),
+                          where + ("boxes",))
             labels = ()
         else:
             labels = tuple(range(1, boxes + 1)) if isinstance(boxes, int) else tuple(boxes)

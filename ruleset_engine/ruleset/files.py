@@ -20,14 +20,16 @@ def may_extend(source: str, path: Path, folder: Path) -> None:
     if not path.name.endswith((".yaml", ".yml")):
         raise RulesetError([Problem(_("names a bundled ruleset or a .yaml file, not {source!r}").format(
                                         source=source))])
-    within(source, path, folder, "extends", "a ruleset extends a bundled one or a file in its own folder or below")
+    within(path, folder, _("{source!r} is outside the folder of the ruleset that extends it; a ruleset extends "
+                            "a bundled one or a file in its own folder or below").format(source=source))
 
 
 def may_include(source: str, path: Path, folder: Path) -> None:
     """What `include:` may read: a .yaml or .yml file in the including file's folder or below it."""
     if not path.name.endswith((".yaml", ".yml")):
         raise RulesetError([Problem(_("names a .yaml file, not {source!r}").format(source=source))])
-    within(source, path, folder, "includes", "a ruleset includes files in its own folder or below")
+    within(path, folder, _("{source!r} is outside the folder of the ruleset that includes it; a ruleset "
+                            "includes files in its own folder or below").format(source=source))
     if not path.exists():
         raise RulesetError([Problem(_("there is no file {source!r} (a path is read from the folder of "
                                       "the file that names it)").format(
@@ -36,9 +38,8 @@ def may_include(source: str, path: Path, folder: Path) -> None:
         raise RulesetError([Problem(_("{source!r} is a folder, not a file").format(source=source))])
 
 
-def within(source: str, path: Path, folder: Path, verb: str, rule: str) -> None:
+def within(path: Path, folder: Path, refusal: str) -> None:
+    """Refused (with `refusal`, said in the table's language) when `path` lies outside `folder`."""
     root = os.path.realpath(folder)
     if os.path.commonpath([root, os.path.realpath(path)]) != root:
-        raise RulesetError([Problem(_("{source!r} is outside the folder of the ruleset that {verb} it; "
-                                      "{rule}").format(
-                                        source=source, verb=verb, rule=rule))])
+        raise RulesetError([Problem(refusal)])

@@ -4,7 +4,7 @@ texts and steps) and one YAML item; the steps inside are each checked by their k
 
 from __future__ import annotations
 
-from ruleset_engine.i18n import _
+from ruleset_engine.i18n import N_, _
 
 from . import model
 from .names import Scope, procedure_param_names
@@ -31,7 +31,7 @@ def level(c, i: int, spec) -> model.Level:
     blocks = {}
     for part in ("begin", "finish", "then"):
         # No iteration is running there that `end: LEVEL` could end.
-        with c.no_level_end(f"the {part}: of loop level {name!r}"):
+        with c.no_level_end(_("the {part}: of loop level {name!r}").format(part=part, name=name)):
             blocks[part] = c.steps(spec.get(part) or [], path + (part,), Scope(c.names))
     return model.Level(
         name=name,
@@ -69,7 +69,7 @@ def action_params(c, specs, path) -> dict:
             if over not in before:
                 c.problem(_("over: names an entity parameter declared before this one, and {over!r} is "
                             "none{value}").format(
-                              over=over, value=c.suggest(over, before) if before else ' (there is none)'), p + ("over",))
+                              over=over, value=c.suggest(over, before) if before else _(" (there is none)")), p + ("over",))
             if default is not None and not isinstance(default, str):
                 c.problem(_("the default of a formula parameter is a formula in quotes, not {default!r}").format(
                               default=default),
@@ -159,7 +159,8 @@ def action(c, name: str, spec) -> model.Action:
     levels = c.levels
     if once_per is not None and once_per not in levels:
         c.problem(_("once_per: names a loop level, and {once_per!r} is none{value}").format(
-                      once_per=once_per, value=c.suggest(once_per, levels) if levels else ' (this ruleset has no loop:)'), path + ("once_per",))
+                      once_per=once_per, value=c.suggest(once_per, levels) if levels else _(" (this ruleset has no loop:)")),
+                  path + ("once_per",))
     return model.Action(
         name=name, steps=guard + c.steps(spec["steps"], path + ("steps",), scope), params=params,
         when=c.formula(spec.get("when"), path + ("when",), Scope(c.names), still=True),
@@ -186,7 +187,7 @@ def procedure(c, name: str, spec) -> model.Procedure:
             else:
                 info = ("entity", of)
                 groups[p] = of
-        c.bind(scope, p, ("procedures", name, "params", i), "a procedure's parameter", info)
+        c.bind(scope, p, ("procedures", name, "params", i), N_("a procedure's parameter"), info)
         if declared.get("acts") is True and info is not None:
             # {NAME: {of: GROUP, acts: true}}: the group's guard is asked first, as an action's is:
             # its one refusal said and 0 returned when the instance cannot act.

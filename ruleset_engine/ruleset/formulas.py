@@ -110,11 +110,12 @@ def _parse(c, name: str, spec: dict) -> NamedFormula | None:
         if head == "params":
             if len(name_path) == 2 and name_path[1] in c.params:
                 continue
-            message = f"unknown param {'.'.join(name_path[:2])!r}{c.suggest(name_path[1], c.params)}" \
-                if len(name_path) == 2 else "params are read as params.NAME"
+            message = _("unknown param {name!r}{hint}").format(
+                name=".".join(name_path[:2]), hint=c.suggest(name_path[1], c.params)) \
+                if len(name_path) == 2 else _("params are read as params.NAME")
         else:
-            message = (f"a named formula reads only its parameters ({', '.join(params) or 'none'}) and "
-                       f"params.NAME, not {'.'.join(name_path)!r}: pass it as an argument")
+            message = _("a named formula reads only its parameters ({params}) and params.NAME, not {name!r}: "
+                        "pass it as an argument").format(params=", ".join(params) or _("none"), name=".".join(name_path))
         c.formula_problem(dice.UnknownName(message, text, span), text, path + ("formula",))
         problems += 1
     if problems:
@@ -147,11 +148,11 @@ def _cycles(c, parsed: dict) -> set[str]:
             if k < MAX_CHAINS:      # the call that closes the shortest cycle back to start
                 chain = _chain(start, calls, members)
                 name, callee = chain[-1], start
-                shown = chain[1:6] + ((f"... and {len(chain) - 6} more",) if len(chain) > 6 else ())
-                through = f" (through {', '.join(shown)})" if len(chain) > 1 else ""
+                shown = chain[1:6] + ((_("... and {n} more").format(n=len(chain) - 6),) if len(chain) > 6 else ())
+                through = _(" (through {formulas})").format(formulas=", ".join(shown)) if len(chain) > 1 else ""
             else:                   # past the first ones: start's call into its group, found in one pass
                 name, callee = start, next(n for n in calls[start] if n in members)
-                through = " (through others)"
+                through = _(" (through others)")
             call = next(n for n, f in calls_in(parsed[name].tree, parsed) if f.name == callee)
             text = parsed[name].text
             c.formula_problem(dice.DiceValueError(_("the formula {start} calls itself{through}; a "

@@ -117,4 +117,4 @@ class Gathering:
 
 
 def _kind(value) -> str:
-    return "a map" if isinstance(value, dict) else "a list" if isinstance(value, list) else "a single value"
+    return _("a map") if isinstance(value, dict) else _("a list") if isinstance(value, list) else _("a single value")

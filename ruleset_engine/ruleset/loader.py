@@ -92,7 +92,7 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = (),
 
 
 def _kind_of(data) -> str:
-    return "a list" if isinstance(data, list) else "a text" if isinstance(data, str) else "a single value"
+    return _("a list") if isinstance(data, list) else _("a text") if isinstance(data, str) else _("a single value")
 
 
 def load(source: str):

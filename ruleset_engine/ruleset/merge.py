@@ -20,7 +20,7 @@ so an error in a child points at the child's file.
 
 from __future__ import annotations
 
-from ruleset_engine.i18n import _
+from ruleset_engine.i18n import N_, _
 
 from difflib import get_close_matches
 
@@ -54,11 +54,11 @@ def _scalar(value):
 
 def _kind(value) -> str:
     """A value's kind in words, never the value (it may be long)."""
-    for kind, words in ((bool, "a yes/no"), (dict, "a map"), (list, "a list"), (float, "a fraction"),
-                        (type(None), "nothing")):
+    for kind, words in ((bool, N_("a yes/no")), (dict, N_("a map")), (list, N_("a list")), (float, N_("a fraction")),
+                        (type(None), N_("nothing"))):
         if isinstance(value, kind):
-            return words
-    return "a number" if isinstance(value, int) else "a text"
+            return _(words)
+    return _("a number") if isinstance(value, int) else _("a text")
 
 
 class _At:
@@ -146,7 +146,7 @@ class Merger:
             for n, item_id in enumerate(child_ids):
                 if item_id not in known:
                     guess = get_close_matches(str(item_id), [str(k) for k in known], n=1)
-                    hint = f" (did you mean {guess[0]!r}?)" if guess else ""
+                    hint = _(" (did you mean {guess!r}?)").format(guess=guess[0]) if guess else ""
                     self.problem(_("{parent_file} has no loop level named {item_id!r}{hint}; its "
                                    "levels: {map} (to write a new loop, use $replace)").format(
                                      parent_file=self.parent_file, item_id=item_id, hint=hint, map=', '.join(map(str, known))),
@@ -180,11 +180,11 @@ class Merger:
             if isinstance(item, dict) and _scalar(item.get(key)) is not None:
                 continue
             if not isinstance(item, dict):
-                found, node, at = f"is {_kind(item)}, not a map", _item_node(items, n), path + ("$merge", n)
+                found, node, at = _("is {kind}, not a map").format(kind=_kind(item)), _item_node(items, n), path + ("$merge", n)
             elif key not in item:
-                found, node, at = f"has no {key}:", _item_node(items, n), path + ("$merge", n)
+                found, node, at = _("has no {key}:").format(key=key), _item_node(items, n), path + ("$merge", n)
             else:
-                found = f"has {_kind(item[key])} as its {key}"
+                found = _("has {kind} as its {key}").format(kind=_kind(item[key]), key=key)
                 node = _At(item.value_pos.get(key)) if isinstance(item, LDict) else item
                 at = path + ("$merge", n, key)
             self.problem(_("each item of $merge names the item it changes by its {key}: (a name or a "

@@ -10,7 +10,7 @@ record never written reads its defaults.
 
 from __future__ import annotations
 
-from ruleset_engine.i18n import _
+from ruleset_engine.i18n import N_, _
 
 from ruleset_engine import dice
 from ruleset_engine.dice import ast as dice_ast
@@ -34,9 +34,10 @@ def pair(c, name: str, spec) -> model.PairSpec | None:
         c.problem(_("{group!r} is one entity; a pair joins two instances of a group (an entity with "
                     "count:)").format(group=group),
                   path + ("between",))
-    for clash, what in ((FUNCTIONS, "a function of the dice language"), (c.tables, "a table")):
+    for clash, what in ((FUNCTIONS, N_("a function of the dice language")), (c.tables, N_("a table"))):
         if name in clash:
-            c.problem(_("the pair {name!r} has the name of {what}; choose another").format(name=name, what=what), path, at_key=True)
+            c.problem(_("the pair {name!r} has the name of {what}; choose another").format(name=name, what=_(what)),
+                      path, at_key=True)
     fields = {}
     for field_name, value in (spec.get("fields") or {}).items():
         found = default(c, value, path + ("fields", field_name))
@@ -86,18 +87,18 @@ def call_problems(pairs: dict, tree) -> list[tuple[str, tuple]]:
             continue
         spec = pairs[node.function]
         if len(node.args) != 2 or node.keywords or any(isinstance(a, dice_ast.Condition) for a in node.args):
-            found.append((f"{node.function}(..) takes two instances of {spec['between']!r}: "
-                          f"{node.function}(a, b)", node.span))
+            found.append((_("{pair}(..) takes two instances of {group!r}: {pair}(a, b)").format(
+                pair=node.function, group=spec["between"]), node.span))
         member = members.get(id(node))
         if member is not None:
             field = member.path[0]
             if field not in spec["fields"]:
-                known = ", ".join(spec["fields"]) or "none"
-                found.append((f"the records of {node.function!r} have no field {field!r}"
-                              f"{suggest(field, spec['fields'])} (fields: {known})", member.span))
+                known = ", ".join(spec["fields"]) or _("none")
+                found.append((_("the records of {pair!r} have no field {field!r}{hint} (fields: {known})").format(
+                    pair=node.function, field=field, hint=suggest(field, spec["fields"]), known=known), member.span))
             elif len(member.path) > 1:
-                found.append((f"{node.function}(..).{field} is a value, with no field {member.path[1]!r}",
-                              member.span))
+                found.append((_("{pair}(..).{field} is a value, with no field {name!r}").format(
+                    pair=node.function, field=field, name=member.path[1]), member.span))
     return found
 
 
@@ -118,7 +119,8 @@ def _index(group: list, x, name: str, span) -> int:
     i = x.get("index") if isinstance(x, dict) else None
     if type(i) is int and 0 < i <= len(group) and (group[i - 1] is x or group[i - 1] == x):
         return i
-    what = f"{x['name']!r}, which is not one of them" if isinstance(x, dict) and "name" in x else describe(x)
+    what = _("{name!r}, which is not one of them").format(name=x["name"]) if isinstance(x, dict) and "name" in x \
+        else describe(x)
     raise PairFailed(_("{name}(..) joins two instances of its group, not {what}").format(name=name, what=what), span=span)
 
 

@@ -18,27 +18,27 @@ def param_value_problem(param: Param, value) -> str | None:
     kind = param.type
     if kind == "integer":
         if type(value) is not int:
-            return f"expected a whole number, not {value!r}"
+            return _("expected a whole number, not {value!r}").format(value=value)
         if param.min is not None and value < param.min:
-            return f"{value} is below the minimum {param.min}"
+            return _("{value} is below the minimum {min}").format(value=value, min=param.min)
         if param.max is not None and value > param.max:
-            return f"{value} is above the maximum {param.max}"
+            return _("{value} is above the maximum {max}").format(value=value, max=param.max)
     elif kind == "boolean":
         if not isinstance(value, bool):
-            return f"expected true or false, not {value!r}"
+            return _("expected true or false, not {value!r}").format(value=value)
     elif kind == "choice":
         if value not in param.choices:
-            return f"{value!r} is not one of {', '.join(param.choices)}"
+            return _("{value!r} is not one of {choices}").format(value=value, choices=", ".join(param.choices))
     elif kind == "dice":
         if not isinstance(value, (str, int)) or isinstance(value, bool):
-            return f"expected a dice expression, not {value!r}"
+            return _("expected a dice expression, not {value!r}").format(value=value)
         try:
             dice.compile(str(value))
         except dice.DiceError as err:
-            return f"not a dice expression: {err.message}"
+            return _("not a dice expression: {error}").format(error=err.message)
     elif kind == "text":
         if not isinstance(value, str):
-            return f"expected text, not {value!r}"
+            return _("expected text, not {value!r}").format(value=value)
     return None
 
 

@@ -20,7 +20,7 @@ its messages stay here.
 
 from __future__ import annotations
 
-from ruleset_engine.i18n import _
+from ruleset_engine.i18n import N_, _, ngettext
 
 from dataclasses import dataclass, field
 from typing import Callable
@@ -37,7 +37,7 @@ from .wording import join_list
 TEST, VALUE, SHOWN, NUMBER = "test", "value", "shown", "number"   # the roles of an argument
 GIVEN = "given"                      # an argument read as it is, outside any instance (field's)
 INSTANCE = "instance"                                               # the kind of what first_of & co give
-NO_VECTOR = "a query reads a group as a whole; the lockstep backend reads its instances one by one, in for_each"
+NO_VECTOR = N_("a query reads a group as a whole; the lockstep backend reads its instances one by one, in for_each")
 
 
 @dataclass(frozen=True)
@@ -119,8 +119,9 @@ def run_first(info, group, test):
 
 def run_instance(info, group, n):
     if not 1 <= n <= len(group):
-        _fail(info, _("instance(..): {{group}} has {n} instance{value}, so there is no number {n2}").format(
-                        n=len(group), value='' if len(group) == 1 else 's', n2=n))
+        _fail(info, ngettext("instance(..): {{group}} has {n} instance, so there is no number {asked}",
+                             "instance(..): {{group}} has {n} instances, so there is no number {asked}",
+                             len(group)).format(n=len(group), asked=n))
     return group[n - 1]
 
 
@@ -147,7 +148,8 @@ def run_field(info, who, name):
         _fail(info, _("field(..) takes the name of a field as a text, not {name!r}").format(name=format_value(name)))
     fields = [k for k, v in who.items() if not (isinstance(v, dict) and "labels" in v)]
     if name not in fields:
-        track = f": {name} is a track (read its numbers as {who['name']}.{name}.marked)" if name in who else ""
+        track = _(": {name} is a track (read its numbers as {read})").format(
+            name=name, read=f"{who['name']}.{name}.marked") if name in who else ""
         _fail(info, _("field(..): {name} has no field {name2!r}{track}").format(
                         name=who['name'], name2=name, track=track or suggest(name, fields)))
     return who[name]
@@ -170,7 +172,8 @@ def vector_field(given, info, who, name):
     if wrong:
         k = next(i for i, x in enumerate(names.tolist()) if str(x) in wrong)
         bad, shown = str(names[k]), given.name(who, k)
-        track = f": {bad} is a track (read its numbers as {shown}.{bad}.marked)" if bad in tracks else ""
+        track = _(": {name} is a track (read its numbers as {read})").format(
+            name=bad, read=f"{shown}.{bad}.marked") if bad in tracks else ""
         _fail(info, _("field(..): {shown} has no field {bad!r}{track}").format(
                         shown=shown, bad=bad, track=track or suggest(bad, fields)))
     return given.read(who, names)
@@ -269,8 +272,9 @@ def vector_instance(over, info, n):
     if outside.any():
         k = _first_failing(over, outside)
         count = int(over.count[k])
-        _fail(info, _("instance(..): {{group}} has {count} instance{value}, so there is no number {n}").format(
-                        count=count, value='' if count == 1 else 's', n=int(n[k])))
+        _fail(info, ngettext("instance(..): {{group}} has {n} instance, so there is no number {asked}",
+                             "instance(..): {{group}} has {n} instances, so there is no number {asked}",
+                             count).format(n=count, asked=int(n[k])))
     return n - 1
 
 
@@ -362,12 +366,14 @@ def _arity_problem(query: Query, node) -> str | None:
     n = len(node.args) - first
     low = len(query.args) - query.optional
     if n < low or (n > len(query.args) and not query.variadic):
-        return f"{query.signature} takes {'at least ' if query.variadic else ''}{len(query.args) + first} " \
-               f"arguments, not {n + first}"
+        wanted = _("{signature} takes at least {n} arguments, not {given}") if query.variadic else \
+            _("{signature} takes {n} arguments, not {given}")
+        return wanted.format(signature=query.signature, n=len(query.args) + first, given=n + first)
     for kw in node.keywords:
         if kw.name not in query.keywords:
-            known = ", ".join(f"{k}=" for k in query.keywords) or "none"
-            return f"{query.name}(..) has no keyword {kw.name!r} (keywords: {known})"
+            known = ", ".join(f"{k}=" for k in query.keywords) or _("none")
+            return _("{query}(..) has no keyword {keyword!r} (keywords: {known})").format(
+                query=query.name, keyword=kw.name, known=known)
     return None
 
 
@@ -397,8 +403,8 @@ def query_problems(names, tree, scope, over: tuple = ()) -> tuple[list, set]:
             if group is None:
                 groups = [g for g, spec in names.entities.items() if spec.get("group")]
                 span = node.args[0].span if node.args else node.span
-                problems.append((f"{query.name}(..) reads a group: its first argument is the name of one "
-                                 f"({', '.join(groups) or 'this ruleset has none'})", span))
+                problems.append((_("{query}(..) reads a group: its first argument is the name of one ({groups})").format(
+                    query=query.name, groups=", ".join(groups) or _("this ruleset has none")), span))
             else:
                 handled.add((node.args[0].path, node.args[0].span))
                 message = _arity_problem(query, node)
@@ -407,8 +413,8 @@ def query_problems(names, tree, scope, over: tuple = ()) -> tuple[list, set]:
                 member = members.get(id(node))
                 if member is not None:
                     if query.gives != INSTANCE:
-                        problems.append((f"{query.name}(..) gives a value, which has no field {member.path[0]!r}",
-                                         member.span))
+                        problems.append((_("{query}(..) gives a value, which has no field {field!r}").format(
+                            query=query.name, field=member.path[0]), member.span))
                     else:
                         message = names.member_problem(group, ("entity", group), member.path)
                         if message:
@@ -439,8 +445,8 @@ def query_problems(names, tree, scope, over: tuple = ()) -> tuple[list, set]:
                     group = over[-1]
                     handled.add((node.path, node.span))
                     known = _instance_names(names.entities[group])
-                    problems.append((f"{node.path[0]!r} is not a field of {group}{suggest(node.path[0], known)}, "
-                                     f"nor a name known here", node.span))
+                    problems.append((_("{name!r} is not a field of {group}{hint}, nor a name known here").format(
+                        name=node.path[0], group=group, hint=suggest(node.path[0], known)), node.span))
             return
         for child in _children(node):
             visit(child, over)
@@ -461,7 +467,8 @@ def _field_problem(names, node, scope) -> str | None:
         return None
     spec = names.entities.get(info[1], {})
     if name.value in spec.get("tracks", ()):
-        return f"field(..) reads fields, and {name.value!r} is a track of {info[1]} (read {head}.{name.value}.marked)"
+        return _("field(..) reads fields, and {name!r} is a track of {group} (read {read})").format(
+            name=name.value, group=info[1], read=f"{head}.{name.value}.marked")
     return names.member_problem(head, info, (name.value,))
 
 
@@ -477,8 +484,8 @@ def _children(node):
 def _no_dice(node, query, problems) -> None:
     for inner in dice_ast.walk(node):
         if isinstance(inner, (dice_ast.Dice,)):
-            problems.append((f"{query.name}(..) reads each instance and rolls no dice: roll first, "
-                             f"then read the name", inner.span))
+            problems.append((_("{query}(..) reads each instance and rolls no dice: roll first, then read the "
+                               "name").format(query=query.name), inner.span))
             return
 
 
@@ -497,12 +504,13 @@ def lower_query(w, lo, node, path: tuple, span):
         args = "".join(", " + lo.node(arg).text for arg in node.args)
         text = f"{lo.ns.const(query.run, 'q')}({lo.ns.const((query.name, None, span), 'i')}{args})"
         if path:
-            raise lo.fail(DiceTypeError, f"{query.name}(..) gives a value: read a field of an instance with "
-                                         f"field(..) itself", span)
+            raise lo.fail(DiceTypeError, _("{query}(..) gives a value: read a field of an instance with field(..) "
+                                           "itself").format(query=query.name), span)
         return Src(f"{'_t_env' if lo.traced else '_u_env'}({text})", ANY)
     if not node.args or not isinstance(node.args[0], dice_ast.Name) or node.args[0].path[0] not in ruleset.entities \
             or not ruleset.entities[node.args[0].path[0]].is_group or len(node.args[0].path) != 1:
-        raise lo.fail(DiceTypeError, f"{query.name}(..) reads a group: its first argument is the name of one",
+        raise lo.fail(DiceTypeError, _("{query}(..) reads a group: its first argument is the name of one").format(
+                          query=query.name),
                       node.args[0].span if node.args else node.span)
     message = _arity_problem(query, node)
     if message:
@@ -521,7 +529,8 @@ def lower_query(w, lo, node, path: tuple, span):
     text = f"{lo.ns.const(query.run, 'q')}({info}, {w.group(group)}{''.join(', ' + a for a in args)})"
     if path:
         if query.gives != INSTANCE:
-            raise lo.fail(DiceTypeError, f"{query.name}(..) gives a value, which has no field {path[0]!r}", span)
+            raise lo.fail(DiceTypeError, _("{query}(..) gives a value, which has no field {field!r}").format(
+                              query=query.name, field=path[0]), span)
         read = w.member(text, group, path, span, sure=False)
         return Src(read.text, read.kind)        # a call, never a plain read: it may fail, and runs once
     return _src(text, ANY if query.gives == INSTANCE else query.gives)
@@ -546,7 +555,8 @@ def over_instance(w, lo, group: str, node, role: str, what: str) -> str:
     finally:
         lo.names, lo.calling = outer, lo.calling[:-1]
     if src.dice:
-        raise lo.fail(DiceValueError, f"{what} reads each instance and rolls no dice: roll first, then read the name",
+        raise lo.fail(DiceValueError, _("{what} reads each instance and rolls no dice: roll first, then read the "
+                                        "name").format(what=what),
                       node.span)
     return f"(lambda {it}: {src.text})"
 

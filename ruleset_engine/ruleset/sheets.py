@@ -63,16 +63,17 @@ class FieldRule:
             if type(value) is not int or (self.min is not None and value < self.min) or \
                     (self.max is not None and value > self.max):
                 span = f"{self.min}..{self.max}" if self.min is not None and self.max is not None else \
-                    f"at least {self.min}" if self.min is not None else \
-                    f"at most {self.max}" if self.max is not None else "a whole number"
-                return f"{self.name} must be {span}"
+                    _("at least {min}").format(min=self.min) if self.min is not None else \
+                    _("at most {max}").format(max=self.max) if self.max is not None else _("a whole number")
+                return _("{field} must be {span}").format(field=self.name, span=span)
             return None
         if not isinstance(value, str):
-            return f"{self.name} must be a text"
+            return _("{field} must be a text").format(field=self.name)
         if self.choices and value not in self.choices:
-            return f"{self.name} must be one of {', '.join(self.choices)}, not {value!r}"
+            return _("{field} must be one of {choices}, not {value!r}").format(
+                field=self.name, choices=", ".join(self.choices), value=value)
         if len(value) > MAX_TEXT or any(ord(ch) < 32 for ch in value):
-            return f"{self.name} must be a text of one line, at most {MAX_TEXT} characters"
+            return _("{field} must be a text of one line, at most {most} characters").format(field=self.name, most=MAX_TEXT)
         return None
 
 
@@ -322,8 +323,9 @@ def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | No
             for kind, count in value.items():
                 if kind not in types:
                     guess = get_close_matches(str(kind), types, n=1)
-                    problem(_("the track {key} takes marks of {types}, not {kind!r}{value}").format(
-                                key=key, types=', '.join(types), kind=kind, value=' (did you mean ' + guess[0] + '?)' if guess else ''), path + (kind,), at_key=True)
+                    hint = _(" (did you mean {guess}?)").format(guess=guess[0]) if guess else ""
+                    problem(_("the track {key} takes marks of {types}, not {kind!r}{hint}").format(
+                                key=key, types=", ".join(types), kind=kind, hint=hint), path + (kind,), at_key=True)
                 elif type(count) is not int or not 0 <= count <= 1000:
                     problem(_("{key}.{kind} must be 0..1000 (boxes marked)").format(key=key, kind=kind), path + (kind,))
                 else:
@@ -331,8 +333,8 @@ def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | No
         elif not types and type(value) is int and 0 <= value <= 1000:
             marks.append((key, None, value))
         else:
-            problem(_("{key} takes the boxes marked: ").format(key=key)
-                    + ("{" + _("{types}: 1").format(types=types[0]) + "}" if types else _("a number")), path)
+            problem(_("{key} takes the boxes marked: {form}").format(
+                key=key, form="{" + f"{types[0]}: 1" + "}" if types else _("a number")), path)
 
     for key, value in data.items():
         path = (key,)
@@ -362,6 +364,6 @@ def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | No
 def _unknown(problem, key, rule: SheetTemplate, path) -> None:
     names = list(rule.fields) + list(rule.types)
     guess = get_close_matches(str(key), names, n=1)
-    hint = f" (did you mean {guess[0]}?)" if guess else ""
+    hint = _(" (did you mean {guess}?)").format(guess=guess[0]) if guess else ""
     problem(_("{key!r} is not a field a sheet of {group} may give{hint}").format(
                 key=key, group=rule.group, hint=hint), path, at_key=True)

@@ -189,25 +189,26 @@ def coverage(name: str, keys, rows, gaps_ok: bool, first_match: bool) -> list[tu
                 overlaps.add(pair)
                 first, second = rows[pair[0]], rows[pair[1]]
                 common = [_common(a, b) for a, b in zip(first.matchers, second.matchers)]
-                found.append((f"table {name!r}: rows {pair[0]} and {pair[1]} overlap at {_where(keys, common)} "
-                              "(set first_match: true if the first row should win)", pair[1]))
+                found.append((_("table {name!r}: rows {first} and {second} overlap at {where} (set first_match: "
+                                "true if the first row should win)").format(
+                    name=name, first=pair[0], second=pair[1], where=_where(keys, common)), pair[1]))
     if first_match:
         for i in range(len(rows)):
             if i not in reachable:
-                found.append((f"table {name!r}: row {i} can never match: the rows before it match everything it "
-                              "does", i))
+                found.append((_("table {name!r}: row {row} can never match: the rows before it match everything "
+                                "it does").format(name=name, row=i), i))
     if gaps and not gaps_ok:
         if len(keys) == 1:
             for lo, hi, after in _merged(gaps, rows):
-                found.append((f"table {name!r}: no row covers {_show(('n', lo, hi))} "
-                              "(add a row, a default:, or set gaps: true)", after))
+                found.append((_("table {name!r}: no row covers {where} (add a row, a default:, or set gaps: "
+                                "true)").format(name=name, where=_show(("n", lo, hi))), after))
         else:
             for square in gaps[:MAX_GAPS_SHOWN]:
-                found.append((f"table {name!r}: no row covers {_where(keys, square)} "
-                              "(add a row, a default:, or set gaps: true)", None))
+                found.append((_("table {name!r}: no row covers {where} (add a row, a default:, or set gaps: "
+                                "true)").format(name=name, where=_where(keys, square)), None))
             if len(gaps) > MAX_GAPS_SHOWN:
-                found.append((f"table {name!r}: and {len(gaps) - MAX_GAPS_SHOWN} more combinations no row covers",
-                              None))
+                found.append((_("table {name!r}: and {n} more combinations no row covers").format(
+                    name=name, n=len(gaps) - MAX_GAPS_SHOWN), None))
     return found
 
 

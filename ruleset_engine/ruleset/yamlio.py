@@ -227,13 +227,14 @@ def _yaml_problem(filename: str, text: str, err: yaml.MarkedYAMLError) -> Proble
             if found and found.group(1) in _SPECIAL_START:
                 start = found.start(1)
                 value = line[start:].strip()
-                message += (f"; a value starting with {found.group(1)!r} means something else to YAML: "
-                            f"quote the formula, as in \"{value}\"")
+                message += _("; a value starting with {start!r} means something else to YAML: quote the formula, "
+                             "as in {quoted}").format(start=found.group(1), quoted=f'"{value}"')
                 position = Position(filename, mark.line + 1, start + 1)
                 detail = ["  " + line, "  " + " " * start + "^"]
             elif "mapping values are not allowed" in (err.problem or ""):
                 # `say: Hour {n}: the door` reads as a key inside a value.
-                message += "; a text or formula holding ': ' must be quoted, as in say: \"Hour {n}: ...\""
+                message += _("; a text or formula holding ': ' must be quoted, as in {example}").format(
+                    example='say: "Hour {n}: ..."')
     return Problem(message, position, (), detail)
 
 

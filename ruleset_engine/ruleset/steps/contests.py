@@ -4,7 +4,7 @@ roll again among themselves, until one is left. The winner is bound to a local, 
 
 from __future__ import annotations
 
-from ruleset_engine.i18n import _
+from ruleset_engine.i18n import N_, _
 
 from dataclasses import dataclass
 
@@ -32,8 +32,10 @@ def check_roll_off(c, item, path, scope):
     spec = c.entities.get(group)
     known = spec is not None and spec["group"]
     if not known:
-        why = f"there is no entity {group!r}{c.suggest(group, c.entities)}" if spec is None else \
-            f"{group!r} is one entity; roll_off: is among the instances of a group (an entity with count:)"
+        why = _("there is no entity {group!r}{hint}").format(group=group, hint=c.suggest(group, c.entities)) \
+            if spec is None else \
+            _("{group!r} is one entity; roll_off: is among the instances of a group (an entity with count:)").format(
+                group=group)
         c.problem(why, p + ("roll_off",))
     # Bound even after a problem, so the steps after it are not reported for the same mistake.
     instance = ("entity", group) if known else None
@@ -127,7 +129,7 @@ ROLL_OFF = StepKind(
     'roll_off: player\neach: p\nrolls: "1d10 + p.wits"\nas: first', check_roll_off, lower_roll_off,
     helpers={"_roll_score": roll_score, "_roll_off_start": roll_off_start, "_roll_off_tied": roll_off_tied},
     binds=lambda s: [(s.var, None), (s.each, None)], formulas=lambda s: [s.rolls],
-    no_vector="the roll-off re-rolls among the tied instances of each game, one game at a time",
+    no_vector=N_("the roll-off re-rolls among the tied instances of each game, one game at a time"),
     schema={
         "roll_off": {"$ref": "#/$defs/name"},
         "each": {"$ref": "#/$defs/name"},

@@ -116,7 +116,7 @@ def check_for_each(c, item, path, scope):
         group = source
         c.bind(scope, var, tuple(path) + ("for_each",), "for_each", ("entity", source))
         # Read over each instance, through the loop's name, before the loop starts: no dice.
-        message = "where: and by: read each instance as the loop starts, and roll no dice"
+        message = _("where: and by: read each instance as the loop starts, and roll no dice")
         if item.get("where") is not None:
             where = c.formula(item["where"], tuple(path) + ("where",), scope)
             if where is not None:
@@ -201,7 +201,7 @@ def check_end(c, item, path, scope):
         c.results.add(item["result"])
     elif target not in c.levels:
         c.problem(_("end: takes game or a loop level ({levels}), not {target!r}{hint}").format(
-                      levels=', '.join(c.levels) or 'this ruleset has no named loop level', target=target, hint=c.suggest(target, c.levels)), p + ("end",))
+                      levels=", ".join(c.levels) or _("this ruleset has no named loop level"), target=target, hint=c.suggest(target, c.levels)), p + ("end",))
         return None
     elif item.get("result"):
         c.problem(_("result: only goes with end: game"), p + ("result",), at_key=True)
@@ -339,12 +339,14 @@ def instance_arg(value, group: list, group_name: str, procedure: str, param: str
 
 
 def no_instance_argument(procedure: str, param: str, group_name: str, name) -> str:
-    return f"{procedure}: {param} is an instance of {group_name}, and none is named {name!r}"
+    return _("{procedure}: {param} is an instance of {group}, and none is named {name!r}").format(
+        procedure=procedure, param=param, group=group_name, name=name)
 
 
 def not_an_instance(procedure: str, param: str, group_name: str, value) -> str:
     from ..templates import format_value
-    return f"{procedure}: {param} is an instance of {group_name}, not {format_value(value)!r}"
+    return _("{procedure}: {param} is an instance of {group}, not {value!r}").format(
+        procedure=procedure, param=param, group=group_name, value=format_value(value))
 
 
 def lower_return(w, step: ReturnStep) -> None:

@@ -4,7 +4,7 @@ the group's fields do, then take the values the step gives. The group's max: bou
 
 from __future__ import annotations
 
-from ruleset_engine.i18n import _
+from ruleset_engine.i18n import _, number
 
 import unicodedata
 from dataclasses import dataclass
@@ -69,7 +69,8 @@ _NOT_ON_ONE_LINE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
 def group_full(entity: str, most: int) -> str:
-    return f"the group {entity!r} holds {most:,} instances, as many as it may: no more can be made"
+    return _("the group {group!r} holds {n} instances, as many as it may: no more can be made").format(
+        group=entity, n=number(most))
 
 
 def name_refusal(name: str, entity: str) -> str | None:
@@ -77,16 +78,17 @@ def name_refusal(name: str, entity: str) -> str | None:
     1 to MAX_NAME characters on one line, or letters of two scripts (instance_names.name_problem);
     None when it can."""
     if not 1 <= len(name) <= MAX_NAME or any(unicodedata.category(ch) in _NOT_ON_ONE_LINE for ch in name):
-        return f"the name of a new {entity!r} is 1 to {MAX_NAME} characters on one line, not {name[:MAX_NAME]!r}"
+        return _("the name of a new {group!r} is 1 to {most} characters on one line, not {name!r}").format(
+            group=entity, most=MAX_NAME, name=name[:MAX_NAME])
     problem = name_problem(name)
     if problem:
-        return f"the name {name!r} of a new {entity!r}: {problem}"
+        return _("the name {name!r} of a new {group!r}: {problem}").format(name=name, group=entity, problem=problem)
     return None
 
 
 def name_taken(entity: str, other) -> str:
     """What a new name says when another instance has one that looks the same (instance_names.name_key)."""
-    return f"the group {entity!r} has an instance named {other!r} already"
+    return _("the group {group!r} has an instance named {other!r} already").format(group=entity, other=other)
 
 
 def create_instance(group: list, make, name, most: int, entity: str) -> dict:

@@ -107,7 +107,7 @@ def check_choose(c, item, path, scope, prompt):
     if group not in c.entities or not c.entities[group]["group"]:
         groups = [g for g, e in c.entities.items() if e["group"]]
         c.problem(_("choose: offers the instances of a group ({groups}), not {group!r}{hint}").format(
-                      groups=', '.join(groups) or 'this ruleset has none', group=group, hint=c.suggest(group, groups)), p + ("choose", "of"))
+                      groups=", ".join(groups) or _("this ruleset has none"), group=group, hint=c.suggest(group, groups)), p + ("choose", "of"))
         return None
     if "default" in item:
         c.problem(_("a choice among a group takes no default: (the instances offered change as the "
@@ -127,6 +127,11 @@ def check_choose(c, item, path, scope, prompt):
     if spec.get("where") is not None and where is None or auto is None:
         return None
     return step
+
+
+def nothing_offered(group: str) -> str:
+    """What a choice among a group says when no instance is offered (in the table's language)."""
+    return _("nothing to choose: no {group} is offered").format(group=group)
 
 
 def offered(group: list, where) -> list:
@@ -174,7 +179,7 @@ def lower_choose(w, step: AskStep, prompt: str, who: str) -> None:
     w.line(f"{decision} = _decision({identity!r}, {step.var!r}, {kind!r}, {prompt}, {who}, {low}, {high}, "
            f"tuple(_it['name'] for _it in {offer}), (), None)", step)
     if not step.several:
-        w.line(f"if not {offer}: raise _StepFailed('nothing to choose: no {step.group} is offered')", step)
+        w.line(f"if not {offer}: raise _StepFailed(_nothing_offered({step.group!r}))", step)
 
     def auto() -> str:
         if step.several:
@@ -374,7 +379,8 @@ ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no"
                "auto: answers it when nobody does (dusk simulate, auto N)",
                'ask: "{p.name}: how many dice?"\nas: risk\nnumber: {min: 1, max: p.dice}\nauto: p.dice',
                check_ask, lower_ask, vector=vector_ask,
-               helpers={"_offered": offered, "_chosen": chosen, "_auto_named": auto_named},
+               helpers={"_offered": offered, "_chosen": chosen, "_auto_named": auto_named,
+                        "_nothing_offered": nothing_offered},
                writes=nothing, binds=lambda s: [(s.var, None)],
                formulas=_ask_formulas,
                schema={

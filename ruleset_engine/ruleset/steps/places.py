@@ -115,8 +115,8 @@ def check_mark(c, item, path, scope):
     if info is None or info[0] != "entity" or len(parts) != 2 or parts[1] not in c.entities.get(info[1], {}).get(
             "tracks", ()):
         tracks = [f"{e}.{t}" for e, spec in c.entities.items() for t in spec["tracks"]]
-        hint = f"; a procedure's parameter that holds an instance is declared {{{head}: {{of: GROUP}}}}" \
-            if head in scope.local and info is None and len(parts) == 2 else ""
+        hint = _("; a procedure's parameter that holds an instance is declared {form}").format(
+            form="{" + head + ": {of: GROUP}}") if head in scope.local and info is None and len(parts) == 2 else ""
         c.problem(_("{key}: {text!r} is not a track (write ENTITY.TRACK, declared under entities: "
                     "tracks:{hint}){hint2}").format(
                       key=key, text=text, hint=hint, hint2=c.suggest(text, tracks)), tuple(path) + (key,))
