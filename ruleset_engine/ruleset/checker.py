@@ -78,7 +78,8 @@ class RulesetChecker:
             what = _("a state variable") if name in self.state_names else _("an entity")
             self.problem(_("{binder}: {name!r} is {what}; a local of that name would hide it. Bind "
                            "another name").format(
-                               binder=_(binder) if binder == "a procedure's parameter" else binder, name=name, what=what)
+                               binder=_(binder) if binder == "a procedure's parameter" else binder, name=name,
+                               what=what)
                          + ((_(", then write it with set: {form}").format(form="{" + name + ": ...}")
                              if binder in ("let", "roll") else
                              "")),
@@ -264,7 +265,8 @@ class RulesetChecker:
             what = _("a single entity, not a group") if spec is not None else _("no entity of this ruleset")
             self.problem(_("seats: {name!r} is {what}; seats names the group whose instances people "
                            "play{hint} (the groups: {groups})").format(
-                             name=name, what=what, hint=self.suggest(name, groups), groups=", ".join(groups) or _("none")),
+                             name=name, what=what, hint=self.suggest(name, groups),
+                             groups=", ".join(groups) or _("none")),
                          ("seats",))
             return None
         return name
@@ -366,7 +368,8 @@ class RulesetChecker:
                 if early:
                     what = (_("{name!r} itself, which is still being made").format(name=name) if early[0] == name
                             else _("{name!r}, which is made after it").format(name=early[0]) if early[0] in entities
-                            else _("the state variable {name!r}, which starts after every entity").format(name=early[0]))
+                            else _("the state variable {name!r}, which starts after every entity").format(
+                                name=early[0]))
                     self.problem(_("the starting value of {path} reads {what} (a game makes its "
                                    "entities in the order written, then its state: an entity's "
                                    "starting values read params and the entities above it)").format(

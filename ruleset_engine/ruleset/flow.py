@@ -69,7 +69,8 @@ def action_params(c, specs, path) -> dict:
             if over not in before:
                 c.problem(_("over: names an entity parameter declared before this one, and {over!r} is "
                             "none{value}").format(
-                              over=over, value=c.suggest(over, before) if before else _(" (there is none)")), p + ("over",))
+                              over=over, value=c.suggest(over, before) if before else _(" (there is none)")),
+                          p + ("over",))
             if default is not None and not isinstance(default, str):
                 c.problem(_("the default of a formula parameter is a formula in quotes, not {default!r}").format(
                               default=default),
@@ -79,7 +80,8 @@ def action_params(c, specs, path) -> dict:
                 from .over import formula_over_fields
                 problem = formula_over_fields(default, group)
                 if problem:
-                    c.problem(_("the default {default!r}: {problem}").format(default=default, problem=problem), p + ("default",))
+                    c.problem(_("the default {default!r}: {problem}").format(default=default, problem=problem),
+                              p + ("default",))
         elif over is not None:
             c.problem(_("over: goes with type: formula"), p + ("over",), at_key=True)
         if spec.get("reads") is not None and kind != "formula":
@@ -159,7 +161,8 @@ def action(c, name: str, spec) -> model.Action:
     levels = c.levels
     if once_per is not None and once_per not in levels:
         c.problem(_("once_per: names a loop level, and {once_per!r} is none{value}").format(
-                      once_per=once_per, value=c.suggest(once_per, levels) if levels else _(" (this ruleset has no loop:)")),
+                      once_per=once_per,
+                      value=c.suggest(once_per, levels) if levels else _(" (this ruleset has no loop:)")),
                   path + ("once_per",))
     return model.Action(
         name=name, steps=guard + c.steps(spec["steps"], path + ("steps",), scope), params=params,

@@ -73,10 +73,12 @@ def _parse(c, name: str, spec: dict) -> NamedFormula | None:
                   at_key=True)
         return None
     if name in c.names.pairs:
-        c.problem(_("the formula {name!r} has the name of a pair of the ruleset; rename one").format(name=name), path, at_key=True)
+        c.problem(_("the formula {name!r} has the name of a pair of the ruleset; rename one").format(name=name),
+                  path, at_key=True)
         return None
     if not _callable(name):
-        c.problem(_("{name}(..) would read as dice, not a call: rename the formula").format(name=name), path, at_key=True)
+        c.problem(_("{name}(..) would read as dice, not a call: rename the formula").format(name=name), path,
+                  at_key=True)
         return None
     params = tuple(spec.get("params") or ())
     for i, pname in enumerate(params):
@@ -100,7 +102,8 @@ def _parse(c, name: str, spec: dict) -> NamedFormula | None:
         if isinstance(node, dice_ast.Call) and node.function == "aside":
             # What a pool set aside travels with it only where it is made; a parameter is a plain pool.
             c.formula_problem(dice.DiceTypeError(_("a named formula cannot call aside(..): call it "
-                                                   "where the pool is made and pass what it gives"), text, node.span), text,
+                                                   "where the pool is made and pass what it gives"), text,
+                                                 node.span), text,
                               path + ("formula",))
             problems += 1
     for name_path, span in dice_ast.names_in(tree):
@@ -115,7 +118,8 @@ def _parse(c, name: str, spec: dict) -> NamedFormula | None:
                 if len(name_path) == 2 else _("params are read as params.NAME")
         else:
             message = _("a named formula reads only its parameters ({params}) and params.NAME, not {name!r}: "
-                        "pass it as an argument").format(params=", ".join(params) or _("none"), name=".".join(name_path))
+                        "pass it as an argument").format(params=", ".join(params) or _("none"),
+                                                         name=".".join(name_path))
         c.formula_problem(dice.UnknownName(message, text, span), text, path + ("formula",))
         problems += 1
     if problems:

@@ -50,7 +50,8 @@ class Gathering:
             return data
         where = position_of(data, ("include",))
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise RulesetError([Problem(_("include: takes a list of files (chapters/combat.yaml)"), where, ("include",))])
+            raise RulesetError([Problem(_("include: takes a list of files (chapters/combat.yaml)"), where,
+                                        ("include",))])
         del data["include"]
         for i, source in enumerate(names):
             at = position_of(names, (i,)) or where
@@ -58,11 +59,13 @@ class Gathering:
             try:
                 self.may_read(source, chapter_path, path.parent)
             except RulesetError as err:
-                raise RulesetError([Problem(_("include: {message}").format(message=err.problems[0].message), at, ("include", i))]) from None
+                raise RulesetError([Problem(_("include: {message}").format(message=err.problems[0].message), at,
+                                            ("include", i))]) from None
             resolved = Path(os.path.realpath(chapter_path))
             if resolved in chain:
                 circle = " -> ".join([p.name for p in chain] + [chapter_path.name])
-                raise RulesetError([Problem(_("include: goes round in a circle: {circle}").format(circle=circle), at, ("include", i))])
+                raise RulesetError([Problem(_("include: goes round in a circle: {circle}").format(circle=circle),
+                                            at, ("include", i))])
             if len(chain) >= MAX_DEPTH or len(self.files) >= MAX_FILES:
                 raise RulesetError([Problem(_("include: more than {MAX_FILES} files, or chapters more "
                                               "than {MAX_DEPTH} levels deep").format(

@@ -52,7 +52,8 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = (),
     resolved = Path(os.path.realpath(path))     # realpath, unlike resolve(), never raises on a loop
     if resolved in chain:
         names = " -> ".join([p.name for p in chain] + [path.name])
-        raise RulesetError([Problem(_("extends: goes round in a circle: {names}").format(names=names), Position(name, 1, 1))])
+        raise RulesetError([Problem(_("extends: goes round in a circle: {names}").format(names=names),
+                                    Position(name, 1, 1))])
     if len(chain) >= MAX_EXTENDS:
         raise RulesetError([Problem(_("extends: more than {MAX_EXTENDS} levels deep").format(
                                         MAX_EXTENDS=MAX_EXTENDS), Position(name, 1, 1))])
@@ -82,7 +83,8 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = (),
     except RulesetError as err:
         if len(err.problems) == 1 and err.problems[0].position is None:
             problem = err.problems[0]
-            raise RulesetError([Problem(_("extends: {message}").format(message=problem.message), position_of(data, ("extends",)),
+            raise RulesetError([Problem(_("extends: {message}").format(message=problem.message),
+                                        position_of(data, ("extends",)),
                                         ("extends",))]) from None
         raise
     merged, problems = merge_rulesets(parent, data, parent_files[0], name)

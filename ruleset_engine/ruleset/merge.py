@@ -89,7 +89,8 @@ class Merger:
         if isinstance(child, LDict) and "$replace" in child:
             extra = [k for k in child if k != "$replace"]
             if extra:
-                self.problem(_("$replace takes the value whole; drop the other keys {extra}").format(extra=extra), child, path)
+                self.problem(_("$replace takes the value whole; drop the other keys {extra}").format(extra=extra),
+                             child, path)
             return child["$replace"]
         if isinstance(parent, dict) and isinstance(child, dict):
             return self.merge_maps(parent, child, path)
@@ -149,7 +150,8 @@ class Merger:
                     hint = _(" (did you mean {guess!r}?)").format(guess=guess[0]) if guess else ""
                     self.problem(_("{parent_file} has no loop level named {item_id!r}{hint}; its "
                                    "levels: {map} (to write a new loop, use $replace)").format(
-                                     parent_file=self.parent_file, item_id=item_id, hint=hint, map=', '.join(map(str, known))),
+                                     parent_file=self.parent_file, item_id=item_id, hint=hint,
+                                     map=', '.join(map(str, known))),
                                  child[n], path + (n, key))
             if any(item_id not in known for item_id in child_ids):
                 return parent
@@ -180,7 +182,8 @@ class Merger:
             if isinstance(item, dict) and _scalar(item.get(key)) is not None:
                 continue
             if not isinstance(item, dict):
-                found, node, at = _("is {kind}, not a map").format(kind=_kind(item)), _item_node(items, n), path + ("$merge", n)
+                found = _("is {kind}, not a map").format(kind=_kind(item))
+                node, at = _item_node(items, n), path + ("$merge", n)
             elif key not in item:
                 found, node, at = _("has no {key}:").format(key=key), _item_node(items, n), path + ("$merge", n)
             else:
@@ -231,7 +234,8 @@ class Merger:
             if anchor not in ids:
                 self.problem(_("$insert is placed by {anchor!r}, which this list in {parent_file} does "
                                "not have (it has: {items})").format(
-                                 anchor=anchor, parent_file=self.parent_file, items=[i for i in ids if i is not None]), insert,
+                                 anchor=anchor, parent_file=self.parent_file,
+                                 items=[i for i in ids if i is not None]), insert,
                              path + ("$insert",))
                 continue
             k = ids.index(anchor) + (1 if "after" in insert else 0)

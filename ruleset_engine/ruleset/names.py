@@ -137,13 +137,15 @@ class Names:
         if kind == "entity":
             spec = self.entities.get(detail, {})
             if rest[0] in spec.get("tracks", ()):
-                return self.member_problem(f"{head}.{rest[0]}", ("track", spec.get("marks", {}).get(rest[0], [])), rest[1:])
+                return self.member_problem(f"{head}.{rest[0]}", ("track", spec.get("marks", {}).get(rest[0], [])),
+                                           rest[1:])
             instance = INSTANCE_FIELDS if spec.get("group") else ("name",)
             known = list(spec.get("fields", ())) + list(spec.get("tracks", ())) + list(instance)
             if rest[0] == "index" and not spec.get("group"):
                 return _("{name!r} is one entity: index belongs to the instances of a group").format(name=head)
             if rest[0] not in known:
-                return _("{name!r} has no {field!r}{hint}").format(name=head, field=rest[0], hint=suggest(rest[0], known))
+                return _("{name!r} has no {field!r}{hint}").format(name=head, field=rest[0],
+                                                                   hint=suggest(rest[0], known))
         elif kind == "track":
             known = TRACK_FIELDS + tuple(detail or ())     # and a count for each type of mark it takes
             if rest[0] not in known:

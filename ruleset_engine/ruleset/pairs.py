@@ -29,7 +29,8 @@ def pair(c, name: str, spec) -> model.PairSpec | None:
     path = ("pairs", name)
     group = spec["between"]
     if group not in c.entities:
-        c.problem(_("there is no entity {group!r}{hint}").format(group=group, hint=suggest(group, c.entities)), path + ("between",))
+        c.problem(_("there is no entity {group!r}{hint}").format(group=group, hint=suggest(group, c.entities)),
+                  path + ("between",))
     elif not c.entities[group]["group"]:
         c.problem(_("{group!r} is one entity; a pair joins two instances of a group (an entity with "
                     "count:)").format(group=group),
@@ -121,7 +122,8 @@ def _index(group: list, x, name: str, span) -> int:
         return i
     what = _("{name!r}, which is not one of them").format(name=x["name"]) if isinstance(x, dict) and "name" in x \
         else describe(x)
-    raise PairFailed(_("{name}(..) joins two instances of its group, not {what}").format(name=name, what=what), span=span)
+    raise PairFailed(_("{name}(..) joins two instances of its group, not {what}").format(name=name, what=what),
+                     span=span)
 
 
 def pair_key(group: list, a, b, ordered: bool, name: str, span=None) -> str:

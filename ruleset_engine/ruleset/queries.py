@@ -343,7 +343,8 @@ QUERIES: dict[str, Query] = {q.name: q for q in (
           variadic=True, keywords={"where": TEST}, vector=vector_best),
     Query("list_of", "list_of(group, text, where=test)",
           "the values over the instances as one text, joined as a sentence says them",
-          "list_of(character, name, where=alive)", (SHOWN,), run_list, STR, keywords={"where": TEST}, vector=vector_list),
+          "list_of(character, name, where=alive)", (SHOWN,), run_list, STR, keywords={"where": TEST},
+          vector=vector_list),
     Query("field", "field(who, name)", "the field of an instance (or an entity) named by a text: an answer, a "
           "table's cell", "field(who, trait)", (GIVEN, GIVEN), run_field, ANY, group_first=False,
           vector=vector_field),

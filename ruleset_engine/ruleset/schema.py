@@ -82,7 +82,8 @@ def _message(err) -> tuple[str, bool]:
                 + (f": {cut}: \"..., ...\"" if cut is not None else "")
         return _("unknown key {key!r}{hint}").format(key=extra[0], hint=hint) if extra else err.message, True
     if v == "type":
-        return _("expected {types}, not {kind}").format(types=_types(err.validator_value), kind=_kind(err.instance)), False
+        return _("expected {types}, not {kind}").format(types=_types(err.validator_value),
+                                                        kind=_kind(err.instance)), False
     if v == "enum":
         options = ", ".join(str(o) for o in err.validator_value)
         guess = get_close_matches(str(err.instance), [str(o) for o in err.validator_value], n=1)
@@ -105,7 +106,8 @@ def _message(err) -> tuple[str, bool]:
             return _message(best)[0], False
         return _("{kind} is not allowed here").format(kind=_kind(err.instance)), False
     if v == "anyOf" and err.schema.get("description", "").startswith("A table cell"):
-        return _("a table cell holds a number, true/false or a text, not {kind}").format(kind=_kind(err.instance)), False
+        return _("a table cell holds a number, true/false or a text, not {kind}").format(
+            kind=_kind(err.instance)), False
     if v in ("minItems", "minProperties"):
         return _("this must not be empty"), False
     if v in ("minimum", "maximum"):

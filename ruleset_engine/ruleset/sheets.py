@@ -73,7 +73,8 @@ class FieldRule:
             return _("{field} must be one of {choices}, not {value!r}").format(
                 field=self.name, choices=", ".join(self.choices), value=value)
         if len(value) > MAX_TEXT or any(ord(ch) < 32 for ch in value):
-            return _("{field} must be a text of one line, at most {most} characters").format(field=self.name, most=MAX_TEXT)
+            return _("{field} must be a text of one line, at most {most} characters").format(field=self.name,
+                                                                                             most=MAX_TEXT)
         return None
 
 
@@ -145,7 +146,8 @@ def template(c, name: str, spec, path) -> SheetTemplate | None:
         number = not (isinstance(initial, dict) and "text" in initial)
         rule = rule or {}
         if number and "choices" in rule:
-            c.problem(_("{fname} is a number: give it min:/max:, not choices:").format(fname=fname), where + ("choices",), at_key=True)
+            c.problem(_("{fname} is a number: give it min:/max:, not choices:").format(fname=fname),
+                      where + ("choices",), at_key=True)
         if not number and ("min" in rule or "max" in rule):
             c.problem(_("{fname} is a text: give it choices:, not min:/max:").format(fname=fname), where, at_key=True)
         if rule.get("min") is not None and rule.get("max") is not None and rule["min"] > rule["max"]:
@@ -155,7 +157,9 @@ def template(c, name: str, spec, path) -> SheetTemplate | None:
     types = {}
     for i, track in enumerate(spec.get("tracks") or ()):
         if track not in tracks:
-            c.problem(_("the group has no track {track!r}{hint}").format(track=track, hint=c.suggest(track, tracks)), path + ("tracks", i))
+            c.problem(_("the group has no track {track!r}{hint}").format(track=track,
+                                                                         hint=c.suggest(track, tracks)),
+                      path + ("tracks", i))
             continue
         types[track] = tuple((tracks[track].get("marks") or {}).keys())
     sizes = {}
@@ -168,7 +172,8 @@ def template(c, name: str, spec, path) -> SheetTemplate | None:
             c.problem(_("the group has no field {fname!r}{hint}").format(
                           fname=fname, hint=c.suggest(fname, declared)), path + ("internal", i))
         elif fname in rules:
-            c.problem(_("{fname!r} is a field a sheet gives: it cannot be internal too").format(fname=fname), path + ("internal", i))
+            c.problem(_("{fname!r} is a field a sheet gives: it cannot be internal too").format(fname=fname),
+                      path + ("internal", i))
         else:
             internal.append(fname)
     layout = _layout(c, name, spec, path, declared, tracks, internal)
@@ -279,7 +284,8 @@ def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | No
         problems.append(Problem(message, where, tuple(path)))
 
     if not isinstance(data, LDict):
-        return None, [Problem(_("a sheet is a mapping of keys: name:, then its fields and tracks"), Position(shown, 1, 1))]
+        return None, [Problem(_("a sheet is a mapping of keys: name:, then its fields and tracks"),
+                              Position(shown, 1, 1))]
     group = data.get("sheet")
     if group is None and len(templates) == 1:
         group = next(iter(templates))
@@ -295,7 +301,8 @@ def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | No
     rule = templates[group]
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 80 or any(ord(ch) < 32 for ch in name):
-        problem(_("name: the instance's name, a text of 1 to 80 characters on one line"), ("name",) if "name" in data else ())
+        problem(_("name: the instance's name, a text of 1 to 80 characters on one line"),
+                ("name",) if "name" in data else ())
     elif name_problem(name):
         problem(_("name: {name_problem}").format(name_problem=name_problem(name)), ("name",))
     fields: dict = {}

@@ -117,7 +117,8 @@ class _Builder:
                 _("the file expands to more than {MAX_NODES:,} values (aliases repeating aliases, a "
                   "'billion laughs'?); refused").format(MAX_NODES=MAX_NODES), self.at(node.start_mark), path)])
         if depth > MAX_DEPTH:
-            raise RulesetError([Problem(_("nested more than {MAX_DEPTH} levels deep").format(MAX_DEPTH=MAX_DEPTH), self.at(node.start_mark),
+            raise RulesetError([Problem(_("nested more than {MAX_DEPTH} levels deep").format(MAX_DEPTH=MAX_DEPTH),
+                                        self.at(node.start_mark),
                                         path)])
         if isinstance(node, (MappingNode, SequenceNode)) and node.tag not in _COLLECTION_TAGS:
             self.problems.append(Problem(
@@ -164,7 +165,8 @@ class _Builder:
         try:
             value = self.scalars.construct_object(node)
         except ConstructorError as err:
-            self.problems.append(Problem(_("cannot read this value: {problem}").format(problem=err.problem), self.at(node.start_mark), path))
+            self.problems.append(Problem(_("cannot read this value: {problem}").format(problem=err.problem),
+                                         self.at(node.start_mark), path))
             return node.value
         except ValueError:      # an integer of thousands of digits: Python refuses to convert it
             value = MAX_NUMBER + 1
@@ -191,7 +193,8 @@ class _Builder:
                     self.at(node.start_mark), path))
             elif not isinstance(value, (str, int, bool)) and value is not None:
                 self.problems.append(Problem(
-                    _("YAML reads {text!r} as a {name}; quote it").format(text=text, name=type(value).__name__), self.at(node.start_mark), path))
+                    _("YAML reads {text!r} as a {name}; quote it").format(text=text, name=type(value).__name__),
+                    self.at(node.start_mark), path))
                 return text
         if not isinstance(value, (str, int, bool, float)) and value is not None:
             return node.value

@@ -161,7 +161,8 @@ def check_call(c, item, path, scope):
                       tuple(path) + ("with", arg), at_key=True)
     for arg in wanted:
         if arg not in given:
-            c.problem(_("procedure {name!r} needs {arg!r} in with:").format(name=name, arg=arg), tuple(path) + ("call",))
+            c.problem(_("procedure {name!r} needs {arg!r} in with:").format(name=name, arg=arg),
+                      tuple(path) + ("call",))
     args = [(arg, c.formula(v, tuple(path) + ("with", arg), scope)) for arg, v in given.items()]
     if item.get("as"):
         fields = c.names.procedure_fields.get(name)
@@ -201,7 +202,8 @@ def check_end(c, item, path, scope):
         c.results.add(item["result"])
     elif target not in c.levels:
         c.problem(_("end: takes game or a loop level ({levels}), not {target!r}{hint}").format(
-                      levels=", ".join(c.levels) or _("this ruleset has no named loop level"), target=target, hint=c.suggest(target, c.levels)), p + ("end",))
+                      levels=", ".join(c.levels) or _("this ruleset has no named loop level"), target=target,
+                      hint=c.suggest(target, c.levels)), p + ("end",))
         return None
     elif item.get("result"):
         c.problem(_("result: only goes with end: game"), p + ("result",), at_key=True)
@@ -487,7 +489,11 @@ REPEAT = StepKind("repeat", RepeatStep, ("repeat", "as", "do"),
                   vector=vector_repeat, writes=nothing, binds=lambda s: given(s.index) and [(s.index, None)],
                   formulas=lambda s: given(s.times, s.while_, s.until),
                   schema={
-                      "repeat": {"type": "object", "additionalProperties": False, "minProperties": 1, "properties": {"times": {"$ref": "#/$defs/formula"}, "while": {"$ref": "#/$defs/formula"}, "until": {"$ref": "#/$defs/formula"}, "max": {"type": "integer", "minimum": 1}}},
+                      "repeat": {"type": "object", "additionalProperties": False, "minProperties": 1,
+                                 "properties": {"times": {"$ref": "#/$defs/formula"},
+                                                "while": {"$ref": "#/$defs/formula"},
+                                                "until": {"$ref": "#/$defs/formula"},
+                                                "max": {"type": "integer", "minimum": 1}}},
                       "as": {"$ref": "#/$defs/name"},
                       "do": {"$ref": "#/$defs/steps"},
                   },
@@ -502,9 +508,14 @@ FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "where", "by", "
                     schema={
                         "for_each": {"$ref": "#/$defs/name"},
                         "in": {"$ref": "#/$defs/formula"},
-                        "where": {"$ref": "#/$defs/formula", "description": "A group's instances: only those that meet this test (read through the for_each name)."},
-                        "by": {"anyOf": [{"$ref": "#/$defs/formula"}, {"type": "array", "minItems": 1, "maxItems": 8, "items": {"$ref": "#/$defs/formula"}}], "description": "A group's instances in the order of this score (a list: ties go to the next), read as the loop starts; ties left go in the group's order."},
-                        "first": {"enum": ["highest", "lowest"], "description": "With by: which end of the order comes first (highest by default)."},
+                        "where": {"$ref": "#/$defs/formula",
+                                  "description": "A group's instances: only those that meet this test (read through the for_each name)."},
+                        "by": {"anyOf": [{"$ref": "#/$defs/formula"},
+                                         {"type": "array", "minItems": 1, "maxItems": 8,
+                                          "items": {"$ref": "#/$defs/formula"}}],
+                               "description": "A group's instances in the order of this score (a list: ties go to the next), read as the loop starts; ties left go in the group's order."},
+                        "first": {"enum": ["highest", "lowest"],
+                                  "description": "With by: which end of the order comes first (highest by default)."},
                         "do": {"$ref": "#/$defs/steps"},
                     },
                     required=("in", "do"))
@@ -519,11 +530,16 @@ CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with
                     "with": {"type": "object", "additionalProperties": {"$ref": "#/$defs/formula"}},
                     "as": {"$ref": "#/$defs/name"},
                 })
-RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value, or a record of named values", "return: net",
+RETURN = StepKind("return", ReturnStep, ("return",),
+                  "ends the procedure (or the action) with a value, or a record of named values", "return: net",
                   check_return, lower_return, ends_block=True,
                   vector=vector_return, writes=nothing, formulas=lambda s: s.formulas, returns=lambda s: s.formulas,
                   schema={
-                      "return": {"anyOf": [{"$ref": "#/$defs/formula"}, {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/formula"}, "propertyNames": {"$ref": "#/$defs/name"}, "description": "A record: read NAME.FIELD after call: ... as: NAME."}]},
+                      "return": {"anyOf": [{"$ref": "#/$defs/formula"},
+                                           {"type": "object", "minProperties": 1,
+                                            "additionalProperties": {"$ref": "#/$defs/formula"},
+                                            "propertyNames": {"$ref": "#/$defs/name"},
+                                            "description": "A record: read NAME.FIELD after call: ... as: NAME."}]},
                   })
 END = StepKind("end", EndStep, ("end", "result"),
                "ends the game with a result, or the current iteration of a loop level",

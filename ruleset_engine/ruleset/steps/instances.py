@@ -32,7 +32,8 @@ def check_create(c, item, path, scope):
     entity = item["create"]
     spec = c.entities.get(entity)
     if spec is None:
-        c.problem(_("there is no entity {entity!r}{hint}").format(entity=entity, hint=c.suggest(entity, c.entities)), p + ("create",))
+        c.problem(_("there is no entity {entity!r}{hint}").format(entity=entity,
+                                                                  hint=c.suggest(entity, c.entities)), p + ("create",))
         return None
     if not spec["group"]:
         c.problem(_("{entity!r} is one entity; create: makes instances of a group (an entity with "

@@ -79,7 +79,8 @@ def check_text_ask(c, item, path, scope, prompt):
     spec = item["text"] if isinstance(item["text"], dict) else {}
     low, high = spec.get("min", 1), spec.get("max", TEXT_LONGEST)
     if low > high:
-        c.problem(_("min {low} is above max {high}: no text could answer").format(low=low, high=high), p + ("text", "min"))
+        c.problem(_("min {low} is above max {high}: no text could answer").format(low=low, high=high),
+                  p + ("text", "min"))
         return None
     if "default" in item:
         c.problem(_("a text question takes no default: (its auto: is the text given when nobody "
@@ -107,7 +108,8 @@ def check_choose(c, item, path, scope, prompt):
     if group not in c.entities or not c.entities[group]["group"]:
         groups = [g for g, e in c.entities.items() if e["group"]]
         c.problem(_("choose: offers the instances of a group ({groups}), not {group!r}{hint}").format(
-                      groups=", ".join(groups) or _("this ruleset has none"), group=group, hint=c.suggest(group, groups)), p + ("choose", "of"))
+                      groups=", ".join(groups) or _("this ruleset has none"), group=group,
+                      hint=c.suggest(group, groups)), p + ("choose", "of"))
         return None
     if "default" in item:
         c.problem(_("a choice among a group takes no default: (the instances offered change as the "
@@ -387,12 +389,23 @@ ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no"
                    "ask": {"$ref": "#/$defs/text"},
                    "as": {"$ref": "#/$defs/name"},
                    "who": {"$ref": "#/$defs/text"},
-                   "number": {"type": "object", "additionalProperties": False, "properties": {"min": {"$ref": "#/$defs/formula"}, "max": {"$ref": "#/$defs/formula"}}},
+                   "number": {"type": "object", "additionalProperties": False,
+                              "properties": {"min": {"$ref": "#/$defs/formula"}, "max": {"$ref": "#/$defs/formula"}}},
                    "choice": {"type": "array", "minItems": 1, "items": {"type": "string"}},
                    "yes_no": {"const": True},
-                   "pick": {"type": "object", "required": ["from"], "additionalProperties": False, "properties": {"from": {"$ref": "#/$defs/formula"}, "min": {"$ref": "#/$defs/formula"}, "max": {"$ref": "#/$defs/formula"}}},
-                   "text": {"type": ["object", "boolean"], "if": {"type": "boolean"}, "then": {"const": True}, "additionalProperties": False, "properties": {"min": {"type": "integer", "minimum": 0, "maximum": 1000}, "max": {"type": "integer", "minimum": 1, "maximum": 1000}}, "description": "A text answer of min (1) to max (200) characters; auto: is then a text."},
-                   "choose": {"type": "object", "required": ["of"], "additionalProperties": False, "properties": {"of": {"$ref": "#/$defs/name"}, "where": {"$ref": "#/$defs/formula"}, "min": {"$ref": "#/$defs/formula"}, "max": {"$ref": "#/$defs/formula"}}, "description": "Instances of a group, offered by name: those that meet where:. Without min:/max: one instance; with them, several (a list)."},
+                   "pick": {"type": "object", "required": ["from"], "additionalProperties": False,
+                            "properties": {"from": {"$ref": "#/$defs/formula"}, "min": {"$ref": "#/$defs/formula"},
+                                           "max": {"$ref": "#/$defs/formula"}}},
+                   "text": {"type": ["object", "boolean"], "if": {"type": "boolean"}, "then": {"const": True},
+                            "additionalProperties": False,
+                            "properties": {"min": {"type": "integer", "minimum": 0, "maximum": 1000},
+                                           "max": {"type": "integer", "minimum": 1, "maximum": 1000}},
+                            "description": "A text answer of min (1) to max (200) characters; auto: is then a text."},
+                   "choose": {"type": "object", "required": ["of"], "additionalProperties": False,
+                              "properties": {"of": {"$ref": "#/$defs/name"}, "where": {"$ref": "#/$defs/formula"},
+                                             "min": {"$ref": "#/$defs/formula"},
+                                             "max": {"$ref": "#/$defs/formula"}},
+                              "description": "Instances of a group, offered by name: those that meet where:. Without min:/max: one instance; with them, several (a list)."},
                    "default": {"$ref": "#/$defs/formula"},
                    "auto": {"$ref": "#/$defs/formula"},
                },

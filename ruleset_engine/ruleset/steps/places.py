@@ -52,7 +52,8 @@ def check_lookup(c, item, path, scope):
     p = tuple(path)
     name = item["lookup"]
     if name not in c.tables:
-        c.problem(_("there is no table {name!r}{hint}").format(name=name, hint=c.suggest(name, c.tables)), p + ("lookup",))
+        c.problem(_("there is no table {name!r}{hint}").format(name=name, hint=c.suggest(name, c.tables)),
+                  p + ("lookup",))
         return None
     spec = c.data["tables"][name]
     if not c.sound(("tables", name)):
@@ -75,7 +76,8 @@ def check_lookup(c, item, path, scope):
                           p + ("keys", k), at_key=True)
         for k in keys:
             if k not in given:
-                c.problem(_("table {name!r} needs a value for its key column {k!r}").format(name=name, k=k), p + ("keys",))
+                c.problem(_("table {name!r} needs a value for its key column {k!r}").format(name=name, k=k),
+                          p + ("keys",))
                 return None
             formulas.append(c.formula(given[k], p + ("keys", k), scope))
     else:
@@ -141,7 +143,8 @@ def check_mark(c, item, path, scope):
             if _lone_unknown(c, mark_type, scope):
                 c.problem(_("{key}: {text!r} takes marks of the types {kinds}, not {mark_type!r}{hint} "
                             "(or a formula giving one)").format(
-                              key=key, text=text, kinds=', '.join(kinds), mark_type=mark_type, hint=c.suggest(mark_type, kinds)), tuple(path) + ("type",))
+                              key=key, text=text, kinds=', '.join(kinds), mark_type=mark_type,
+                              hint=c.suggest(mark_type, kinds)), tuple(path) + ("type",))
                 return None
             type_formula = c.formula(mark_type, tuple(path) + ("type",), scope)
             if type_formula is None:
@@ -381,7 +384,8 @@ def vector_move(m, step: MoveStep, rows) -> None:
         i = int(np.flatnonzero(bad)[0])
         shown = [int(f) for f in faces[i] if f != empty]
         raise StepFailed(_("cannot move {shown}: {source} holds {items}").format(
-                             shown=format_value(shown), source='.'.join(step.source), items=format_value([int(f) for f in held[i] if f != empty])))
+                             shown=format_value(shown), source='.'.join(step.source),
+                             items=format_value([int(f) for f in held[i] if f != empty])))
     # The last dice named stay when moving them all would leave fewer than floor: in the source.
     count, size = (faces != empty).sum(axis=1), (held != empty).sum(axis=1)
     keep_back = np.maximum(0, floor - (size - count))
@@ -419,23 +423,29 @@ LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as", "quiet")
                   "binds the first matching row of a table; keys: {col: formula, ..} for several key columns; "
                   "quiet: true keeps the row out of the table's output (it stays in the log)",
                   "lookup: degrees\nkey: net\nas: row", check_lookup, lower_lookup, helpers={"_find_row": find_row},
-                  vector=vector_lookup, writes=nothing, binds=lambda s: [(s.var, None)], formulas=lambda s: list(s.keys),
+                  vector=vector_lookup, writes=nothing, binds=lambda s: [(s.var, None)],
+                  formulas=lambda s: list(s.keys),
                   schema={
                       "lookup": {"$ref": "#/$defs/name"},
                       "key": {"$ref": "#/$defs/formula"},
                       "keys": {"type": "object", "additionalProperties": {"$ref": "#/$defs/formula"}},
                       "as": {"$ref": "#/$defs/name"},
-                      "quiet": {"type": "boolean", "description": "true: the row is bound and logged, not shown at the table"},
+                      "quiet": {"type": "boolean",
+                                "description": "true: the row is bound and logged, not shown at the table"},
                   },
                   required=("as",))
 MOVE = StepKind("move", MoveStep, ("move", "quiet"),
                 "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
-                "from going below that many; quiet: true keeps it out of the table's output (it stays in the log)", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
+                "from going below that many; quiet: true keeps it out of the table's output (it stays in the log)",
+                'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
                 check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice},
                 vector=vector_move, writes=lambda s: [s.source, s.target],
                 formulas=lambda s: given(s.count, s.dice, s.floor),
                 schema={
-                    "move": {"type": "object", "required": ["from", "to"], "additionalProperties": False, "properties": {"count": {"$ref": "#/$defs/formula"}, "dice": {"$ref": "#/$defs/formula"}, "from": {"$ref": "#/$defs/path"}, "to": {"$ref": "#/$defs/path"}, "floor": {"$ref": "#/$defs/formula"}}},
+                    "move": {"type": "object", "required": ["from", "to"], "additionalProperties": False,
+                             "properties": {"count": {"$ref": "#/$defs/formula"},
+                                            "dice": {"$ref": "#/$defs/formula"}, "from": {"$ref": "#/$defs/path"},
+                                            "to": {"$ref": "#/$defs/path"}, "floor": {"$ref": "#/$defs/formula"}}},
                     "quiet": {"type": "boolean", "description": "true: the move is logged, not shown at the table"},
                 })
 MARK = StepKind("mark", MarkStep, ("mark", "count", "type", "quiet"),
@@ -448,7 +458,8 @@ MARK = StepKind("mark", MarkStep, ("mark", "count", "type", "quiet"),
                 schema={
                     "mark": {"$ref": "#/$defs/path"},
                     "count": {"$ref": "#/$defs/formula"},
-                    "type": {"$ref": "#/$defs/formula", "description": "A type of the track's marks: its name, or a formula giving one as the step runs."},
+                    "type": {"$ref": "#/$defs/formula",
+                             "description": "A type of the track's marks: its name, or a formula giving one as the step runs."},
                     "quiet": {"type": "boolean", "description": "true: the marks are logged, not shown at the table"},
                 })
 CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type", "quiet"),
@@ -460,6 +471,7 @@ CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type", "quiet"),
                  schema={
                      "clear": {"$ref": "#/$defs/path"},
                      "count": {"$ref": "#/$defs/formula"},
-                     "type": {"$ref": "#/$defs/formula", "description": "A type of the track's marks: its name, or a formula giving one as the step runs."},
+                     "type": {"$ref": "#/$defs/formula",
+                              "description": "A type of the track's marks: its name, or a formula giving one as the step runs."},
                      "quiet": {"type": "boolean", "description": "true: the marks are logged, not shown at the table"},
                  })

@@ -37,7 +37,8 @@ def check_pair(c, item, path, scope):
         if field not in spec["fields"]:
             known = ", ".join(spec["fields"]) or "none"
             c.problem(_("the records of {name!r} have no field {field!r}{hint} (fields: {known})").format(
-                          name=name, field=field, hint=c.suggest(field, spec['fields']), known=known), p + ("fields", field), at_key=True)
+                          name=name, field=field, hint=c.suggest(field, spec['fields']), known=known),
+                      p + ("fields", field), at_key=True)
             continue
         formula = c.formula(value, p + ("fields", field), scope)
         if formula is not None:

@@ -201,7 +201,8 @@ SET = StepKind("set", SetStep, ("set", "until"),
                formulas=lambda s: _evaluated(s) + (given(s.until[1]) if s.until is not None else []),
                schema={
                    "set": {"$ref": "#/$defs/assignments"},
-                   "until": {"$ref": "#/$defs/formula", "description": "The values hold until this point of the game's clock, then each place takes back what it held: a loop level's name (the end of its current iteration), or a formula of one level's counter (loop.turn + 2)."},
+                   "until": {"$ref": "#/$defs/formula",
+                             "description": "The values hold until this point of the game's clock, then each place takes back what it held: a loop level's name (the end of its current iteration), or a formula of one level's counter (loop.turn + 2)."},
                })
 LET = StepKind("let", LetStep, ("let",), "binds local names", 'let: {net: "max(0, hits - ones)"}', check_let, lower_let,
                vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated,
