@@ -12,6 +12,8 @@ entities in entities.py, the loop and actions in flow.py.
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _, join_list
+
 from contextlib import contextmanager
 
 from ruleset_engine import dice
@@ -73,9 +75,14 @@ class RulesetChecker:
         parameter). A local named like a state variable or an entity would hide it for the rest of
         the block, and every write meant for the global would go to the local: refused."""
         if name in self.state_names or name in self.entities:
-            what = "a state variable" if name in self.state_names else "an entity"
-            self.problem(f"{binder}: {name!r} is {what}; a local of that name would hide it. Bind another name"
-                         + (f", then write it with set: {{{name}: ...}}" if binder in ("let", "roll") else ""),
+            what = _("a state variable") if name in self.state_names else _("an entity")
+            self.problem(_("{binder}: {name!r} is {what}; a local of that name would hide it. Bind "
+                           "another name").format(
+                               binder=_(binder) if binder == "a procedure's parameter" else binder, name=name,
+                               what=what)
+                         + ((_(", then write it with set: {form}").format(form="{" + name + ": ...}")
+                             if binder in ("let", "roll") else
+                             "")),
                          path, at_key=binder in ("let", "roll"))
         scope.define(name, info)
 
@@ -102,7 +109,8 @@ class RulesetChecker:
         elif isinstance(value, str):
             text = value
         else:
-            self.problem(f"expected a {what} (a dice-language string), not a {type(value).__name__}", path)
+            self.problem(_("expected a {what} (a dice-language string), not a {name}").format(
+                             what=what, name=type(value).__name__), path)
             return None
         try:
             expr = dice.compile(text, functions=self.functions, formulas=self.formulas)
@@ -112,8 +120,9 @@ class RulesetChecker:
         if scope is not None:
             self.check_names(expr, text, path, scope)
         if still:
-            self.no_dice(expr.tree, text, path, "this formula is read at any time (to offer an action, bound a "
-                                                 "parameter or report a game), so it cannot roll dice")
+            self.no_dice(expr.tree, text, path, _("this formula is read at any time (to offer an "
+                                                  "action, bound a parameter or report a game), so it "
+                                                  "cannot roll dice"))
         return model.Formula(text, expr, position_of(self.data, path), tuple(path))
 
     def no_dice(self, tree, text: str, path, message: str, offset: int = 0) -> None:
@@ -181,8 +190,9 @@ class RulesetChecker:
                     continue
                 if scope is not None:
                     self.check_names(expr, piece, paths[lang], scope, offset)
-                self.no_dice(expr.tree, piece, paths[lang], "text placeholders show values and never roll dice: "
-                                                            "roll first with a roll: step, then show the name", offset)
+                self.no_dice(expr.tree, piece, paths[lang], _("text placeholders show values and never "
+                                                              "roll dice: roll first with a roll: "
+                                                              "step, then show the name"), offset)
                 compiled.append(expr)
             parts[lang] = compiled
         if not parts or len(parts) != len(sources):
@@ -205,13 +215,14 @@ class RulesetChecker:
         self.start_order(entities, state)
         loop = list(self.each("loop", level).values())
         procedures = self.each("procedures", procedure)
-        with self.no_level_end("setup: (no loop runs yet)"):
+        with self.no_level_end(_("setup: (no loop runs yet)")):
             setup = self.steps(d.get("setup") or [], ("setup",), Scope(self.names)) if self.sound(("setup",)) else []
         actions = self.each("actions", action)
         if loop and len(loop) == len(d.get("loop") or []):
             inner = loop[-1]
             if inner.name in actions:
-                self.problem(f"the action {inner.name!r} has the name of the loop level it would play; rename one",
+                self.problem(_("the action {name!r} has the name of the loop level it would play; "
+                               "rename one").format(name=inner.name),
                              ("actions", inner.name), at_key=True)
             actions[inner.name] = model.Action(inner.name, inner.steps, inner.params, None, inner.doc, inner.label,
                                                plays_level=inner.name)
@@ -251,9 +262,12 @@ class RulesetChecker:
         spec = entities.get(name)
         if spec is None or not spec.is_group:
             groups = [n for n, e in entities.items() if e.is_group]
-            what = "a single entity, not a group" if spec is not None else "no entity of this ruleset"
-            self.problem(f"seats: {name!r} is {what}; seats names the group whose instances people play"
-                         f"{self.suggest(name, groups)} (the groups: {', '.join(groups) or 'none'})", ("seats",))
+            what = _("a single entity, not a group") if spec is not None else _("no entity of this ruleset")
+            self.problem(_("seats: {name!r} is {what}; seats names the group whose instances people "
+                           "play{hint} (the groups: {groups})").format(
+                             name=name, what=what, hint=self.suggest(name, groups),
+                             groups=", ".join(groups) or _("none")),
+                         ("seats",))
             return None
         return name
 
@@ -262,12 +276,13 @@ class RulesetChecker:
         again from 1 in each iteration around it, so its numbers name no one iteration)."""
         levels = [lv.name for lv in loop]
         if not levels:
-            self.problem("per: reads the value as each iteration of a loop level ends, and this ruleset has "
-                         "no loop", ("report", name, "per"))
+            self.problem(_("per: reads the value as each iteration of a loop level ends, and this "
+                           "ruleset has no loop"), ("report", name, "per"))
         elif level != levels[0]:
-            why = f"{level!r} is inside it: its iterations start again from 1" if level in levels else \
-                f"{level!r} is no loop level"
-            self.problem(f"per: takes the outermost loop level, {levels[0]!r} ({why})", ("report", name, "per"))
+            why = _("{level!r} is inside it: its iterations start again from 1").format(level=level) \
+                if level in levels else _("{level!r} is no loop level").format(level=level)
+            self.problem(_("per: takes the outermost loop level, {levels!r} ({why})").format(
+                             levels=levels[0], why=why), ("report", name, "per"))
         return level
 
     def sound(self, path) -> bool:
@@ -351,12 +366,14 @@ class RulesetChecker:
             for path, start in starts:
                 early = [n for n in self._read_by(start) if n in later and n not in made]
                 if early:
-                    what = (f"{name!r} itself, which is still being made" if early[0] == name else
-                            f"{early[0]!r}, which is made after it" if early[0] in entities else
-                            f"the state variable {early[0]!r}, which starts after every entity")
-                    self.problem(f"the starting value of {'.'.join(path[1:])} reads {what} (a game makes its "
-                                 f"entities in the order written, then its state: an entity's starting values "
-                                 f"read params and the entities above it)", path)
+                    what = (_("{name!r} itself, which is still being made").format(name=name) if early[0] == name
+                            else _("{name!r}, which is made after it").format(name=early[0]) if early[0] in entities
+                            else _("the state variable {name!r}, which starts after every entity").format(
+                                name=early[0]))
+                    self.problem(_("the starting value of {path} reads {what} (a game makes its "
+                                   "entities in the order written, then its state: an entity's "
+                                   "starting values read params and the entities above it)").format(
+                                     path='.'.join(path[1:]), what=what), path)
             made.append(name)
         self.state_order(state)
 
@@ -366,17 +383,19 @@ class RulesetChecker:
         for n, (name, start) in enumerate(state.items()):
             later = [read for read in self._read_by(start) if read in order[n:] and read not in self.names.params]
             if later:
-                self.problem(f"the starting value of {name!r} reads itself" if later[0] == name else
-                             f"the starting value of {name!r} reads {later[0]!r}, which starts after it (state "
-                             f"variables start in the order written: move {later[0]!r} above {name!r})",
+                self.problem((_("the starting value of {name!r} reads itself").format(name=name)
+                              if later[0] == name else
+                              _("the starting value of {name!r} reads {later!r}, which starts after it "
+                               "(state variables start in the order written: move {later!r} above "
+                               "{name!r})").format(name=name, later=later[0])),
                              ("state", name))
 
     # ---- steps
     def steps(self, items, path, scope: Scope) -> list:
         if self.nesting >= model.MAX_NESTING:
             # Far past any game's need, and within what the program written from the steps can nest.
-            self.problem(f"blocks of steps nested more than {model.MAX_NESTING} deep; move the inner steps into a "
-                         f"procedure", path)
+            self.problem(_("blocks of steps nested more than {MAX_NESTING} deep; move the inner steps "
+                           "into a procedure").format(MAX_NESTING=model.MAX_NESTING), path)
             return []
         self.nesting += 1
         try:
@@ -392,21 +411,23 @@ class RulesetChecker:
             if not self.sound(p) or any(len(b) == len(p) + 1 and b[: len(p)] == p for b in self.broken):
                 continue      # the schema refused this step or one of its keys, and said why
             if ended_by is not None:
-                self.problem(f"this step can never run: the {ended_by} step before it always stops this block", p)
+                self.problem(_("this step can never run: the {ended_by} step before it always stops "
+                               "this block").format(ended_by=ended_by), p)
                 ended_by = None
             kinds = [k for k in KINDS if k in item]
             if not kinds:
-                self.problem(f"a step needs one of: {', '.join(KINDS)}", p)
+                self.problem(_("a step needs one of: {KINDS}").format(KINDS=', '.join(KINDS)), p)
                 continue
             if len(kinds) > 1:
-                self.problem(f"one step, one kind: this step has {' and '.join(repr(k) for k in kinds)}; "
-                             "split it into steps", p)
+                self.problem(_("one step, one kind: this step has {items}; split it into steps").format(
+                                 items=join_list([repr(k) for k in kinds])), p)
                 continue
             kind = KINDS[kinds[0]]
             stray = [k for k in item if k not in kind.takes and k not in ("id", "doc")]
             if stray:
                 takes = ", ".join(sorted(kind.takes))
-                self.problem(f"{stray[0]}: does not go with {kinds[0]}: (a {kinds[0]} step takes {takes})",
+                self.problem(_("{stray}: does not go with {kinds}: (a {kinds} step takes {takes})").format(
+                                 stray=stray[0], kinds=kinds[0], takes=takes),
                              p + (stray[0],), at_key=True)
                 continue
             step = self.guarded(p, lambda c, *args: kind.check(*args), self, item, p, scope)
@@ -423,24 +444,26 @@ class RulesetChecker:
         info = scope.local.get(head) if head in scope.local else ("entity", head) if head in self.entities else None
         if len(parts) >= 2 and info and info[0] == "entity" and \
                 parts[1] in self.entities.get(info[1], {}).get("tracks", ()):
-            self.problem(f"{what}: {'.'.join(parts[:2])} is a track: change it with mark: and clear:", path,
+            self.problem(_("{what}: {parts} is a track: change it with mark: and clear:").format(
+                             what=what, parts='.'.join(parts[:2])), path,
                          at_key=True)
             return None
         if head in scope.local or head in self.state_names:
             if head in scope.local and len(parts) > 1:
                 problem = self.names.member_problem(head, scope.local[head], parts[1:])
                 if problem:
-                    self.problem(f"{what}: {problem}", path, at_key=True)
+                    self.problem(_("{what}: {problem}").format(what=what, problem=problem), path, at_key=True)
             return parts
         if head in self.entities and not self.entities[head]["group"]:
             problem = self.names.member_problem(head, ("entity", head), parts[1:]) if len(parts) > 1 else \
-                f"write {head}.FIELD: an entity is set field by field"
+                _("write {head}.FIELD: an entity is set field by field").format(head=head)
             if problem:
-                self.problem(f"{what}: {problem}", path, at_key=True)
+                self.problem(_("{what}: {problem}").format(what=what, problem=problem), path, at_key=True)
             return parts
         known = list(scope.local) + self.state_names + list(self.entities)
-        self.problem(f"{what}: {head!r} is not a state variable, an entity or a local name (declare state "
-                     f"variables under state:){self.suggest(head, known)}", path, at_key=True)
+        self.problem(_("{what}: {head!r} is not a state variable, an entity or a local name (declare "
+                       "state variables under state:){hint}").format(
+                         what=what, head=head, hint=self.suggest(head, known)), path, at_key=True)
         return None
 
 

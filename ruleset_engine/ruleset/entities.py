@@ -4,6 +4,8 @@ checker (its reporting, formulas and texts) and one YAML item."""
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from ruleset_engine.dice.kinds import BOOL, STR
 
 from . import model
@@ -20,19 +22,22 @@ def param(c, name: str, spec) -> model.Param:
     if param.names is not None:
         group = (c.data.get("entities") or {}).get(param.names)
         if kind != "text":
-            c.problem(f"names: is for a text param (the name of an instance), not a param of type {kind}", path + ("names",))
+            c.problem(_("names: is for a text param (the name of an instance), not a param of type "
+                        "{kind}").format(kind=kind), path + ("names",))
         elif group is None:
-            c.problem(f"names: {param.names!r} is not a group{c.suggest(param.names, c.data.get('entities') or {})}",
+            c.problem(_("names: {names!r} is not a group{hint}").format(
+                          names=param.names, hint=c.suggest(param.names, c.data.get('entities') or {})),
                       path + ("names",))
         elif (group or {}).get("count") != 0 or "sheet" not in group:
             # Only then are the instances a game starts with known before it: those of its sheets.
-            c.problem(f"names: the group {param.names!r} must be made from sheets only (count: 0 and a sheet:)",
+            c.problem(_("names: the group {names!r} must be made from sheets only (count: 0 and a "
+                        "sheet:)").format(names=param.names),
                       path + ("names",))
     problem = param_value_problem(param, default)
     if problem:
-        c.problem(f"the default of {name!r}: {problem}", path + ("default",))
+        c.problem(_("the default of {name!r}: {problem}").format(name=name, problem=problem), path + ("default",))
     if lo is not None and hi is not None and lo > hi:
-        c.problem(f"min {lo} is above max {hi}", path + ("min",))
+        c.problem(_("min {lo} is above max {hi}").format(lo=lo, hi=hi), path + ("min",))
     return param
 
 
@@ -54,7 +59,8 @@ def entity(c, name: str, spec) -> model.EntitySpec:
     fields = {}
     for field_name, value in (spec.get("fields") or {}).items():
         if field_name in INSTANCE_FIELDS:
-            c.problem(f"{field_name!r} is given to every instance; choose another field name",
+            c.problem(_("{field_name!r} is given to every instance; choose another field name").format(
+                          field_name=field_name),
                          path + ("fields", field_name), at_key=True)
         fields[field_name] = initial(c, value, path + ("fields", field_name), scope)
     tracks = {}
@@ -64,8 +70,10 @@ def entity(c, name: str, spec) -> model.EntitySpec:
         if isinstance(boxes, str):     # a formula: how many boxes, read as each instance is made
             size = c.formula(boxes, where + ("boxes",), scope)
             if size is not None and size.expr.kind in (STR, BOOL):
-                c.problem(f"boxes: {boxes} gives {'a text' if size.expr.kind == STR else 'true/false'}: "
-                          f"write how many boxes (a number), or their labels as a list", where + ("boxes",))
+                c.problem(_("boxes: {boxes} gives {value}: write how many boxes (a number), or their "
+                            "labels as a list").format(
+                              boxes=boxes, value=_("a text") if size.expr.kind == STR else _("true/false")),
+                          where + ("boxes",))
             labels = ()
         else:
             labels = tuple(range(1, boxes + 1)) if isinstance(boxes, int) else tuple(boxes)
@@ -73,7 +81,7 @@ def entity(c, name: str, spec) -> model.EntitySpec:
     count = c.formula(spec.get("count"), path + ("count",), Scope(c.names)) if "count" in spec else None
     names = c.text(spec.get("names"), path + ("names",), scope) if "names" in spec else None
     if "max" in spec and "count" not in spec:
-        c.problem("max: bounds a group: give it count: (0 for a group whose instances create: makes)",
+        c.problem(_("max: bounds a group: give it count: (0 for a group whose instances create: makes)"),
                   path + ("max",), at_key=True)
     sheet = None
     if "sheet" in spec:
@@ -93,7 +101,7 @@ def acts_guard(c, name: str, spec, path) -> dict | None:
     None when it has a problem (said here, once)."""
     acts = spec["acts"]
     if "count" not in spec:
-        c.problem("acts: says which instances of a group may act: give the entity count:", path, at_key=True)
+        c.problem(_("acts: says which instances of a group may act: give the entity count:"), path, at_key=True)
         return None
     before = len(c.problems)
     scope = Scope(c.names)
@@ -112,13 +120,14 @@ def mark_rule(c, track, path) -> MarkRule | None:
     if "marks" not in track:
         for key in ("order", "full"):
             if key in track:
-                c.problem(f"{key}: is the rule of marks of a type: declare them first with marks:", path + (key,),
+                c.problem(_("{key}: is the rule of marks of a type: declare them first with marks:").format(key=key), path + (key,),
                           at_key=True)
         return None
     types, symbols = tuple(track["marks"]), tuple(track["marks"].values())
     for name in types:
         if name in TRACK_FIELDS or name == "marks":
-            c.problem(f"{name!r} is what every track has; choose another name for this type of mark",
+            c.problem(_("{name!r} is what every track has; choose another name for this type of mark").format(
+                          name=name),
                       path + ("marks", name), at_key=True)
     # Two types may share a symbol (a paper sheet that draws two kinds of mark alike): the table
     # follows the boxes with each type's count in words, so it never leans on the symbol (nor colour) alone.

@@ -4,6 +4,8 @@ texts and steps) and one YAML item; the steps inside are each checked by their k
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import N_, _
+
 from . import model
 from .names import Scope, procedure_param_names
 from .yamlio import position_of
@@ -14,11 +16,14 @@ def level(c, i: int, spec) -> model.Level:
     name = spec["name"]
     innermost = i == len(c.data["loop"]) - 1
     if spec.get("times") is None and spec.get("max") is None:
-        c.problem(f"the loop level {name!r} has neither times: nor max:, so it could run forever", path)
+        c.problem(_("the loop level {name!r} has neither times: nor max:, so it could run forever").format(
+                      name=name), path)
     if innermost and "steps" not in spec:
-        c.problem(f"the innermost loop level {name!r} needs steps: (one table action plays them once)", path)
+        c.problem(_("the innermost loop level {name!r} needs steps: (one table action plays them once)").format(
+                      name=name), path)
     if not innermost and "steps" in spec:
-        c.problem(f"only the innermost loop level has steps:; {name!r} has begin:, finish: and then:",
+        c.problem(_("only the innermost loop level has steps:; {name!r} has begin:, finish: and then:").format(
+                      name=name),
                   path + ("steps",), at_key=True)
     params = action_params(c, spec.get("params") or {}, path + ("params",))
     scope = Scope(c.names, {p: (("entity", params[p].of) if params[p].type == "entity" else None) for p in params})
@@ -26,7 +31,7 @@ def level(c, i: int, spec) -> model.Level:
     blocks = {}
     for part in ("begin", "finish", "then"):
         # No iteration is running there that `end: LEVEL` could end.
-        with c.no_level_end(f"the {part}: of loop level {name!r}"):
+        with c.no_level_end(_("the {part}: of loop level {name!r}").format(part=part, name=name)):
             blocks[part] = c.steps(spec.get(part) or [], path + (part,), Scope(c.names))
     return model.Level(
         name=name,
@@ -45,7 +50,8 @@ def action_params(c, specs, path) -> dict:
         p = path + (name,)
         kind = spec["type"]
         if kind == "entity" and spec.get("of") not in c.entities:
-            c.problem(f"'of' names no entity: {spec.get('of')!r}{c.suggest(spec.get('of'), c.entities)}",
+            c.problem(_("'of' names no entity: {get!r}{hint}").format(
+                          get=spec.get('of'), hint=c.suggest(spec.get('of'), c.entities)),
                       p + ("of",))
         if kind == "dice" and spec.get("default") is not None:
             c.formula(str(spec["default"]), p + ("default",), Scope(c.names))   # it is rolled: it must be one
@@ -54,30 +60,36 @@ def action_params(c, specs, path) -> dict:
         if word is not None:
             # The words a table types before values: each names one parameter, and none is another's name.
             if word in words or (word in specs and word != name):
-                c.problem(f"the word {word!r} already names the parameter {words.get(word, word)!r}", p + ("word",))
+                c.problem(_("the word {word!r} already names the parameter {get!r}").format(
+                              word=word, get=words.get(word, word)), p + ("word",))
             words[word] = name
         over = spec.get("over")
         if kind == "formula":
             before = {k: s for k, s in params.items() if s.type == "entity"}
             if over not in before:
-                c.problem(f"over: names an entity parameter declared before this one, and {over!r} is none"
-                          f"{c.suggest(over, before) if before else ' (there is none)'}", p + ("over",))
+                c.problem(_("over: names an entity parameter declared before this one, and {over!r} is "
+                            "none{value}").format(
+                              over=over, value=c.suggest(over, before) if before else _(" (there is none)")),
+                          p + ("over",))
             if default is not None and not isinstance(default, str):
-                c.problem(f"the default of a formula parameter is a formula in quotes, not {default!r}",
+                c.problem(_("the default of a formula parameter is a formula in quotes, not {default!r}").format(
+                              default=default),
                           p + ("default",))
             elif default is not None:
                 group = c.entities.get(params[over].of) if over in before else None
                 from .over import formula_over_fields
                 problem = formula_over_fields(default, group)
                 if problem:
-                    c.problem(f"the default {default!r}: {problem}", p + ("default",))
+                    c.problem(_("the default {default!r}: {problem}").format(default=default, problem=problem),
+                              p + ("default",))
         elif over is not None:
-            c.problem("over: goes with type: formula", p + ("over",), at_key=True)
+            c.problem(_("over: goes with type: formula"), p + ("over",), at_key=True)
         if spec.get("reads") is not None and kind != "formula":
-            c.problem("reads: names the fields a formula parameter reads: it goes with type: formula",
+            c.problem(_("reads: names the fields a formula parameter reads: it goes with type: formula"),
                       p + ("reads",), at_key=True)
         if spec.get("acts") is not None and kind != "entity":
-            c.problem("acts: says whether an entity parameter's instance acts: it goes with type: entity",
+            c.problem(_("acts: says whether an entity parameter's instance acts: it goes with type: "
+                        "entity"),
                       p + ("acts",), at_key=True)
         if kind == "entity" and isinstance(default, str):
             # A formula giving an instance or its name (a state variable naming the current one), read
@@ -89,7 +101,8 @@ def action_params(c, specs, path) -> dict:
             # (`default: params.rote`). A choice's default that is one of its choices is that choice.
             default = c.formula(default, p + ("default",), Scope(c.names), still=True)
         elif kind == "integer" and default is not None and (isinstance(default, bool) or not isinstance(default, int)):
-            c.problem(f"the default of an integer parameter is a whole number or a formula, not {default!r}",
+            c.problem(_("the default of an integer parameter is a whole number or a formula, not "
+                        "{default!r}").format(default=default),
                       p + ("default",))
         params[name] = model.ActionParam(
             name, kind, default,
@@ -108,7 +121,8 @@ def bind_reads(c, params: dict, scope: Scope, path) -> None:
             continue
         where = path + ("params", p.name, "reads")
         if p.reads in params:
-            c.problem(f"reads: {p.reads!r} is the name of a parameter; name the list of fields another way", where)
+            c.problem(_("reads: {reads!r} is the name of a parameter; name the list of fields another "
+                        "way").format(reads=p.reads), where)
             continue
         c.bind(scope, p.reads, where, "reads")
 
@@ -146,8 +160,10 @@ def action(c, name: str, spec) -> model.Action:
     once_per = spec.get("once_per")
     levels = c.levels
     if once_per is not None and once_per not in levels:
-        c.problem(f"once_per: names a loop level, and {once_per!r} is none"
-                  f"{c.suggest(once_per, levels) if levels else ' (this ruleset has no loop:)'}", path + ("once_per",))
+        c.problem(_("once_per: names a loop level, and {once_per!r} is none{value}").format(
+                      once_per=once_per,
+                      value=c.suggest(once_per, levels) if levels else _(" (this ruleset has no loop:)")),
+                  path + ("once_per",))
     return model.Action(
         name=name, steps=guard + c.steps(spec["steps"], path + ("steps",), scope), params=params,
         when=c.formula(spec.get("when"), path + ("when",), Scope(c.names), still=True),
@@ -168,18 +184,20 @@ def procedure(c, name: str, spec) -> model.Procedure:
             # {NAME: {of: GROUP}}: the parameter holds an instance of that group, so steps may mark
             # its tracks and formulas read its fields as they do an entity parameter's.
             if of not in c.entities:
-                c.problem(f"procedure parameter {p!r}: {of!r} is not an entity{c.suggest(of, c.entities)}",
+                c.problem(_("procedure parameter {p!r}: {of!r} is not an entity{hint}").format(
+                              p=p, of=of, hint=c.suggest(of, c.entities)),
                           ("procedures", name, "params", i, p, "of"))
             else:
                 info = ("entity", of)
                 groups[p] = of
-        c.bind(scope, p, ("procedures", name, "params", i), "a procedure's parameter", info)
+        c.bind(scope, p, ("procedures", name, "params", i), N_("a procedure's parameter"), info)
         if declared.get("acts") is True and info is not None:
             # {NAME: {of: GROUP, acts: true}}: the group's guard is asked first, as an action's is:
             # its one refusal said and 0 returned when the instance cannot act.
             acts = c.guards.get(of)
             if acts is None:
-                c.problem(f"procedure parameter {p!r}: acts: asks the group's guard, and {of!r} says no acts:",
+                c.problem(_("procedure parameter {p!r}: acts: asks the group's guard, and {of!r} says "
+                            "no acts:").format(p=p, of=of),
                           ("procedures", name, "params", i, p, "acts"), at_key=True)
             else:
                 guard += c.steps(_guard_raw(acts, p), ("entities", of, "acts"), scope)
@@ -201,7 +219,8 @@ def ending(c, i: int, spec) -> model.Ending:
         # Read as the game ends, like a report value: it may not roll dice.
         value = c.formula(spec["value"], path + ("value",), Scope(c.names), still=True)
     elif spec.get("distribution"):
-        c.problem("distribution: shows the values of value:, and this result has no value: give it one",
+        c.problem(_("distribution: shows the values of value:, and this result has no value: give it "
+                    "one"),
                   path + ("distribution",), at_key=True)
     text_scope = Scope(c.names)
     if spec.get("value") is not None:

@@ -18,6 +18,8 @@ that no argument could fix; a call whose arguments a body cannot take is refused
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from ruleset_engine import dice
 from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice.functions import FUNCTIONS
@@ -43,13 +45,16 @@ def formula_book(c) -> FormulaBook:
         path = ("formulas", name, "formula")
         depth, nodes = written_out(formula.tree, book)
         if depth > MAX_NESTING:
-            c.problem(f"the formula {name} nests more than {MAX_NESTING} levels deep once the formulas it calls are "
-                      f"written in place; split it", path)
+            c.problem(_("the formula {name} nests more than {MAX_NESTING} levels deep once the "
+                        "formulas it calls are written in place; split it").format(
+                          name=name, MAX_NESTING=MAX_NESTING), path)
             continue
         if nodes > MAX_WRITTEN_OUT:
-            c.problem(f"the formula {name} is more than {MAX_WRITTEN_OUT:,} parts long once the formulas it calls "
-                      f"are written in place (about {_about(nodes)}); call fewer formulas in it, or pass a "
-                      f"value once as an argument rather than calling a formula for it again", path)
+            c.problem(_("the formula {name} is more than {MAX_WRITTEN_OUT:,} parts long once the "
+                        "formulas it calls are written in place (about {about}); call fewer formulas "
+                        "in it, or pass a value once as an argument rather than calling a formula for "
+                        "it again").format(
+                          name=name, MAX_WRITTEN_OUT=MAX_WRITTEN_OUT, about=_about(nodes)), path)
             continue
         _lower_alone(c, formula, book, path)
     return book
@@ -63,22 +68,26 @@ def _about(n: int) -> str:
 def _parse(c, name: str, spec: dict) -> NamedFormula | None:
     path = ("formulas", name)
     if name in FUNCTIONS:
-        c.problem(f"the formula {name!r} has the name of a function of the dice language; rename it", path,
+        c.problem(_("the formula {name!r} has the name of a function of the dice language; rename it").format(
+                      name=name), path,
                   at_key=True)
         return None
     if name in c.names.pairs:
-        c.problem(f"the formula {name!r} has the name of a pair of the ruleset; rename one", path, at_key=True)
+        c.problem(_("the formula {name!r} has the name of a pair of the ruleset; rename one").format(name=name),
+                  path, at_key=True)
         return None
     if not _callable(name):
-        c.problem(f"{name}(..) would read as dice, not a call: rename the formula", path, at_key=True)
+        c.problem(_("{name}(..) would read as dice, not a call: rename the formula").format(name=name), path,
+                  at_key=True)
         return None
     params = tuple(spec.get("params") or ())
     for i, pname in enumerate(params):
         if pname in params[:i]:
-            c.problem(f"the parameter {pname!r} is named twice", path + ("params", i))
+            c.problem(_("the parameter {pname!r} is named twice").format(pname=pname), path + ("params", i))
             return None
         if pname == "params":
-            c.problem("a parameter cannot be named 'params': formulas read the ruleset's params as params.NAME",
+            c.problem(_("a parameter cannot be named 'params': formulas read the ruleset's params as "
+                        "params.NAME"),
                       path + ("params", i))
             return None
     value = spec.get("formula")
@@ -92,8 +101,9 @@ def _parse(c, name: str, spec: dict) -> NamedFormula | None:
     for node in dice_ast.walk(tree):
         if isinstance(node, dice_ast.Call) and node.function == "aside":
             # What a pool set aside travels with it only where it is made; a parameter is a plain pool.
-            c.formula_problem(dice.DiceTypeError("a named formula cannot call aside(..): call it where the pool "
-                                                 "is made and pass what it gives", text, node.span), text,
+            c.formula_problem(dice.DiceTypeError(_("a named formula cannot call aside(..): call it "
+                                                   "where the pool is made and pass what it gives"), text,
+                                                 node.span), text,
                               path + ("formula",))
             problems += 1
     for name_path, span in dice_ast.names_in(tree):
@@ -103,11 +113,13 @@ def _parse(c, name: str, spec: dict) -> NamedFormula | None:
         if head == "params":
             if len(name_path) == 2 and name_path[1] in c.params:
                 continue
-            message = f"unknown param {'.'.join(name_path[:2])!r}{c.suggest(name_path[1], c.params)}" \
-                if len(name_path) == 2 else "params are read as params.NAME"
+            message = _("unknown param {name!r}{hint}").format(
+                name=".".join(name_path[:2]), hint=c.suggest(name_path[1], c.params)) \
+                if len(name_path) == 2 else _("params are read as params.NAME")
         else:
-            message = (f"a named formula reads only its parameters ({', '.join(params) or 'none'}) and "
-                       f"params.NAME, not {'.'.join(name_path)!r}: pass it as an argument")
+            message = _("a named formula reads only its parameters ({params}) and params.NAME, not {name!r}: "
+                        "pass it as an argument").format(params=", ".join(params) or _("none"),
+                                                         name=".".join(name_path))
         c.formula_problem(dice.UnknownName(message, text, span), text, path + ("formula",))
         problems += 1
     if problems:
@@ -140,15 +152,16 @@ def _cycles(c, parsed: dict) -> set[str]:
             if k < MAX_CHAINS:      # the call that closes the shortest cycle back to start
                 chain = _chain(start, calls, members)
                 name, callee = chain[-1], start
-                shown = chain[1:6] + ((f"... and {len(chain) - 6} more",) if len(chain) > 6 else ())
-                through = f" (through {', '.join(shown)})" if len(chain) > 1 else ""
+                shown = chain[1:6] + ((_("... and {n} more").format(n=len(chain) - 6),) if len(chain) > 6 else ())
+                through = _(" (through {formulas})").format(formulas=", ".join(shown)) if len(chain) > 1 else ""
             else:                   # past the first ones: start's call into its group, found in one pass
                 name, callee = start, next(n for n in calls[start] if n in members)
-                through = " (through others)"
+                through = _(" (through others)")
             call = next(n for n, f in calls_in(parsed[name].tree, parsed) if f.name == callee)
             text = parsed[name].text
-            c.formula_problem(dice.DiceValueError(f"the formula {start} calls itself{through}; a named formula "
-                                                  f"may not", text, call.name_span), text,
+            c.formula_problem(dice.DiceValueError(_("the formula {start} calls itself{through}; a "
+                                                    "named formula may not").format(
+                                                      start=start, through=through), text, call.name_span), text,
                               ("formulas", name, "formula"))
             cyclic.add(start)
     return cyclic

@@ -20,6 +20,8 @@ chapter it is in.
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 import os
 from pathlib import Path
 
@@ -48,7 +50,8 @@ class Gathering:
             return data
         where = position_of(data, ("include",))
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise RulesetError([Problem("include: takes a list of files (chapters/combat.yaml)", where, ("include",))])
+            raise RulesetError([Problem(_("include: takes a list of files (chapters/combat.yaml)"), where,
+                                        ("include",))])
         del data["include"]
         for i, source in enumerate(names):
             at = position_of(names, (i,)) or where
@@ -56,18 +59,22 @@ class Gathering:
             try:
                 self.may_read(source, chapter_path, path.parent)
             except RulesetError as err:
-                raise RulesetError([Problem(f"include: {err.problems[0].message}", at, ("include", i))]) from None
+                raise RulesetError([Problem(_("include: {message}").format(message=err.problems[0].message), at,
+                                            ("include", i))]) from None
             resolved = Path(os.path.realpath(chapter_path))
             if resolved in chain:
                 circle = " -> ".join([p.name for p in chain] + [chapter_path.name])
-                raise RulesetError([Problem(f"include: goes round in a circle: {circle}", at, ("include", i))])
+                raise RulesetError([Problem(_("include: goes round in a circle: {circle}").format(circle=circle),
+                                            at, ("include", i))])
             if len(chain) >= MAX_DEPTH or len(self.files) >= MAX_FILES:
-                raise RulesetError([Problem(f"include: more than {MAX_FILES} files, or chapters more than "
-                                            f"{MAX_DEPTH} levels deep", at, ("include", i))])
+                raise RulesetError([Problem(_("include: more than {MAX_FILES} files, or chapters more "
+                                              "than {MAX_DEPTH} levels deep").format(
+                                                MAX_FILES=MAX_FILES, MAX_DEPTH=MAX_DEPTH), at, ("include", i))])
             shown = os.path.normpath(os.path.join(os.path.dirname(name), source))   # as the user wrote it
             chapter = self.read(chapter_path, shown)
             if not isinstance(chapter, LDict):
-                raise RulesetError([Problem("a chapter is a mapping of sections (tables:, actions:, ...)",
+                raise RulesetError([Problem(_("a chapter is a mapping of sections (tables:, actions:, "
+                                              "...)"),
                                             Position(shown, 1, 1))])
             self.files.append(shown)
             chapter = self.expand(chapter, chapter_path, shown, chain + (resolved,))
@@ -78,8 +85,9 @@ class Gathering:
         """The sections of `chapter` added to `into`; a key given twice is a problem at both places."""
         for key, value in chapter.items():
             if key in NOT_IN_A_CHAPTER:
-                self.problems.append(Problem(f"{key}: belongs to the file that includes the chapters, not to a "
-                                             f"chapter", key_position_of(chapter, (key,)), (key,)))
+                self.problems.append(Problem(_("{key}: belongs to the file that includes the chapters, "
+                                               "not to a chapter").format(
+                                                 key=key), key_position_of(chapter, (key,)), (key,)))
             elif key not in into:
                 into[key] = value
                 copy_place(into, chapter, key)
@@ -95,8 +103,9 @@ class Gathering:
                 into[key].item_pos.extend(value.item_pos)
             elif isinstance(into[key], (LDict, LList)) or isinstance(value, (LDict, LList)):
                 there = key_position_of(into, (key,))
-                self.problems.append(Problem(f"{key} is {_kind(value)} here and {_kind(into[key])} at {there}: "
-                                             f"a section is written the same way in every file",
+                self.problems.append(Problem(_("{key} is {kind} here and {kind2} at {there}: a section "
+                                               "is written the same way in every file").format(
+                                                 key=key, kind=_kind(value), kind2=_kind(into[key]), there=there),
                                              key_position_of(chapter, (key,)), (key,)))
             else:
                 self.twice((key,), into, chapter)
@@ -104,10 +113,11 @@ class Gathering:
     def twice(self, path: tuple, first: LDict, second: LDict) -> None:
         """The key ending `path`, given by two files: the problem at the second, naming the first."""
         there = key_position_of(first, path[-1:])
-        self.problems.append(Problem(f"{dotted(path)} is given twice: here and at {there} (a chapter adds to a "
-                                     f"ruleset; to change what another file gives, use extends:)",
+        self.problems.append(Problem(_("{path} is given twice: here and at {there} (a chapter adds to "
+                                       "a ruleset; to change what another file gives, use extends:)").format(
+                                         path=dotted(path), there=there),
                                      key_position_of(second, path[-1:]), path))
 
 
 def _kind(value) -> str:
-    return "a map" if isinstance(value, dict) else "a list" if isinstance(value, list) else "a single value"
+    return _("a map") if isinstance(value, dict) else _("a list") if isinstance(value, list) else _("a single value")

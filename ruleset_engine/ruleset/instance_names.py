@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from ruleset_engine.i18n import _
+
 # The words of a character's name that end its script's part ("GREEK SMALL LETTER ...").
 _ENDS = ("LETTER", "CAPITAL", "SMALL", "SYLLABLE", "IDEOGRAPH", "LIGATURE", "VOWEL", "CHARACTER",
          "DIGRAPH", "SYMBOL", "SIGN")
@@ -78,13 +80,14 @@ def instance_named(instances, name):
 
 def no_instance_named(name, call: str | None = None) -> str:
     """What a name no instance has says (`call`: the function it was given to, as `friends(..)`)."""
-    return f"{call + ': ' if call else ''}no instance is named {str(name)!r}"
+    said = _("no instance is named {name!r}").format(name=str(name))
+    return _("{call}: {problem}").format(call=call, problem=said) if call else said
 
 
 def name_problem(name: str) -> str | None:
     """Why the name cannot be an instance's name at the table (it mixes scripts), or None."""
     mixed = mixed_scripts(name)
     if mixed:
-        return (f"it mixes {mixed[0].title()} and {mixed[1].title()} letters, so it could look like another "
-                f"name; write it in one script")
+        return _("it mixes {first} and {second} letters, so it could look like another name; write it in one "
+                 "script").format(first=mixed[0].title(), second=mixed[1].title())
     return None

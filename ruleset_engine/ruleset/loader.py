@@ -7,6 +7,8 @@ raises RulesetError with every problem found, each as `file:line:col: message
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 import os
 from pathlib import Path
 
@@ -37,7 +39,8 @@ def locate(source: str, relative_to: Path | None = None) -> tuple[Path, str]:
     path = bundled.bundled_path(source)
     if path is None:
         known = ", ".join(sorted(bundled.bundled_files())) or "none"
-        raise RulesetError([Problem(f"no bundled ruleset {source!r} (bundled: {known}), and no such file")])
+        raise RulesetError([Problem(_("no bundled ruleset {source!r} (bundled: {known}), and no such "
+                                      "file").format(source=source, known=known))])
     return path, bundled.display_name(path)
 
 
@@ -51,14 +54,17 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = (),
     resolved = Path(os.path.realpath(path))     # realpath, unlike resolve(), never raises on a loop
     if resolved in chain:
         names = " -> ".join([p.name for p in chain] + [path.name])
-        raise RulesetError([Problem(f"extends: goes round in a circle: {names}", Position(name, 1, 1))])
+        raise RulesetError([Problem(_("extends: goes round in a circle: {names}").format(names=names),
+                                    Position(name, 1, 1))])
     if len(chain) >= MAX_EXTENDS:
-        raise RulesetError([Problem(f"extends: more than {MAX_EXTENDS} levels deep", Position(name, 1, 1))])
+        raise RulesetError([Problem(_("extends: more than {MAX_EXTENDS} levels deep").format(
+                                        MAX_EXTENDS=MAX_EXTENDS), Position(name, 1, 1))])
     data = load_yaml_file(path, name)
     if not isinstance(data, LDict):
         # Named by kind only: the file may be anything, and its contents are not ours to print.
-        raise RulesetError([Problem(f"a ruleset is a mapping of keys (ruleset:, title:, ...), not "
-                                    f"{_kind_of(data)}", Position(name, 1, 1))])
+        raise RulesetError([Problem(_("a ruleset is a mapping of keys (ruleset:, title:, ...), not "
+                                      "{kind_of}").format(
+                                        kind_of=_kind_of(data)), Position(name, 1, 1))])
     def read_chapter(chapter_path, shown):
         real[shown] = chapter_path
         return load_yaml_file(chapter_path, shown)
@@ -72,14 +78,15 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = (),
     if parent_source is None:
         return data, files
     if not isinstance(parent_source, str):
-        raise RulesetError([Problem("extends: takes a bundled id or a path", position_of(data, ("extends",)),
+        raise RulesetError([Problem(_("extends: takes a bundled id or a path"), position_of(data, ("extends",)),
                                     ("extends",))])
     try:
         parent, parent_files = read_merged(parent_source, path.parent, chain + (resolved,), real)
     except RulesetError as err:
         if len(err.problems) == 1 and err.problems[0].position is None:
             problem = err.problems[0]
-            raise RulesetError([Problem(f"extends: {problem.message}", position_of(data, ("extends",)),
+            raise RulesetError([Problem(_("extends: {message}").format(message=problem.message),
+                                        position_of(data, ("extends",)),
                                         ("extends",))]) from None
         raise
     merged, problems = merge_rulesets(parent, data, parent_files[0], name)
@@ -89,7 +96,7 @@ def read_merged(source: str, relative_to: Path | None = None, chain: tuple = (),
 
 
 def _kind_of(data) -> str:
-    return "a list" if isinstance(data, list) else "a text" if isinstance(data, str) else "a single value"
+    return _("a list") if isinstance(data, list) else _("a text") if isinstance(data, str) else _("a single value")
 
 
 def _contents(paths):

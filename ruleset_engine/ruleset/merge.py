@@ -20,6 +20,8 @@ so an error in a child points at the child's file.
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import N_, _
+
 from difflib import get_close_matches
 
 from .problems import Problem
@@ -52,11 +54,11 @@ def _scalar(value):
 
 def _kind(value) -> str:
     """A value's kind in words, never the value (it may be long)."""
-    for kind, words in ((bool, "a yes/no"), (dict, "a map"), (list, "a list"), (float, "a fraction"),
-                        (type(None), "nothing")):
+    for kind, words in ((bool, N_("a yes/no")), (dict, N_("a map")), (list, N_("a list")), (float, N_("a fraction")),
+                        (type(None), N_("nothing"))):
         if isinstance(value, kind):
-            return words
-    return "a number" if isinstance(value, int) else "a text"
+            return _(words)
+    return _("a number") if isinstance(value, int) else _("a text")
 
 
 class _At:
@@ -80,13 +82,15 @@ class Merger:
 
     def problem(self, message: str, node, path) -> None:
         position = getattr(node, "pos", None)
-        self.problems.append(Problem(f"{message} (merging over {self.parent_file})", position, path))
+        self.problems.append(Problem(_("{message} (merging over {parent_file})").format(
+                                         message=message, parent_file=self.parent_file), position, path))
 
     def merge(self, parent, child, path=()):
         if isinstance(child, LDict) and "$replace" in child:
             extra = [k for k in child if k != "$replace"]
             if extra:
-                self.problem(f"$replace takes the value whole; drop the other keys {extra}", child, path)
+                self.problem(_("$replace takes the value whole; drop the other keys {extra}").format(extra=extra),
+                             child, path)
             return child["$replace"]
         if isinstance(parent, dict) and isinstance(child, dict):
             return self.merge_maps(parent, child, path)
@@ -102,7 +106,7 @@ class Merger:
         removed = removed if isinstance(removed, list) else [removed]
         names = [name for name in removed if _scalar(name) is not None]
         if len(names) < len(removed):
-            self.problem("$remove takes names: the keys or ids to drop, as in $remove: [old_param]", child,
+            self.problem(_("$remove takes names: the keys or ids to drop, as in $remove: [old_param]"), child,
                          path + ("$remove",))
         return names
 
@@ -112,7 +116,8 @@ class Merger:
         removed = self.names(child, path)
         for key in removed:
             if key not in parent:
-                self.problem(f"$remove names {key!r}, which {self.parent_file} does not have", child,
+                self.problem(_("$remove names {key!r}, which {parent_file} does not have").format(
+                                 key=key, parent_file=self.parent_file), child,
                              path + ("$remove",))
         for key, value in parent.items():
             if key in removed:
@@ -124,7 +129,7 @@ class Merger:
             if key == "$remove":
                 continue
             if key in OPERATORS:
-                self.problem(f"{key} only applies to a list of items with ids", child, path + (key,))
+                self.problem(_("{key} only applies to a list of items with ids").format(key=key), child, path + (key,))
                 continue
             out[key] = self.merge(out[key], value, path + (key,)) if key in out else value
             copy_place(out, child, key)
@@ -142,9 +147,11 @@ class Merger:
             for n, item_id in enumerate(child_ids):
                 if item_id not in known:
                     guess = get_close_matches(str(item_id), [str(k) for k in known], n=1)
-                    hint = f" (did you mean {guess[0]!r}?)" if guess else ""
-                    self.problem(f"{self.parent_file} has no loop level named {item_id!r}{hint}; its levels: "
-                                 f"{', '.join(map(str, known))} (to write a new loop, use $replace)",
+                    hint = _(" (did you mean {guess!r}?)").format(guess=guess[0]) if guess else ""
+                    self.problem(_("{parent_file} has no loop level named {item_id!r}{hint}; its "
+                                   "levels: {map} (to write a new loop, use $replace)").format(
+                                     parent_file=self.parent_file, item_id=item_id, hint=hint,
+                                     map=', '.join(map(str, known))),
                                  child[n], path + (n, key))
             if any(item_id not in known for item_id in child_ids):
                 return parent
@@ -175,15 +182,16 @@ class Merger:
             if isinstance(item, dict) and _scalar(item.get(key)) is not None:
                 continue
             if not isinstance(item, dict):
-                found, node, at = f"is {_kind(item)}, not a map", _item_node(items, n), path + ("$merge", n)
+                found = _("is {kind}, not a map").format(kind=_kind(item))
+                node, at = _item_node(items, n), path + ("$merge", n)
             elif key not in item:
-                found, node, at = f"has no {key}:", _item_node(items, n), path + ("$merge", n)
+                found, node, at = _("has no {key}:").format(key=key), _item_node(items, n), path + ("$merge", n)
             else:
-                found = f"has {_kind(item[key])} as its {key}"
+                found = _("has {kind} as its {key}").format(kind=_kind(item[key]), key=key)
                 node = _At(item.value_pos.get(key)) if isinstance(item, LDict) else item
                 at = path + ("$merge", n, key)
-            self.problem(f"each item of $merge names the item it changes by its {key}: (a name or a number); "
-                         f"this one {found}", node, at)
+            self.problem(_("each item of $merge names the item it changes by its {key}: (a name or a "
+                           "number); this one {found}").format(key=key, found=found), node, at)
             good = False
         return good
 
@@ -192,21 +200,24 @@ class Merger:
         positions = list(getattr(parent, "item_pos", [None] * len(parent)))
         for key in child:
             if key not in OPERATORS:
-                self.problem(f"{key!r}: a list is edited with $remove, $insert, $merge or $replace only", child,
+                self.problem(_("{key!r}: a list is edited with $remove, $insert, $merge or $replace "
+                               "only").format(key=key), child,
                              path + (key,))
         if "$replace" in child:
             return child["$replace"]
         for item_id in self.names(child, path):
             ids = _ids(items, path)
             if item_id not in ids:
-                self.problem(f"$remove names {item_id!r}, which this list in {self.parent_file} does not have",
+                self.problem(_("$remove names {item_id!r}, which this list in {parent_file} does not "
+                               "have").format(
+                                 item_id=item_id, parent_file=self.parent_file),
                              child, path + ("$remove",))
                 continue
             k = ids.index(item_id)
             del items[k]
             del positions[k]
         if "$merge" in child and not isinstance(child["$merge"], list):
-            self.problem("$merge takes a list of items, each with its id", child, path + ("$merge",))
+            self.problem(_("$merge takes a list of items, each with its id"), child, path + ("$merge",))
         elif "$merge" in child and self.keyed(child["$merge"], path):
             merged = self.merge_lists(items, child["$merge"], path + ("$merge",), keyed_by=path)
             positions = list(getattr(merged, "item_pos", positions))
@@ -215,14 +226,16 @@ class Merger:
         for insert in inserts if isinstance(inserts, list) else [inserts]:
             if not isinstance(insert, dict) or not isinstance(insert.get("items"), list) or \
                     len({"before", "after"} & set(insert)) != 1:
-                self.problem("$insert takes {before: ID, items: [...]} or {after: ID, items: [...]}", child,
+                self.problem(_("$insert takes {before: ID, items: [...]} or {after: ID, items: [...]}"), child,
                              path + ("$insert",))
                 continue
             anchor = insert.get("before", insert.get("after"))
             ids = _ids(items, path)
             if anchor not in ids:
-                self.problem(f"$insert is placed by {anchor!r}, which this list in {self.parent_file} "
-                             f"does not have (it has: {[i for i in ids if i is not None]})", insert,
+                self.problem(_("$insert is placed by {anchor!r}, which this list in {parent_file} does "
+                               "not have (it has: {items})").format(
+                                 anchor=anchor, parent_file=self.parent_file,
+                                 items=[i for i in ids if i is not None]), insert,
                              path + ("$insert",))
                 continue
             k = ids.index(anchor) + (1 if "after" in insert else 0)

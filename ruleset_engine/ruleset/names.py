@@ -60,7 +60,8 @@ class Names:
         self.params = {k: v for k, v in section("params").items() if isinstance(v, dict)}
         for name, spec in section("entities").items():
             if name in BUILT_IN:
-                problem(f"the entity {name!r} has a built-in name ({', '.join(BUILT_IN)})", ("entities", name),
+                problem(_("the entity {name!r} has a built-in name ({BUILT_IN})").format(
+                            name=name, BUILT_IN=', '.join(BUILT_IN)), ("entities", name),
                         at_key=True)
             spec = spec if isinstance(spec, dict) else {}
             fields = spec.get("fields") if isinstance(spec.get("fields"), dict) else {}
@@ -74,12 +75,14 @@ class Names:
             fields = spec.get("fields") if isinstance(spec.get("fields"), dict) else {}
             self.pairs[name] = {"between": spec.get("between"), "fields": list(fields)}
             if name in self.entities or name in section("state") or name in BUILT_IN:
-                problem(f"the pair {name!r} has the name of an entity, a state variable or a built-in name",
+                problem(_("the pair {name!r} has the name of an entity, a state variable or a built-in "
+                          "name").format(name=name),
                         ("pairs", name), at_key=True)
         self.state_names = list(section("state"))
         for name in self.state_names:
             if name in self.entities or name in BUILT_IN:
-                problem(f"the state variable {name!r} has the name of an entity or a built-in name",
+                problem(_("the state variable {name!r} has the name of an entity or a built-in name").format(
+                            name=name),
                              ("state", name), at_key=True)
         for name, spec in section("tables").items():
             columns = set()
@@ -106,26 +109,26 @@ class Names:
             return self.member_problem(head, info, rest)
         if head == "params":
             if not rest:
-                return "params is a group of names: write params.NAME"
+                return _("params is a group of names: write params.NAME")
             if rest[0] not in self.params:
-                return f"unknown param {rest[0]!r}{suggest(rest[0], self.params)}"
+                return _("unknown param {name!r}{hint}").format(name=rest[0], hint=suggest(rest[0], self.params))
             return None
         if head == "loop":
             if rest and rest[0] not in self.levels:
-                return f"unknown loop level {rest[0]!r}{suggest(rest[0], self.levels)}"
+                return _("unknown loop level {name!r}{hint}").format(name=rest[0], hint=suggest(rest[0], self.levels))
             if len(rest) > 1 and rest[1:] != ("done",):
-                return (f"loop.{rest[0]} has one field, done (how many of its iterations are done), "
-                        f"not {'.'.join(rest[1:])!r}")
+                return _("loop.{level} has one field, done (how many of its iterations are done), not {name!r}").format(
+                    level=rest[0], name=".".join(rest[1:]))
             return None
         if head in self.state_names:
             return None
         if head in self.entities:
             spec = self.entities[head]
             if spec.get("group"):
-                return f"{head!r} is a group: go through it with for_each"
+                return _("{name!r} is a group: go through it with for_each").format(name=head)
             return self.member_problem(head, ("entity", head), rest)
         known = list(scope.local) + self.state_names + list(self.entities) + ["params", "loop"]
-        return f"unknown name {head!r}{suggest(head, known)}"
+        return _("unknown name {name!r}{hint}").format(name=head, hint=suggest(head, known))
 
     def member_problem(self, head, info, rest) -> str | None:
         if not rest or info is None:
@@ -134,29 +137,33 @@ class Names:
         if kind == "entity":
             spec = self.entities.get(detail, {})
             if rest[0] in spec.get("tracks", ()):
-                return self.member_problem(f"{head}.{rest[0]}", ("track", spec.get("marks", {}).get(rest[0], [])), rest[1:])
+                return self.member_problem(f"{head}.{rest[0]}", ("track", spec.get("marks", {}).get(rest[0], [])),
+                                           rest[1:])
             instance = INSTANCE_FIELDS if spec.get("group") else ("name",)
             known = list(spec.get("fields", ())) + list(spec.get("tracks", ())) + list(instance)
             if rest[0] == "index" and not spec.get("group"):
-                return f"{head!r} is one entity: index belongs to the instances of a group"
+                return _("{name!r} is one entity: index belongs to the instances of a group").format(name=head)
             if rest[0] not in known:
-                return f"{head!r} has no {rest[0]!r}{suggest(rest[0], known)}"
+                return _("{name!r} has no {field!r}{hint}").format(name=head, field=rest[0],
+                                                                   hint=suggest(rest[0], known))
         elif kind == "track":
             known = TRACK_FIELDS + tuple(detail or ())     # and a count for each type of mark it takes
             if rest[0] not in known:
-                return f"a track has {', '.join(known)}, not {rest[0]!r}{suggest(rest[0], known)}"
+                return _("a track has {fields}, not {field!r}{hint}").format(
+                    fields=", ".join(known), field=rest[0], hint=suggest(rest[0], known))
         elif kind == "record":
             fields = self.procedure_fields.get(detail, ())
             if rest[0] not in fields:
-                return (f"{head!r} is the record {detail!r} returns, with {', '.join(fields)}: it has no "
-                        f"{rest[0]!r}{suggest(rest[0], fields)}")
+                return _("{name!r} is the record {procedure!r} returns, with {fields}: it has no {field!r}{hint}").format(
+                    name=head, procedure=detail, fields=", ".join(fields), field=rest[0], hint=suggest(rest[0], fields))
         elif kind == "value":
-            held = {"true/false": "true or false"}.get(detail, f"a {detail}")
-            return f"{head!r} holds {held}, which has no field {rest[0]!r}"
+            held = _("true or false") if detail == "true/false" else _("a {kind}").format(kind=detail)
+            return _("{name!r} holds {held}, which has no field {field!r}").format(name=head, held=held, field=rest[0])
         elif kind == "row":
             columns = self.tables.get(detail, set())
             if columns and rest[0] not in columns:
-                return f"the rows of table {detail!r} have no column {rest[0]!r}{suggest(rest[0], columns)}"
+                return _("the rows of table {table!r} have no column {column!r}{hint}").format(
+                    table=detail, column=rest[0], hint=suggest(rest[0], columns))
         return None
 
 
@@ -184,11 +191,13 @@ def _record_fields(name, steps, path, problem) -> tuple[str, ...]:
     first_path, fields = records[0]
     for p, value in found:
         if not isinstance(value, dict):
-            problem(f"procedure {name!r} returns a record elsewhere ({', '.join(fields)}): return one here too",
+            problem(_("procedure {name!r} returns a record elsewhere ({fields}): return one here too").format(
+                        name=name, fields=', '.join(fields)),
                     p + ("return",))
         elif set(value) != set(fields):
-            problem(f"procedure {name!r} returns a record of {', '.join(fields)} elsewhere, and "
-                    f"{', '.join(value)} here: give every return the same fields", p + ("return",))
+            problem(_("procedure {name!r} returns a record of {fields} elsewhere, and {value} here: "
+                      "give every return the same fields").format(
+                        name=name, fields=', '.join(fields), value=', '.join(value)), p + ("return",))
     return fields
 
 

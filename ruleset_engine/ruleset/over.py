@@ -7,6 +7,8 @@ refused before the action runs) and the program of both modes (the value the ste
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _, number
+
 from difflib import get_close_matches
 
 from ruleset_engine import dice
@@ -17,29 +19,31 @@ MAX_TEXT = 200        # characters of a formula typed at the table
 
 class _NoRolls:
     def randint(self, a, b):
-        raise dice.DiceError("a formula over a sheet's fields reads them and rolls no dice")
+        raise dice.DiceError(_("a formula over a sheet's fields reads them and rolls no dice"))
 
 
 def problem(text, fields, whose: str = "") -> str | None:
     """Why `text` is not a formula over these fields (names read as numbers), or None. `whose`: the
     instance's name, for the message."""
     if not isinstance(text, str) or not text.strip():
-        return "expected a formula over the fields, such as a + b"
+        return _("expected a formula over the fields, such as a + b")
     if len(text) > MAX_TEXT:
-        return f"a formula of at most {MAX_TEXT} characters, not {len(text):,}"
+        return _("a formula of at most {most} characters, not {n}").format(most=MAX_TEXT, n=number(len(text)))
     try:
         expr = dice.compile(text)
     except dice.DiceError as err:
         return str(err).splitlines()[0]
     fields = list(fields)
-    for path, _ in expr.names:
+    for path, _span in expr.names:
         if len(path) != 1 or path[0] not in fields:
             name = ".".join(path)
             guess = get_close_matches(path[0], fields, n=1)
-            hint = f" (did you mean {guess[0]}?)" if guess else ""
-            return f"{name!r} is not a field{' of ' + whose if whose else ''}{hint}"
+            hint = _(" (did you mean {guess}?)").format(guess=guess[0]) if guess else ""
+            if whose:
+                return _("{name!r} is not a field of {whose}{hint}").format(name=name, whose=whose, hint=hint)
+            return _("{name!r} is not a field{hint}").format(name=name, hint=hint)
     if first_roll(expr.tree, {}) is not None:   # on any branch, whatever the fields hold
-        return "a formula over a sheet's fields reads them and rolls no dice"
+        return _("a formula over a sheet's fields reads them and rolls no dice")
     return None
 
 
@@ -48,10 +52,10 @@ def evaluate(text: str, instance: dict) -> int:
     fields = [k for k, v in instance.items() if type(v) is int]
     why = problem(text, fields)
     if why is not None:
-        raise dice.DiceError(f"{text}: {why}")
+        raise dice.DiceError(_("{text}: {why}").format(text=text, why=why))
     value = dice.compile(text).evaluate(rng=_NoRolls(), env=instance).value
     if type(value) is not int:
-        raise dice.DiceError(f"{text}: gives {value!r}, not a whole number")
+        raise dice.DiceError(_("{text}: gives {value!r}, not a whole number").format(text=text, value=value))
     return value
 
 

@@ -10,6 +10,8 @@ record never written reads its defaults.
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import N_, _
+
 from ruleset_engine import dice
 from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice.functions import FUNCTIONS
@@ -27,13 +29,16 @@ def pair(c, name: str, spec) -> model.PairSpec | None:
     path = ("pairs", name)
     group = spec["between"]
     if group not in c.entities:
-        c.problem(f"there is no entity {group!r}{suggest(group, c.entities)}", path + ("between",))
-    elif not c.entities[group]["group"]:
-        c.problem(f"{group!r} is one entity; a pair joins two instances of a group (an entity with count:)",
+        c.problem(_("there is no entity {group!r}{hint}").format(group=group, hint=suggest(group, c.entities)),
                   path + ("between",))
-    for clash, what in ((FUNCTIONS, "a function of the dice language"), (c.tables, "a table")):
+    elif not c.entities[group]["group"]:
+        c.problem(_("{group!r} is one entity; a pair joins two instances of a group (an entity with "
+                    "count:)").format(group=group),
+                  path + ("between",))
+    for clash, what in ((FUNCTIONS, N_("a function of the dice language")), (c.tables, N_("a table"))):
         if name in clash:
-            c.problem(f"the pair {name!r} has the name of {what}; choose another", path, at_key=True)
+            c.problem(_("the pair {name!r} has the name of {what}; choose another").format(name=name, what=_(what)),
+                      path, at_key=True)
     fields = {}
     for field_name, value in (spec.get("fields") or {}).items():
         found = default(c, value, path + ("fields", field_name))
@@ -49,7 +54,7 @@ def default(c, value, path) -> tuple | None:
         if template is None:
             return None
         if not template.is_constant:
-            c.problem("a pair's default is the same for every pair: a text without placeholders",
+            c.problem(_("a pair's default is the same for every pair: a text without placeholders"),
                       tuple(path) + ("text",))
             return None
         texts = {lang: "".join(parts) for lang, parts in template.parts.items()}
@@ -58,13 +63,13 @@ def default(c, value, path) -> tuple | None:
     if isinstance(value, dict) and "value" in value:
         value, path = value["value"], tuple(path) + ("value",)
     if isinstance(value, list):
-        c.problem("a pair's fields hold numbers, true/false or texts, not pools", path)
+        c.problem(_("a pair's fields hold numbers, true/false or texts, not pools"), path)
         return None
     formula = c.formula(value, path, None)
     if formula is None:
         return None
     if not formula.expr.is_constant or formula.expr.kind not in ("number", "true/false", "string"):
-        c.problem("a pair's default is the same for every pair: a number, true/false or a quoted text",
+        c.problem(_("a pair's default is the same for every pair: a number, true/false or a quoted text"),
                   path)
         return None
     return (formula.expr.plain(),)
@@ -83,18 +88,18 @@ def call_problems(pairs: dict, tree) -> list[tuple[str, tuple]]:
             continue
         spec = pairs[node.function]
         if len(node.args) != 2 or node.keywords or any(isinstance(a, dice_ast.Condition) for a in node.args):
-            found.append((f"{node.function}(..) takes two instances of {spec['between']!r}: "
-                          f"{node.function}(a, b)", node.span))
+            found.append((_("{pair}(..) takes two instances of {group!r}: {pair}(a, b)").format(
+                pair=node.function, group=spec["between"]), node.span))
         member = members.get(id(node))
         if member is not None:
             field = member.path[0]
             if field not in spec["fields"]:
-                known = ", ".join(spec["fields"]) or "none"
-                found.append((f"the records of {node.function!r} have no field {field!r}"
-                              f"{suggest(field, spec['fields'])} (fields: {known})", member.span))
+                known = ", ".join(spec["fields"]) or _("none")
+                found.append((_("the records of {pair!r} have no field {field!r}{hint} (fields: {known})").format(
+                    pair=node.function, field=field, hint=suggest(field, spec["fields"]), known=known), member.span))
             elif len(member.path) > 1:
-                found.append((f"{node.function}(..).{field} is a value, with no field {member.path[1]!r}",
-                              member.span))
+                found.append((_("{pair}(..).{field} is a value, with no field {name!r}").format(
+                    pair=node.function, field=field, name=member.path[1]), member.span))
     return found
 
 
@@ -115,15 +120,18 @@ def _index(group: list, x, name: str, span) -> int:
     i = x.get("index") if isinstance(x, dict) else None
     if type(i) is int and 0 < i <= len(group) and (group[i - 1] is x or group[i - 1] == x):
         return i
-    what = f"{x['name']!r}, which is not one of them" if isinstance(x, dict) and "name" in x else describe(x)
-    raise PairFailed(f"{name}(..) joins two instances of its group, not {what}", span=span)
+    what = _("{name!r}, which is not one of them").format(name=x["name"]) if isinstance(x, dict) and "name" in x \
+        else describe(x)
+    raise PairFailed(_("{name}(..) joins two instances of its group, not {what}").format(name=name, what=what),
+                     span=span)
 
 
 def pair_key(group: list, a, b, ordered: bool, name: str, span=None) -> str:
     """The key of the record between a and b: "i,j", the smaller index first unless `ordered`."""
     i, j = _index(group, a, name, span), _index(group, b, name, span)
     if i == j:
-        raise PairFailed(f"{name}(..) joins two different instances, not {group[i - 1]['name']!r} with itself",
+        raise PairFailed(_("{name}(..) joins two different instances, not {name2!r} with itself").format(
+                             name=name, name2=group[i - 1]['name']),
                          span=span)
     if not ordered and i > j:
         i, j = j, i

@@ -5,6 +5,8 @@ Used when a ruleset is checked (its defaults) and when a game starts (`--set NAM
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from ruleset_engine import dice
 from ruleset_engine.errors import InputError
 
@@ -16,27 +18,27 @@ def param_value_problem(param: Param, value) -> str | None:
     kind = param.type
     if kind == "integer":
         if type(value) is not int:
-            return f"expected a whole number, not {value!r}"
+            return _("expected a whole number, not {value!r}").format(value=value)
         if param.min is not None and value < param.min:
-            return f"{value} is below the minimum {param.min}"
+            return _("{value} is below the minimum {min}").format(value=value, min=param.min)
         if param.max is not None and value > param.max:
-            return f"{value} is above the maximum {param.max}"
+            return _("{value} is above the maximum {max}").format(value=value, max=param.max)
     elif kind == "boolean":
         if not isinstance(value, bool):
-            return f"expected true or false, not {value!r}"
+            return _("expected true or false, not {value!r}").format(value=value)
     elif kind == "choice":
         if value not in param.choices:
-            return f"{value!r} is not one of {', '.join(param.choices)}"
+            return _("{value!r} is not one of {choices}").format(value=value, choices=", ".join(param.choices))
     elif kind == "dice":
         if not isinstance(value, (str, int)) or isinstance(value, bool):
-            return f"expected a dice expression, not {value!r}"
+            return _("expected a dice expression, not {value!r}").format(value=value)
         try:
             dice.compile(str(value))
         except dice.DiceError as err:
-            return f"not a dice expression: {err.message}"
+            return _("not a dice expression: {error}").format(error=err.message)
     elif kind == "text":
         if not isinstance(value, str):
-            return f"expected text, not {value!r}"
+            return _("expected text, not {value!r}").format(value=value)
     return None
 
 
@@ -48,14 +50,16 @@ def parse_param(param: Param, value):
         try:
             return int(value)
         except ValueError:
-            raise InputError(f"param {param.name}: expected a whole number, not {value!r}") from None
+            raise InputError(_("param {name}: expected a whole number, not {value!r}").format(
+                                 name=param.name, value=value)) from None
     if param.type == "boolean":
         word = value.strip().lower()
         if word in ("true", "yes", "on", "1"):
             return True
         if word in ("false", "no", "off", "0"):
             return False
-        raise InputError(f"param {param.name}: expected true or false, not {value!r}")
+        raise InputError(_("param {name}: expected true or false, not {value!r}").format(
+                             name=param.name, value=value))
     return value
 
 
@@ -65,6 +69,6 @@ def parse_sets(pairs: list[str] | None) -> dict:
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise InputError(f"--set takes PARAM=VALUE, not {pair!r}")
+            raise InputError(_("--set takes PARAM=VALUE, not {pair!r}").format(pair=pair))
         params[name.strip()] = value.strip()
     return params

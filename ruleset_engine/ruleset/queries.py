@@ -20,6 +20,8 @@ its messages stay here.
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import N_, _, ngettext
+
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -35,7 +37,7 @@ from .wording import join_list
 TEST, VALUE, SHOWN, NUMBER = "test", "value", "shown", "number"   # the roles of an argument
 GIVEN = "given"                      # an argument read as it is, outside any instance (field's)
 INSTANCE = "instance"                                               # the kind of what first_of & co give
-NO_VECTOR = "a query reads a group as a whole; the lockstep backend reads its instances one by one, in for_each"
+NO_VECTOR = N_("a query reads a group as a whole; the lockstep backend reads its instances one by one, in for_each")
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,8 @@ def _chosen(group, where):
 
 def _within(info, n: int) -> int:
     if not -MAX_NUMBER <= n <= MAX_NUMBER:
-        _fail(info, f"{{name}}(..) gives {n:,}, past the limit of numbers ({MAX_NUMBER:,})", DiceLimitError)
+        _fail(info, _("{{name}}(..) gives {n:,}, past the limit of numbers ({MAX_NUMBER:,})").format(
+                        n=n, MAX_NUMBER=MAX_NUMBER), DiceLimitError)
     return n
 
 
@@ -99,8 +102,10 @@ def _extreme(pick):
         if values:
             return pick(values)
         if default is MISSING:
-            _fail(info, "{name}(..) of no instance: no {group} meets the test (give default=, or test with any_of)"
-                  if where is not None else "{name}(..) of an empty group: {group} has no instance (give default=)")
+            _fail(info, (_("{name}(..) of no instance: no {group} meets the test (give default=, or "
+                          "test with any_of)")
+                         if where is not None else
+                         _("{name}(..) of an empty group: {group} has no instance (give default=)")))
         return default
     return run
 
@@ -109,13 +114,14 @@ def run_first(info, group, test):
     for it in group:
         if test(it):
             return it
-    _fail(info, "first_of(..): no {group} meets the test (ask any_of(..) first)")
+    _fail(info, _("first_of(..): no {group} meets the test (ask any_of(..) first)"))
 
 
 def run_instance(info, group, n):
     if not 1 <= n <= len(group):
-        _fail(info, f"instance(..): {{group}} has {len(group)} instance{'' if len(group) == 1 else 's'}, "
-                    f"so there is no number {n}")
+        _fail(info, ngettext("instance(..): {{group}} has {n} instance, so there is no number {asked}",
+                             "instance(..): {{group}} has {n} instances, so there is no number {asked}",
+                             len(group)).format(n=len(group), asked=n))
     return group[n - 1]
 
 
@@ -126,8 +132,9 @@ def run_best(info, group, *scores, where=None):
         if best_key is None or key > best_key:      # strictly better: a tie keeps the first in the group
             best, best_key = it, key
     if best is None:
-        _fail(info, "best_of(..): no {group} meets the test" if where is not None
-              else "best_of(..) of an empty group: {group} has no instance")
+        _fail(info, (_("best_of(..): no {group} meets the test")
+                     if where is not None else
+                     _("best_of(..) of an empty group: {group} has no instance")))
     return best
 
 
@@ -135,13 +142,16 @@ def run_field(info, who, name):
     from .templates import format_value
 
     if not isinstance(who, dict) or "name" not in who or "labels" in who:
-        _fail(info, f"field(..) reads a field of an instance or an entity, not {format_value(who)!r}")
+        _fail(info, _("field(..) reads a field of an instance or an entity, not {who!r}").format(
+                        who=format_value(who)))
     if not isinstance(name, str):
-        _fail(info, f"field(..) takes the name of a field as a text, not {format_value(name)!r}")
+        _fail(info, _("field(..) takes the name of a field as a text, not {name!r}").format(name=format_value(name)))
     fields = [k for k, v in who.items() if not (isinstance(v, dict) and "labels" in v)]
     if name not in fields:
-        track = f": {name} is a track (read its numbers as {who['name']}.{name}.marked)" if name in who else ""
-        _fail(info, f"field(..): {who['name']} has no field {name!r}{track or suggest(name, fields)}")
+        track = _(": {name} is a track (read its numbers as {read})").format(
+            name=name, read=f"{who['name']}.{name}.marked") if name in who else ""
+        _fail(info, _("field(..): {name} has no field {name2!r}{track}").format(
+                        name=who['name'], name2=name, track=track or suggest(name, fields)))
     return who[name]
 
 
@@ -151,17 +161,21 @@ def vector_field(given, info, who, name):
     from .templates import format_value
 
     if given.group(who) is None:
-        _fail(info, f"field(..) reads a field of an instance or an entity, not {format_value(given.first(who))!r}")
+        _fail(info, _("field(..) reads a field of an instance or an entity, not {first!r}").format(
+                        first=format_value(given.first(who))))
     names = given.texts(name)
     if names is None:
-        _fail(info, f"field(..) takes the name of a field as a text, not {format_value(given.first(name))!r}")
+        _fail(info, _("field(..) takes the name of a field as a text, not {first!r}").format(
+                        first=format_value(given.first(name))))
     fields, tracks = given.fields(who), given.tracks(who)
     wrong = {str(x) for x in set(names.tolist())} - set(fields)       # the few names the games give
     if wrong:
         k = next(i for i, x in enumerate(names.tolist()) if str(x) in wrong)
         bad, shown = str(names[k]), given.name(who, k)
-        track = f": {bad} is a track (read its numbers as {shown}.{bad}.marked)" if bad in tracks else ""
-        _fail(info, f"field(..): {shown} has no field {bad!r}{track or suggest(bad, fields)}")
+        track = _(": {name} is a track (read its numbers as {read})").format(
+            name=bad, read=f"{shown}.{bad}.marked") if bad in tracks else ""
+        _fail(info, _("field(..): {shown} has no field {bad!r}{track}").format(
+                        shown=shown, bad=bad, track=track or suggest(bad, fields)))
     return given.read(who, names)
 
 
@@ -233,8 +247,10 @@ def _vector_extreme(larger: bool):
             found |= among
         if not found.all():
             if default is MISSING:
-                _fail(info, "{name}(..) of no instance: no {group} meets the test (give default=, or test with any_of)"
-                      if where is not None else "{name}(..) of an empty group: {group} has no instance (give default=)")
+                _fail(info, (_("{name}(..) of no instance: no {group} meets the test (give default=, or "
+                              "test with any_of)")
+                             if where is not None else
+                             _("{name}(..) of an empty group: {group} has no instance (give default=)")))
             best = np.where(found, best, default)
         return best
     return vector
@@ -246,7 +262,7 @@ def vector_first(over, info, test):
         open_ = over.present(j) & (index < 0)
         index[open_ & test(j, open_)] = j
     if (index < 0).any():
-        _fail(info, "first_of(..): no {group} meets the test (ask any_of(..) first)")
+        _fail(info, _("first_of(..): no {group} meets the test (ask any_of(..) first)"))
     return index
 
 
@@ -256,8 +272,9 @@ def vector_instance(over, info, n):
     if outside.any():
         k = _first_failing(over, outside)
         count = int(over.count[k])
-        _fail(info, f"instance(..): {{group}} has {count} instance{'' if count == 1 else 's'}, "
-                    f"so there is no number {int(n[k])}")
+        _fail(info, ngettext("instance(..): {{group}} has {n} instance, so there is no number {asked}",
+                             "instance(..): {{group}} has {n} instances, so there is no number {asked}",
+                             count).format(n=count, asked=int(n[k])))
     return n - 1
 
 
@@ -278,8 +295,9 @@ def vector_best(over, info, *scores, where=None):
         for k, key in enumerate(keys):
             best[k] = np.where(take, key, best[k])
     if (index < 0).any():
-        _fail(info, "best_of(..): no {group} meets the test" if where is not None
-              else "best_of(..) of an empty group: {group} has no instance")
+        _fail(info, (_("best_of(..): no {group} meets the test")
+                     if where is not None else
+                     _("best_of(..) of an empty group: {group} has no instance")))
     return index
 
 
@@ -325,7 +343,8 @@ QUERIES: dict[str, Query] = {q.name: q for q in (
           variadic=True, keywords={"where": TEST}, vector=vector_best),
     Query("list_of", "list_of(group, text, where=test)",
           "the values over the instances as one text, joined as a sentence says them",
-          "list_of(character, name, where=alive)", (SHOWN,), run_list, STR, keywords={"where": TEST}, vector=vector_list),
+          "list_of(character, name, where=alive)", (SHOWN,), run_list, STR, keywords={"where": TEST},
+          vector=vector_list),
     Query("field", "field(who, name)", "the field of an instance (or an entity) named by a text: an answer, a "
           "table's cell", "field(who, trait)", (GIVEN, GIVEN), run_field, ANY, group_first=False,
           vector=vector_field),
@@ -348,12 +367,14 @@ def _arity_problem(query: Query, node) -> str | None:
     n = len(node.args) - first
     low = len(query.args) - query.optional
     if n < low or (n > len(query.args) and not query.variadic):
-        return f"{query.signature} takes {'at least ' if query.variadic else ''}{len(query.args) + first} " \
-               f"arguments, not {n + first}"
+        wanted = _("{signature} takes at least {n} arguments, not {given}") if query.variadic else \
+            _("{signature} takes {n} arguments, not {given}")
+        return wanted.format(signature=query.signature, n=len(query.args) + first, given=n + first)
     for kw in node.keywords:
         if kw.name not in query.keywords:
-            known = ", ".join(f"{k}=" for k in query.keywords) or "none"
-            return f"{query.name}(..) has no keyword {kw.name!r} (keywords: {known})"
+            known = ", ".join(f"{k}=" for k in query.keywords) or _("none")
+            return _("{query}(..) has no keyword {keyword!r} (keywords: {known})").format(
+                query=query.name, keyword=kw.name, known=known)
     return None
 
 
@@ -383,8 +404,8 @@ def query_problems(names, tree, scope, over: tuple = ()) -> tuple[list, set]:
             if group is None:
                 groups = [g for g, spec in names.entities.items() if spec.get("group")]
                 span = node.args[0].span if node.args else node.span
-                problems.append((f"{query.name}(..) reads a group: its first argument is the name of one "
-                                 f"({', '.join(groups) or 'this ruleset has none'})", span))
+                problems.append((_("{query}(..) reads a group: its first argument is the name of one ({groups})").format(
+                    query=query.name, groups=", ".join(groups) or _("this ruleset has none")), span))
             else:
                 handled.add((node.args[0].path, node.args[0].span))
                 message = _arity_problem(query, node)
@@ -393,8 +414,8 @@ def query_problems(names, tree, scope, over: tuple = ()) -> tuple[list, set]:
                 member = members.get(id(node))
                 if member is not None:
                     if query.gives != INSTANCE:
-                        problems.append((f"{query.name}(..) gives a value, which has no field {member.path[0]!r}",
-                                         member.span))
+                        problems.append((_("{query}(..) gives a value, which has no field {field!r}").format(
+                            query=query.name, field=member.path[0]), member.span))
                     else:
                         message = names.member_problem(group, ("entity", group), member.path)
                         if message:
@@ -425,8 +446,8 @@ def query_problems(names, tree, scope, over: tuple = ()) -> tuple[list, set]:
                     group = over[-1]
                     handled.add((node.path, node.span))
                     known = _instance_names(names.entities[group])
-                    problems.append((f"{node.path[0]!r} is not a field of {group}{suggest(node.path[0], known)}, "
-                                     f"nor a name known here", node.span))
+                    problems.append((_("{name!r} is not a field of {group}{hint}, nor a name known here").format(
+                        name=node.path[0], group=group, hint=suggest(node.path[0], known)), node.span))
             return
         for child in _children(node):
             visit(child, over)
@@ -447,7 +468,8 @@ def _field_problem(names, node, scope) -> str | None:
         return None
     spec = names.entities.get(info[1], {})
     if name.value in spec.get("tracks", ()):
-        return f"field(..) reads fields, and {name.value!r} is a track of {info[1]} (read {head}.{name.value}.marked)"
+        return _("field(..) reads fields, and {name!r} is a track of {group} (read {read})").format(
+            name=name.value, group=info[1], read=f"{head}.{name.value}.marked")
     return names.member_problem(head, info, (name.value,))
 
 
@@ -463,8 +485,8 @@ def _children(node):
 def _no_dice(node, query, problems) -> None:
     for inner in dice_ast.walk(node):
         if isinstance(inner, (dice_ast.Dice,)):
-            problems.append((f"{query.name}(..) reads each instance and rolls no dice: roll first, "
-                             f"then read the name", inner.span))
+            problems.append((_("{query}(..) reads each instance and rolls no dice: roll first, then read the "
+                               "name").format(query=query.name), inner.span))
             return
 
 
@@ -483,12 +505,13 @@ def lower_query(w, lo, node, path: tuple, span):
         args = "".join(", " + lo.node(arg).text for arg in node.args)
         text = f"{lo.ns.const(query.run, 'q')}({lo.ns.const((query.name, None, span), 'i')}{args})"
         if path:
-            raise lo.fail(DiceTypeError, f"{query.name}(..) gives a value: read a field of an instance with "
-                                         f"field(..) itself", span)
+            raise lo.fail(DiceTypeError, _("{query}(..) gives a value: read a field of an instance with field(..) "
+                                           "itself").format(query=query.name), span)
         return Src(f"{'_t_env' if lo.traced else '_u_env'}({text})", ANY)
     if not node.args or not isinstance(node.args[0], dice_ast.Name) or node.args[0].path[0] not in ruleset.entities \
             or not ruleset.entities[node.args[0].path[0]].is_group or len(node.args[0].path) != 1:
-        raise lo.fail(DiceTypeError, f"{query.name}(..) reads a group: its first argument is the name of one",
+        raise lo.fail(DiceTypeError, _("{query}(..) reads a group: its first argument is the name of one").format(
+                          query=query.name),
                       node.args[0].span if node.args else node.span)
     message = _arity_problem(query, node)
     if message:
@@ -507,7 +530,8 @@ def lower_query(w, lo, node, path: tuple, span):
     text = f"{lo.ns.const(query.run, 'q')}({info}, {w.group(group)}{''.join(', ' + a for a in args)})"
     if path:
         if query.gives != INSTANCE:
-            raise lo.fail(DiceTypeError, f"{query.name}(..) gives a value, which has no field {path[0]!r}", span)
+            raise lo.fail(DiceTypeError, _("{query}(..) gives a value, which has no field {field!r}").format(
+                              query=query.name, field=path[0]), span)
         read = w.member(text, group, path, span, sure=False)
         return Src(read.text, read.kind)        # a call, never a plain read: it may fail, and runs once
     return _src(text, ANY if query.gives == INSTANCE else query.gives)
@@ -532,7 +556,8 @@ def over_instance(w, lo, group: str, node, role: str, what: str) -> str:
     finally:
         lo.names, lo.calling = outer, lo.calling[:-1]
     if src.dice:
-        raise lo.fail(DiceValueError, f"{what} reads each instance and rolls no dice: roll first, then read the name",
+        raise lo.fail(DiceValueError, _("{what} reads each instance and rolls no dice: roll first, then read the "
+                                        "name").format(what=what),
                       node.span)
     return f"(lambda {it}: {src.text})"
 
@@ -562,7 +587,8 @@ def check_over(c, value, path, scope, group: str, what: str):
                 problems.append((message, span))
     for message, span in problems:
         c.formula_problem(DiceTypeError(message, formula.text, span), formula.text, path)
-    c.no_dice(formula.expr.tree, formula.text, path, f"{what} reads each instance and rolls no dice")
+    c.no_dice(formula.expr.tree, formula.text, path, _("{what} reads each instance and rolls no dice").format(
+                                                         what=what))
     return None if problems else formula
 
 

@@ -7,6 +7,8 @@ from difflib import get_close_matches
 from functools import lru_cache
 from importlib import resources
 
+from ruleset_engine.i18n import N_, _
+
 from .problems import Problem
 from .yamlio import key_position_of, position_of
 
@@ -23,30 +25,30 @@ def _validator():
     return Draft202012Validator(schema())
 
 
-_TYPE_WORDS = {"string": "text", "integer": "a whole number", "boolean": "true or false", "object": "a mapping",
-               "array": "a list", "null": "nothing"}
+_TYPE_WORDS = {"string": N_("text"), "integer": N_("a whole number"), "boolean": N_("true or false"),
+               "object": N_("a mapping"), "array": N_("a list"), "null": N_("nothing")}
 
 
 def _kind(value) -> str:
     if isinstance(value, bool):
-        return "true/false"
+        return _("true/false")
     if isinstance(value, int):
-        return f"the number {value}"
+        return _("the number {value}").format(value=value)
     if isinstance(value, str):
-        return f"the text {value!r}"
+        return _("the text {value!r}").format(value=value)
     if isinstance(value, dict):
-        return "a mapping"
+        return _("a mapping")
     if isinstance(value, list):
-        return "a list"
+        return _("a list")
     if value is None:
-        return "nothing"
+        return _("nothing")
     return type(value).__name__
 
 
 def _types(t) -> str:
     names = [t] if isinstance(t, str) else list(t)
-    words = [_TYPE_WORDS.get(n, n) for n in names]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    words = [_(_TYPE_WORDS[n]) if n in _TYPE_WORDS else n for n in names]
+    return words[0] if len(words) == 1 else _("{some} or {last}").format(some=", ".join(words[:-1]), last=words[-1])
 
 
 def _message(err) -> tuple[str, bool]:
@@ -58,55 +60,62 @@ def _message(err) -> tuple[str, bool]:
         hint = ""
         if allowed:
             guess = get_close_matches(str(err.instance), [str(a) for a in allowed], n=1)
-            hint = f" (did you mean {guess[0]!r}?)" if guess else ""
+            hint = _(" (did you mean {guess!r}?)").format(guess=guess[0]) if guess else ""
         if v == "enum":
-            return f"unknown key {err.instance!r} in a step{hint}", True
-        return f"{err.instance!r} is not a valid name (letters, digits and _, not starting with a digit)", True
+            return _("unknown key {key!r} in a step{hint}").format(key=err.instance, hint=hint), True
+        return _("{name!r} is not a valid name (letters, digits and _, not starting with a digit)").format(
+            name=err.instance), True
     if v == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
-        return f"missing key {missing!r}", False
+        return _("missing key {key!r}").format(key=missing), False
     if v == "additionalProperties":
         extra = _extra_keys(err)
         allowed = sorted(err.schema.get("properties", {}))
         guess = get_close_matches(str(extra[0]), allowed, n=1) if extra else []
-        hint = f" (did you mean {guess[0]!r}?)" if guess else f" (allowed: {', '.join(allowed)})"
+        hint = _(" (did you mean {guess!r}?)").format(guess=guess[0]) if guess else \
+            _(" (allowed: {keys})").format(keys=", ".join(allowed))
         if extra and " " in str(extra[0]) and err.instance.get(extra[0]) is None:
             # `{doc: Once a night, or never.}`: YAML cut the text of the key before at its comma.
             keys = list(err.instance)
             cut = keys[keys.index(extra[0]) - 1] if keys.index(extra[0]) > 0 else None
-            hint += ("; a text with a comma inside { } must be quoted"
-                     + (f": {cut}: \"..., ...\"" if cut is not None else ""))
-        return f"unknown key {extra[0]!r}{hint}" if extra else err.message, True
+            hint += _("; a text with a comma inside {braces} must be quoted").format(braces="{ }") \
+                + (f": {cut}: \"..., ...\"" if cut is not None else "")
+        return _("unknown key {key!r}{hint}").format(key=extra[0], hint=hint) if extra else err.message, True
     if v == "type":
-        return f"expected {_types(err.validator_value)}, not {_kind(err.instance)}", False
+        return _("expected {types}, not {kind}").format(types=_types(err.validator_value),
+                                                        kind=_kind(err.instance)), False
     if v == "enum":
         options = ", ".join(str(o) for o in err.validator_value)
         guess = get_close_matches(str(err.instance), [str(o) for o in err.validator_value], n=1)
-        hint = f" (did you mean {guess[0]!r}?)" if guess else ""
-        return f"expected one of {options}, not {_kind(err.instance)}{hint}", False
+        hint = _(" (did you mean {guess!r}?)").format(guess=guess[0]) if guess else ""
+        return _("expected one of {options}, not {kind}{hint}").format(
+            options=options, kind=_kind(err.instance), hint=hint), False
     if v == "const":
-        return f"expected {err.validator_value!r}, not {_kind(err.instance)}", False
+        return _("expected {value!r}, not {kind}").format(value=err.validator_value, kind=_kind(err.instance)), False
     if v == "pattern":
         if "a-z0-9-" in err.validator_value:
-            return f"{err.instance!r} is not a valid id (lower-case letters, digits and -)", False
-        return f"{err.instance!r} is not a valid name (letters, digits, _ and dots)", False
+            return _("{name!r} is not a valid id (lower-case letters, digits and -)").format(name=err.instance), False
+        return _("{name!r} is not a valid name (letters, digits, _ and dots)").format(name=err.instance), False
     if v == "oneOf":
         if "text" in schema_path or err.schema.get("$ref", "").endswith("text") or \
                 any("en" in (s.get("properties") or {}) for s in err.validator_value if isinstance(s, dict)):
-            return f"expected text (a string, or {{en: ..., zh: ...}}), not {_kind(err.instance)}", False
+            return _("expected text (a string, or {form}), not {kind}").format(
+                form="{en: ..., zh: ...}", kind=_kind(err.instance)), False
         if err.context:
             best = min(err.context, key=lambda e: len(list(e.absolute_path)))
             return _message(best)[0], False
-        return f"{_kind(err.instance)} is not allowed here", False
+        return _("{kind} is not allowed here").format(kind=_kind(err.instance)), False
     if v == "anyOf" and err.schema.get("description", "").startswith("A table cell"):
-        return f"a table cell holds a number, true/false or a text, not {_kind(err.instance)}", False
+        return _("a table cell holds a number, true/false or a text, not {kind}").format(
+            kind=_kind(err.instance)), False
     if v in ("minItems", "minProperties"):
-        return "this must not be empty", False
+        return _("this must not be empty"), False
     if v in ("minimum", "maximum"):
-        word = "at least" if v == "minimum" else "at most"
-        return f"expected {word} {err.validator_value}, not {err.instance}", False
+        shown = _("expected at least {limit}, not {value}") if v == "minimum" else \
+            _("expected at most {limit}, not {value}")
+        return shown.format(limit=err.validator_value, value=err.instance), False
     if v == "uniqueItems":
-        return "the items of this list must differ", False
+        return _("the items of this list must differ"), False
     return err.message, False
 
 

@@ -31,6 +31,8 @@ Every problem of a sheet is found at once, each at its place in the sheet's file
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 import os
 from dataclasses import dataclass, field
 from difflib import get_close_matches
@@ -61,16 +63,18 @@ class FieldRule:
             if type(value) is not int or (self.min is not None and value < self.min) or \
                     (self.max is not None and value > self.max):
                 span = f"{self.min}..{self.max}" if self.min is not None and self.max is not None else \
-                    f"at least {self.min}" if self.min is not None else \
-                    f"at most {self.max}" if self.max is not None else "a whole number"
-                return f"{self.name} must be {span}"
+                    _("at least {min}").format(min=self.min) if self.min is not None else \
+                    _("at most {max}").format(max=self.max) if self.max is not None else _("a whole number")
+                return _("{field} must be {span}").format(field=self.name, span=span)
             return None
         if not isinstance(value, str):
-            return f"{self.name} must be a text"
+            return _("{field} must be a text").format(field=self.name)
         if self.choices and value not in self.choices:
-            return f"{self.name} must be one of {', '.join(self.choices)}, not {value!r}"
+            return _("{field} must be one of {choices}, not {value!r}").format(
+                field=self.name, choices=", ".join(self.choices), value=value)
         if len(value) > MAX_TEXT or any(ord(ch) < 32 for ch in value):
-            return f"{self.name} must be a text of one line, at most {MAX_TEXT} characters"
+            return _("{field} must be a text of one line, at most {most} characters").format(field=self.name,
+                                                                                             most=MAX_TEXT)
         return None
 
 
@@ -108,12 +112,12 @@ def _layout(c, name: str, spec, path, declared: dict, tracks: dict, internal) ->
             for k, fname in enumerate(column["fields"]):
                 where = path + ("layout", i, "columns", j, "fields", k)
                 if fname not in declared and fname not in tracks:
-                    c.problem(f"the group {name!r} has no field or track {fname!r}"
-                              f"{c.suggest(fname, list(declared) + list(tracks))}", where)
+                    c.problem(_("the group {name!r} has no field or track {fname!r}{hint}").format(
+                                  name=name, fname=fname, hint=c.suggest(fname, list(declared) + list(tracks))), where)
                 elif fname in seen:
-                    c.problem(f"{fname!r} is placed twice in the layout", where)
+                    c.problem(_("{fname!r} is placed twice in the layout").format(fname=fname), where)
                 elif fname in internal:
-                    c.problem(f"{fname!r} is internal: the sheet view does not show it", where)
+                    c.problem(_("{fname!r} is internal: the sheet view does not show it").format(fname=fname), where)
                 else:
                     names.append(fname)
                 seen.add(fname)
@@ -127,7 +131,7 @@ def _layout(c, name: str, spec, path, declared: dict, tracks: dict, internal) ->
 def template(c, name: str, spec, path) -> SheetTemplate | None:
     """A group's `sheet:` (path: its place); problems go to the checker c."""
     if "count" not in (c.data["entities"].get(name) or {}):
-        c.problem("sheet: makes instances of a group: give it count: (0 when sheets make them all)", path,
+        c.problem(_("sheet: makes instances of a group: give it count: (0 when sheets make them all)"), path,
                   at_key=True)
         return None
     declared = c.data["entities"][name].get("fields") or {}
@@ -135,23 +139,27 @@ def template(c, name: str, spec, path) -> SheetTemplate | None:
     for fname, rule in (spec.get("fields") or {}).items():
         where = path + ("fields", fname)
         if fname not in declared:
-            c.problem(f"the group has no field {fname!r}{c.suggest(fname, declared)}", where, at_key=True)
+            c.problem(_("the group has no field {fname!r}{hint}").format(
+                          fname=fname, hint=c.suggest(fname, declared)), where, at_key=True)
             continue
         initial = declared[fname]
         number = not (isinstance(initial, dict) and "text" in initial)
         rule = rule or {}
         if number and "choices" in rule:
-            c.problem(f"{fname} is a number: give it min:/max:, not choices:", where + ("choices",), at_key=True)
+            c.problem(_("{fname} is a number: give it min:/max:, not choices:").format(fname=fname),
+                      where + ("choices",), at_key=True)
         if not number and ("min" in rule or "max" in rule):
-            c.problem(f"{fname} is a text: give it choices:, not min:/max:", where, at_key=True)
+            c.problem(_("{fname} is a text: give it choices:, not min:/max:").format(fname=fname), where, at_key=True)
         if rule.get("min") is not None and rule.get("max") is not None and rule["min"] > rule["max"]:
-            c.problem(f"min {rule['min']} is above max {rule['max']}", where + ("min",))
+            c.problem(_("min {min} is above max {max}").format(min=rule['min'], max=rule['max']), where + ("min",))
         rules[fname] = FieldRule(fname, number, rule.get("min"), rule.get("max"), tuple(rule.get("choices") or ()))
     tracks = c.data["entities"][name].get("tracks") or {}
     types = {}
     for i, track in enumerate(spec.get("tracks") or ()):
         if track not in tracks:
-            c.problem(f"the group has no track {track!r}{c.suggest(track, tracks)}", path + ("tracks", i))
+            c.problem(_("the group has no track {track!r}{hint}").format(track=track,
+                                                                         hint=c.suggest(track, tracks)),
+                      path + ("tracks", i))
             continue
         types[track] = tuple((tracks[track].get("marks") or {}).keys())
     sizes = {}
@@ -161,9 +169,11 @@ def template(c, name: str, spec, path) -> SheetTemplate | None:
     internal = []
     for i, fname in enumerate(spec.get("internal") or ()):
         if fname not in declared:
-            c.problem(f"the group has no field {fname!r}{c.suggest(fname, declared)}", path + ("internal", i))
+            c.problem(_("the group has no field {fname!r}{hint}").format(
+                          fname=fname, hint=c.suggest(fname, declared)), path + ("internal", i))
         elif fname in rules:
-            c.problem(f"{fname!r} is a field a sheet gives: it cannot be internal too", path + ("internal", i))
+            c.problem(_("{fname!r} is a field a sheet gives: it cannot be internal too").format(fname=fname),
+                      path + ("internal", i))
         else:
             internal.append(fname)
     layout = _layout(c, name, spec, path, declared, tracks, internal)
@@ -175,14 +185,17 @@ def template(c, name: str, spec, path) -> SheetTemplate | None:
             data, shown, real = read_listed(c, source, at)
         except RulesetError as err:
             for p in err.problems:
-                c.problems.append(Problem(f"sheet: {p.message}" if p.position is None else p.message,
+                c.problems.append(Problem((_("sheet: {message}").format(message=p.message)
+                                           if p.position is None else
+                                           p.message),
                                           p.position or at, path + ("files", i) if p.position is None else ()))
             continue
         sheet, problems = check(data, shown, {name: made}, real)
         c.problems.extend(problems)
         if sheet is not None:
             if name_key(sheet.name) in seen:
-                c.problem(f"two sheets are named {sheet.name!r}: {seen[name_key(sheet.name)]} and {shown}",
+                c.problem(_("two sheets are named {name!r}: {seen} and {shown}").format(
+                              name=sheet.name, seen=seen[name_key(sheet.name)], shown=shown),
                           path + ("files", i))
             seen[name_key(sheet.name)] = shown
             sheets.append(sheet)
@@ -231,10 +244,12 @@ def read_all(paths, ruleset) -> list[Sheet]:
     the ruleset's own sheets is checked and left out (the game has it already)."""
     templates = {name: spec.sheet for name, spec in ruleset.entities.items() if spec.sheet is not None}
     if not templates:
-        raise RulesetError([Problem(f"{ruleset.id} reads no sheets: none of its groups has a sheet: template")])
+        raise RulesetError([Problem(_("{id} reads no sheets: none of its groups has a sheet: template").format(
+                                        id=ruleset.id))])
     files = files_in(paths)
     if len(files) > MAX_SHEETS:
-        raise RulesetError([Problem(f"{len(files):,} sheet files: at most {MAX_SHEETS} a game")])
+        raise RulesetError([Problem(_("{n:,} sheet files: at most {MAX_SHEETS} a game").format(
+                                        n=len(files), MAX_SHEETS=MAX_SHEETS))])
     sheets, problems = [], Problems()
     seen: dict = {}
     own = {s.path for t in templates.values() for s in t.sheets}
@@ -249,7 +264,8 @@ def read_all(paths, ruleset) -> list[Sheet]:
         if sheet is None or sheet.path in own:
             continue
         if name_key(sheet.name) in seen:
-            problems.append(Problem(f"{sheet.name!r} is the name of another sheet ({seen[name_key(sheet.name)]})",
+            problems.append(Problem(_("{name!r} is the name of another sheet ({seen})").format(
+                                        name=sheet.name, seen=seen[name_key(sheet.name)]),
                                     position_of(data, ("name",)), ("name",)))
             continue
         seen[name_key(sheet.name)] = str(path)
@@ -268,28 +284,33 @@ def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | No
         problems.append(Problem(message, where, tuple(path)))
 
     if not isinstance(data, LDict):
-        return None, [Problem("a sheet is a mapping of keys: name:, then its fields and tracks", Position(shown, 1, 1))]
+        return None, [Problem(_("a sheet is a mapping of keys: name:, then its fields and tracks"),
+                              Position(shown, 1, 1))]
     group = data.get("sheet")
     if group is None and len(templates) == 1:
         group = next(iter(templates))
     if group not in templates:
         known = ", ".join(templates)
-        problem(f"sheet: names the group this sheet belongs to ({known}), not {group!r}" if "sheet" in data else
-                f"say which group this sheet belongs to: sheet: {next(iter(templates))} (the groups: {known})",
+        problem((_("sheet: names the group this sheet belongs to ({known}), not {group!r}").format(
+                    known=known, group=group)
+                 if "sheet" in data else
+                 _("say which group this sheet belongs to: sheet: {next} (the groups: {known})").format(
+                    next=next(iter(templates)), known=known)),
                 ("sheet",) if "sheet" in data else ())
         return None, problems
     rule = templates[group]
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 80 or any(ord(ch) < 32 for ch in name):
-        problem("name: the instance's name, a text of 1 to 80 characters on one line", ("name",) if "name" in data else ())
+        problem(_("name: the instance's name, a text of 1 to 80 characters on one line"),
+                ("name",) if "name" in data else ())
     elif name_problem(name):
-        problem(f"name: {name_problem(name)}", ("name",))
+        problem(_("name: {name_problem}").format(name_problem=name_problem(name)), ("name",))
     fields: dict = {}
     marks: list = []
 
     def read_field(key, value, path):
         if key in fields:
-            problem(f"{key} is given twice on this sheet", path, at_key=True)
+            problem(_("{key} is given twice on this sheet").format(key=key), path, at_key=True)
             return
         why = rule.fields[key].problem(value)
         if why:
@@ -301,7 +322,7 @@ def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | No
         read_marks(key, value, path)
         size, total = rule.sizes.get(key), sum(count for _, _, count in marks[before:])
         if size is not None and total > size:
-            problem(f"{key} has {size} boxes: {total} cannot be marked", path)
+            problem(_("{key} has {size} boxes: {total} cannot be marked").format(key=key, size=size, total=total), path)
 
     def read_marks(key, value, path):
         types = rule.types[key]
@@ -309,16 +330,18 @@ def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | No
             for kind, count in value.items():
                 if kind not in types:
                     guess = get_close_matches(str(kind), types, n=1)
-                    problem(f"the track {key} takes marks of {', '.join(types)}, not {kind!r}"
-                            f"{' (did you mean ' + guess[0] + '?)' if guess else ''}", path + (kind,), at_key=True)
+                    hint = _(" (did you mean {guess}?)").format(guess=guess[0]) if guess else ""
+                    problem(_("the track {key} takes marks of {types}, not {kind!r}{hint}").format(
+                                key=key, types=", ".join(types), kind=kind, hint=hint), path + (kind,), at_key=True)
                 elif type(count) is not int or not 0 <= count <= 1000:
-                    problem(f"{key}.{kind} must be 0..1000 (boxes marked)", path + (kind,))
+                    problem(_("{key}.{kind} must be 0..1000 (boxes marked)").format(key=key, kind=kind), path + (kind,))
                 else:
                     marks.append((key, kind, count))
         elif not types and type(value) is int and 0 <= value <= 1000:
             marks.append((key, None, value))
         else:
-            problem(f"{key} takes the boxes marked: " + ("{" + f"{types[0]}: 1" + "}" if types else "a number"), path)
+            problem(_("{key} takes the boxes marked: {form}").format(
+                key=key, form="{" + f"{types[0]}: 1" + "}" if types else _("a number")), path)
 
     for key, value in data.items():
         path = (key,)
@@ -348,5 +371,6 @@ def check(data, shown: str, templates: dict, real: str = "") -> tuple[Sheet | No
 def _unknown(problem, key, rule: SheetTemplate, path) -> None:
     names = list(rule.fields) + list(rule.types)
     guess = get_close_matches(str(key), names, n=1)
-    hint = f" (did you mean {guess[0]}?)" if guess else ""
-    problem(f"{key!r} is not a field a sheet of {rule.group} may give{hint}", path, at_key=True)
+    hint = _(" (did you mean {guess}?)").format(guess=guess[0]) if guess else ""
+    problem(_("{key!r} is not a field a sheet of {group} may give{hint}").format(
+                key=key, group=rule.group, hint=hint), path, at_key=True)

@@ -12,6 +12,8 @@ while the file is out of step with the registry.
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 import json
 import sys
 from pathlib import Path
@@ -27,8 +29,9 @@ def step_definitions(kinds: dict) -> dict:
     keys = list(COMMON)
     for kind in kinds.values():
         if set(kind.schema) != set(kind.takes):
-            raise ValueError(f"the step kind {kind.key!r} takes {sorted(kind.takes)} and its schema says "
-                             f"{sorted(kind.schema)}: one schema per key it takes")
+            raise ValueError(_("the step kind {key!r} takes {takes} and its schema says {schema}: one "
+                               "schema per key it takes").format(
+                                 key=kind.key, takes=sorted(kind.takes), schema=sorted(kind.schema)))
         keys += [key for key in kind.takes if key not in keys]
     definitions = {"step": {
         "description": "One step: a mapping whose kind is named by one key. The sub-schema is chosen by that key.",

@@ -10,6 +10,8 @@ match because the rows before them cover everything they match.
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 import re
 from itertools import product
 
@@ -32,7 +34,7 @@ def build_table(c, name: str, spec) -> model.LookupTable:
         row_path = path + ("rows", i)
         missing = [k for k in keys if k not in row]
         if missing:
-            c.problem(f"this row has no key column {missing[0]!r}", row_path)
+            c.problem(_("this row has no key column {missing!r}").format(missing=missing[0]), row_path)
             continue
         matchers = tuple(_matcher(c, row[k], row_path + (k,)) for k in keys)
         rows.append(model.Row(matchers, _cells(row), position_of(c.data, row_path)))
@@ -56,10 +58,11 @@ def _matcher(c, value, path) -> model.Matcher:
             low = int(found.group(1)) if found.group(1) is not None else None
             high = int(found.group(2)) if found.group(2) is not None else None
             if low is not None and high is not None and low > high:
-                c.problem(f"the range {value!r} is empty ({low} is above {high})", path)
+                c.problem(_("the range {value!r} is empty ({low} is above {high})").format(
+                              value=value, low=low, high=high), path)
             return model.Matcher(low=low, high=high, is_range=True)
     if isinstance(value, (list, dict)):
-        c.problem("a key cell is a number, a range such as '3..5', or a word", path)
+        c.problem(_("a key cell is a number, a range such as '3..5', or a word"), path)
     return model.Matcher(exact=value)
 
 
@@ -186,25 +189,26 @@ def coverage(name: str, keys, rows, gaps_ok: bool, first_match: bool) -> list[tu
                 overlaps.add(pair)
                 first, second = rows[pair[0]], rows[pair[1]]
                 common = [_common(a, b) for a, b in zip(first.matchers, second.matchers)]
-                found.append((f"table {name!r}: rows {pair[0]} and {pair[1]} overlap at {_where(keys, common)} "
-                              "(set first_match: true if the first row should win)", pair[1]))
+                found.append((_("table {name!r}: rows {first} and {second} overlap at {where} (set first_match: "
+                                "true if the first row should win)").format(
+                    name=name, first=pair[0], second=pair[1], where=_where(keys, common)), pair[1]))
     if first_match:
         for i in range(len(rows)):
             if i not in reachable:
-                found.append((f"table {name!r}: row {i} can never match: the rows before it match everything it "
-                              "does", i))
+                found.append((_("table {name!r}: row {row} can never match: the rows before it match everything "
+                                "it does").format(name=name, row=i), i))
     if gaps and not gaps_ok:
         if len(keys) == 1:
             for lo, hi, after in _merged(gaps, rows):
-                found.append((f"table {name!r}: no row covers {_show(('n', lo, hi))} "
-                              "(add a row, a default:, or set gaps: true)", after))
+                found.append((_("table {name!r}: no row covers {where} (add a row, a default:, or set gaps: "
+                                "true)").format(name=name, where=_show(("n", lo, hi))), after))
         else:
             for square in gaps[:MAX_GAPS_SHOWN]:
-                found.append((f"table {name!r}: no row covers {_where(keys, square)} "
-                              "(add a row, a default:, or set gaps: true)", None))
+                found.append((_("table {name!r}: no row covers {where} (add a row, a default:, or set gaps: "
+                                "true)").format(name=name, where=_where(keys, square)), None))
             if len(gaps) > MAX_GAPS_SHOWN:
-                found.append((f"table {name!r}: and {len(gaps) - MAX_GAPS_SHOWN} more combinations no row covers",
-                              None))
+                found.append((_("table {name!r}: and {n} more combinations no row covers").format(
+                    name=name, n=len(gaps) - MAX_GAPS_SHOWN), None))
     return found
 
 

@@ -10,6 +10,8 @@ A text in several languages is shown in the language asked for, else in its base
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 import re
 from dataclasses import dataclass
 
@@ -21,7 +23,8 @@ class _NoDice:
     """The dice source of text placeholders: a text shows values, it never rolls."""
 
     def randint(self, a, b):
-        raise DiceError("text placeholders cannot roll dice: roll first with a roll: step, then show the name")
+        raise DiceError(_("text placeholders cannot roll dice: roll first with a roll: step, then show "
+                          "the name"))
 
 
 NO_DICE = _NoDice()
@@ -86,7 +89,7 @@ def split_template(text: str) -> list[tuple[bool, str, int]]:
                 continue
             end = text.find("}", i + 1)
             if end == -1:
-                raise ValueError("this '{' is never closed (write {{ for a literal brace)", i)
+                raise ValueError(_("this '{' is never closed (write {{ for a literal brace)"), i)
             if literal:
                 parts.append((False, "".join(literal), start))
                 literal = []
@@ -99,7 +102,7 @@ def split_template(text: str) -> list[tuple[bool, str, int]]:
                 literal.append("}")
                 i += 2
                 continue
-            raise ValueError("this '}' closes nothing (write }} for a literal brace)", i)
+            raise ValueError(_("this '}' closes nothing (write }} for a literal brace)"), i)
         literal.append(char)
         i += 1
     if literal:

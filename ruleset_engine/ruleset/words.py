@@ -70,7 +70,8 @@ def check_words(checker) -> dict[str, dict[str, str]]:
             if name not in known:
                 checker.problem(_("words: {name} names nothing a table types in this ruleset (an action, "
                                   "parameter, word, choice, group, field, track, state, table or level)").format(
-                                    name=repr(name)) + checker.suggest(name, known), path, at_key=True)
+                                    name=repr(name))
+                                + checker.suggest(name, known), path, at_key=True)
                 continue
             if not isinstance(label, str) or not LABEL.match(label):
                 checker.problem(_("words: the label {label} of {name} is not one word as the table reads one "

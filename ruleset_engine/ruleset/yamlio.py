@@ -11,6 +11,8 @@ that also know where each key and value was written.
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 import os
 import re
 
@@ -112,14 +114,16 @@ class _Builder:
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise RulesetError([Problem(
-                f"the file expands to more than {MAX_NODES:,} values (aliases repeating aliases, "
-                "a 'billion laughs'?); refused", self.at(node.start_mark), path)])
+                _("the file expands to more than {MAX_NODES:,} values (aliases repeating aliases, a "
+                  "'billion laughs'?); refused").format(MAX_NODES=MAX_NODES), self.at(node.start_mark), path)])
         if depth > MAX_DEPTH:
-            raise RulesetError([Problem(f"nested more than {MAX_DEPTH} levels deep", self.at(node.start_mark),
+            raise RulesetError([Problem(_("nested more than {MAX_DEPTH} levels deep").format(MAX_DEPTH=MAX_DEPTH),
+                                        self.at(node.start_mark),
                                         path)])
         if isinstance(node, (MappingNode, SequenceNode)) and node.tag not in _COLLECTION_TAGS:
             self.problems.append(Problem(
-                f"the tag {node.tag.replace('tag:yaml.org,2002:', '!!')!r} is not allowed in a ruleset",
+                _("the tag {replace!r} is not allowed in a ruleset").format(
+                    replace=node.tag.replace('tag:yaml.org,2002:', '!!')),
                 self.at(node.start_mark), path))
             return None
         if isinstance(node, MappingNode):
@@ -127,12 +131,12 @@ class _Builder:
             out.pos = self.at(node.start_mark)
             for key_node, value_node in node.value:
                 if not isinstance(key_node, ScalarNode):
-                    self.problems.append(Problem("a key must be a plain name, not a list or mapping",
+                    self.problems.append(Problem(_("a key must be a plain name, not a list or mapping"),
                                                  self.at(key_node.start_mark), path))
                     continue
                 key = self.scalar(key_node, path)
                 if key in out:
-                    self.problems.append(Problem(f"the key {key!r} is given twice in this mapping",
+                    self.problems.append(Problem(_("the key {key!r} is given twice in this mapping").format(key=key),
                                                  self.at(key_node.start_mark), path + (key,)))
                 out[key] = self.build(value_node, path + (key,), depth + 1)
                 out.key_pos[key] = self.at(key_node.start_mark)
@@ -151,39 +155,46 @@ class _Builder:
         tag = node.tag
         if tag not in _SAFE_TAGS:
             self.problems.append(Problem(
-                f"YAML reads {node.tag!r} as a tag; a formula starting with '!' must be quoted "
-                f"(write \"{node.tag}{node.value}\")" if node.tag.startswith("!")
-                else f"the tag {node.tag.replace('tag:yaml.org,2002:', '!!')!r} is not allowed in a ruleset",
+                (_("YAML reads {tag!r} as a tag; a formula starting with '!' must be quoted (write "
+                  "\"{tag}{value}\")").format(tag=node.tag, value=node.value)
+                 if node.tag.startswith("!") else
+                 _("the tag {replace!r} is not allowed in a ruleset").format(
+                    replace=node.tag.replace('tag:yaml.org,2002:', '!!'))),
                 self.at(node.start_mark), path))
             return node.value
         try:
             value = self.scalars.construct_object(node)
         except ConstructorError as err:
-            self.problems.append(Problem(f"cannot read this value: {err.problem}", self.at(node.start_mark), path))
+            self.problems.append(Problem(_("cannot read this value: {problem}").format(problem=err.problem),
+                                         self.at(node.start_mark), path))
             return node.value
         except ValueError:      # an integer of thousands of digits: Python refuses to convert it
             value = MAX_NUMBER + 1
         if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
-            self.problems.append(Problem(f"this number is past the limit of numbers ({MAX_NUMBER:,})",
+            self.problems.append(Problem(_("this number is past the limit of numbers ({MAX_NUMBER:,})").format(
+                                             MAX_NUMBER=MAX_NUMBER),
                                          self.at(node.start_mark), path))
             return 0
         if not node.style:  # plain (unquoted) scalars are where YAML surprises people ('' from libyaml)
             text = node.value
             if isinstance(value, bool) and text.lower() not in ("true", "false"):
                 self.problems.append(Problem(
-                    f"YAML reads {text!r} as {str(value).lower()}; quote it if you mean the text "
-                    f"(\"{text}\"), or write {str(value).lower()}", self.at(node.start_mark), path))
+                    _("YAML reads {text!r} as {lower}; quote it if you mean the text (\"{text}\"), or "
+                      "write {lower}").format(text=text, lower=str(value).lower()), self.at(node.start_mark), path))
             elif isinstance(value, int) and not isinstance(value, bool) and not _PLAIN_INT.match(text):
                 self.problems.append(Problem(
-                    f"YAML reads {text!r} as the number {value}; quote it (\"{text}\")",
+                    _("YAML reads {text!r} as the number {value}; quote it (\"{text}\")").format(
+                        text=text, value=value),
                     self.at(node.start_mark), path))
             elif isinstance(value, float):
                 self.problems.append(Problem(
-                    f"{text!r} is a fraction; rulesets use whole numbers (quote it if it is text)",
+                    _("{text!r} is a fraction; rulesets use whole numbers (quote it if it is text)").format(
+                        text=text),
                     self.at(node.start_mark), path))
             elif not isinstance(value, (str, int, bool)) and value is not None:
                 self.problems.append(Problem(
-                    f"YAML reads {text!r} as a {type(value).__name__}; quote it", self.at(node.start_mark), path))
+                    _("YAML reads {text!r} as a {name}; quote it").format(text=text, name=type(value).__name__),
+                    self.at(node.start_mark), path))
                 return text
         if not isinstance(value, (str, int, bool, float)) and value is not None:
             return node.value
@@ -193,8 +204,9 @@ class _Builder:
                 # A text of a ruleset or a sheet reaches the terminal (a title, a say:, a name): an
                 # escape sequence in it could clear the screen, retitle the window or write the clipboard.
                 self.problems.append(Problem(
-                    f"this text holds the control character {control}, which a terminal would obey; "
-                    f"take it out (a new line and a tab are the only ones a text may hold)",
+                    _("this text holds the control character {control}, which a terminal would obey; "
+                      "take it out (a new line and a tab are the only ones a text may hold)").format(
+                        control=control),
                     self.at(node.start_mark), path))
                 return ""
         return value
@@ -218,31 +230,32 @@ def _yaml_problem(filename: str, text: str, err: yaml.MarkedYAMLError) -> Proble
             if found and found.group(1) in _SPECIAL_START:
                 start = found.start(1)
                 value = line[start:].strip()
-                message += (f"; a value starting with {found.group(1)!r} means something else to YAML: "
-                            f"quote the formula, as in \"{value}\"")
+                message += _("; a value starting with {start!r} means something else to YAML: quote the formula, "
+                             "as in {quoted}").format(start=found.group(1), quoted=f'"{value}"')
                 position = Position(filename, mark.line + 1, start + 1)
                 detail = ["  " + line, "  " + " " * start + "^"]
             elif "mapping values are not allowed" in (err.problem or ""):
                 # `say: Hour {n}: the door` reads as a key inside a value.
-                message += "; a text or formula holding ': ' must be quoted, as in say: \"Hour {n}: ...\""
+                message += _("; a text or formula holding ': ' must be quoted, as in {example}").format(
+                    example='say: "Hour {n}: ..."')
     return Problem(message, position, (), detail)
 
 
 def load_yaml_text(text: str, filename: str):
     """Parse YAML text into LDict/LList/scalars; raise RulesetError listing every problem."""
     if "\x00" in text:
-        raise RulesetError([Problem("this is not a YAML text file (it holds NUL bytes)", Position(filename, 1, 1))])
+        raise RulesetError([Problem(_("this is not a YAML text file (it holds NUL bytes)"), Position(filename, 1, 1))])
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as err:
         raise RulesetError([_yaml_problem(filename, text, err)]) from None
     except yaml.YAMLError as err:
-        raise RulesetError([Problem(f"YAML: {err}", Position(filename, 1, 1))]) from None
+        raise RulesetError([Problem(_("YAML: {err}").format(err=err), Position(filename, 1, 1))]) from None
     except RecursionError:
-        raise RulesetError([Problem("YAML nested too deeply", Position(filename, 1, 1))]) from None
+        raise RulesetError([Problem(_("YAML nested too deeply"), Position(filename, 1, 1))]) from None
     if node is None:
-        raise RulesetError([Problem("the file is empty: a ruleset is a mapping with at least `ruleset:` and "
-                                    "`title:`", Position(filename, 1, 1))])
+        raise RulesetError([Problem(_("the file is empty: a ruleset is a mapping with at least "
+                                      "`ruleset:` and `title:`"), Position(filename, 1, 1))])
     builder = _Builder(filename)
     data = builder.build(node)
     if builder.problems:

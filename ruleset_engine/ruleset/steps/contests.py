@@ -4,6 +4,8 @@ roll again among themselves, until one is left. The winner is bound to a local, 
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import N_, _
+
 from dataclasses import dataclass
 
 from ruleset_engine.dice.kinds import ANY
@@ -30,8 +32,10 @@ def check_roll_off(c, item, path, scope):
     spec = c.entities.get(group)
     known = spec is not None and spec["group"]
     if not known:
-        why = f"there is no entity {group!r}{c.suggest(group, c.entities)}" if spec is None else \
-            f"{group!r} is one entity; roll_off: is among the instances of a group (an entity with count:)"
+        why = _("there is no entity {group!r}{hint}").format(group=group, hint=c.suggest(group, c.entities)) \
+            if spec is None else \
+            _("{group!r} is one entity; roll_off: is among the instances of a group (an entity with count:)").format(
+                group=group)
         c.problem(why, p + ("roll_off",))
     # Bound even after a problem, so the steps after it are not reported for the same mistake.
     instance = ("entity", group) if known else None
@@ -40,7 +44,8 @@ def check_roll_off(c, item, path, scope):
     c.bind(scope, item["as"], p + ("as",), "roll_off", instance)
     if rolls is not None and first_roll(rolls.expr.tree, c.formulas) is None:
         # Without dice a tie would come again at every roll: refused before any game.
-        c.problem(f"roll_off: each instance rolls dice, and {rolls.text!r} rolls none (ties would never end)",
+        c.problem(_("roll_off: each instance rolls dice, and {text!r} rolls none (ties would never end)").format(
+                      text=rolls.text),
                   p + ("rolls",))
         return None
     if rolls is None or not known:
@@ -60,18 +65,19 @@ def roll_score(value) -> int:
         return sum(value)
     from ..templates import format_value
 
-    raise StepFailed(f"roll_off: each roll is a number or dice, not {format_value(value)!r}")
+    raise StepFailed(_("roll_off: each roll is a number or dice, not {value!r}").format(value=format_value(value)))
 
 
 def roll_off_start(group, name: str) -> list:
     if not group:
-        raise StepFailed(f"roll_off: {name} has no instances to roll")
+        raise StepFailed(_("roll_off: {name} has no instances to roll").format(name=name))
     return list(group)
 
 
 def roll_off_tied(rounds: int) -> None:
     if rounds >= MAX_ROUNDS:
-        raise StepFailed(f"roll_off: still tied after {MAX_ROUNDS} roll-offs (a roll that can only tie?)")
+        raise StepFailed(_("roll_off: still tied after {MAX_ROUNDS} roll-offs (a roll that can only "
+                           "tie?)").format(MAX_ROUNDS=MAX_ROUNDS))
 
 
 def lower_roll_off(w, step: RollOffStep) -> None:
@@ -123,7 +129,7 @@ ROLL_OFF = StepKind(
     'roll_off: player\neach: p\nrolls: "1d10 + p.wits"\nas: first', check_roll_off, lower_roll_off,
     helpers={"_roll_score": roll_score, "_roll_off_start": roll_off_start, "_roll_off_tied": roll_off_tied},
     binds=lambda s: [(s.var, None), (s.each, None)], formulas=lambda s: [s.rolls],
-    no_vector="the roll-off re-rolls among the tied instances of each game, one game at a time",
+    no_vector=N_("the roll-off re-rolls among the tied instances of each game, one game at a time"),
     schema={
         "roll_off": {"$ref": "#/$defs/name"},
         "each": {"$ref": "#/$defs/name"},

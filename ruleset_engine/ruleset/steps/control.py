@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from dataclasses import dataclass
 
 from ruleset_engine.dice.errors import DiceError
@@ -74,7 +76,8 @@ def check_if(c, item, path, scope):
         value = test.expr.evaluate().value
         branch = "else" if value else "then"
         if branch in item:
-            c.problem(f"the test is always {'true' if value else 'false'}, so {branch}: can never run",
+            c.problem(_("the test is always {value}, so {branch}: can never run").format(
+                          value='true' if value else 'false', branch=branch),
                       tuple(path) + ("if",))
     then = c.steps(item.get("then") or [], tuple(path) + ("then",), scope)
     otherwise = c.steps(item.get("else") or [], tuple(path) + ("else",), scope)
@@ -86,10 +89,11 @@ def check_repeat(c, item, path, scope):
     p = tuple(path) + ("repeat",)
     present = [k for k in ("times", "while", "until") if k in spec]
     if len(present) != 1:
-        c.problem("repeat takes exactly one of times:, while: or until:", p)
+        c.problem(_("repeat takes exactly one of times:, while: or until:"), p)
         return None
     if present[0] != "times" and "max" not in spec:
-        c.problem(f"repeat with {present[0]}: needs max: (every loop in a ruleset is bounded)", p)
+        c.problem(_("repeat with {present}: needs max: (every loop in a ruleset is bounded)").format(
+                      present=present[0]), p)
     if item.get("as"):
         c.bind(scope, item["as"], tuple(path) + ("as",), "repeat")
     body = c.steps(item["do"], tuple(path) + ("do",), scope)
@@ -112,7 +116,7 @@ def check_for_each(c, item, path, scope):
         group = source
         c.bind(scope, var, tuple(path) + ("for_each",), "for_each", ("entity", source))
         # Read over each instance, through the loop's name, before the loop starts: no dice.
-        message = "where: and by: read each instance as the loop starts, and roll no dice"
+        message = _("where: and by: read each instance as the loop starts, and roll no dice")
         if item.get("where") is not None:
             where = c.formula(item["where"], tuple(path) + ("where",), scope)
             if where is not None:
@@ -127,12 +131,13 @@ def check_for_each(c, item, path, scope):
         if any(f is None for f in by):
             by = ()
         if item.get("first") is not None and not scores:
-            c.problem("first: says which end of by:'s order comes first: give by: too", tuple(path) + ("first",),
+            c.problem(_("first: says which end of by:'s order comes first: give by: too"), tuple(path) + ("first",),
                       at_key=True)
     else:
         for key in ("where", "by", "first"):
             if key in item:
-                c.problem(f"{key}: goes with for_each over a group (in: a group's name), not over a pool",
+                c.problem(_("{key}: goes with for_each over a group (in: a group's name), not over a "
+                            "pool").format(key=key),
                           tuple(path) + (key,), at_key=True)
         formula = c.formula(source, tuple(path) + ("in",), scope)
         c.bind(scope, var, tuple(path) + ("for_each",), "for_each")
@@ -144,17 +149,20 @@ def check_for_each(c, item, path, scope):
 def check_call(c, item, path, scope):
     name = item["call"]
     if name not in c.procedure_params:
-        c.problem(f"there is no procedure {name!r}{c.suggest(name, c.procedure_params)}", tuple(path) + ("call",))
+        c.problem(_("there is no procedure {name!r}{hint}").format(
+                      name=name, hint=c.suggest(name, c.procedure_params)), tuple(path) + ("call",))
         return None
     wanted = c.procedure_params[name]
     given = dict(item.get("with") or {})
     for arg in given:
         if arg not in wanted:
-            c.problem(f"procedure {name!r} has no parameter {arg!r} (it takes {', '.join(wanted) or 'none'})",
+            c.problem(_("procedure {name!r} has no parameter {arg!r} (it takes {wanted})").format(
+                          name=name, arg=arg, wanted=', '.join(wanted) or 'none'),
                       tuple(path) + ("with", arg), at_key=True)
     for arg in wanted:
         if arg not in given:
-            c.problem(f"procedure {name!r} needs {arg!r} in with:", tuple(path) + ("call",))
+            c.problem(_("procedure {name!r} needs {arg!r} in with:").format(name=name, arg=arg),
+                      tuple(path) + ("call",))
     args = [(arg, c.formula(v, tuple(path) + ("with", arg), scope)) for arg, v in given.items()]
     if item.get("as"):
         fields = c.names.procedure_fields.get(name)
@@ -189,17 +197,19 @@ def check_end(c, item, path, scope):
     p = tuple(path)
     if target == "game":
         if not item.get("result"):
-            c.problem("end: game needs result: (a name for how the game ended, such as won or lost)", p)
+            c.problem(_("end: game needs result: (a name for how the game ended, such as won or lost)"), p)
             return None
         c.results.add(item["result"])
     elif target not in c.levels:
-        c.problem(f"end: takes game or a loop level ({', '.join(c.levels) or 'this ruleset has no named loop level'}), "
-                  f"not {target!r}{c.suggest(target, c.levels)}", p + ("end",))
+        c.problem(_("end: takes game or a loop level ({levels}), not {target!r}{hint}").format(
+                      levels=", ".join(c.levels) or _("this ruleset has no named loop level"), target=target,
+                      hint=c.suggest(target, c.levels)), p + ("end",))
         return None
     elif item.get("result"):
-        c.problem("result: only goes with end: game", p + ("result",), at_key=True)
+        c.problem(_("result: only goes with end: game"), p + ("result",), at_key=True)
     elif c.level_end_refused:
-        c.problem(f"end: {target} has no iteration to end in {c.level_end_refused}", p + ("end",))
+        c.problem(_("end: {target} has no iteration to end in {level_end_refused}").format(
+                      target=target, level_end_refused=c.level_end_refused), p + ("end",))
         return None
     return EndStep(position_of(c.data, path), path, target, item.get("result"))
 
@@ -257,7 +267,7 @@ def each(value):
         return list(value)
     from ..templates import format_value
 
-    raise StepFailed(f"for_each goes through a pool or a group, not {format_value(value)!r}")
+    raise StepFailed(_("for_each goes through a pool or a group, not {value!r}").format(value=format_value(value)))
 
 
 def ordered(group: list, where, scores: tuple, lowest_first: bool) -> list:
@@ -331,12 +341,14 @@ def instance_arg(value, group: list, group_name: str, procedure: str, param: str
 
 
 def no_instance_argument(procedure: str, param: str, group_name: str, name) -> str:
-    return f"{procedure}: {param} is an instance of {group_name}, and none is named {name!r}"
+    return _("{procedure}: {param} is an instance of {group}, and none is named {name!r}").format(
+        procedure=procedure, param=param, group=group_name, name=name)
 
 
 def not_an_instance(procedure: str, param: str, group_name: str, value) -> str:
     from ..templates import format_value
-    return f"{procedure}: {param} is an instance of {group_name}, not {format_value(value)!r}"
+    return _("{procedure}: {param} is an instance of {group}, not {value!r}").format(
+        procedure=procedure, param=param, group=group_name, value=format_value(value))
 
 
 def lower_return(w, step: ReturnStep) -> None:
@@ -414,7 +426,7 @@ def vector_for_each(m, step: ForEachStep, rows) -> None:
                 m.block(step.body, live, loop=step)
         return
     if not hasattr(value, "faces"):
-        raise StepFailed("for_each goes through a pool here")
+        raise StepFailed(_("for_each goes through a pool here"))
     faces = value.faces
     for j in range(faces.shape[1]):
         live, column = m.running_with(rows, faces[:, j])
@@ -477,7 +489,11 @@ REPEAT = StepKind("repeat", RepeatStep, ("repeat", "as", "do"),
                   vector=vector_repeat, writes=nothing, binds=lambda s: given(s.index) and [(s.index, None)],
                   formulas=lambda s: given(s.times, s.while_, s.until),
                   schema={
-                      "repeat": {"type": "object", "additionalProperties": False, "minProperties": 1, "properties": {"times": {"$ref": "#/$defs/formula"}, "while": {"$ref": "#/$defs/formula"}, "until": {"$ref": "#/$defs/formula"}, "max": {"type": "integer", "minimum": 1}}},
+                      "repeat": {"type": "object", "additionalProperties": False, "minProperties": 1,
+                                 "properties": {"times": {"$ref": "#/$defs/formula"},
+                                                "while": {"$ref": "#/$defs/formula"},
+                                                "until": {"$ref": "#/$defs/formula"},
+                                                "max": {"type": "integer", "minimum": 1}}},
                       "as": {"$ref": "#/$defs/name"},
                       "do": {"$ref": "#/$defs/steps"},
                   },
@@ -492,9 +508,14 @@ FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "where", "by", "
                     schema={
                         "for_each": {"$ref": "#/$defs/name"},
                         "in": {"$ref": "#/$defs/formula"},
-                        "where": {"$ref": "#/$defs/formula", "description": "A group's instances: only those that meet this test (read through the for_each name)."},
-                        "by": {"anyOf": [{"$ref": "#/$defs/formula"}, {"type": "array", "minItems": 1, "maxItems": 8, "items": {"$ref": "#/$defs/formula"}}], "description": "A group's instances in the order of this score (a list: ties go to the next), read as the loop starts; ties left go in the group's order."},
-                        "first": {"enum": ["highest", "lowest"], "description": "With by: which end of the order comes first (highest by default)."},
+                        "where": {"$ref": "#/$defs/formula",
+                                  "description": "A group's instances: only those that meet this test (read through the for_each name)."},
+                        "by": {"anyOf": [{"$ref": "#/$defs/formula"},
+                                         {"type": "array", "minItems": 1, "maxItems": 8,
+                                          "items": {"$ref": "#/$defs/formula"}}],
+                               "description": "A group's instances in the order of this score (a list: ties go to the next), read as the loop starts; ties left go in the group's order."},
+                        "first": {"enum": ["highest", "lowest"],
+                                  "description": "With by: which end of the order comes first (highest by default)."},
                         "do": {"$ref": "#/$defs/steps"},
                     },
                     required=("in", "do"))
@@ -509,11 +530,16 @@ CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with
                     "with": {"type": "object", "additionalProperties": {"$ref": "#/$defs/formula"}},
                     "as": {"$ref": "#/$defs/name"},
                 })
-RETURN = StepKind("return", ReturnStep, ("return",), "ends the procedure (or the action) with a value, or a record of named values", "return: net",
+RETURN = StepKind("return", ReturnStep, ("return",),
+                  "ends the procedure (or the action) with a value, or a record of named values", "return: net",
                   check_return, lower_return, ends_block=True,
                   vector=vector_return, writes=nothing, formulas=lambda s: s.formulas, returns=lambda s: s.formulas,
                   schema={
-                      "return": {"anyOf": [{"$ref": "#/$defs/formula"}, {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/formula"}, "propertyNames": {"$ref": "#/$defs/name"}, "description": "A record: read NAME.FIELD after call: ... as: NAME."}]},
+                      "return": {"anyOf": [{"$ref": "#/$defs/formula"},
+                                           {"type": "object", "minProperties": 1,
+                                            "additionalProperties": {"$ref": "#/$defs/formula"},
+                                            "propertyNames": {"$ref": "#/$defs/name"},
+                                            "description": "A record: read NAME.FIELD after call: ... as: NAME."}]},
                   })
 END = StepKind("end", EndStep, ("end", "result"),
                "ends the game with a result, or the current iteration of a loop level",

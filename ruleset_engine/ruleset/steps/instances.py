@@ -4,6 +4,8 @@ the group's fields do, then take the values the step gives. The group's max: bou
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _, number
+
 import unicodedata
 from dataclasses import dataclass
 
@@ -30,10 +32,12 @@ def check_create(c, item, path, scope):
     entity = item["create"]
     spec = c.entities.get(entity)
     if spec is None:
-        c.problem(f"there is no entity {entity!r}{c.suggest(entity, c.entities)}", p + ("create",))
+        c.problem(_("there is no entity {entity!r}{hint}").format(entity=entity,
+                                                                  hint=c.suggest(entity, c.entities)), p + ("create",))
         return None
     if not spec["group"]:
-        c.problem(f"{entity!r} is one entity; create: makes instances of a group (an entity with count:)",
+        c.problem(_("{entity!r} is one entity; create: makes instances of a group (an entity with "
+                    "count:)").format(entity=entity),
                   p + ("create",))
         return None
     name = c.text(item["name"], p + ("name",), scope) if "name" in item else None
@@ -41,8 +45,10 @@ def check_create(c, item, path, scope):
     for field, value in (item.get("fields") or {}).items():
         if field not in spec["fields"]:
             known = ", ".join(spec["fields"]) or "none"
-            c.problem(f"{entity!r} has no field {field!r}{c.suggest(field, spec['fields'])} (fields: {known}"
-                      + ("; name: gives the name" if field in INSTANCE_FIELDS else "") + ")",
+            c.problem(_("{entity!r} has no field {field!r}{hint} (fields: {known}").format(
+                          entity=entity, field=field, hint=c.suggest(field, spec['fields']), known=known)
+                      + (_("; name: gives the name") if field in INSTANCE_FIELDS else "")
+                      + ")",
                       p + ("fields", field), at_key=True)
             continue
         formula = c.formula(value, p + ("fields", field), scope)
@@ -64,7 +70,8 @@ _NOT_ON_ONE_LINE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
 def group_full(entity: str, most: int) -> str:
-    return f"the group {entity!r} holds {most:,} instances, as many as it may: no more can be made"
+    return _("the group {group!r} holds {n} instances, as many as it may: no more can be made").format(
+        group=entity, n=number(most))
 
 
 def name_refusal(name: str, entity: str) -> str | None:
@@ -72,16 +79,17 @@ def name_refusal(name: str, entity: str) -> str | None:
     1 to MAX_NAME characters on one line, or letters of two scripts (instance_names.name_problem);
     None when it can."""
     if not 1 <= len(name) <= MAX_NAME or any(unicodedata.category(ch) in _NOT_ON_ONE_LINE for ch in name):
-        return f"the name of a new {entity!r} is 1 to {MAX_NAME} characters on one line, not {name[:MAX_NAME]!r}"
+        return _("the name of a new {group!r} is 1 to {most} characters on one line, not {name!r}").format(
+            group=entity, most=MAX_NAME, name=name[:MAX_NAME])
     problem = name_problem(name)
     if problem:
-        return f"the name {name!r} of a new {entity!r}: {problem}"
+        return _("the name {name!r} of a new {group!r}: {problem}").format(name=name, group=entity, problem=problem)
     return None
 
 
 def name_taken(entity: str, other) -> str:
     """What a new name says when another instance has one that looks the same (instance_names.name_key)."""
-    return f"the group {entity!r} has an instance named {other!r} already"
+    return _("the group {group!r} has an instance named {other!r} already").format(group=entity, other=other)
 
 
 def create_instance(group: list, make, name, most: int, entity: str) -> dict:

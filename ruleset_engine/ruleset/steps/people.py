@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from dataclasses import dataclass
 
 from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR
@@ -41,7 +43,7 @@ def check_ask(c, item, path, scope):
     p = tuple(path)
     kinds = [k for k in ASK_KINDS if k in item]
     if len(kinds) != 1:
-        c.problem("ask takes exactly one of number:, choice:, yes_no:, pick:, text: or choose:", p)
+        c.problem(_("ask takes exactly one of number:, choice:, yes_no:, pick:, text: or choose:"), p)
         c.bind(scope, item["as"], p + ("as",), "ask")     # so no problem follows from it
         return None
     kind = kinds[0]
@@ -77,10 +79,12 @@ def check_text_ask(c, item, path, scope, prompt):
     spec = item["text"] if isinstance(item["text"], dict) else {}
     low, high = spec.get("min", 1), spec.get("max", TEXT_LONGEST)
     if low > high:
-        c.problem(f"min {low} is above max {high}: no text could answer", p + ("text", "min"))
+        c.problem(_("min {low} is above max {high}: no text could answer").format(low=low, high=high),
+                  p + ("text", "min"))
         return None
     if "default" in item:
-        c.problem("a text question takes no default: (its auto: is the text given when nobody answers)",
+        c.problem(_("a text question takes no default: (its auto: is the text given when nobody "
+                    "answers)"),
                   p + ("default",), at_key=True)
         return None
     auto = c.text(item["auto"], p + ("auto",), scope)
@@ -103,11 +107,13 @@ def check_choose(c, item, path, scope, prompt):
     c.bind(scope, item["as"], p + ("as",), "ask", None if several else ("entity", group))
     if group not in c.entities or not c.entities[group]["group"]:
         groups = [g for g, e in c.entities.items() if e["group"]]
-        c.problem(f"choose: offers the instances of a group ({', '.join(groups) or 'this ruleset has none'}), "
-                  f"not {group!r}{c.suggest(group, groups)}", p + ("choose", "of"))
+        c.problem(_("choose: offers the instances of a group ({groups}), not {group!r}{hint}").format(
+                      groups=", ".join(groups) or _("this ruleset has none"), group=group,
+                      hint=c.suggest(group, groups)), p + ("choose", "of"))
         return None
     if "default" in item:
-        c.problem("a choice among a group takes no default: (the instances offered change as the game goes)",
+        c.problem(_("a choice among a group takes no default: (the instances offered change as the "
+                    "game goes)"),
                   p + ("default",), at_key=True)
         return None
     where = check_over(c, spec["where"], p + ("choose", "where"), scope, group, "choose: where:") \
@@ -123,6 +129,11 @@ def check_choose(c, item, path, scope, prompt):
     if spec.get("where") is not None and where is None or auto is None:
         return None
     return step
+
+
+def nothing_offered(group: str) -> str:
+    """What a choice among a group says when no instance is offered (in the table's language)."""
+    return _("nothing to choose: no {group} is offered").format(group=group)
 
 
 def offered(group: list, where) -> list:
@@ -145,8 +156,9 @@ def auto_named(value, group_name: str):
     if isinstance(value, str):
         return value
     from ..templates import format_value
-    raise StepFailed(f"the auto: answer is not valid: it gives {format_value(value)!r}, not an instance of "
-                     f"{group_name} or its name")
+    raise StepFailed(_("the auto: answer is not valid: it gives {value!r}, not an instance of "
+                       "{group_name} or its name").format(
+                         value=format_value(value), group_name=group_name))
 
 
 def lower_choose(w, step: AskStep, prompt: str, who: str) -> None:
@@ -169,7 +181,7 @@ def lower_choose(w, step: AskStep, prompt: str, who: str) -> None:
     w.line(f"{decision} = _decision({identity!r}, {step.var!r}, {kind!r}, {prompt}, {who}, {low}, {high}, "
            f"tuple(_it['name'] for _it in {offer}), (), None)", step)
     if not step.several:
-        w.line(f"if not {offer}: raise _StepFailed('nothing to choose: no {step.group} is offered')", step)
+        w.line(f"if not {offer}: raise _StepFailed(_nothing_offered({step.group!r}))", step)
 
     def auto() -> str:
         if step.several:
@@ -311,7 +323,7 @@ def vector_choose(m, step: AskStep, rows) -> None:
             picked[:, j] = offered[:, j] & test(j, offered[:, j])
     else:
         if (many == 0).any():
-            raise StepFailed(f"nothing to choose: no {step.group} is offered")
+            raise StepFailed(_("nothing to choose: no {group} is offered").format(group=step.group))
         auto = m.value(step.auto, rows)
         index = getattr(auto, "index", None)
     # The usual answer needs no look at the names: instances among those offered (several: as many as
@@ -368,19 +380,31 @@ ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no"
                "auto: answers it when nobody does (dusk simulate, auto N)",
                'ask: "{p.name}: how many dice?"\nas: risk\nnumber: {min: 1, max: p.dice}\nauto: p.dice',
                check_ask, lower_ask, vector=vector_ask,
-               helpers={"_offered": offered, "_chosen": chosen, "_auto_named": auto_named},
+               helpers={"_offered": offered, "_chosen": chosen, "_auto_named": auto_named,
+                        "_nothing_offered": nothing_offered},
                writes=nothing, binds=lambda s: [(s.var, None)],
                formulas=_ask_formulas,
                schema={
                    "ask": {"$ref": "#/$defs/text"},
                    "as": {"$ref": "#/$defs/name"},
                    "who": {"$ref": "#/$defs/text"},
-                   "number": {"type": "object", "additionalProperties": False, "properties": {"min": {"$ref": "#/$defs/formula"}, "max": {"$ref": "#/$defs/formula"}}},
+                   "number": {"type": "object", "additionalProperties": False,
+                              "properties": {"min": {"$ref": "#/$defs/formula"}, "max": {"$ref": "#/$defs/formula"}}},
                    "choice": {"type": "array", "minItems": 1, "items": {"type": "string"}},
                    "yes_no": {"const": True},
-                   "pick": {"type": "object", "required": ["from"], "additionalProperties": False, "properties": {"from": {"$ref": "#/$defs/formula"}, "min": {"$ref": "#/$defs/formula"}, "max": {"$ref": "#/$defs/formula"}}},
-                   "text": {"type": ["object", "boolean"], "if": {"type": "boolean"}, "then": {"const": True}, "additionalProperties": False, "properties": {"min": {"type": "integer", "minimum": 0, "maximum": 1000}, "max": {"type": "integer", "minimum": 1, "maximum": 1000}}, "description": "A text answer of min (1) to max (200) characters; auto: is then a text."},
-                   "choose": {"type": "object", "required": ["of"], "additionalProperties": False, "properties": {"of": {"$ref": "#/$defs/name"}, "where": {"$ref": "#/$defs/formula"}, "min": {"$ref": "#/$defs/formula"}, "max": {"$ref": "#/$defs/formula"}}, "description": "Instances of a group, offered by name: those that meet where:. Without min:/max: one instance; with them, several (a list)."},
+                   "pick": {"type": "object", "required": ["from"], "additionalProperties": False,
+                            "properties": {"from": {"$ref": "#/$defs/formula"}, "min": {"$ref": "#/$defs/formula"},
+                                           "max": {"$ref": "#/$defs/formula"}}},
+                   "text": {"type": ["object", "boolean"], "if": {"type": "boolean"}, "then": {"const": True},
+                            "additionalProperties": False,
+                            "properties": {"min": {"type": "integer", "minimum": 0, "maximum": 1000},
+                                           "max": {"type": "integer", "minimum": 1, "maximum": 1000}},
+                            "description": "A text answer of min (1) to max (200) characters; auto: is then a text."},
+                   "choose": {"type": "object", "required": ["of"], "additionalProperties": False,
+                              "properties": {"of": {"$ref": "#/$defs/name"}, "where": {"$ref": "#/$defs/formula"},
+                                             "min": {"$ref": "#/$defs/formula"},
+                                             "max": {"$ref": "#/$defs/formula"}},
+                              "description": "Instances of a group, offered by name: those that meet where:. Without min:/max: one instance; with them, several (a list)."},
                    "default": {"$ref": "#/$defs/formula"},
                    "auto": {"$ref": "#/$defs/formula"},
                },

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from collections import Counter
 from dataclasses import dataclass
 
@@ -50,7 +52,8 @@ def check_lookup(c, item, path, scope):
     p = tuple(path)
     name = item["lookup"]
     if name not in c.tables:
-        c.problem(f"there is no table {name!r}{c.suggest(name, c.tables)}", p + ("lookup",))
+        c.problem(_("there is no table {name!r}{hint}").format(name=name, hint=c.suggest(name, c.tables)),
+                  p + ("lookup",))
         return None
     spec = c.data["tables"][name]
     if not c.sound(("tables", name)):
@@ -59,7 +62,8 @@ def check_lookup(c, item, path, scope):
     formulas = []
     if "key" in item and "keys" not in item:
         if len(keys) != 1:
-            c.problem(f"table {name!r} has {len(keys)} key columns ({', '.join(keys)}): give keys: with each",
+            c.problem(_("table {name!r} has {n} key columns ({keys}): give keys: with each").format(
+                          name=name, n=len(keys), keys=', '.join(keys)),
                       p + ("key",))
             return None
         formulas = [c.formula(item["key"], p + ("key",), scope)]
@@ -67,15 +71,17 @@ def check_lookup(c, item, path, scope):
         given = item["keys"]
         for k in given:
             if k not in keys:
-                c.problem(f"table {name!r} has no key column {k!r} (its keys: {', '.join(keys)})",
+                c.problem(_("table {name!r} has no key column {k!r} (its keys: {keys})").format(
+                              name=name, k=k, keys=', '.join(keys)),
                           p + ("keys", k), at_key=True)
         for k in keys:
             if k not in given:
-                c.problem(f"table {name!r} needs a value for its key column {k!r}", p + ("keys",))
+                c.problem(_("table {name!r} needs a value for its key column {k!r}").format(name=name, k=k),
+                          p + ("keys",))
                 return None
             formulas.append(c.formula(given[k], p + ("keys", k), scope))
     else:
-        c.problem("lookup takes key: (one key column) or keys: (a value for each key column)", p)
+        c.problem(_("lookup takes key: (one key column) or keys: (a value for each key column)"), p)
         return None
     c.bind(scope, item["as"], tuple(path) + ("as",), "lookup", ("row", name))
     if any(f is None for f in formulas):
@@ -87,7 +93,7 @@ def check_move(c, item, path, scope):
     spec = item["move"]
     p = tuple(path) + ("move",)
     if ("count" in spec) == ("dice" in spec):
-        c.problem("move takes count: (a number of dice) or dice: (a pool of faces)", p)
+        c.problem(_("move takes count: (a number of dice) or dice: (a pool of faces)"), p)
         return None
     source = c.target(spec["from"], p + ("from",), scope, "move from")
     target = c.target(spec["to"], p + ("to",), scope, "move to")
@@ -102,7 +108,7 @@ def check_mark(c, item, path, scope):
     clear = "clear" in item
     key = "clear" if clear else "mark"
     if "mark" in item and "clear" in item:
-        c.problem("a step marks or clears, not both", tuple(path))
+        c.problem(_("a step marks or clears, not both"), tuple(path))
         return None
     text = item[key]
     parts = tuple(text.split("."))
@@ -111,20 +117,23 @@ def check_mark(c, item, path, scope):
     if info is None or info[0] != "entity" or len(parts) != 2 or parts[1] not in c.entities.get(info[1], {}).get(
             "tracks", ()):
         tracks = [f"{e}.{t}" for e, spec in c.entities.items() for t in spec["tracks"]]
-        hint = f"; a procedure's parameter that holds an instance is declared {{{head}: {{of: GROUP}}}}" \
-            if head in scope.local and info is None and len(parts) == 2 else ""
-        c.problem(f"{key}: {text!r} is not a track (write ENTITY.TRACK, declared under entities: tracks:{hint})"
-                  f"{c.suggest(text, tracks)}", tuple(path) + (key,))
+        hint = _("; a procedure's parameter that holds an instance is declared {form}").format(
+            form="{" + head + ": {of: GROUP}}") if head in scope.local and info is None and len(parts) == 2 else ""
+        c.problem(_("{key}: {text!r} is not a track (write ENTITY.TRACK, declared under entities: "
+                    "tracks:{hint}){hint2}").format(
+                      key=key, text=text, hint=hint, hint2=c.suggest(text, tracks)), tuple(path) + (key,))
         return None
     kinds = c.entities[info[1]].get("marks", {}).get(parts[1])
     mark_type, rule = item.get("type"), None
     if kinds is None and mark_type is not None:
-        c.problem(f"{key}: {text!r} takes plain marks; only a track with marks: takes a type:",
+        c.problem(_("{key}: {text!r} takes plain marks; only a track with marks: takes a type:").format(
+                      key=key, text=text),
                   tuple(path) + ("type",), at_key=True)
         return None
     if kinds is not None:
         if mark_type is None and not clear:
-            c.problem(f"mark: {text!r} takes marks of a type: say which with type: (one of {', '.join(kinds)})",
+            c.problem(_("mark: {text!r} takes marks of a type: say which with type: (one of {kinds})").format(
+                          text=text, kinds=', '.join(kinds)),
                       tuple(path) + ("mark",))
             return None
         type_formula = None
@@ -132,8 +141,10 @@ def check_mark(c, item, path, scope):
             # Not a type's name: a formula that gives one as the step runs (a local, a field, a
             # conditional), unless it is a lone name nothing here knows: then a misspelt type.
             if _lone_unknown(c, mark_type, scope):
-                c.problem(f"{key}: {text!r} takes marks of the types {', '.join(kinds)}, not {mark_type!r}"
-                          f"{c.suggest(mark_type, kinds)} (or a formula giving one)", tuple(path) + ("type",))
+                c.problem(_("{key}: {text!r} takes marks of the types {kinds}, not {mark_type!r}{hint} "
+                            "(or a formula giving one)").format(
+                              key=key, text=text, kinds=', '.join(kinds), mark_type=mark_type,
+                              hint=c.suggest(mark_type, kinds)), tuple(path) + ("type",))
                 return None
             type_formula = c.formula(mark_type, tuple(path) + ("type",), scope)
             if type_formula is None:
@@ -161,7 +172,8 @@ def mark_type(value, rule: MarkRule, track: str) -> str:
         return value
     from ..templates import format_value
 
-    raise StepFailed(f"{track} takes marks of the types {', '.join(rule.types)}, not {format_value(value)!r}")
+    raise StepFailed(_("{track} takes marks of the types {types}, not {value!r}").format(
+                         track=track, types=', '.join(rule.types), value=format_value(value)))
 
 
 def track_rule(c, entity: str, track: str) -> MarkRule:
@@ -179,14 +191,16 @@ def find_row(table, keys) -> dict:
     row = table.find(values)
     if row is None:
         shown = ", ".join(format_value(k) for k in values)
-        raise StepFailed(f"no row of table {table.name!r} matches {shown} (add a row, or a default:)")
+        raise StepFailed(_("no row of table {name!r} matches {shown} (add a row, or a default:)").format(
+                             name=table.name, shown=shown))
     return row
 
 
 def move_count(source, target, floor: int, n: int) -> tuple[int, int, int]:
     """Move n dice between two counts, never leaving the source below floor: (source, target, moved)."""
     if type(source) is not int or type(target) is not int:
-        raise StepFailed("move count: moves between numbers of dice; use dice: to move faces between pools")
+        raise StepFailed(_("move count: moves between numbers of dice; use dice: to move faces between "
+                           "pools"))
     n = max(0, min(max(0, n), source - floor))
     return source - n, target + n, n
 
@@ -200,9 +214,11 @@ def move_dice(source, target, floor: int, faces, plain: bool, name: str = "the s
     source = source.faces if hasattr(source, "faces") else source
     target = target.faces if hasattr(target, "faces") else target
     if not isinstance(source, (list, tuple)) or not isinstance(target, (list, tuple)):
-        raise StepFailed("move dice: moves faces between pools (lists of faces); use count: for numbers")
+        raise StepFailed(_("move dice: moves faces between pools (lists of faces); use count: for "
+                           "numbers"))
     if Counter(faces) - Counter(source):
-        raise StepFailed(f"cannot move {format_value(faces)}: {name} holds {format_value(list(source))}")
+        raise StepFailed(_("cannot move {faces}: {name} holds {source}").format(
+                             faces=format_value(faces), name=name, source=format_value(list(source))))
     keep_back = max(0, floor - (len(source) - len(faces)))
     moving = faces[: len(faces) - keep_back] if keep_back else list(faces)
     left = list(source)
@@ -216,7 +232,7 @@ def move_dice(source, target, floor: int, faces, plain: bool, name: str = "the s
 
 def mark(track, n: int, clear: bool) -> int:
     if not isinstance(track, dict) or "marked" not in track:
-        raise StepFailed("mark: and clear: change tracks")
+        raise StepFailed(_("mark: and clear: change tracks"))
     set_marked(track, track["marked"] + (-n if clear else n))
     return track["marked"]
 
@@ -324,7 +340,8 @@ def vector_lookup(m, step: LookupStep, rows) -> None:
         if table.default is None:
             first = int(np.flatnonzero(found < 0)[0])
             shown = ", ".join(format_value(k[first].item()) for k in keys)
-            raise StepFailed(f"no row of table {table.name!r} matches {shown} (add a row, or a default:)")
+            raise StepFailed(_("no row of table {name!r} matches {shown} (add a row, or a default:)").format(
+                                 name=table.name, shown=shown))
         found[found < 0] = len(cells)
         cells.append(table.default)
     record = {}
@@ -344,7 +361,8 @@ def vector_move(m, step: MoveStep, rows) -> None:
     if step.count is not None:
         n = m.per_row(m.number(step.count, rows), rows)
         if m.is_pool(source) or m.is_pool(target):
-            raise StepFailed("move count: moves between numbers of dice; use dice: to move faces between pools")
+            raise StepFailed(_("move count: moves between numbers of dice; use dice: to move faces "
+                               "between pools"))
         n = np.maximum(0, np.minimum(np.maximum(0, n), source - floor))
         m.assign(step.source, rows, source - n)
         m.assign(step.target, rows, target + n)
@@ -352,7 +370,8 @@ def vector_move(m, step: MoveStep, rows) -> None:
     faces = m.value(step.dice, rows)
     m.site = step
     if not (m.is_pool(source) and m.is_pool(target)):
-        raise StepFailed("move dice: moves faces between pools (lists of faces); use count: for numbers")
+        raise StepFailed(_("move dice: moves faces between pools (lists of faces); use count: for "
+                           "numbers"))
     given = m.as_pool(faces, rows)
     faces = given.faces
     held = source.faces
@@ -364,8 +383,9 @@ def vector_move(m, step: MoveStep, rows) -> None:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         shown = [int(f) for f in faces[i] if f != empty]
-        raise StepFailed(f"cannot move {format_value(shown)}: {'.'.join(step.source)} holds "
-                         f"{format_value([int(f) for f in held[i] if f != empty])}")
+        raise StepFailed(_("cannot move {shown}: {source} holds {items}").format(
+                             shown=format_value(shown), source='.'.join(step.source),
+                             items=format_value([int(f) for f in held[i] if f != empty])))
     # The last dice named stay when moving them all would leave fewer than floor: in the source.
     count, size = (faces != empty).sum(axis=1), (held != empty).sum(axis=1)
     keep_back = np.maximum(0, floor - (size - count))
@@ -403,23 +423,29 @@ LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as", "quiet")
                   "binds the first matching row of a table; keys: {col: formula, ..} for several key columns; "
                   "quiet: true keeps the row out of the table's output (it stays in the log)",
                   "lookup: degrees\nkey: net\nas: row", check_lookup, lower_lookup, helpers={"_find_row": find_row},
-                  vector=vector_lookup, writes=nothing, binds=lambda s: [(s.var, None)], formulas=lambda s: list(s.keys),
+                  vector=vector_lookup, writes=nothing, binds=lambda s: [(s.var, None)],
+                  formulas=lambda s: list(s.keys),
                   schema={
                       "lookup": {"$ref": "#/$defs/name"},
                       "key": {"$ref": "#/$defs/formula"},
                       "keys": {"type": "object", "additionalProperties": {"$ref": "#/$defs/formula"}},
                       "as": {"$ref": "#/$defs/name"},
-                      "quiet": {"type": "boolean", "description": "true: the row is bound and logged, not shown at the table"},
+                      "quiet": {"type": "boolean",
+                                "description": "true: the row is bound and logged, not shown at the table"},
                   },
                   required=("as",))
 MOVE = StepKind("move", MoveStep, ("move", "quiet"),
                 "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
-                "from going below that many; quiet: true keeps it out of the table's output (it stays in the log)", 'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
+                "from going below that many; quiet: true keeps it out of the table's output (it stays in the log)",
+                'move: {count: "size(aside(hand))", from: p.dice, to: pool, floor: 1}',
                 check_move, lower_move, helpers={"_move_count": move_count, "_move_dice": move_dice},
                 vector=vector_move, writes=lambda s: [s.source, s.target],
                 formulas=lambda s: given(s.count, s.dice, s.floor),
                 schema={
-                    "move": {"type": "object", "required": ["from", "to"], "additionalProperties": False, "properties": {"count": {"$ref": "#/$defs/formula"}, "dice": {"$ref": "#/$defs/formula"}, "from": {"$ref": "#/$defs/path"}, "to": {"$ref": "#/$defs/path"}, "floor": {"$ref": "#/$defs/formula"}}},
+                    "move": {"type": "object", "required": ["from", "to"], "additionalProperties": False,
+                             "properties": {"count": {"$ref": "#/$defs/formula"},
+                                            "dice": {"$ref": "#/$defs/formula"}, "from": {"$ref": "#/$defs/path"},
+                                            "to": {"$ref": "#/$defs/path"}, "floor": {"$ref": "#/$defs/formula"}}},
                     "quiet": {"type": "boolean", "description": "true: the move is logged, not shown at the table"},
                 })
 MARK = StepKind("mark", MarkStep, ("mark", "count", "type", "quiet"),
@@ -432,7 +458,8 @@ MARK = StepKind("mark", MarkStep, ("mark", "count", "type", "quiet"),
                 schema={
                     "mark": {"$ref": "#/$defs/path"},
                     "count": {"$ref": "#/$defs/formula"},
-                    "type": {"$ref": "#/$defs/formula", "description": "A type of the track's marks: its name, or a formula giving one as the step runs."},
+                    "type": {"$ref": "#/$defs/formula",
+                             "description": "A type of the track's marks: its name, or a formula giving one as the step runs."},
                     "quiet": {"type": "boolean", "description": "true: the marks are logged, not shown at the table"},
                 })
 CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type", "quiet"),
@@ -444,6 +471,7 @@ CLEAR = StepKind("clear", MarkStep, ("clear", "count", "type", "quiet"),
                  schema={
                      "clear": {"$ref": "#/$defs/path"},
                      "count": {"$ref": "#/$defs/formula"},
-                     "type": {"$ref": "#/$defs/formula", "description": "A type of the track's marks: its name, or a formula giving one as the step runs."},
+                     "type": {"$ref": "#/$defs/formula",
+                              "description": "A type of the track's marks: its name, or a formula giving one as the step runs."},
                      "quiet": {"type": "boolean", "description": "true: the marks are logged, not shown at the table"},
                  })

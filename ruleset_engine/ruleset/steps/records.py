@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from dataclasses import dataclass
 
 from ruleset_engine.dice.kinds import ANY, POOL
@@ -25,7 +27,8 @@ def check_pair(c, item, path, scope):
     name = item["pair"]
     spec = c.names.pairs.get(name)
     if spec is None:
-        c.problem(f"there is no pair {name!r}{c.suggest(name, c.names.pairs)} (declare it under pairs:)",
+        c.problem(_("there is no pair {name!r}{hint} (declare it under pairs:)").format(
+                      name=name, hint=c.suggest(name, c.names.pairs)),
                   p + ("pair",))
         return None
     ends = [c.formula(value, p + ("of", i), scope) for i, value in enumerate(item["of"])]
@@ -33,8 +36,9 @@ def check_pair(c, item, path, scope):
     for field, value in item["fields"].items():
         if field not in spec["fields"]:
             known = ", ".join(spec["fields"]) or "none"
-            c.problem(f"the records of {name!r} have no field {field!r}{c.suggest(field, spec['fields'])} "
-                      f"(fields: {known})", p + ("fields", field), at_key=True)
+            c.problem(_("the records of {name!r} have no field {field!r}{hint} (fields: {known})").format(
+                          name=name, field=field, hint=c.suggest(field, spec['fields']), known=known),
+                      p + ("fields", field), at_key=True)
             continue
         formula = c.formula(value, p + ("fields", field), scope)
         if formula is not None:

@@ -16,6 +16,8 @@ The loop machine (runtime/machine.py) asks `due` each time a counter moves, in b
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from .kind import StepFailed
 
 STORE = "_timers"        # the key of the game's values that holds the timers (no ruleset name starts with _)
@@ -27,14 +29,15 @@ def check_until(c, item, path, scope, targets):
     p = tuple(path) + ("until",)
     levels = list(c.levels)
     if not levels:
-        c.problem("until: counts by the loop's levels, and this ruleset has no loop", p)
+        c.problem(_("until: counts by the loop's levels, and this ruleset has no loop"), p)
         return None
     for target in targets:
         head = target[0]
         info = scope.local.get(head) if head in scope.local else None
         if head in scope.local and (len(target) == 1 or not info or info[0] != "entity"):
-            c.problem(f"until: gives back what a place held: {'.'.join(target)} is a local, which ends with its "
-                      f"steps (write a state variable or a field)", tuple(path) + ("set", ".".join(target)),
+            c.problem(_("until: gives back what a place held: {target} is a local, which ends with its "
+                        "steps (write a state variable or a field)").format(
+                          target='.'.join(target)), tuple(path) + ("set", ".".join(target)),
                       at_key=True)
             return None
     if isinstance(value, str) and value in levels:
@@ -44,10 +47,12 @@ def check_until(c, item, path, scope, targets):
         return None
     read = {name[1] for name, _ in formula.expr.names if name[0] == "loop" and len(name) >= 2}
     if len(read) != 1:
-        c.problem(f"until: is a loop level (the end of its current iteration: {', '.join(levels)}) or a formula "
-                  f"of one level's counter (loop.{levels[-1]} + 2), not {value!r}", p)
+        c.problem(_("until: is a loop level (the end of its current iteration: {levels}) or a formula "
+                    "of one level's counter (loop.{levels2} + 2), not {value!r}").format(
+                      levels=', '.join(levels), levels2=levels[-1], value=value), p)
         return None
-    c.no_dice(formula.expr.tree, formula.text, p, "until: is a point of the game's clock, and rolls no dice")
+    c.no_dice(formula.expr.tree, formula.text, p, _("until: is a point of the game's clock, and rolls "
+                                                    "no dice"))
     return levels.index(read.pop()), formula
 
 
@@ -56,13 +61,14 @@ def position(group: list, held, target: tuple) -> int:
     for k, instance in enumerate(group):
         if instance is held:
             return k
-    raise StepFailed(f"until: {'.'.join(target)} is not a field of an instance of its group")
+    raise StepFailed(_("until: {target} is not a field of an instance of its group").format(target='.'.join(target)))
 
 
 def add(store: list, where: list, before, counters: list, level: int, point) -> None:
     """A timer kept: the value before, and the point it ends at."""
     if point is not None and type(point) is not int:
-        raise StepFailed(f"until: gives the turn of the clock a value ends at, a whole number, not {point!r}")
+        raise StepFailed(_("until: gives the turn of the clock a value ends at, a whole number, not "
+                           "{point!r}").format(point=point))
     stamp = list(counters[:level] if point is not None else counters[:level + 1])
     store.append([where, before, stamp, level, point])
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ruleset_engine.i18n import _
+
 from dataclasses import dataclass
 from ...dice import kinds
 from ..model import Formula, Step
@@ -47,7 +49,7 @@ def _assignments(c, item, path, scope, key: str, targets: bool):
                 pairs.append((target, formula))
         else:
             if "." in name:
-                c.problem(f"{key}: a local name is one word, not {name!r}", p, at_key=True)
+                c.problem(_("{key}: a local name is one word, not {name!r}").format(key=key, name=name), p, at_key=True)
                 continue
             if name in c.state_names or name in c.entities:
                 c.bind(scope, name, p, key)          # refused: it would hide the global
@@ -199,7 +201,8 @@ SET = StepKind("set", SetStep, ("set", "until"),
                formulas=lambda s: _evaluated(s) + (given(s.until[1]) if s.until is not None else []),
                schema={
                    "set": {"$ref": "#/$defs/assignments"},
-                   "until": {"$ref": "#/$defs/formula", "description": "The values hold until this point of the game's clock, then each place takes back what it held: a loop level's name (the end of its current iteration), or a formula of one level's counter (loop.turn + 2)."},
+                   "until": {"$ref": "#/$defs/formula",
+                             "description": "The values hold until this point of the game's clock, then each place takes back what it held: a loop level's name (the end of its current iteration), or a formula of one level's counter (loop.turn + 2)."},
                })
 LET = StepKind("let", LetStep, ("let",), "binds local names", 'let: {net: "max(0, hits - ones)"}', check_let, lower_let,
                vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated,
