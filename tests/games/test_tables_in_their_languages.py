@@ -139,3 +139,28 @@ def test_help_shows_an_action_s_words_and_choices_by_their_labels(tmp_path):
     assert "[defend 无|dodge|格挡|架开|ask]" in transcript and "[aim 无|手|眼睛|头部|身体|心脏|脚]" in transcript
     assert "  WHO " in transcript and "一个 人物 的名字" in transcript
     assert "默认 无" in transcript and "默认 none" not in transcript
+
+
+def test_help_says_every_vtm_action_parameter_s_doc_in_chinese(tmp_path):
+    """Each parameter's doc (the right column of `help ACTION`) in the ruleset's Chinese: no English
+    sentence of the docs is left, and every Latin word on those lines is a name, a typed word or notation."""
+    import ruleset_engine as dusk
+
+    ruleset = dusk.load("vampire-the-masquerade")
+    actions = [name for name, action in ruleset.actions.items() if any(p.doc for p in action.params.values())]
+    transcript = play("vampire-the-masquerade", 4, [f"help {name}" for name in actions] + ["attack"], tmp_path)
+    for name in actions:
+        for param in ruleset.actions[name].params.values():
+            if param.doc is not None:
+                assert param.doc["zh"] in transcript, (name, param.name)
+                assert param.doc["en"] not in transcript, (name, param.name)
+    assert "  diff N                            一个从 0 到 10 的整数, 默认 0  攻击的难易度；0（省略）：角色卡上武器的难易度（搏斗为 6）。" \
+        in transcript
+    traits = {word for field in ruleset.entities["character"].fields
+              for part in field.split("_") for word in (part, part.capitalize())}
+    params = [p for action in ruleset.actions.values() for p in action.params.values()]
+    typed = {c for p in params for c in p.choices or ()} | {"no"}       # choices and `wp no`, typed as they are
+    metavars = {w.upper() for p in params for w in (p.name, p.word or "") if w} | {"NAME", "TRAITS", "N", "TEXT"}
+    allowed = NOTATION | TYPED | PRODUCTS | set(BUILTINS) | ruleset_names("vampire-the-masquerade") | traits \
+        | typed | metavars | set(ruleset.tables) | {"Ana", "Kojiro", "Ghoul", "serve"}
+    assert not foreign_words(transcript, allowed), "\n".join(foreign_words(transcript, allowed))
