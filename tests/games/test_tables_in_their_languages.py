@@ -69,19 +69,34 @@ NOCHE = ["2", "Ana", "Beto", "auto", "help", "help scale", "scale shot", "auto 3
          "sheet Ana", "log 3", "undo", "sheet Nadie"]
 
 
+# At a Chinese table the Relationships are told in Chinese (the automatic answer is the ruleset's English).
+NOCHE_ZH = NOCHE[:3] + ["儿时的玩伴", "一起逃过难"] + NOCHE[3:]
+
+
 def test_a_noche_night_in_chinese(tmp_path):
-    transcript = play("noche-de-los-vampiros", 2, NOCHE, tmp_path, lang="zh", sets=["hours=2"])
-    names = ruleset_names("noche-de-los-vampiros") | file_words("noche-de-los-vampiros") | {"Ana", "Beto", "Nadie"}
+    transcript = play("noche-de-los-vampiros", 2, NOCHE_ZH, tmp_path, lang="zh", sets=["hours=2"])
+    names = ruleset_names("noche-de-los-vampiros") | {"Ana", "Beto", "Nadie"}
     assert not dusk_words_left(transcript, "zh", names | set(BUILTINS))
+    # Noche's own texts in Chinese too: outside its names (typed as they are), the players' names, the
+    # commands and dice notation, no Latin word is left; the words of its English texts are not allowed.
+    english = file_words("noche-de-los-vampiros") - names
+    assert {"Hour", "Vampire", "Pool", "sun", "Triumph", "dead"} <= english          # the check can fail
     metavars = {name.upper() for name in ruleset_names("noche-de-los-vampiros")}     # help scale: `scale TO`
-    allowed = NOTATION | TYPED | PRODUCTS | set(BUILTINS) | names | metavars | {"zh"}
+    import ruleset_engine as dusk
+
+    noche = dusk.load("noche-de-los-vampiros")
+    typed = set(noche.tables) | {c for a in noche.actions.values() for p in a.params.values() for c in p.choices or ()}
+    allowed = NOTATION | TYPED | PRODUCTS | set(BUILTINS) | names | metavars | typed | {"Zak", "Arntson"}
     assert not foreign_words(transcript, allowed), "\n".join(foreign_words(transcript, allowed))
-    # Noche has no Chinese texts: said once, then its English beside dusk's Chinese.
-    assert transcript.count("noche-de-los-vampiros 没有 zh 的文字") == 1
-    assert "新Characters：Ana。" in transcript
-    assert "Dawn. 2 characters live another day: Ana和Beto." in transcript     # a list joined as Chinese joins it
-    assert "游戏结束：dawn。 2 characters see the sun rise." in transcript       # no Chinese words for the result
-    assert "已撤销：auto 30（第 2–5 步）。" in transcript
+    assert "没有 zh 的文字" not in transcript                    # no fallback to English to say
+    assert "新人物：Ana。" in transcript and "Beto 与 Ana 有羁绊：儿时的玩伴" in transcript
+    assert "夜晚开始，共 2 个人物；尺度：场景。吸血鬼骰池：一颗骰子。" in transcript
+    assert "  尺度 TO " in transcript and "尺度：镜头，用于之后的冲突。" in transcript   # the action by its label
+    assert "天亮了。2 个人物又活过一天：Ana和Beto。" in transcript     # a list joined as Chinese joins it
+    assert "游戏结束：天亮。 2 个人物看到了日出。" in transcript         # the result's Chinese words
+    assert "第 2/2 小时 | 镜头 | 骰池 15 | Ana和Beto | 结束：天亮" in transcript
+    assert "│ 最高骰 │ 结局 " in transcript and "│ 格子       │ □□□□□ 0/5 │" in transcript
+    assert "已撤销：auto 30（第 3–5 步）。" in transcript
     assert "没有人叫 'Nadie'；现有名字：Ana, Beto" in transcript
 
 
