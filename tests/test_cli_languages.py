@@ -139,3 +139,17 @@ def test_argparse_errors_in_the_table_s_language():
     assert "dusk simulate: error:" in choice
     english = dusk("roll", code=2).stderr
     assert english.rstrip().endswith("dusk roll: error: the following arguments are required: EXPR")
+
+
+# ---- the analysis commands' refusals, in the language ---------------------------------------------
+
+@pytest.mark.parametrize("argv, lang, said", [
+    (["prob", "--samples", "0", "1d6"], "es", "dusk prob: --samples admite de 1 a 1.000.000, no 0"),
+    (["prob", "--grid", "x", "1d6"], "zh", "dusk prob：--grid 接受 NAME=a..b，例如 N=1..10，而不是 'x'"),
+    (["simulate", "noche-de-los-vampiros", "-n", "5", "--sweep", "hours"], "zh",
+     "dusk simulate：--sweep 接受 PARAM=a..b 或 PARAM=a,b,c，而不是 'hours'"),
+])
+def test_an_analysis_refusal_is_said_in_the_language(argv, lang, said):
+    out = dusk(*argv, "--lang", lang, code=2)
+    assert out.stderr.splitlines()[-1] == said
+    assert "Traceback" not in out.stderr

@@ -30,6 +30,7 @@ from fractions import Fraction
 
 import icepool
 
+from ruleset_engine import i18n
 from ruleset_engine.dice import ast
 from ruleset_engine.dice.entries import (CONDITION_ARG, EXPR_ARG, FACE_OP, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG,
                                          WORD_ARG, operands)
@@ -75,8 +76,8 @@ def too_much(work: int, limits: "ExactLimits") -> NoExact | None:
     if work <= limits.max_work:
         return None
     about = f"{work:,}" if work < 10**9 else f"10^{len(str(work)) - 1}"
-    return NoExact(f"exact odds would need about {about} steps, more than {limits.max_work:,}; estimated instead "
-                   f"(--samples sets how many rolls)")
+    return NoExact(i18n._("exact odds would need about {about} steps, more than {limit}; estimated instead "
+                          "(--samples sets how many rolls)").format(about=about, limit=i18n.number(limits.max_work)))
 
 
 EXACT_LIMITS = ExactLimits()
@@ -216,20 +217,22 @@ class ExactRoll:
     def each(self, change) -> None:
         """Each die changed on its own (re-rolls): only while the dice are still alike and fresh."""
         if self.expr is not None:
-            raise NoExact(f"{self.label} re-rolls dice after they were kept, dropped or exploded")
+            raise NoExact(i18n._("{label} re-rolls dice after they were kept, dropped or exploded").format(
+                              label=self.label))
         if self.set:
-            raise NoExact(f"{self.label} re-rolls dice after min or max set their faces")
+            raise NoExact(i18n._("{label} re-rolls dice after min or max set their faces").format(label=self.label))
         self.die = change(self.die)
         self.rerolled = True
         if not self.die.outcomes():
-            raise DiceLimitError("every face would be re-rolled, so re-rolling would never end", span=self.span)
+            raise DiceLimitError(i18n._("every face would be re-rolled, so re-rolling would never end"), span=self.span)
 
     def set_faces(self, change) -> None:
         """Each die's face set on its own (min, max): while the dice are alike and fresh."""
         if self.die is None:
-            raise NoExact("min or max on the dice of [..] (written as NdSmin2 it is exact)")
+            raise NoExact(i18n._("min or max on the dice of [..] (written as NdSmin2 it is exact)"))
         if self.expr is not None:
-            raise NoExact(f"{self.label} sets the faces of dice after they were kept, dropped or exploded")
+            raise NoExact(i18n._("{label} sets the faces of dice after they were kept, dropped or exploded").format(
+                              label=self.label))
         self.die = self.die.map(change)
         self.set = True
 
@@ -242,21 +245,24 @@ class ExactRoll:
         added from one die (1: explode once, the added die does not explode), else followed as deep
         as the odds need."""
         if self.expr is not None:
-            raise NoExact(f"{self.label} explodes dice after they were kept or dropped")
+            raise NoExact(i18n._("{label} explodes dice after they were kept or dropped").format(label=self.label))
         if self.set:
-            raise NoExact(f"{self.label} explodes dice after min or max set their faces")
+            raise NoExact(i18n._("{label} explodes dice after min or max set their faces").format(label=self.label))
         sides = self.sides
         which = (lambda face: face == sides) if test is None else test
         if self.rerolled and any(which(face) for face in self.die.outcomes()):
             # icepool would explode into dice re-rolled as the first were; the table's added dice are fresh.
-            raise NoExact(f"{self.label} explodes dice after re-rolling them (the added dice are not re-rolled)")
+            raise NoExact(i18n._("{label} explodes dice after re-rolling them (the added dice are not "
+                                 "re-rolled)").format(label=self.label))
         if most is not None:
             depth = most
             if self.count * (most + 1) > self.x.limits.max_exploding:
-                what = "2 for an explosion once" if most == 1 else f"{most + 1} for at most {most} dice from one"
-                raise self.x.fail(DiceLimitError, f"exact odds follow at most {self.x.limits.max_exploding} "
-                                                  f"exploding dice (dice x {what}); {self.count} "
-                                                  f"dice are {self.count * (most + 1)}: use --estimate", self.span)
+                what = i18n._("2 for an explosion once") if most == 1 else \
+                    i18n._("{n} for at most {most} dice from one").format(n=most + 1, most=most)
+                raise self.x.fail(DiceLimitError, i18n._("exact odds follow at most {limit} exploding dice (dice "
+                                                         "x {what}); {count} dice are {value}: use --estimate").format(
+                                                      limit=self.x.limits.max_exploding, what=what, count=self.count,
+                                                      value=self.count * (most + 1)), self.span)
         else:
             depth = self.x.explode_depth(self.die, which, self.count, self.span)
         if self.count == 0:
@@ -344,8 +350,9 @@ class Exact:
             found = self.combine(lambda face_count: (face_count[0],) if face_count[1] else (), found)
         if default is None:
             call = self.call
-            message = (f"{self.label(call.args[0].span)} can be empty, and {call.function}(..) of an empty pool is "
-                       f"an error: give {call.function}(pool, default=N)")
+            message = (i18n._("{label} can be empty, and {function}(..) of an empty pool is an error: give "
+                              "{function}(pool, default=N)").format(
+                           label=self.label(call.args[0].span), function=call.function))
 
             def face(kept: tuple):
                 if not kept:
@@ -362,19 +369,19 @@ class Exact:
 
     def constant(self, value, what: str) -> int:
         if is_random(value) or isinstance(value, PoolValue):
-            raise NoExact(f"{what} is known only when rolled")
+            raise NoExact(i18n._("{what} is known only when rolled").format(what=what))
         return value
 
     def faces(self, pool, what: str) -> tuple:
         """The faces of a pool known before anything is rolled (ignore=[1])."""
         if isinstance(pool, PoolValue) and not pool.sources:
             return pool.build({})
-        raise NoExact(f"{what} needs faces known before rolling")
+        raise NoExact(i18n._("{what} needs faces known before rolling").format(what=what))
 
     def pool_of(self, value, faces_of) -> PoolValue:
         """A pool whose faces come from a random value: `faces_of(outcome)` gives them."""
         if isinstance(value, Formula):
-            raise NoExact("a pool made from a shared roll's evaluation")
+            raise NoExact(i18n._("a pool made from a shared roll's evaluation"))
         if not isinstance(value, icepool.Die):
             return _fixed_pool(faces_of(value))
         most = max(len(faces_of(o)) for o in value.outcomes())
@@ -384,24 +391,26 @@ class Exact:
     def reroll(self, value, test):
         """A whole value re-evaluated while its total meets the test: its chances among the totals that fail it."""
         if isinstance(value, Formula):
-            raise NoExact("re-rolling a value that depends on a shared roll")
+            raise NoExact(i18n._("re-rolling a value that depends on a shared roll"))
         if isinstance(value, PoolValue):
             if value.shared:
-                raise NoExact("re-rolling a shared roll")
+                raise NoExact(i18n._("re-rolling a shared roll"))
             arrangements = math.comb(value.most + value.sides - 1, value.most) if value.sides else 1
             if arrangements > self.limits.max_arrangements:
-                raise DiceLimitError(f"re-rolling a whole pool of up to {value.most} dice exactly means following "
-                                     f"{arrangements:,} arrangements of its faces (the limit is "
-                                     f"{self.limits.max_arrangements:,}); --estimate simulates it")
+                raise DiceLimitError(i18n._("re-rolling a whole pool of up to {most} dice exactly means following "
+                                            "{arrangements} arrangements of its faces (the limit is {limit}); "
+                                            "--estimate simulates it").format(
+                                         most=value.most, arrangements=i18n.number(arrangements),
+                                         limit=i18n.number(self.limits.max_arrangements)))
             kept = value.concrete().expand().reroll(lambda faces: test(sum(faces)), depth="inf", star=False)
             if not kept.outcomes():
-                raise DiceLimitError("every total meets the condition, so re-rolling would never end")
+                raise DiceLimitError(i18n._("every total meets the condition, so re-rolling would never end"))
             return self.pool_of(kept, lambda faces: faces)
         if not isinstance(value, icepool.Die):
             return value      # a number that fails the test (one that meets it is refused before rolling)
         kept = value.reroll(test, depth="inf", star=False)
         if not kept.outcomes():
-            raise DiceLimitError("every value meets the condition, so re-rolling would never end")
+            raise DiceLimitError(i18n._("every value meets the condition, so re-rolling would never end"))
         return kept
 
     def explode_depth(self, die, which, count: int, span) -> int:
@@ -415,9 +424,11 @@ class Exact:
             while p ** (depth + 1) > self.limits.cut_chance and depth < self.limits.max_depth:
                 depth += 1
         if count * (depth + 1) > self.limits.max_exploding:
-            raise self.fail(DiceLimitError, f"exact odds follow at most {self.limits.max_exploding} exploding dice "
-                                            f"(dice x (depth + 1)); {count} dice {depth} deep are "
-                                            f"{count * (depth + 1)}: use --depth or --estimate", span)
+            raise self.fail(DiceLimitError, i18n._("exact odds follow at most {limit} exploding dice (dice x "
+                                                   "(depth + 1)); {count} dice {depth} deep are {value}: use "
+                                                   "--depth or --estimate").format(
+                                                limit=self.limits.max_exploding, count=count, depth=depth,
+                                                value=count * (depth + 1)), span)
         self.depths.append((depth, float(p ** (depth + 1))))
         return depth
 
@@ -437,14 +448,16 @@ class Exact:
             return value
         if isinstance(value, tuple):
             return _fixed_pool(value)
-        raise self.fail(DiceTypeError, f"{what} needs a pool of dice, not {describe(value)}", node.span)
+        raise self.fail(DiceTypeError, i18n._("{what} needs a pool of dice, not {kind}").format(
+                                           what=what, kind=describe(value)), node.span)
 
     def truth(self, node):
         return self.combine(bool, self.number(node))
 
     def test(self, node: ast.Condition):
         """A condition as a test of one face; its value must be known before rolling."""
-        value = self.constant(self.number(node.operand), f"the value of '{self.label(node.span)}'")
+        value = self.constant(self.number(node.operand), i18n._("the value of '{label}'").format(
+                                                             label=self.label(node.span)))
         return getattr(value, {">=": "__le__", ">": "__lt__", "<=": "__ge__", "<": "__gt__", "==": "__eq__",
                                "!=": "__ne__"}[node.op])
 
@@ -509,8 +522,8 @@ def _joint(pending):
     if any(isinstance(s.expr, icepool.MultisetMixture) for s in sources):
         # A pool whose number of dice is known only when rolled (explosions, a rolled count) is a
         # mixture of pools, and icepool's joint evaluation of one gives a wrong answer, not an error.
-        raise NoExact("a roll read more than once whose number of dice is known only when rolled "
-                      "(explosions, a rolled count) cannot be followed exactly")
+        raise NoExact(i18n._("a roll read more than once whose number of dice is known only when rolled "
+                             "(explosions, a rolled count) cannot be followed exactly"))
 
     if _plain_tallies(pending):
         return _counted(*pending[0][0].plain, tuple(evaluation.per_die for _, evaluation in pending))
@@ -563,7 +576,8 @@ def _name(x: Exact, node: ast.Name):
         return value
     if isinstance(value, tuple) and all(type(v) is int for v in value):
         return _fixed_pool(value)
-    raise x.fail(DiceTypeError, f"{node.dotted} is {describe(value)}, not a number, a pool or true/false", node.span)
+    raise x.fail(DiceTypeError, i18n._("{name} is {kind}, not a number, a pool or true/false").format(
+                                    name=node.dotted, kind=describe(value)), node.span)
 
 
 def _unary(x: Exact, node: ast.Unary):
@@ -576,7 +590,8 @@ def _arithmetic(x: Exact, node: ast.Arithmetic):
     for op, operand in zip(node.ops, node.operands[1:]):
         right = x.number(operand)
         if op in ("//", "%"):
-            message = f"{x.label(operand.span)} can be 0, and a division by zero is an error"
+            message = i18n._("{label} can be 0, and a division by zero is an error").format(
+                          label=x.label(operand.span))
 
             def divide(a, b, message=message, span=operand.span, mod=op == "%"):
                 if b == 0:
@@ -593,7 +608,8 @@ def _compare(x: Exact, node: ast.Compare):
     left, right = x.node(node.left), x.node(node.right)
     for value, side in ((left, node.left), (right, node.right)):
         if isinstance(value, PoolValue):
-            raise x.fail(DiceTypeError, "a pool compared with a value: count(..) or sum(..) says which", side.span)
+            raise x.fail(DiceTypeError, i18n._("a pool compared with a value: count(..) or sum(..) says which"),
+                         side.span)
     return x.combine(COMPARE[node.op], left, right)
 
 
@@ -615,16 +631,18 @@ def _conditional(x: Exact, node: ast.Conditional):
         return x.node(node.then if test else node.otherwise)
     then, otherwise = x.node(node.then), x.node(node.otherwise)
     if isinstance(then, PoolValue) or isinstance(otherwise, PoolValue):
-        raise NoExact("a pool chosen by a condition known only when rolled")
+        raise NoExact(i18n._("a pool chosen by a condition known only when rolled"))
     return x.combine(lambda t, a, b: a if t else b, test, then, otherwise)
 
 
 def _condition(x: Exact, node):
-    raise x.fail(DiceTypeError, "a condition only goes inside count(..), keep(..), drop(..) or reroll(..)", node.span)
+    raise x.fail(DiceTypeError, i18n._("a condition only goes inside count(..), keep(..), drop(..) or reroll(..)"),
+                 node.span)
 
 
 def _member(x: Exact, node: ast.Member):
-    raise NoExact(f"{node.value.function}(..) reads a game's records, which have no exact odds")
+    raise NoExact(i18n._("{function}(..) reads a game's records, which have no exact odds").format(
+                      function=node.value.function))
 
 
 def _call(x: Exact, node: ast.Call):
@@ -633,7 +651,7 @@ def _call(x: Exact, node: ast.Call):
     binding = bind(FUNCTIONS[node.function], node)
     form = binding.form
     if form.exact is None:
-        raise NoExact(f"{binding.label} has no exact form")
+        raise NoExact(i18n._("{label} has no exact form").format(label=binding.label))
     args, keywords = translate(binding, lambda kind, arg, what: ARGUMENTS[kind](x, arg, what))
     x.call = node
     return form.exact(x, *args, **form.params, **keywords)
@@ -659,7 +677,7 @@ def _named(x: Exact, node: ast.Call, formula):
 
 def _kind_argument(x: Exact, node, what: str):
     # Kinds of dice have no exact form yet: a multiset of faces forgets which die was which.
-    raise NoExact(f"{what} reads kinds of dice, which are estimated")
+    raise NoExact(i18n._("{what} reads kinds of dice, which are estimated").format(what=what))
 
 
 # A bound argument (dice/binding.py) translated for icepool, by its kind: (x, node, the call's label).
@@ -680,23 +698,26 @@ def _dice(x: Exact, node: ast.Dice):
     label = x.label(node.span)
     count_span = node.count.span if node.count is not None else node.span
     if isinstance(count, Formula) or isinstance(sides, Formula):
-        raise NoExact(f"the dice of {label} depend on a shared roll")
+        raise NoExact(i18n._("the dice of {label} depend on a shared roll").format(label=label))
     counts = count.outcomes() if isinstance(count, icepool.Die) else (count,)
     for n in counts:
         if n < 0:
-            raise x.fail(DiceValueError, f"{x.label(count_span)} can be {n}, and a negative number of dice "
-                                         f"cannot be rolled", count_span)
+            raise x.fail(DiceValueError, i18n._("{label} can be {n}, and a negative number of dice cannot be "
+                                                "rolled").format(label=x.label(count_span), n=n), count_span)
         if n > x.limits.max_pool_dice:
-            raise x.fail(DiceLimitError, f"exact odds take pools of at most {x.limits.max_pool_dice} dice, and "
-                                         f"{label} can hold {n}: --estimate simulates it", count_span)
+            raise x.fail(DiceLimitError, i18n._("exact odds take pools of at most {limit} dice, and {label} can "
+                                                "hold {n}: --estimate simulates it").format(
+                                             limit=x.limits.max_pool_dice, label=label, n=n), count_span)
     all_sides = sides.outcomes() if isinstance(sides, icepool.Die) else (sides,)
     for s in all_sides:
         if s < 1:
-            raise x.fail(DiceValueError, f"{x.label(node.sides.span)} can be {s}, and a die needs at least 1 side",
+            raise x.fail(DiceValueError, i18n._("{label} can be {s}, and a die needs at least 1 side").format(
+                                             label=x.label(node.sides.span), s=s),
                          node.sides.span)
     if max(all_sides) > x.limits.max_faces:
-        raise NoExact(f"{label} has dice of up to {max(all_sides):,} faces, more than the {x.limits.max_faces:,} "
-                      f"exact odds follow; estimated instead")
+        raise NoExact(i18n._("{label} has dice of up to {most} faces, more than the {limit} exact odds follow; "
+                             "estimated instead").format(
+                          label=label, most=i18n.number(max(all_sides)), limit=i18n.number(x.limits.max_faces)))
     mixtures = len(counts) * len(all_sides)        # the pools a rolled count or rolled sides can make
     mods = [_modifier(x, mod) for mod in node.modifiers]
     for mod in node.modifiers:
@@ -735,14 +756,16 @@ def _modifier(x: Exact, mod):
     def number(node, kind):
         if node is None:
             return 1
-        n = x.constant(x.number(node), f"{'the face' if kind == FACE_OP else 'the number of dice'} of {mod.token}")
+        n = x.constant(x.number(node), (i18n._("the face of {token}") if kind == FACE_OP else
+                                        i18n._("the number of dice of {token}")).format(token=mod.token))
         if n < 0 and kind != FACE_OP:
-            raise x.fail(DiceValueError, f"{mod.token} needs a number of dice of 0 or more, not {n}", mod.span)
+            raise x.fail(DiceValueError, i18n._("{token} needs a number of dice of 0 or more, not {n}").format(
+                                             token=mod.token, n=n), mod.span)
         return n
 
     found = operands(entry, mod, number, x.test)
     if entry.exact is None:
-        raise NoExact(f"the modifier {entry.token} has no exact form")
+        raise NoExact(i18n._("the modifier {token} has no exact form").format(token=entry.token))
     return entry, found
 
 
@@ -771,9 +794,10 @@ def _pool_literal(x: Exact, node: ast.PoolLiteral):
         elif isinstance(value, icepool.Die):
             dice.append(value)
         elif isinstance(value, Formula):
-            raise NoExact("a pool holding a value that depends on a shared roll")
+            raise NoExact(i18n._("a pool holding a value that depends on a shared roll"))
         elif isinstance(value, (bool, str)):
-            raise x.fail(DiceTypeError, f"a pool holds numbers and dice, not {describe(value)}", item.span)
+            raise x.fail(DiceTypeError, i18n._("a pool holds numbers and dice, not {kind}").format(
+                                            kind=describe(value)), item.span)
         else:
             fixed.append(value)
     parts = list(pools)
@@ -790,7 +814,8 @@ def _pool_literal(x: Exact, node: ast.PoolLiteral):
     for mod in node.modifiers:
         entry, found = _modifier(x, mod)
         if entry.draws:
-            raise NoExact(f"'{entry.token}' on the dice of [..] (written as NdS{entry.token} it is exact)")
+            raise NoExact(i18n._("'{token}' on the dice of [..] (written as NdS{token} it is exact)").format(
+                              token=entry.token))
         value = x.transform(lambda e, entry=entry, found=found: _select(x, entry, found, e), value)
     return value
 

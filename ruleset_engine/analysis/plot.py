@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ruleset_engine import i18n
 from ruleset_engine.errors import InputError
 
 FORMATS = (".png", ".svg")
@@ -26,19 +27,23 @@ def check_target(path: str) -> None:
     matplotlib to write it (a sweep of hours is not run for a figure that cannot be written)."""
     target = Path(path)
     if target.suffix.lower() not in FORMATS:
-        raise PlotError(f"--plot writes {' or '.join(FORMATS)} files, not {path!r}")
+        raise PlotError(i18n._("--plot writes {formats} files, not {path}").format(formats=" or ".join(FORMATS),
+                                                                                    path=repr(path)))
     folder = target.parent
     if not folder.is_dir():
-        what = "is not a folder" if folder.exists() else "does not exist"
-        raise PlotError(f"--plot {path}: the folder {folder} {what}; make it first, or choose another path")
+        gone = i18n._("--plot {path}: the folder {folder} does not exist; make it first, or choose another path")
+        other = i18n._("--plot {path}: the folder {folder} is not a folder; make it first, or choose another path")
+        raise PlotError((other if folder.exists() else gone).format(path=path, folder=folder))
     if target.is_dir():
-        raise PlotError(f"--plot {path} is a folder: give the path of a .png or .svg file")
+        raise PlotError(i18n._("--plot {path} is a folder: give the path of a .png or .svg file").format(path=path))
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise PlotError(f"--plot {path}: the folder {folder} cannot be written in")
+        raise PlotError(i18n._("--plot {path}: the folder {folder} cannot be written in").format(
+                            path=path, folder=folder))
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise PlotError("--plot needs matplotlib: pip install 'dusk[plot]' (or pip install matplotlib)") from None
+        raise PlotError(i18n._("--plot needs matplotlib: pip install 'dusk[plot]' (or pip install "
+                               "matplotlib)")) from None
 
 
 def series(data: dict) -> list[tuple[str | None, list, list, list, list]]:
@@ -74,8 +79,10 @@ def figure(data: dict):
     if not numeric:
         ax.set_xticks(range(len(data["sweep"][first])), [str(v) for v in data["sweep"][first]])
     ax.set_xlabel(first)
-    ax.set_ylabel(f"{data['main']} (% of games, 95% interval)")
-    ax.set_title(f"{data['ruleset']}: {data['games']:,} games per value, seed {data['seed']}")
+    ax.set_ylabel(i18n._("{result} ({percent} of games, 95{percent} interval)").format(
+        result=data["main"], percent="%"))
+    ax.set_title(i18n._("{ruleset}: {games} games per value, seed {seed}").format(
+                     ruleset=data["ruleset"], games=i18n.number(data["games"]), seed=data["seed"]))
     ax.grid(True, alpha=0.3)
     if len(data["sweep"]) > 1:
         ax.legend()
@@ -89,5 +96,5 @@ def write(data: dict, path: str):
     try:
         fig.savefig(path, format=Path(path).suffix.lower()[1:])
     except OSError as err:
-        raise PlotError(f"cannot write {path}: {err.strerror or err}") from None
+        raise PlotError(i18n._("cannot write {path}: {error}").format(path=path, error=err.strerror or err)) from None
     return fig, ax

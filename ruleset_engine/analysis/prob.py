@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ruleset_engine import i18n
 from ruleset_engine.dice import compile as compile_expression
 from ruleset_engine.dice.errors import DiceTypeError
 from ruleset_engine.dice.kinds import BOOL, STR
@@ -191,7 +192,7 @@ class Chart:
 def _compiled(text: str, formulas=NO_FORMULAS):
     expr = compile_expression(text, formulas=formulas)
     if expr.kind == STR:
-        raise DiceTypeError("prob answers for numbers and true/false, and this expression gives words", text,
+        raise DiceTypeError(i18n._("prob answers for numbers and true/false, and this expression gives words"), text,
                             (0, len(text)))
     return expr
 
@@ -204,7 +205,8 @@ def _let_name(name: str) -> str:
     except DuskError:
         tree = None
     if not isinstance(tree, ast.Name) or len(tree.path) != 1:
-        raise ProbError(f"{name!r} cannot be a name (a let is NAME=EXPR, with NAME a word such as pool)")
+        raise ProbError(i18n._("{name} cannot be a name (a let is NAME=EXPR, with NAME a word such as pool)").format(
+                            name=repr(name)))
     return name
 
 
@@ -212,7 +214,7 @@ def parse_let(text: str) -> tuple[str, str]:
     """NAME=EXPR, as --let takes it."""
     name, sep, expression = text.partition("=")
     if not sep or not expression.strip():
-        raise ProbError(f"--let takes NAME=EXPR, such as pool=7d10, not {text!r}")
+        raise ProbError(i18n._("--let takes NAME=EXPR, such as pool=7d10, not {text}").format(text=repr(text)))
     return _let_name(name.strip()), expression.strip()
 
 
@@ -225,11 +227,12 @@ def parse_axis(text: str) -> tuple[str, list[int]]:
     except ValueError:
         values = None
     if not sep or values is None:
-        raise ProbError(f"--grid takes NAME=a..b, such as N=1..10, not {text!r}")
+        raise ProbError(i18n._("--grid takes NAME=a..b, such as N=1..10, not {text}").format(text=repr(text)))
     if not values:
-        raise ProbError(f"--grid {text}: the range is empty (a..b with a <= b)")
+        raise ProbError(i18n._("--grid {text}: the range is empty (a..b with a <= b)").format(text=text))
     if len(values) > MAX_GRID_VALUES:
-        raise ProbError(f"--grid {text}: {len(values)} values, more than {MAX_GRID_VALUES}")
+        raise ProbError(i18n._("--grid {text}: {count} values, more than {limit}").format(
+                            text=text, count=len(values), limit=MAX_GRID_VALUES))
     return _let_name(name.strip()), values
 
 
@@ -237,9 +240,11 @@ def _check_options(depth, samples) -> None:
     from ruleset_engine.analysis.exact import EXACT_LIMITS
 
     if depth is not None and not 1 <= depth <= EXACT_LIMITS.max_depth:
-        raise ProbError(f"--depth takes 1 to {EXACT_LIMITS.max_depth}, not {depth}")
+        raise ProbError(i18n._("--depth takes 1 to {limit}, not {depth}").format(
+                            limit=EXACT_LIMITS.max_depth, depth=depth))
     if not 1 <= samples <= MAX_SAMPLES:
-        raise ProbError(f"--samples takes 1 to {MAX_SAMPLES:,}, not {samples:,}")
+        raise ProbError(i18n._("--samples takes 1 to {limit}, not {samples}").format(
+                            limit=i18n.number(MAX_SAMPLES), samples=i18n.number(samples)))
 
 
 def ask(questions: list[str], *, lets=(), env=None, depth: int | None = None, estimate: bool = False,
@@ -250,7 +255,7 @@ def ask(questions: list[str], *, lets=(), env=None, depth: int | None = None, es
     env = dict(env or {})
     compiled_lets = [(name, compile_expression(text, formulas=formulas)) for name, text in lets]
     compiled = [_compiled(text, formulas) for text in questions]
-    why = "--estimate asked for a simulation" if estimate else None
+    why = i18n._("--estimate asked for a simulation") if estimate else None
     if not estimate:
         from ruleset_engine.analysis.exact import NoExact, Unordered
 
@@ -261,7 +266,7 @@ def ask(questions: list[str], *, lets=(), env=None, depth: int | None = None, es
         except Unordered:
             # icepool finds no order to read the dice in (a keep on a pool whose size is known only
             # when rolled, inside another): no exact odds, said so, never a failure.
-            why = "exact odds cannot read these dice in order (a pool whose size is known only when rolled)"
+            why = i18n._("exact odds cannot read these dice in order (a pool whose size is known only when rolled)")
     return _estimate(compiled_lets, compiled, env, samples, seed, why, list(lets))
 
 
@@ -291,7 +296,7 @@ def _kind(chances) -> str:
         return BOOL
     for v in values:
         if type(v) not in (int, bool):
-            raise DiceTypeError(f"prob answers for numbers and true/false, not {v!r}")
+            raise DiceTypeError(i18n._("prob answers for numbers and true/false, not {value}").format(value=repr(v)))
     return "number"
 
 
@@ -317,12 +322,15 @@ def _estimate(compiled_lets, compiled, env, samples, seed, why, lets) -> Answer:
             # Known after the first samples: the whole estimate would roll past the limit.
             each = rng.rolled / PROBE
             fewer = max(1, int(MAX_ESTIMATE_DICE / each))
-            raise ProbError(f"{samples:,} samples would roll about {int(each * samples):,} dice ({each:,.0f} a "
-                            f"sample), more than the {MAX_ESTIMATE_DICE:,} an estimate rolls; ask for "
-                            f"--samples {fewer:,} or fewer")
+            raise ProbError(i18n._("{samples} samples would roll about {dice} dice ({each} a sample), more than "
+                                   "the {limit} an estimate rolls; ask for --samples {fewer} or fewer").format(
+                                samples=i18n.number(samples), dice=i18n.number(int(each * samples)),
+                                each=i18n.number(each, 0), limit=i18n.number(MAX_ESTIMATE_DICE),
+                                fewer=i18n.number(fewer)))
         if rng.rolled > MAX_ESTIMATE_DICE:
-            raise ProbError(f"the estimate rolled more than {MAX_ESTIMATE_DICE:,} dice in its first {done:,} "
-                            f"samples (more a sample than the first {PROBE} did); ask for fewer --samples")
+            raise ProbError(i18n._("the estimate rolled more than {limit} dice in its first {done} samples (more "
+                                   "a sample than the first {probe} did); ask for fewer --samples").format(
+                                limit=i18n.number(MAX_ESTIMATE_DICE), done=i18n.number(done), probe=PROBE))
         scope = dict(env)
         for name, expr in compiled_lets:
             scope[name] = expr.plain(rng, scope)
@@ -341,15 +349,16 @@ def grid(expression: str, axes: list[tuple[str, list[int]]], *, at_least: int | 
          samples: int = DEFAULT_SAMPLES, seed: int = 0, formulas=NO_FORMULAS) -> Chart:
     """One question asked for every value of one or two names (rows, then columns)."""
     if not 1 <= len(axes) <= 2:
-        raise ProbError(f"a chart has one or two --grid names, not {len(axes)}")
+        raise ProbError(i18n._("a chart has one or two --grid names, not {count}").format(count=len(axes)))
     if len(axes) == 2 and axes[0][0] == axes[1][0]:
-        raise ProbError(f"--grid names {axes[0][0]} twice")
+        raise ProbError(i18n._("--grid names {name} twice").format(name=axes[0][0]))
     if at_least is not None and at_most is not None:
-        raise ProbError("a chart reads --at-least or --at-most, not both")
+        raise ProbError(i18n._("a chart reads --at-least or --at-most, not both"))
     rows, columns = axes[0], axes[1] if len(axes) == 2 else None
     cells = len(rows[1]) * (len(columns[1]) if columns else 1)
     if cells > MAX_GRID_CELLS:
-        raise ProbError(f"the chart would have {cells:,} cells, more than {MAX_GRID_CELLS}")
+        raise ProbError(i18n._("the chart would have {cells} cells, more than {limit}").format(
+                            cells=i18n.number(cells), limit=MAX_GRID_CELLS))
     _check_options(depth, samples)
     _compiled(expression, formulas)        # a bad expression is refused before any cell is worked out
     table, answers = [], []
@@ -375,7 +384,7 @@ def odds(expression: str, *, lets: dict | None = None, ruleset: str | None = Non
     a seeded estimate (`samples` not None); `lets` NAME -> EXPR as `--let`; `ruleset` and `params` give
     `params.NAME` as `--ruleset` and `--set` do."""
     if params and ruleset is None:
-        raise ProbError("params change a ruleset's params: name the ruleset too")
+        raise ProbError(i18n._("params change a ruleset's params: name the ruleset too"))
     env, formulas = {}, NO_FORMULAS
     if ruleset is not None:
         from ruleset_engine.ruleset import load

@@ -22,6 +22,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
+from ruleset_engine import i18n
 from ruleset_engine.errors import DuskError
 from ruleset_engine.i18n import _
 from ruleset_engine.ruleset import load
@@ -57,7 +58,8 @@ def loop_action(ruleset: Ruleset) -> str:
     for name, action in ruleset.actions.items():
         if action.plays_level:
             return name
-    raise SimulationError(f"{ruleset.id} has no game loop to simulate (it needs a loop: section)")
+    raise SimulationError(i18n._("{id} has no game loop to simulate (it needs a loop: section)").format(
+                              id=ruleset.id))
 
 
 def check_loop_action(ruleset: Ruleset) -> None:
@@ -65,8 +67,8 @@ def check_loop_action(ruleset: Ruleset) -> None:
     action = ruleset.actions[loop_action(ruleset)]
     missing = [name for name, p in action.params.items() if p.default is None]
     if missing:
-        raise SimulationError(f"the loop action {action.name!r} needs {missing[0]} and has no default for it, "
-                              "so a simulation cannot play it")
+        raise SimulationError(i18n._("the loop action {name} needs {missing} and has no default for it, so a "
+                                     "simulation cannot play it").format(name=repr(action.name), missing=missing[0]))
 
 
 def simulation_program(ruleset: Ruleset, params: dict) -> Program:
@@ -92,7 +94,8 @@ def played_game(program: Program, seed: int, max_rounds: int = MAX_ROUNDS) -> tu
         rounds = entry["play"](max_rounds)
         report = entry["report"]()
     except RoundLimit as limit:
-        raise SimulationError(limit.args[0] if limit.args else f"a game went past {max_rounds:,} rounds") from None
+        raise SimulationError(limit.args[0] if limit.args else i18n._("a game went past {rounds} rounds").format(
+                                                                   rounds=i18n.number(max_rounds))) from None
     except Exception as err:   # a rule that failed: located where the ruleset wrote it
         program.reraise(err)
     return run.result, rounds, report, rng, run.value, run.tallies
@@ -141,7 +144,8 @@ def _played(program: Program, seed: int, i: int):
     try:
         return played_game(program, game_seed(seed, i))
     except (RuleError, GameError, SimulationError) as err:
-        raise SimulationError(f"game {i} (seed {game_seed(seed, i)}) stopped: {err}") from None
+        raise SimulationError(i18n._("game {i} (seed {seed}) stopped: {error}").format(
+                                  i=i, seed=game_seed(seed, i), error=err)) from None
 
 
 def play_range(source: str, params: dict, seed: int, start: int, stop: int, sheets: tuple = (),
@@ -182,10 +186,12 @@ def play_lockstep_range(cell: tuple, seed: int, start: int, stop: int, rows: Row
         lockstep.play_range(_ruleset(source), params, seed, start, stop, tally, DEFAULT_RUN_LIMITS, MAX_ROUNDS,
                             rows=rows, sheets=sheets)
     except lockstep.RoundLimitReached as err:
-        raise SimulationError(f"games {start}..{stop - 1} (lockstep, seed {seed}) stopped: {err}") from None
+        raise SimulationError(i18n._("games {start}..{last} (lockstep, seed {seed}) stopped: {error}").format(
+                                  start=start, last=stop - 1, seed=seed, error=err)) from None
     except RuleError as err:
-        raise SimulationError(f"games {start}..{stop - 1} (lockstep, seed {seed}; --backend untraced names the "
-                              f"game) stopped: {err}") from None
+        raise SimulationError(i18n._("games {start}..{last} (lockstep, seed {seed}; --backend untraced names the "
+                                     "game) stopped: {error}").format(
+                                  start=start, last=stop - 1, seed=seed, error=err)) from None
     return tally
 
 
@@ -195,7 +201,8 @@ def choose_backend(ruleset: Ruleset, params: dict, backend: str) -> tuple[str, s
     from ruleset_engine.runtime import vectorizable
 
     if backend not in BACKENDS:
-        raise GameError(f"--backend takes {', '.join(BACKENDS)}, not {backend!r}")
+        raise GameError(i18n._("--backend takes {backends}, not {backend}").format(
+                            backends=", ".join(BACKENDS), backend=repr(backend)))
     if backend == "untraced":
         return "untraced", _("asked for with --backend untraced")
     refused = vectorizable.refusal(ruleset, params)
@@ -302,9 +309,11 @@ def _ranges(games: int, chunk: int = CHUNK):
 def check_games(games: int, cells: int = 1) -> None:
     """-n, and the games of every cell together, before any work."""
     if not 1 <= games <= MAX_GAMES:
-        raise GameError(f"-n takes 1 to {MAX_GAMES:,} games, not {games:,}")
+        raise GameError(i18n._("-n takes 1 to {limit} games, not {games}").format(
+                            limit=i18n.number(MAX_GAMES), games=i18n.number(games)))
     if games * cells > MAX_GAMES:
-        raise GameError(f"{cells:,} cells of {games:,} games each is more than {MAX_GAMES:,} games in all")
+        raise GameError(i18n._("{cells} cells of {games} games each is more than {limit} games in all").format(
+                            cells=i18n.number(cells), games=i18n.number(games), limit=i18n.number(MAX_GAMES)))
 
 
 def prepared(source: str, params: dict | None, sheets=(), write: bool = True) -> tuple[Ruleset, dict]:

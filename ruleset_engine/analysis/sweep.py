@@ -13,6 +13,7 @@ import itertools
 import time
 from dataclasses import dataclass
 
+from ruleset_engine import i18n
 from ruleset_engine.runtime import GameError, resolve_params
 
 from .records import Recorded, check_target, layout, sink_for
@@ -38,54 +39,58 @@ def parse_sweep(text: str) -> tuple[str, list[str]]:
     name, sep, spec = text.partition("=")
     name, spec = name.strip(), spec.strip()
     if not sep or not name or not spec:
-        raise GameError(f"--sweep takes PARAM=a..b or PARAM=a,b,c, not {text!r}")
+        raise GameError(i18n._("--sweep takes PARAM=a..b or PARAM=a,b,c, not {text}").format(text=repr(text)))
     if RANGE in spec and "," not in spec:
         low, _, high = spec.partition(RANGE)
         try:
             low, high = int(low), int(high)
         except ValueError:
-            raise GameError(f"--sweep {text}: a range a..b takes two whole numbers "
-                            "(list the values of other params: PARAM=a,b,c)") from None
+            raise GameError(i18n._("--sweep {text}: a range a..b takes two whole numbers (list the values of "
+                                   "other params: PARAM=a,b,c)").format(text=text)) from None
         if low > high:
-            raise GameError(f"--sweep {text}: the range is empty (a..b with a <= b)")
+            raise GameError(i18n._("--sweep {text}: the range is empty (a..b with a <= b)").format(text=text))
         if high - low + 1 > MAX_CELLS:
-            raise GameError(f"--sweep {text}: {high - low + 1:,} values, more than {MAX_CELLS}")
+            raise GameError(i18n._("--sweep {text}: {count} values, more than {limit}").format(
+                                text=text, count=i18n.number(high - low + 1), limit=MAX_CELLS))
         return name, [str(v) for v in range(low, high + 1)]
     values = [v.strip() for v in spec.split(",")]
     if any(not v for v in values):
-        raise GameError(f"--sweep {text}: an empty value in the list")
+        raise GameError(i18n._("--sweep {text}: an empty value in the list").format(text=text))
     if len(values) > MAX_CELLS:
-        raise GameError(f"--sweep {text}: {len(values):,} values, more than {MAX_CELLS}")
+        raise GameError(i18n._("--sweep {text}: {count} values, more than {limit}").format(
+                            text=text, count=i18n.number(len(values)), limit=MAX_CELLS))
     return name, values
 
 
 def axes_of(ruleset, specs: list[str], fixed: dict) -> list[Axis]:
     """The sweeps, each value checked as --set checks it (over the fixed params)."""
     if not 1 <= len(specs) <= MAX_SWEEPS:
-        raise GameError(f"--sweep takes one or two params, not {len(specs)}")
+        raise GameError(i18n._("--sweep takes one or two params, not {count}").format(count=len(specs)))
     axes = []
     for text in specs:
         name, texts = parse_sweep(text)
         if any(axis.param == name for axis in axes):
-            raise GameError(f"--sweep names {name} twice")
+            raise GameError(i18n._("--sweep names {name} twice").format(name=name))
         if name in fixed:
-            raise GameError(f"{name} is both swept and --set: keep one")
+            raise GameError(i18n._("{name} is both swept and --set: keep one").format(name=name))
         param = ruleset.params.get(name)
         if param is None:
-            known = ", ".join(sorted(ruleset.params)) or "none"
-            raise GameError(f"{ruleset.id} has no param {name!r} (its params: {known})")
+            known = ", ".join(sorted(ruleset.params)) or i18n._("none")
+            raise GameError(i18n._("{id} has no param {name} (its params: {known})").format(
+                                id=ruleset.id, name=repr(name), known=known))
         if RANGE in text.partition("=")[2] and "," not in text and param.type != "integer":
-            raise GameError(f"--sweep {text}: {name} is a {param.type} param; a range a..b is for whole "
-                            f"numbers (list its values: {name}=a,b)")
+            raise GameError(i18n._("--sweep {text}: {name} is a {type} param; a range a..b is for whole numbers "
+                                   "(list its values: {name}=a,b)").format(text=text, name=name, type=param.type))
         values = tuple(resolve_params(ruleset, {**fixed, name: v})[name] for v in texts)
         if len(set(map(repr, values))) != len(values):
-            raise GameError(f"--sweep {text}: a value is listed twice")
+            raise GameError(i18n._("--sweep {text}: a value is listed twice").format(text=text))
         axes.append(Axis(name, values))
     cells = 1
     for axis in axes:
         cells *= len(axis.values)
     if cells > MAX_CELLS:
-        raise GameError(f"the sweeps make {cells:,} cells, more than {MAX_CELLS}")
+        raise GameError(i18n._("the sweeps make {cells} cells, more than {limit}").format(
+                            cells=i18n.number(cells), limit=MAX_CELLS))
     return axes
 
 

@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ruleset_engine import i18n
+
 from . import ast
 from .entries import Alias
 from .errors import DiceSyntaxError
@@ -133,13 +135,13 @@ class _Rewrite:
     def ended_by(self):
         """The notation after which no modifier may come: a count (and its deduction) or a sort."""
         if self.order is not None:
-            return self.order[0], "sorting comes last", "4d6kh3sd"
+            return self.order[0], i18n._("sorting comes last"), "4d6kh3sd"
         if self.deduct is not None:
-            return self.deduct[0], "the failures deducted end the notation (one deduction, after one count)", \
+            return self.deduct[0], i18n._("the failures deducted end the notation (one deduction, after one count)"), \
                 "10d10kh5cs>=6df=1"
         if self.count is not None:
-            return self.count[0], "a count of dice gives a number, not dice (only df or f, failures to deduct, " \
-                                  "follow it)", "5d10kh3cs>=6"
+            return self.count[0], i18n._("a count of dice gives a number, not dice (only df or f, failures to "
+                                         "deduct, follow it)"), "5d10kh3cs>=6"
         return None
 
     def add(self, mod) -> None:
@@ -151,8 +153,9 @@ class _Rewrite:
                 self.deduct = self._deduct(entry, mod)
                 return
             last, why, example = ended
-            raise _refuse(f"'{self.label(mod.span)}' cannot come after '{self.label(last.span)}': {why}; write the "
-                          f"dice's modifiers before it, as in {example}", self.text, mod.span)
+            raise _refuse(i18n._("'{label}' cannot come after '{last}': {why}; write the dice's modifiers "
+                                 "before it, as in {example}").format(label=self.label(mod.span), last=self.label(last.span),
+                                                                     why=why, example=example), self.text, mod.span)
         if entry is None:            # dusk's own modifier, as written
             self.pool_mods.append(mod)
             self.pool_text += self.label(mod.span)
@@ -167,18 +170,20 @@ class _Rewrite:
             self.count = self._count(entry, mod)
         elif entry.role == "order":
             if mod.value is not None:
-                raise _refuse(f"'{mod.token}' sorts the dice and takes no value", self.text, mod.value.span)
+                raise _refuse(i18n._("'{token}' sorts the dice and takes no value").format(token=mod.token), self.text,
+                              mod.value.span)
             self.order = (mod, mod.token == "sd")
         else:
             example = "10d10>6f1" if entry.roll20 else "10d10cs>=6df=1"
-            raise _refuse(f"'{self.label(mod.span)}' deducts failures from a count of successes, and nothing before "
-                          f"it counts: write the count first, as in {example}", self.text, mod.span)
+            raise _refuse(i18n._("'{label}' deducts failures from a count of successes, and nothing before it "
+                                 "counts: write the count first, as in {example}").format(
+                              label=self.label(mod.span), example=example), self.text, mod.span)
 
     def _modifier(self, entry: Alias, mod: Written):
         read = _condition(entry, mod)
         if read is None and entry.operand == "condition":
-            raise _refuse(f"'{mod.token}' needs the faces to act on: {mod.token}1 (== 1) or {mod.token}<2 (2 or less, "
-                          f"as {entry.tool} reads it)", self.text, mod.span)
+            raise _refuse(i18n._("'{token}' needs the faces to act on: {token}1 (== 1) or {token}<2 (2 or less, "
+                                 "as {tool} reads it)").format(token=mod.token, tool=entry.tool), self.text, mod.span)
         cond = None if read is None else ast.Condition(read[0], read[1], mod.span, read[1].depth + 1)
         spelled = entry.becomes + ("" if read is None else read[0] + self.label(read[1].span))
         return ast.Modifier(entry.becomes, (cond,), mod.span), spelled
@@ -189,8 +194,9 @@ class _Rewrite:
         if read is None:   # Foundry's bare cs: the dice on their highest face
             sides = getattr(self.node, "sides", None)
             if not isinstance(sides, ast.Integer):
-                raise _refuse(f"a bare '{mod.token}' counts the dice on their highest face, and these dice have no "
-                              f"written number of sides: write {mod.token}=N", self.text, mod.span)
+                raise _refuse(i18n._("a bare '{token}' counts the dice on their highest face, and these dice have "
+                                     "no written number of sides: write {token}=N").format(token=mod.token), self.text,
+                              mod.span)
             return mod, "==", sides, str(sides.value)      # d% has 100 sides
         return mod, read[0], read[1], self.label(read[1].span)
 
@@ -198,8 +204,8 @@ class _Rewrite:
         read = _condition(entry, mod)
         if read is None:
             if entry.roll20:
-                raise _refuse(f"'{mod.token}' needs the faces that fail: {mod.token}1 (== 1) or {mod.token}<2 (2 or "
-                              f"less, as Roll20 reads it)", self.text, mod.span)
+                raise _refuse(i18n._("'{token}' needs the faces that fail: {token}1 (== 1) or {token}<2 (2 or "
+                                     "less, as Roll20 reads it)").format(token=mod.token), self.text, mod.span)
             _, op, value, shown = self.count      # Foundry: the dice the count did not count
             return mod, NEGATED[op], value, shown
         return mod, read[0], read[1], self.label(read[1].span)

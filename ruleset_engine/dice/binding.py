@@ -17,6 +17,8 @@ import operator
 from dataclasses import dataclass
 from typing import Callable
 
+from ruleset_engine import i18n
+
 from .entries import Form, Function
 from .errors import DiceTypeError
 
@@ -53,10 +55,11 @@ def bind(entry: Function, node) -> Binding:
     keywords = []
     for kw in node.keywords:
         if kw.name not in allowed and form.any_keyword is None:
-            names = ", ".join(f"{k}=" for k in sorted(allowed)) or "none"
-            raise DiceTypeError(f"{entry.name}(..) has no keyword {kw.name!r} (keywords: {names})", span=kw.span)
+            names = ", ".join(f"{k}=" for k in sorted(allowed)) or i18n._("none")
+            raise DiceTypeError(i18n._("{function}(..) has no keyword {keyword} (keywords: {names})").format(
+                                    function=entry.name, keyword=repr(kw.name), names=names), span=kw.span)
         if kw.name in seen:
-            raise DiceTypeError(f"{kw.name}= is given twice", span=kw.span)
+            raise DiceTypeError(i18n._("{name}= is given twice").format(name=kw.name), span=kw.span)
         seen.add(kw.name)
         keywords.append((kw.name, form.keywords.get(kw.name, form.any_keyword), kw.value))
     kinds = form.args + (form.args[-1],) * (n - len(form.args)) if form.variadic else form.args
@@ -84,16 +87,22 @@ def call_label(function: str) -> str:
 
 def arity_message(entry: Function, n: int) -> str:
     low, high = entry.arities
-    want = str(low) if low == high else f"{low} to {high}" if high < 99 else f"at least {low}"
-    plural = "" if want in ("1", "at least 1") else "s"
-    return f"{entry.name}(..) takes {want} argument{plural}, not {n}"
+    if low == high:
+        return i18n.ngettext("{name}(..) takes {low} argument, not {n}", "{name}(..) takes {low} arguments, not {n}",
+                             low).format(name=entry.name, low=low, n=n)
+    if high < 99:
+        return i18n._("{name}(..) takes {low} to {high} arguments, not {n}").format(name=entry.name, low=low, high=high,
+                                                                                    n=n)
+    return i18n.ngettext("{name}(..) takes at least {low} argument, not {n}",
+                         "{name}(..) takes at least {low} arguments, not {n}", low).format(name=entry.name, low=low, n=n)
 
 
 def negative_count(function: str, n) -> str:
     """A number of dice below 0 given to a function (highest(p, n))."""
-    return f"{call_label(function)} needs a count of 0 or more, not {n}"
+    return i18n._("{call} needs a count of 0 or more, not {n}").format(call=call_label(function), n=n)
 
 
 def empty_pool(function: str, label: str) -> str:
     """highest(..) or lowest(..) of a pool with no dice, and no default= (`label`: the pool as written)."""
-    return f"{function}({label}) of an empty pool: give a default, as in {function}({label}, default=0)"
+    return i18n._("{function}({label}) of an empty pool: give a default, as in {function}({label}, default=0)").format(
+               function=function, label=label)

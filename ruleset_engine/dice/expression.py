@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from difflib import get_close_matches
 from functools import lru_cache
 
+from ruleset_engine import i18n
+
 from . import ast
 from .errors import DiceError, DiceLimitError, UnknownName
 from .kinds import ANY, describe
@@ -42,11 +44,13 @@ def _missing(env, path, depth, span) -> UnknownName:
         holder = holder[part]
     prefix = ".".join(path[:depth])
     if not hasattr(holder, "keys"):
-        return UnknownName(f"{prefix!r} is {describe(t_env(holder))} and has no {path[depth]!r}", span=span)
-    message = f"unknown name {'.'.join(path[:depth + 1])!r}"
+        return UnknownName(i18n._("{prefix} is {kind} and has no {field}").format(
+                               prefix=repr(prefix), kind=describe(t_env(holder)), field=repr(path[depth])), span=span)
+    message = i18n._("unknown name {name}").format(name=repr('.'.join(path[:depth + 1])))
     guesses = get_close_matches(str(path[depth]), [str(k) for k in holder.keys()], n=1)
     if guesses:
-        message += f" (did you mean {(prefix + '.' if prefix else '') + guesses[0]!r}?)"
+        message += i18n._(" (did you mean {guess}?)").format(
+                       guess=repr((prefix + '.' if prefix else '') + guesses[0]))
     return UnknownName(message, span=span)
 
 
@@ -55,7 +59,8 @@ def env_call(env, name: str, args: tuple, path: tuple, span, convert):
     fields read from what it gives."""
     function = env.get(name) if hasattr(env, "get") else None
     if not callable(function):
-        raise UnknownName(f"{name}(..) reads the records of a game: use it in the game's rules", span=span)
+        raise UnknownName(i18n._("{name}(..) reads the records of a game: use it in the game's rules").format(
+                              name=name), span=span)
     return env_name(function(*args), path, span, convert)
 
 
@@ -176,7 +181,7 @@ def _compile_cached(text: str, limits: Limits, functions: frozenset = frozenset(
     try:
         return Expression(text, tree, limits, functions, formulas)
     except RecursionError:  # pragma: no cover - the depth limit is far below Python's
-        raise DiceLimitError("the expression is too deeply nested", text, None) from None
+        raise DiceLimitError(i18n._("the expression is too deeply nested"), text, None) from None
 
 
 def written_out_checked(text: str, tree, formulas) -> None:
@@ -187,8 +192,9 @@ def written_out_checked(text: str, tree, formulas) -> None:
     if nodes > MAX_WRITTEN_OUT:
         call = calls_in(tree, formulas)[0][0]
         about = f"{nodes:,}" if nodes < 10**9 else f"10^{len(str(nodes)) - 1}"
-        raise DiceLimitError(f"this formula is more than {MAX_WRITTEN_OUT:,} parts long once the named formulas "
-                             f"it calls are written in place (about {about}); call fewer of them", text,
+        raise DiceLimitError(i18n._("this formula is more than {limit} parts long once the named formulas it "
+                                    "calls are written in place (about {about}); call fewer of them").format(
+                                 limit=i18n.number(MAX_WRITTEN_OUT), about=about), text,
                              call.name_span)
 
 

@@ -8,6 +8,8 @@ shape (see entries.py), so each rule of the language is written here once.
 
 from __future__ import annotations
 
+from ruleset_engine import i18n
+
 from .binding import empty_pool, negative_count
 from .entries import CONDITION_ARG, EXPR_ARG, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG, Form, Function
 from .errors import DiceLimitError, DiceTypeError, DiceValueError
@@ -79,20 +81,23 @@ def plural(n: int, one: str, many: str) -> str:
 
 def _check_extreme(lo, call, form, args) -> None:
     if len(call.args) == 2 and any(k.name == "default" for k in call.keywords):
-        raise lo.fail(DiceTypeError, f"default= only applies to {call.function}(pool) without a count", call.span)
+        raise lo.fail(DiceTypeError, i18n._("default= only applies to {function}(pool) without a count").format(
+                                         function=call.function), call.span)
 
 
 def _check_kinds(lo, call, form, args) -> None:
     if not call.keywords:
-        raise lo.fail(DiceTypeError, "kinds(..) names at least one kind and how many dice are of it, as in "
-                                     "kinds(5d10, wild=2)", call.span)
+        raise lo.fail(DiceTypeError, i18n._("kinds(..) names at least one kind and how many dice are of it, as in "
+                                            "kinds(5d10, wild=2)"), call.span)
     for keyword in call.keywords:
         if keyword.name == NO_KIND:
-            raise lo.fail(DiceTypeError, f"{NO_KIND} names the dice of no kind (of(p, {NO_KIND}), kind={NO_KIND}): "
-                                         f"kinds(..) gives kinds of other names", keyword.span)
+            raise lo.fail(DiceTypeError, i18n._("{no_kind} names the dice of no kind (of(p, {no_kind}), "
+                                                "kind={no_kind}): kinds(..) gives kinds of other names").format(
+                                             no_kind=NO_KIND), keyword.span)
     if args[0].is_const:
-        raise lo.fail(DiceTypeError, f"kinds(..) marks dice that are rolled, and {lo.label(call.args[0].span)} is a "
-                                     f"constant pool: give its kinds where it is rolled, as in kinds(5d10, wild=2)",
+        raise lo.fail(DiceTypeError, i18n._("kinds(..) marks dice that are rolled, and {label} is a constant "
+                                            "pool: give its kinds where it is rolled, as in kinds(5d10, wild=2)").format(
+                                         label=lo.label(call.args[0].span)),
                       call.args[0].span)
 
 
@@ -103,8 +108,9 @@ def _check_reroll(lo, call, form, args) -> None:
     if expr.bounds is not None and cond.every_value_meets(*expr.bounds):
         raise lo.fail(
             DiceLimitError,
-            f"every value of {lo.label(call.args[0].span)} ({expr.bounds[0]}..{expr.bounds[1]}) meets "
-            f"'{lo.label(call.args[1].span)}', so re-rolling while it does would never end",
+            i18n._("every value of {label} ({low}..{high}) meets '{condition}', so re-rolling while it does "
+                   "would never end").format(label=lo.label(call.args[0].span), low=expr.bounds[0],
+                                             high=expr.bounds[1], condition=lo.label(call.args[1].span)),
             call.span,
         )
 
@@ -152,9 +158,10 @@ def _exact_lowest(x, pool, default=None):
 
 
 def _exact_top(x, pool, n, highest):
-    n = x.constant(n, "how many dice")
+    n = x.constant(n, i18n._("how many dice"))
     if n < 0:       # as the select shape refuses it at the table
-        raise x.fail(DiceValueError, f"{x.call.function}(..) needs a count of 0 or more, not {n}", x.call.args[1].span)
+        raise x.fail(DiceValueError, i18n._("{function}(..) needs a count of 0 or more, not {n}").format(
+                                         function=x.call.function, n=n), x.call.args[1].span)
     return x.transform(lambda e: e.highest(n) if highest else e.lowest(n), pool)
 
 
@@ -230,7 +237,8 @@ def _vector_kinds(v, pool, **counts):
     for name, count in counts.items():
         count = np.asarray(count)
         if (count < 0).any():
-            raise DiceValueError(f"kinds(..) needs a number of dice of 0 or more, not {int(count.flat[np.argmax(count.flat < 0)])}",
+            raise DiceValueError(i18n._("kinds(..) needs a number of dice of 0 or more, not {count}").format(
+                                     count=int(count.flat[np.argmax(count.flat < 0)])),
                                  span=next(k.span for k in v.call.keywords if k.name == name))
         end = start + count
         kinds[present & (place >= start[:, None]) & (place < end[:, None])] = v.kind_code(name)
@@ -245,11 +253,13 @@ def _vector_reroll_chosen(v, pool, chosen, sides):
     np = v.np
     sides_ = np.asarray(sides)
     if (sides_ < 1).any():
-        raise DiceValueError(f"a die needs at least 1 side, not {int(sides_.flat[np.argmax(sides_.flat < 1)])}",
+        raise DiceValueError(i18n._("a die needs at least 1 side, not {s}").format(
+                                 s=int(sides_.flat[np.argmax(sides_.flat < 1)])),
                              span=v.call.args[2].span)
     faces = pool.faces.copy()
     if (sides_ > np.iinfo(faces.dtype).max).any():
-        raise DiceValueError(f"the lockstep backend rolls dice of at most {np.iinfo(faces.dtype).max:,} sides",
+        raise DiceValueError(i18n._("the lockstep backend rolls dice of at most {limit} sides").format(
+                                 limit=i18n.number(np.iinfo(faces.dtype).max)),
                              span=v.call.args[2].span)
     kinds = pool.kinds_or_none()
     want, want_kinds = v.compact_kinds(chosen.faces, chosen.kinds_or_none())
@@ -264,8 +274,10 @@ def _vector_reroll_chosen(v, pool, chosen, sides):
         if missing.any():
             k = int(np.flatnonzero(missing)[0])
             named = v.kind_name(int(kind[k]))
-            raise DiceValueError(f"reroll(..): a chosen die shows {int(face[k])}{' (' + named + ')' if named else ''}, "
-                                 f"and {v.label(v.call.args[0].span)} has no such die left to re-roll",
+            raise DiceValueError(i18n._("reroll(..): a chosen die shows {face}{kind}, and {label} has no such "
+                                        "die left to re-roll").format(
+                                     face=int(face[k]), kind=f" ({named})" if named else "",
+                                     label=v.label(v.call.args[0].span)),
                                  span=v.call.args[1].span)
         first = np.argmax(match, axis=1)
         taken[rows[asked], first[asked]] = True
@@ -588,7 +600,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
              "the dice of that kind (given by kinds(..)); the others are left out", "of(kinds(5d10, wild=2), wild)"),
     Function("plural", (Form((NUMBER_ARG, WORD_ARG, WORD_ARG), "plain", plural, result="string", total=True,
                              signature="plural(n, 'one', 'many')", exact=_exact_plural,
-                             no_vector="a word for a text: a simulation shows no texts"),),
+                             no_vector=i18n.N_("a word for a text: a simulation shows no texts")),),
              "the first word for exactly 1, the second for any other number (for texts)",
              "plural(ones, 'one', 'ones')"),
     Function("sort", (Form((POOL_ARG,), "order", keywords={"descending": TRUTH_ARG}, result="pool",

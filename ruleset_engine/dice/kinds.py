@@ -6,7 +6,15 @@ runs". Both modes (traced and untraced) use the same kinds, so they check the sa
 
 from __future__ import annotations
 
-NUM, BOOL, STR, POOL, ANY = "number", "true/false", "string", "pool", "any"
+from ruleset_engine.i18n import N_, _
+
+# The kinds are identifiers of the lowering and, in a message, words (`said`).
+NUM, BOOL, STR, POOL, ANY = N_("number"), N_("true/false"), N_("string"), N_("pool"), N_("any")
+
+
+def said(kind: str) -> str:
+    """A kind as a message says it, in the table's language ("expected a number here, not pool")."""
+    return _(kind)
 
 
 def join(a: str | None, b: str | None) -> str | None:
@@ -23,13 +31,13 @@ def describe(value) -> str:
     from .values import Pool
 
     if isinstance(value, bool):
-        return "true/false"
+        return _("true/false")
     if isinstance(value, int):
-        return "a number"
+        return _("a number")
     if isinstance(value, str):
-        return "a string"
+        return _("a string")
     if isinstance(value, (Pool, tuple)):
-        return "a pool of dice"
+        return _("a pool of dice")
     if value is None:
-        return "nothing"
-    return f"a {type(value).__name__}"
+        return _("nothing")
+    return _("a {name}").format(name=type(value).__name__)

@@ -24,11 +24,13 @@ from dataclasses import dataclass
 from difflib import get_close_matches
 from typing import Callable
 
+from ruleset_engine import i18n
+
 from . import ast, runtime
 from .entries import CONDITION_ARG, EXPR_ARG, FACE_OP, KIND_ARG, NUMBER_ARG, POOL_ARG, TRUTH_ARG, WORD_ARG, operands
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError, UnknownName
 from .functions import FUNCTIONS
-from .kinds import ANY, BOOL, NUM, POOL, STR
+from .kinds import ANY, BOOL, NUM, POOL, STR, said
 from .limits import Limits
 from .binding import COMPARE, FLIPPED, bind, negative_count
 from .modifiers import MODIFIERS, covers
@@ -237,7 +239,8 @@ class Lowering:
         if src.kind == NUM:
             return src
         if src.kind in (BOOL, STR):
-            raise self.fail(DiceTypeError, f"expected a number here, not {src.kind}", node.span)
+            raise self.fail(DiceTypeError, i18n._("expected a number here, not {kind}").format(kind=said(src.kind)),
+                            node.span)
         if src.kind == POOL:
             text = f"{src.text}.total" if self.traced else f"sum({src.items})"
             return Src(text, NUM, dice=src.dice)
@@ -254,8 +257,8 @@ class Lowering:
         if src.kind == POOL:
             return src
         if src.kind != ANY:
-            raise self.fail(DiceTypeError, f"{what} needs a pool of dice (such as 5d10, [1, 2, 3] or a name holding "
-                                           f"one), not {src.kind}", node.span)
+            raise self.fail(DiceTypeError, i18n._("{what} needs a pool of dice (such as 5d10, [1, 2, 3] or a name "
+                                                  "holding one), not {kind}").format(what=what, kind=said(src.kind)), node.span)
         helper = "_t_pool" if self.traced else "_u_pool"
         return Src(f"{helper}({src.text}, {node.span!r})", POOL, dice=src.dice)
 
@@ -264,7 +267,8 @@ class Lowering:
         if src.kind == BOOL:
             return src
         if src.kind in (POOL, STR):
-            raise self.fail(DiceTypeError, message or f"expected true/false here, not {src.kind}", node.span)
+            raise self.fail(DiceTypeError, message or i18n._("expected true/false here, not {kind}").format(
+                                                          kind=said(src.kind)), node.span)
         if src.kind == NUM:
             return Src(f"({src.text} != 0)", BOOL, dice=src.dice)
         helper = "_t_truth" if self.traced else "_u_truth"
@@ -273,22 +277,25 @@ class Lowering:
     def kind_name(self, node, what: str) -> str:
         """A kind of dice, written as a bare name (`wild`), checked against the kinds given."""
         if not isinstance(node, ast.KindName):
-            raise self.fail(DiceTypeError, f"{what} needs the name of a kind of dice here, as kinds(..) gives it "
-                                           f"(such as wild)", node.span)
+            raise self.fail(DiceTypeError, i18n._("{what} needs the name of a kind of dice here, as kinds(..) "
+                                                  "gives it (such as wild)").format(what=what), node.span)
         name = node.name
         if name == NO_KIND:     # the dice no kinds(..) marked: always there to be read
             return name
         if self.kinds is not None and name not in self.kinds:
             guess = get_close_matches(name, list(self.kinds), n=1)
-            hint = f" (did you mean {guess[0]}?)" if guess else ""
-            known = f"the kinds given by kinds(..) are {', '.join(sorted(self.kinds))}" if self.kinds else \
-                "no kinds(..) gives any kind of dice (as in kinds(5d10, wild=2))"
-            raise self.fail(UnknownName, f"unknown kind of dice {name!r}{hint}: {known}", node.span)
+            hint = i18n._(" (did you mean {guess}?)").format(guess=guess[0]) if guess else ""
+            known = i18n._("the kinds given by kinds(..) are {kinds}").format(kinds=", ".join(sorted(self.kinds))) \
+                if self.kinds else \
+                i18n._("no kinds(..) gives any kind of dice (as in kinds(5d10, wild=2))")
+            raise self.fail(UnknownName, i18n._("unknown kind of dice {name}{hint}: {known}").format(
+                                             name=repr(name), hint=hint, known=known), node.span)
         return name
 
     def condition(self, node, what: str) -> Cond:
         if not isinstance(node, ast.Condition):
-            raise self.fail(DiceTypeError, f"{what} needs a condition here, such as >= 6", node.span)
+            raise self.fail(DiceTypeError, i18n._("{what} needs a condition here, such as >= 6").format(what=what),
+                            node.span)
         return Cond(self, node)
 
 
@@ -297,7 +304,8 @@ class Lowering:
 
 def lower_integer(lo: Lowering, node: ast.Integer) -> Src:
     if node.value > runtime.MAX_NUMBER:
-        raise lo.fail(DiceLimitError, f"this number is past the limit of numbers ({runtime.MAX_NUMBER:,})", node.span)
+        raise lo.fail(DiceLimitError, i18n._("this number is past the limit of numbers ({limit})").format(
+                                          limit=i18n.number(runtime.MAX_NUMBER)), node.span)
     return lo.const(node.value, NUM)
 
 
@@ -382,9 +390,11 @@ def lower_compare(lo: Lowering, node: ast.Compare) -> Src:
                                                                  written), side.span)
     kinds = {left.kind, right.kind} - {ANY}
     if len(kinds) > 1:
-        raise lo.fail(DiceTypeError, f"cannot compare {left.kind} with {right.kind}", node.span)
+        raise lo.fail(DiceTypeError, i18n._("cannot compare {kind} with {kind2}").format(
+                                         kind=said(left.kind), kind2=said(right.kind)), node.span)
     if node.op not in ("==", "!=") and kinds & {STR, BOOL}:
-        raise lo.fail(DiceTypeError, f"{node.op} compares numbers, not {kinds.pop()}", node.span)
+        raise lo.fail(DiceTypeError, i18n._("{op} compares numbers, not {kind}").format(op=node.op, kind=said(kinds.pop())),
+                      node.span)
     dice = left.dice + right.dice
     if left.kind != ANY and right.kind != ANY:
         src = Src(f"({left.text} {node.op} {right.text})", BOOL, dice=dice, safe=_safe(left, right))
@@ -418,14 +428,14 @@ def lower_any_of(lo: Lowering, node: ast.AnyOf) -> Src:
 
 def lower_not(lo: Lowering, node: ast.Not) -> Src:
     raw = lo.node(node.operand)
-    operand = lo.truth(node.operand, f"'not' needs true/false, not {raw.kind}", raw)
+    operand = lo.truth(node.operand, i18n._("'not' needs true/false, not {kind}").format(kind=said(raw.kind)), raw)
     src = Src(f"(not {operand.text})", BOOL, dice=operand.dice, safe=_safe(operand))
     return lo.fold(src, node.span) if operand.is_const else src
 
 
 def lower_conditional(lo: Lowering, node: ast.Conditional) -> Src:
     raw = lo.node(node.test)
-    test = lo.truth(node.test, f"the test after 'if' must be true/false, not {raw.kind}", raw)
+    test = lo.truth(node.test, i18n._("the test after 'if' must be true/false, not {kind}").format(kind=said(raw.kind)), raw)
     then, otherwise = lo.node(node.then), lo.node(node.otherwise)
     if test.is_const:
         return then if test.const else otherwise
@@ -438,13 +448,14 @@ def lower_conditional(lo: Lowering, node: ast.Conditional) -> Src:
 
 
 def lower_kind_name(lo: Lowering, node: ast.KindName) -> Src:   # pragma: no cover - the parser places them
-    raise lo.fail(DiceTypeError, f"the kind {node.name!r} only goes where a function takes one, as in of(p, wild)",
+    raise lo.fail(DiceTypeError, i18n._("the kind {name} only goes where a function takes one, as in "
+                                        "of(p, wild)").format(name=repr(node.name)),
                   node.span)
 
 
 def lower_condition(lo: Lowering, node: ast.Condition) -> Src:
-    raise lo.fail(DiceTypeError, f"a condition such as '{lo.label(node.span)}' only goes inside count(..), "
-                                 f"keep(..), drop(..) or reroll(..)", node.span)
+    raise lo.fail(DiceTypeError, i18n._("a condition such as '{label}' only goes inside count(..), keep(..), "
+                                        "drop(..) or reroll(..)").format(label=lo.label(node.span)), node.span)
 
 
 # ---- calls: the registry's entries, wrapped by shape ---------------------------------------
@@ -459,8 +470,10 @@ def lower_call(lo: Lowering, node: ast.Call) -> Src:
         return given
     if entry is None:
         guess = get_close_matches(node.function, list(FUNCTIONS) + list(lo.formulas), n=1)
-        hint = f" (did you mean {guess[0]}?)" if guess else f"; the functions are {', '.join(sorted(FUNCTIONS))}"
-        raise lo.fail(UnknownName, f"unknown function {node.function!r}{hint}", node.name_span)
+        hint = i18n._(" (did you mean {guess}?)").format(guess=guess[0]) if guess else \
+            i18n._("; the functions are {functions}").format(functions=", ".join(sorted(FUNCTIONS)))
+        raise lo.fail(UnknownName, i18n._("unknown function {function}{hint}").format(
+                                       function=repr(node.function), hint=hint), node.name_span)
     try:
         binding = bind(entry, node)
     except DiceError as err:
@@ -482,8 +495,10 @@ def lower_member(lo: Lowering, node: ast.Member) -> Src:
         if given is not None:
             return given
     value = lo.node(call)      # an unknown function is said here, with its caret
-    gives = {NUM: "a number", BOOL: "true/false", STR: "a text", POOL: "a pool"}.get(value.kind, "a value")
-    raise lo.fail(DiceTypeError, f"{call.function}(..) gives {gives}, which has no field {node.path[0]!r}",
+    gives = i18n._({NUM: i18n.N_("a number"), BOOL: i18n.N_("true/false"), STR: i18n.N_("a text"),
+                    POOL: i18n.N_("a pool")}.get(value.kind, i18n.N_("a value")))
+    raise lo.fail(DiceTypeError, i18n._("{function}(..) gives {gives}, which has no field {field}").format(
+                                     function=call.function, gives=gives, field=repr(node.path[0])),
                   node.span)
 
 
@@ -491,13 +506,16 @@ def lower_named(lo: Lowering, node: ast.Call, formula) -> Src:
     """A call of a named formula (named.py): each argument evaluated once, in order, then the body
     lowered in place with the parameters bound to them, at the kinds the arguments have here."""
     if formula.name in lo.calling:
-        raise lo.fail(DiceValueError, f"the formula {formula.name} calls itself", node.name_span)
+        raise lo.fail(DiceValueError, i18n._("the formula {name} calls itself").format(name=formula.name),
+                      node.name_span)
     if node.keywords:
-        raise lo.fail(DiceTypeError, f"{formula.signature} takes no keywords", node.keywords[0].span)
+        raise lo.fail(DiceTypeError, i18n._("{signature} takes no keywords").format(signature=formula.signature),
+                      node.keywords[0].span)
     if len(node.args) != len(formula.params):
         n = len(formula.params)
-        raise lo.fail(DiceTypeError, f"{formula.signature} takes {n} argument{'' if n == 1 else 's'}, "
-                                     f"not {len(node.args)}", node.span)
+        raise lo.fail(DiceTypeError, i18n.ngettext("{signature} takes {n} argument, not {given}",
+                                                   "{signature} takes {n} arguments, not {given}", n).format(
+                                         signature=formula.signature, n=n, given=len(node.args)), node.span)
     args = [lo.node(arg) for arg in node.args]
     # Constants and plain reads go in place of the parameters (reading them twice changes nothing);
     # any other argument is evaluated once, as a parameter of a lambda.
@@ -523,7 +541,8 @@ def lower_named(lo: Lowering, node: ast.Call, formula) -> Src:
     except DiceError as err:
         lo.names, lo.text, lo.calling = outer_names, outer_text, lo.calling[:-1]
         # A body that cannot take these arguments: said at the call, with the body's reason.
-        raise lo.fail(type(err), f"{formula.signature}: {err.message} (its formula: {formula.text})",
+        raise lo.fail(type(err), i18n._("{signature}: {message} (its formula: {text})").format(
+                                     signature=formula.signature, message=err.message, text=formula.text),
                       node.span) from None
     lo.names, lo.text, lo.calling = outer_names, outer_text, lo.calling[:-1]
     dice = body.dice + sum(a.dice for a in args)
@@ -541,7 +560,8 @@ def lower_named(lo: Lowering, node: ast.Call, formula) -> Src:
 def _word_argument(lo: Lowering, node, what: str) -> Src:
     raw = lo.node(node)
     if raw.kind not in (STR, ANY):
-        raise lo.fail(DiceTypeError, f"{what} needs a word here (in quotes, such as 'ones'), not {raw.kind}",
+        raise lo.fail(DiceTypeError, i18n._("{what} needs a word here (in quotes, such as 'ones'), not {kind}").format(
+                                         what=what, kind=said(raw.kind)),
                       node.span)
     if raw.kind == ANY:     # known only when it runs: checked then
         return Src(f"_word({raw.text}, {what!r}, {node.span!r})", STR, dice=raw.dice)
@@ -719,7 +739,8 @@ def shape_kinds(lo: Lowering, node, form, args, keywords) -> Src:
     for kw in node.keywords:
         count = lo.number(kw.value)
         if count.is_const and count.const < 0:
-            raise lo.fail(DiceValueError, f"kinds(..) needs a number of dice of 0 or more, not {count.const}",
+            raise lo.fail(DiceValueError, i18n._("kinds(..) needs a number of dice of 0 or more, not {count}").format(
+                                              count=count.const),
                           kw.value.span)
         spec.append((kw.name, count, kw.value.span))
         dice += count.dice
@@ -745,7 +766,8 @@ def shape_of_kind(lo: Lowering, node, form, args, keywords) -> Src:
 def shape_chosen(lo: Lowering, node, form, args, keywords) -> Src:
     pool, chosen, sides = args
     if sides.is_const and sides.const < 1:
-        raise lo.fail(DiceValueError, f"a die needs at least 1 side, not {sides.const}", node.args[2].span)
+        raise lo.fail(DiceValueError, i18n._("a die needs at least 1 side, not {s}").format(s=sides.const),
+                      node.args[2].span)
     lo.most_dice += INF     # as many dice as are chosen: counted against the limit as they are rolled
     info = _info(lo, lo.label_of(node), node.span, node.args[0].span, node.args[1].span,
                  lo.label(node.args[0].span), node.args[2].span)
@@ -791,7 +813,8 @@ def _modifiers(lo: Lowering, mods) -> tuple[str, list, bool]:
         def number(node, kind, entry=entry, mod=mod):
             value = lo.number(node) if node is not None else lo.const(1, NUM)
             if value.is_const and value.const < 0 and kind != FACE_OP:
-                raise lo.fail(DiceValueError, f"{entry.token} needs a number of dice of 0 or more, not {value.const}",
+                raise lo.fail(DiceValueError, i18n._("{token} needs a number of dice of 0 or more, not {value}").format(
+                                                  token=entry.token, value=value.const),
                               mod.span)
             return value
 
@@ -902,8 +925,10 @@ def _dice_items(lo: Lowering, node: ast.PoolLiteral, token: str) -> list:
         elif _written_sides(item) is not None:
             found.append(_written_sides(item))
         else:
-            raise lo.fail(DiceValueError, f"'{token}' re-rolls or explodes dice rolled in these brackets, written "
-                                          f"as NdS with a number of sides (or kinds(NdS, ..)); {lo.label(item.span)!r} is not",
+            raise lo.fail(DiceValueError, i18n._("'{token}' re-rolls or explodes dice rolled in these brackets, "
+                                                 "written as NdS with a number of sides (or kinds(NdS, ..)); "
+                                                 "{label} is not").format(
+                                              token=token, label=repr(lo.label(item.span))),
                           item.span)
     return found
 
@@ -912,7 +937,8 @@ def lower_pool_literal(lo: Lowering, node: ast.PoolLiteral) -> Src:
     items = [lo.node(x) for x in node.items]
     for src, x in zip(items, node.items):
         if src.kind in (BOOL, STR):
-            raise lo.fail(DiceTypeError, f"a pool holds numbers and dice, not {src.kind}", x.span)
+            raise lo.fail(DiceTypeError, i18n._("a pool holds numbers and dice, not {kind}").format(kind=said(src.kind)),
+                          x.span)
     dice = sum(src.dice for src in items)
     if not node.modifiers and all(src.is_const and src.kind == NUM for src in items):
         faces = tuple(src.const for src in items)

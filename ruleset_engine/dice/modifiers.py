@@ -10,6 +10,8 @@ for the trace; the untraced mode leaves it out. Both run these same functions.
 
 from __future__ import annotations
 
+from ruleset_engine import i18n
+
 from .entries import CAP_OP, CONDITION_OP, COUNT_OP, FACE_OP, OPTIONAL_CONDITION_OP, Modifier
 from .errors import DiceLimitError, DiceValueError
 from .faces import as_face, kind_of
@@ -83,14 +85,19 @@ def drop_lowest(state, n, draw, span):
     _by_rank(state, n, False, False)
 
 
-def _rollable(state: RollState, what: str, span) -> None:
+_NOT_REROLLED = i18n.N_("cannot re-roll {face}: it is a number, not a die")
+_NOT_EXPLODED = i18n.N_("cannot explode {face}: it is a number, not a die")
+
+
+def _rollable(state: RollState, message: str, span) -> None:
+    """`message` (marked with N_): what cannot be done to a number in the pool, {face} the number."""
     for i in state.active:
         if state.sides[i] is None:
-            raise DiceValueError(f"cannot {what} {state.faces[i]}: it is a number, not a die", span=span)
+            raise DiceValueError(i18n._(message).format(face=state.faces[i]), span=span)
 
 
 def _reroll(state: RollState, test, draw, span, once: bool) -> None:
-    _rollable(state, "re-roll", span)
+    _rollable(state, _NOT_REROLLED, span)
     faces, history = state.faces, state.history
     for i in state.active:
         face = faces[i]
@@ -119,7 +126,7 @@ def reroll_while(state, test, draw, span):
 
 def explode(state, test, draw, span):
     """Each die meeting the test (None: showing its highest face) adds a die, which may explode in turn."""
-    _rollable(state, "explode", span)
+    _rollable(state, _NOT_EXPLODED, span)
     faces, sides = state.faces, state.sides
     queue = list(state.active)
     for i in queue:   # grows while it is walked: added dice may explode too
@@ -144,7 +151,7 @@ def explode_once(state, test, draw, span):
 def explode_capped(state, cap, test, draw, span):
     """Each die meeting the test (None: showing its highest face) adds a die, which may explode in
     turn, until `cap` dice came from that one die of the pool."""
-    _rollable(state, "explode", span)
+    _rollable(state, _NOT_EXPLODED, span)
     faces, sides = state.faces, state.sides
     for i in list(state.active):     # the dice before this modifier, each with its own chain
         s, last = sides[i], i
@@ -186,18 +193,20 @@ def lower_faces(state, value, draw, span):
 def _never_ending_reroll(sides: int, operand) -> str | None:
     op, value, text = operand
     if covers(op, value, 1, sides):
-        return f"every face of a d{sides} meets '{text}', so re-rolling while it does would never end"
+        return i18n._("every face of a d{sides} meets '{text}', so re-rolling while it does would never end").format(
+                   sides=sides, text=text)
     return None
 
 
 def _never_ending_explosion(sides: int, operand) -> str | None:
     if operand is None:
         if sides == 1:
-            return "a d1 always shows its highest face, so exploding it would never end"
+            return i18n._("a d1 always shows its highest face, so exploding it would never end")
         return None
     op, value, text = operand
     if covers(op, value, 1, sides):
-        return f"every face of a d{sides} meets '{text}', so exploding on it would never end"
+        return i18n._("every face of a d{sides} meets '{text}', so exploding on it would never end").format(
+                   sides=sides, text=text)
     return None
 
 
@@ -371,8 +380,9 @@ def _vector_set_faces(v, state, value, raising: bool):
     outside = v.pool(faces).present & ((value > top) if raising else (value < low))
     if outside.any():
         bad = int(np.broadcast_to(value, faces.shape)[outside][0])
-        raise DiceValueError(f"the lockstep backend holds faces {low:,}..{top:,} in a pool, and a game put {bad} "
-                             f"in one (run it with --backend untraced)")
+        raise DiceValueError(i18n._("the lockstep backend holds faces {low}..{top} in a pool, and a game put "
+                                    "{bad} in one (run it with --backend untraced)").format(
+                                 low=i18n.number(low), top=i18n.number(top), bad=bad))
     value = np.clip(value, low - 1, top)      # within the face type; a face past a die's changes none
     moved = np.maximum(faces, value) if raising else np.minimum(faces, value)
     state.faces = np.where(faces != v.EMPTY, moved, v.EMPTY).astype(faces.dtype)
@@ -421,8 +431,8 @@ MODIFIERS: dict[str, Modifier] = {m.token: m for m in (
 
 
 def limit_message(limit: int) -> str:
-    return (f"this evaluation rolled more than {limit:,} dice (re-rolls and explosions included); "
-            f"it was stopped here")
+    return (i18n._("this evaluation rolled more than {limit} dice (re-rolls and explosions included); it was "
+                   "stopped here").format(limit=i18n.number(limit)))
 
 
 __all__ = ["MODIFIERS", "RollState", "covers", "DiceLimitError", "limit_message"]

@@ -17,7 +17,7 @@ import os
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from ruleset_engine.i18n import N_, _
+from ruleset_engine.i18n import N_, _, number
 
 from . import aliases, ast
 from .aliases import ALIASES
@@ -381,8 +381,9 @@ def _equal_after_dice(text: str, pos: int) -> str:
     value = _VALUE_AFTER.match(text, pos + 1)
     p = pool.group(1) if pool else "pool"
     n = value.group(1) if value else "N"
-    return (f"'=' alone does not compare, and after dice it reads two ways: write count({p}, == {n}) for how many "
-            f"dice show {n} ({p}cs={n} in Foundry's notation), or sum({p}) == {n} for the total")
+    return (_("'=' alone does not compare, and after dice it reads two ways: write count({p}, == {n}) for "
+                   "how many dice show {n} ({p}cs={n} in Foundry's notation), or sum({p}) == {n} for the total").format(
+                p=p, n=n))
 
 
 def _check_nesting(text: str, limit: int) -> None:
@@ -393,7 +394,8 @@ def _check_nesting(text: str, limit: int) -> None:
             depth += 1
             if depth > limit:
                 raise DiceLimitError(
-                    f"brackets nested more than {limit} deep (the limit)", text, (pos, pos + 1)
+                    _("brackets nested more than {limit} deep (the limit)").format(limit=limit), text,
+                    (pos, pos + 1)
                 )
         elif char in ")]":
             depth -= 1
@@ -402,12 +404,13 @@ def _check_nesting(text: str, limit: int) -> None:
 def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> ast.Node:
     """Parse one expression; raise a DiceError (with a caret) when it is not one."""
     if not isinstance(text, str):
-        raise DiceSyntaxError(f"a dice expression must be text, not {type(text).__name__}")
+        raise DiceSyntaxError(_("a dice expression must be text, not {name}").format(name=type(text).__name__))
     # Depth first (it stops at the first bracket too deep, so it is cheap), then length.
     _check_nesting(text[: limits.max_length + 1], limits.max_depth)
     if len(text) > limits.max_length:
         raise DiceLimitError(
-            f"the expression is {len(text):,} characters long (the limit is {limits.max_length:,})",
+            _("the expression is {count} characters long (the limit is {limit})").format(
+                count=number(len(text)), limit=number(limits.max_length)),
             text, (limits.max_length, limits.max_length + 1),
         )
     parser = _load_parser()
@@ -420,7 +423,8 @@ def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> ast.Node:
             tree = parser.parse(text)
     except _TooDeep as deep:
         raise DiceLimitError(
-            f"the expression nests more than {limits.max_depth} levels deep (the limit is {limits.max_depth})",
+            _("the expression nests more than {limit} levels deep (the limit is {limit})").format(
+                limit=limits.max_depth),
             text, deep.span,
         ) from None
     except UnexpectedInput as err:
@@ -439,14 +443,16 @@ def _check_modifiers(text: str, tree) -> None:
             if before.token == "!" and before.operands == (None,) and mod.span[0] == before.span[1] \
                     and text.startswith("!", mod.span[0]):
                 raise DiceSyntaxError(
-                    "'!!' is Roll20's compounding explosion (a die's explosions added into one die), which dusk "
-                    "does not have; dusk would explode the dice twice: write ! once (3d6!), or '! !' with a space "
-                    "to explode twice", text, (before.span[0], mod.span[1]))
+                    _("'!!' is Roll20's compounding explosion (a die's explosions added into one die), which "
+                           "dusk does not have; dusk would explode the dice twice: write ! once (3d6!), or '! !' "
+                           "with a space to explode twice"), text, (before.span[0], mod.span[1]))
         for mod in mods:
             if MODIFIERS[mod.token].operands[0] == COUNT_OP and mod.operands[0] is None:
                 end = mod.span[1]
                 if end < len(text) and text[end] in "+-":
-                    raise DiceSyntaxError(
-                        f"a count after {mod.token} is a whole number: write {mod.token}1 (one die), or put a space "
-                        f"before {text[end]!r} to {'subtract from' if text[end] == '-' else 'add to'} the kept dice",
-                        text, (end, end + 1))
+                    subtract = _("a count after {token} is a whole number: write {token}1 (one die), or put a space "
+                                 "before {sign} to subtract from the kept dice")
+                    add = _("a count after {token} is a whole number: write {token}1 (one die), or put a space "
+                            "before {sign} to add to the kept dice")
+                    raise DiceSyntaxError((subtract if text[end] == "-" else add).format(
+                        token=mod.token, sign=repr(text[end])), text, (end, end + 1))

@@ -12,6 +12,8 @@ its span, and the spans and limits its checks need.
 
 from __future__ import annotations
 
+from ruleset_engine import i18n
+
 from .entries import FACE_OP, NUMBER_OPERANDS
 from .errors import DiceError, DiceLimitError, DiceTypeError, DiceValueError
 from .kinds import describe
@@ -46,7 +48,8 @@ class Tally:
 def word(value, what: str, span) -> str:
     """A word argument (plural's) whose kind was known only when it ran."""
     if type(value) is not str:
-        raise DiceTypeError(f"{what} needs a word here (in quotes, such as 'ones'), not {describe(value)}", span=span)
+        raise DiceTypeError(i18n._("{what} needs a word here (in quotes, such as 'ones'), not {kind}").format(
+                                what=what, kind=describe(value)), span=span)
     return value
 
 
@@ -65,7 +68,7 @@ def formula_call(info, fn, *args):
     except DiceError as err:
         if err.text is None:
             err.text = info[1]
-            err.message = f"{err.message} (in the formula {info[0]})"
+            err.message = i18n._("{message} (in the formula {formula})").format(message=err.message, formula=info[0])
         raise
 
 
@@ -79,8 +82,8 @@ def joined(pool, span):
     """Pools joined in brackets, held to the length of a pool: joining a pool to itself again and
     again is how a pool could grow without end."""
     if len(pool) > MAX_POOL_LENGTH:
-        raise DiceLimitError(f"this pool would hold {len(pool):,} dice, past the limit of a pool "
-                             f"({MAX_POOL_LENGTH:,})", span=span)
+        raise DiceLimitError(i18n._("this pool would hold {count} dice, past the limit of a pool ({limit})").format(
+                                 count=i18n.number(len(pool)), limit=i18n.number(MAX_POOL_LENGTH)), span=span)
     return pool
 
 
@@ -88,12 +91,13 @@ def mul(a: int, b: int, span) -> int:
     product = a * b
     if -MAX_NUMBER <= product <= MAX_NUMBER:
         return product
-    raise DiceLimitError(f"{a:,} * {b:,} is past the limit of numbers ({MAX_NUMBER:,})", span=span)
+    raise DiceLimitError(i18n._("{a} * {b} is past the limit of numbers ({limit})").format(
+                             a=i18n.number(a), b=i18n.number(b), limit=i18n.number(MAX_NUMBER)), span=span)
 
 
 def div(a: int, b: int, span) -> int:
     if b == 0:
-        raise DiceValueError("division by zero", span=span)
+        raise DiceValueError(i18n._("division by zero"), span=span)
     return a // b
 
 
@@ -101,7 +105,7 @@ def rem(a: int, b: int, span) -> int:
     """`a % b`: the remainder of the floor division, so `a == a // b * b + a % b` always holds and the
     remainder has the sign of b (`-7 % 3` is 2, `7 % -3` is -2), as Python's `%` and numpy's `remainder`."""
     if b == 0:
-        raise DiceValueError("division by zero", span=span)
+        raise DiceValueError(i18n._("division by zero"), span=span)
     return a % b
 
 
@@ -125,11 +129,13 @@ def chain(values, ops) -> int:
 def pool_comparison(pool_text: str, op: str, other: str, written: bool = False) -> str:
     """The refusal of a pool compared with a number. `written`: the pool is dice written there (not a
     name), so Roll20's reading of `>` and `<` is named too."""
-    message = (f"a pool of dice compared with a number is ambiguous: write count({pool_text}, {op} {other}) "
-               f"for how many dice meet it, or sum({pool_text}) {op} {other} for the total")
+    message = i18n._("a pool of dice compared with a number is ambiguous: write count({pool}, {op} {other}) for how "
+                     "many dice meet it, or sum({pool}) {op} {other} for the total").format(pool=pool_text, op=op,
+                                                                                              other=other)
     if written and op in (">", "<"):
-        message += (f" (Roll20's {pool_text}{op}{other}, written without spaces, counts the dice of {other} or "
-                    f"{'more' if op == '>' else 'less'})")
+        more = i18n._(" (Roll20's {pool}{op}{other}, written without spaces, counts the dice of {other} or more)")
+        less = i18n._(" (Roll20's {pool}{op}{other}, written without spaces, counts the dice of {other} or less)")
+        message += (more if op == ">" else less).format(pool=pool_text, op=op, other=other)
     return message
 
 
@@ -140,14 +146,15 @@ def empty_extreme(name: str, label: str, span):
 def check_count(n: int, info) -> None:
     """A number of dice, checked before they are rolled. info: (label, span, count span, sides span, max)."""
     if n < 0:
-        raise DiceValueError(f"cannot roll a negative number of dice ({n})", span=info[2])
+        raise DiceValueError(i18n._("cannot roll a negative number of dice ({n})").format(n=n), span=info[2])
     if n > info[4]:
-        raise DiceLimitError(f"too many dice in one pool: {n:,} (the limit is {info[4]:,})", span=info[2])
+        raise DiceLimitError(i18n._("too many dice in one pool: {n} (the limit is {limit})").format(
+                                 n=i18n.number(n), limit=i18n.number(info[4])), span=info[2])
 
 
 def check_sides(s: int, info) -> None:
     if s < 1:
-        raise DiceValueError(f"a die needs at least 1 side, not {s}", span=info[3])
+        raise DiceValueError(i18n._("a die needs at least 1 side, not {s}").format(s=s), span=info[3])
 
 
 def dice_size(n, s, info, number) -> tuple[int, int]:
@@ -214,7 +221,8 @@ def modifier(entry, parts, span, number):
         elif kind in NUMBER_OPERANDS:
             value = part if type(part) is int else number(part, span)
             if value < 0 and kind != FACE_OP:
-                raise DiceValueError(f"{entry.token} needs a number of dice of 0 or more, not {value}", span=span)
+                raise DiceValueError(i18n._("{token} needs a number of dice of 0 or more, not {value}").format(
+                                         token=entry.token, value=value), span=span)
             shown.append(value)
             args.append(value)
         else:
@@ -248,11 +256,13 @@ def reroll(tally, evaluate, test, info, number):
         if not test(total):
             break
         if tally.budget == before:
-            raise DiceLimitError(f"{info[0]}: {total} meets the condition and rolls no dice, so it would never end",
+            raise DiceLimitError(i18n._("{label}: {total} meets the condition and rolls no dice, so it would "
+                                        "never end").format(label=info[0], total=total),
                                  span=info[1])
     if len(tries) > 1 and tally.steps is not None:
         tally.steps.append(TraceStep(info[0], info[1], (), None, total,
-                                     note="re-rolled totals " + ", ".join(map(str, tries[:-1]))))
+                                     note=i18n._("re-rolled totals {totals}").format(
+                                         totals=", ".join(map(str, tries[:-1])))))
     return value
 
 
@@ -345,7 +355,7 @@ def t_literal(tally, R, items, mods, info) -> Pool:
         if isinstance(value, Pool):
             dice.extend(value.dice)
         else:
-            raise DiceTypeError(f"a pool holds numbers and dice, not {describe(value)}", span=span)
+            raise DiceTypeError(i18n._("a pool holds numbers and dice, not {kind}").format(kind=describe(value)), span=span)
     joined(dice, info[1])
     if not mods:
         pool = Pool(tuple(dice))
@@ -443,7 +453,7 @@ def coercions(pool_type: type, env, total):
             return total(value)
         if type(value) is int:     # a face of a kind, read as the number it shows
             return value
-        raise DiceTypeError(f"expected a number here, not {describe(value)}", span=span)
+        raise DiceTypeError(i18n._("expected a number here, not {kind}").format(kind=describe(value)), span=span)
 
     def pool(value, span):
         if isinstance(value, pool_type):
@@ -451,7 +461,8 @@ def coercions(pool_type: type, env, total):
         value = env(value)
         if isinstance(value, pool_type):
             return value
-        raise DiceTypeError(f"expected a pool of dice here (such as 5d10 or [1, 2, 3]), not {describe(value)}",
+        raise DiceTypeError(i18n._("expected a pool of dice here (such as 5d10 or [1, 2, 3]), not {kind}").format(
+                                kind=describe(value)),
                             span=span)
 
     def truth(value, span) -> bool:
@@ -460,9 +471,10 @@ def coercions(pool_type: type, env, total):
         if type(value) is int:
             return value != 0
         if isinstance(env(value), pool_type):
-            raise DiceTypeError("a pool of dice is not true or false: test size(..), count(.., >= 6) or sum(..)",
+            raise DiceTypeError(i18n._("a pool of dice is not true or false: test size(..), count(.., >= 6) or "
+                                       "sum(..)"),
                                 span=span)
-        raise DiceTypeError(f"expected true/false here, not {describe(value)}", span=span)
+        raise DiceTypeError(i18n._("expected true/false here, not {kind}").format(kind=describe(value)), span=span)
 
     def compare(operator, a, b, info):
         """A comparison whose sides were not known to be numbers. info: (op, left text, right text, spans)."""
@@ -475,7 +487,8 @@ def coercions(pool_type: type, env, total):
         if isinstance(b, pool_type):
             raise DiceTypeError(pool_comparison(rtext, op, ltext), span=rspan)
         if type(a) is not type(b) or (op not in ("==", "!=") and type(a) is not int):
-            raise DiceTypeError(f"cannot compare {describe(a)} with {describe(b)} using {op}", span=span)
+            raise DiceTypeError(i18n._("cannot compare {kind} with {kind2} using {op}").format(
+                                    kind=describe(a), kind2=describe(b), op=op), span=span)
         return operator(a, b)
 
     return number, pool, truth, compare
@@ -550,7 +563,7 @@ def u_item(value, span) -> tuple:
         return (value,)
     if isinstance(value, tuple):
         return value
-    raise DiceTypeError(f"a pool holds numbers and dice, not {describe(value)}", span=span)
+    raise DiceTypeError(i18n._("a pool holds numbers and dice, not {kind}").format(kind=describe(value)), span=span)
 
 
 def u_count(pool, test) -> int:
@@ -615,7 +628,8 @@ def kinds_marked(n: int, spec) -> list:
         if type(count) is not int:
             count = u_num(count, span)
         if count < 0:
-            raise DiceValueError(f"kinds(..) needs a number of dice of 0 or more, not {count}", span=span)
+            raise DiceValueError(i18n._("kinds(..) needs a number of dice of 0 or more, not {count}").format(
+                                     count=count), span=span)
         out.extend([kind] * count)
     return out[:n]
 
@@ -666,8 +680,9 @@ def chosen_indices(faces, kinds, chosen, chosen_kinds, label, span) -> list:
                 taken.add(i)
                 break
         else:
-            raise DiceValueError(f"reroll(..): a chosen die shows {face}{' (' + kind + ')' if kind else ''}, and "
-                                 f"{label} has no such die left to re-roll", span=span)
+            raise DiceValueError(i18n._("reroll(..): a chosen die shows {face}{kind}, and {label} has no such "
+                                        "die left to re-roll").format(
+                                     face=face, kind=f" ({kind})" if kind else "", label=label), span=span)
     return sorted(taken)
 
 

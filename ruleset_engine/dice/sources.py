@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from ruleset_engine import i18n
+
 from .errors import DiceSourceExhausted
 
 
@@ -31,12 +33,14 @@ class ScriptedDice:
     def randint(self, low: int, high: int) -> int:
         if self.drawn >= len(self.faces):
             raise DiceSourceExhausted(
-                f"the scripted dice ran out after {self.drawn} dice (asked for a d{high})"
+                i18n._("the scripted dice ran out after {drawn} dice (asked for a d{high})").format(
+                    drawn=self.drawn, high=high)
             )
         face = self.faces[self.drawn]
         if not low <= face <= high:
             raise DiceSourceExhausted(
-                f"scripted die #{self.drawn + 1} is {face}, but a d{high} shows {low}..{high}"
+                i18n._("scripted die #{n} is {face}, but a d{high} shows {low}..{high}").format(
+                    n=self.drawn + 1, face=face, high=high, low=low)
             )
         self.drawn += 1
         return face

@@ -22,6 +22,8 @@ from typing import Callable
 
 import numpy as np
 
+from ruleset_engine import i18n
+
 from . import ast
 from .binding import COMPARE, bind, translate
 from .entries import operands
@@ -47,9 +49,10 @@ MAX_POOL_CELLS = 1 << 25
 def held(rows: int, width: int) -> None:
     """A DiceLimitError before a pool of `width` dice in `rows` games is made past MAX_POOL_CELLS."""
     if rows * width > MAX_POOL_CELLS:
-        raise DiceLimitError(f"the lockstep backend holds at most {MAX_POOL_CELLS:,} dice of one pool at once "
-                             f"(games x dice), and {rows:,} games would hold {width:,} dice each; "
-                             f"--backend untraced plays the games one at a time")
+        raise DiceLimitError(i18n._("the lockstep backend holds at most {limit} dice of one pool at once (games x "
+                                    "dice), and {rows} games would hold {width} dice each; --backend untraced "
+                                    "plays the games one at a time").format(
+                                 limit=i18n.number(MAX_POOL_CELLS), rows=i18n.number(rows), width=i18n.number(width)))
 
 
 
@@ -189,8 +192,9 @@ def pool_of(faces) -> VPool:
     faces = np.asarray(faces)
     if faces.size and (faces.min() < MIN_FACE or faces.max() > MAX_FACE):
         bad = int(faces.min()) if faces.min() < MIN_FACE else int(faces.max())
-        raise DiceValueError(f"the lockstep backend holds faces {MIN_FACE:,}..{MAX_FACE:,} in a pool, and a game "
-                             f"put {bad} in one (run it with --backend untraced)")
+        raise DiceValueError(i18n._("the lockstep backend holds faces {low}..{top} in a pool, and a game put "
+                                    "{bad} in one (run it with --backend untraced)").format(
+                                 low=i18n.number(MIN_FACE), top=i18n.number(MAX_FACE), bad=bad))
     return VPool(faces.astype(FACE))
 
 
@@ -401,7 +405,8 @@ class Vectors:
                 return value
             tries += 1
             if tries > self.max_dice_rolled:
-                raise DiceLimitError(f"this evaluation rolled more than {self.max_dice_rolled:,} dice",
+                raise DiceLimitError(i18n._("this evaluation rolled more than {limit} dice").format(
+                                         limit=i18n.number(self.max_dice_rolled)),
                                      span=node.span)
             again = self.value(node, rows[pending])
             value = scatter(value, pending, again, n)
@@ -428,7 +433,7 @@ class Vectors:
         value = self.value(node, rows)
         if isinstance(value, VPool):
             return value
-        raise DiceTypeError("expected a pool of dice here", span=node.span)
+        raise DiceTypeError(i18n._("expected a pool of dice here"), span=node.span)
 
     def condition(self, node: ast.Condition, rows) -> Callable:
         """A condition's test over a pool's faces (rows x width): its operand read once per row."""
@@ -490,8 +495,9 @@ def _product(value, right, span):
     if np.any(past):
         x, y, past = np.broadcast_arrays(np.asarray(value), np.asarray(right), past)
         first = np.argmax(past)
-        raise DiceLimitError(f"{int(x.flat[first]):,} * {int(y.flat[first]):,} is past the limit of numbers "
-                             f"({MAX_NUMBER:,})", span=span)
+        raise DiceLimitError(i18n._("{a} * {b} is past the limit of numbers ({limit})").format(
+                                 a=i18n.number(int(x.flat[first])), b=i18n.number(int(y.flat[first])),
+                                 limit=i18n.number(MAX_NUMBER)), span=span)
     return value * right
 
 
@@ -502,7 +508,8 @@ def _sum_checked(value, span):
         value = value[np.abs(value) > MAX_STEP][0]
     elif -MAX_STEP <= value <= MAX_STEP:
         return value
-    raise DiceLimitError(f"{int(value):,} is past the limit of numbers ({MAX_NUMBER:,})", span=span)
+    raise DiceLimitError(i18n._("{value} is past the limit of numbers ({limit})").format(
+                             value=i18n.number(int(value)), limit=i18n.number(MAX_NUMBER)), span=span)
 
 
 def _arithmetic(v, node, rows):
@@ -518,7 +525,7 @@ def _arithmetic(v, node, rows):
         else:
             zero = (right == 0)
             if np.any(zero):
-                raise DiceValueError("division by zero", span=operand.span)
+                raise DiceValueError(i18n._("division by zero"), span=operand.span)
             # numpy's // and % floor as Python's do: the remainder has the sign of the divisor.
             value = value // right if op == "//" else value % right
     return value
@@ -569,7 +576,7 @@ def merge(mask, a, b, n: int):
     """Values of the rows where mask holds (a) and of the others (b), as one value of n rows."""
     if isinstance(a, VPool) or isinstance(b, VPool):
         if not (isinstance(a, VPool) and isinstance(b, VPool)):
-            raise DiceTypeError("the two sides of a conditional give a pool and a number")
+            raise DiceTypeError(i18n._("the two sides of a conditional give a pool and a number"))
         width = max(a.faces.shape[1], b.faces.shape[1])
         faces = np.full((n, width), EMPTY, FACE)
         faces[mask, :a.faces.shape[1]] = a.faces
@@ -623,7 +630,8 @@ def _named(v, node, rows):
     except DiceError as err:
         if err.text is None:
             err.text = formula.text
-            err.message = f"{err.message} (in the formula {formula.name})"
+            err.message = i18n._("{message} (in the formula {formula})").format(message=err.message,
+                                                                                     formula=formula.name)
         raise
     finally:
         v.bound.pop()
@@ -676,7 +684,7 @@ def _pool_argument(v, node, rows):
         return value
     if isinstance(value, np.ndarray) and value.dtype != bool:
         return pool_of(value[:, None])
-    raise DiceTypeError("expected a pool of dice here", span=node.span)
+    raise DiceTypeError(i18n._("expected a pool of dice here"), span=node.span)
 
 
 ARGUMENTS = {
@@ -711,19 +719,21 @@ def _dice(v, node, rows):
     sides = v.number(node.sides, rows)
     per_game = isinstance(count, np.ndarray)
     if (count.min() if per_game and n else count if not per_game else 0) < 0:
-        raise DiceValueError("a negative number of dice", span=node.span)
+        raise DiceValueError(i18n._("a negative number of dice"), span=node.span)
     most = (int(count.max()) if per_game else int(count)) if n else 0
     if most > v.max_pool_dice:       # checked before a die is drawn, as the untraced check_count does
-        raise DiceLimitError(f"too many dice in one pool: {most:,} (the limit is {v.max_pool_dice:,})",
+        raise DiceLimitError(i18n._("too many dice in one pool: {n} (the limit is {limit})").format(
+                                 n=i18n.number(most), limit=i18n.number(v.max_pool_dice)),
                              span=node.count.span)
     if isinstance(sides, np.ndarray):
         low, high = (sides.min(), sides.max()) if len(sides) else (1, 1)
     else:
         low = high = sides
     if low < 1:
-        raise DiceValueError("a die needs at least 1 side", span=node.sides.span)
+        raise DiceValueError(i18n._("a die needs at least 1 side"), span=node.sides.span)
     if high > MAX_FACE:
-        raise DiceValueError(f"the lockstep backend rolls dice of at most {MAX_FACE:,} sides", span=node.sides.span)
+        raise DiceValueError(i18n._("the lockstep backend rolls dice of at most {limit} sides").format(
+                                 limit=i18n.number(MAX_FACE)), span=node.sides.span)
     width = most
     faces = v.draw(sides, (n, width))
     if per_game:

@@ -6,6 +6,8 @@ among its workers: that process never plays, so it never loads numpy (nor waits 
 
 from __future__ import annotations
 
+from ruleset_engine import i18n
+
 from . import ast
 from .functions import FUNCTIONS
 from .modifiers import MODIFIERS
@@ -33,58 +35,65 @@ def unsupported(tree, formulas=(), seen: tuple = (), pairs=(), calls=(), kinds=N
         if isinstance(node, ast.Conditional):
             sides = {value_kind(node.then, formulas, kinds), value_kind(node.otherwise, formulas, kinds)}
             if _mixes(sides) and _reads_game(node.test):
-                return ("a conditional giving a pool in some games and a number in others (a value per game "
-                        "is one or the other)"), node.span
+                return (i18n._("a conditional giving a pool in some games and a number in others (a value per "
+                               "game is one or the other)")), node.span
         elif isinstance(node, ast.Call):
             if node.function in pairs or node.function in calls:
                 continue
             if node.function in formulas:
                 if node.function in seen:
-                    return f"the named formula {node.function}(..), which calls itself", node.span
+                    return i18n._("the named formula {function}(..), which calls itself").format(
+                               function=node.function), node.span
                 found = unsupported(formulas[node.function].tree, formulas, seen + (node.function,), pairs, calls,
                                     kinded=kinded)
                 if found is not None:
                     # Said at the call: the body is in another part of the file.
-                    return f"{found[0]} in the named formula {node.function}(..)", node.span
+                    return i18n._("{found} in the named formula {function}(..)").format(
+                               found=found[0], function=node.function), node.span
                 continue
             entry = FUNCTIONS.get(node.function)
             if entry is None:
-                return f"{node.function}(..), a function the game gives", node.span
+                return i18n._("{function}(..), a function the game gives").format(function=node.function), node.span
             form = entry.form_for(len(node.args))
             if form is None or form.vector is None:
-                why = form.no_vector if form is not None and form.no_vector else "no vector form"
-                return f"{form.signature if form else node.function} ({why})", node.span
+                why = i18n._(form.no_vector) if form is not None and form.no_vector else i18n._("no vector form")
+                return i18n._("{call} ({why})").format(call=form.signature if form else node.function, why=why), \
+                    node.span
             if kinded and form.result == "pool" and not form.vector_kinds:
-                return (f"{form.signature} on dice that may have kinds (its vector form does not keep them)",
+                return (i18n._("{signature} on dice that may have kinds (its vector form does not keep them)").format(
+                            signature=form.signature),
                         node.span)
         elif isinstance(node, ast.Dice):
             if isinstance(node.sides, ast.Integer) and node.sides.value > MAX_FACE:
-                return f"dice of more than {MAX_FACE:,} sides (its pools hold faces {MIN_FACE:,}..{MAX_FACE:,})", \
+                return i18n._("dice of more than {top} sides (its pools hold faces {low}..{top})").format(
+                           top=i18n.number(MAX_FACE), low=i18n.number(MIN_FACE)), \
                     node.sides.span
             for modifier in node.modifiers:
                 entry = MODIFIERS[modifier.token]
                 if entry.vector is None:
-                    return f"the modifier {entry.syntax} (no vector form)", modifier.span
+                    return i18n._("the modifier {syntax} (no vector form)").format(syntax=entry.syntax), modifier.span
                 if entry.sets_face and _face_outside(modifier.operands[0], entry.sets_face):
-                    return f"the modifier {entry.syntax} giving dice a face its pools cannot hold (faces " \
-                           f"{MIN_FACE:,}..{MAX_FACE:,})", modifier.span
+                    return i18n._("the modifier {syntax} giving dice a face its pools cannot hold (faces "
+                                  "{low}..{top})").format(
+                               syntax=entry.syntax, low=i18n.number(MIN_FACE), top=i18n.number(MAX_FACE)), modifier.span
         elif isinstance(node, ast.PoolLiteral):
             for modifier in node.modifiers:
                 entry = MODIFIERS[modifier.token]
                 if entry.vector is None:
-                    return f"the modifier {entry.syntax} (no vector form)", modifier.span
+                    return i18n._("the modifier {syntax} (no vector form)").format(syntax=entry.syntax), modifier.span
                 if entry.draws and literal_sides(node) is None:
-                    return (f"'{entry.token}' after [..] on dice of different sides (each die would need "
-                            f"its own; no vector form)"), modifier.span
+                    return (i18n._("'{token}' after [..] on dice of different sides (each die would need its own; "
+                                   "no vector form)").format(token=entry.token)), modifier.span
             for item in node.items:
                 if _face_outside(item):
-                    return f"a pool holding a number outside {MIN_FACE:,}..{MAX_FACE:,} (the faces its pools hold)", \
+                    return i18n._("a pool holding a number outside {low}..{top} (the faces its pools hold)").format(
+                               low=i18n.number(MIN_FACE), top=i18n.number(MAX_FACE)), \
                         item.span
         elif isinstance(node, ast.Member):
             if node.value.function not in pairs and node.value.function not in calls:
-                return "a field of a record (no vector form)", node.span
+                return i18n._("a field of a record (no vector form)"), node.span
         elif not isinstance(node, _PLAYED):
-            return f"{type(node).__name__} (no vector form)", node.span
+            return i18n._("{name} (no vector form)").format(name=type(node).__name__), node.span
     return None
 
 

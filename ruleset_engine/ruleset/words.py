@@ -10,7 +10,8 @@ accepted; Tab completes both), so `检定 力量 + 格斗` is `throw strength + 
 
 Checked at load, each problem with its place: a key that names nothing of the ruleset, a label
 with a space or a character the table splits words on, two names given one label (in any case),
-and a label that is another name of the ruleset (typed, it could mean either).
+a label that is another name of the ruleset (typed, it could mean either), and a label that is
+the word of one of the table's built-in commands (typed first on a line, it would no longer run it).
 """
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ from ruleset_engine.i18n import _
 
 # A label is one word as the table splits a line: no space, and none of , = ; " ' # ( ) [ ] { } + - * / < > !
 LABEL = re.compile(r"^[^\s,=;\"'#()\[\]{}+\-*/<>!]{1,40}$")
+
+# The words of the table's built-in commands (repl/commands.py's BUILTINS; a test holds the two
+# together). They are typed as they are at a table of any language, so no label may be one of them.
+BUILTIN_COMMANDS = ("help", "roll", "request", "prob", "state", "status", "log", "table", "rules", "auto", "undo",
+                    "dice", "new", "export", "sheet", "fill", "set", "save", "quit", "exit")
 
 
 def typed_names(data) -> set[str]:
@@ -83,6 +89,11 @@ def check_words(checker) -> dict[str, dict[str, str]]:
                 checker.problem(_("words: the label {label} is given to both {first} and {second} in {lang}: "
                                   "typed, it could mean either").format(label=repr(label), first=repr(given[key]),
                                                                        second=repr(name), lang=lang), path)
+                continue
+            if key in BUILTIN_COMMANDS and key != name.casefold():
+                checker.problem(_("words: the label {label} of {name} is the built-in command {command}: typed, "
+                                  "it would no longer run the command").format(label=repr(label), name=repr(name),
+                                                                               command=key), path)
                 continue
             if key in folded and folded[key] != name:
                 checker.problem(_("words: the label {label} of {name} is also the name {other} of this ruleset: "

@@ -10,6 +10,7 @@ from ruleset_engine.ruleset.instance_names import name_key
 
 from ruleset_engine.i18n import _
 
+from . import support
 from .decisions import Decision
 from .errors import GameError, RuleError
 
@@ -72,7 +73,7 @@ def default_entity(game, action: model.Action, param: model.ActionParam) -> str:
 
     formula = param.default
     try:
-        return checked(read(game, formula), game.values.get(param.of), f"{action.name} {param.name}: the default {formula.text}")
+        return checked(read(game, formula), game.values.get(param.of), support.default_said(action, param, formula))
     except StepFailed as err:
         raise GameError(str(err)) from None
 
@@ -86,7 +87,7 @@ def default_arg(game, action: model.Action, param: model.ActionParam):
     from .support import default_arg as checked, default_choice, default_truth
 
     formula = param.default
-    what = f"{action.name} {param.name}: the default {formula.text}"
+    what = support.default_said(action, param, formula)
     try:
         if param.type == "boolean":
             return default_truth(read(game, formula), what)
@@ -153,7 +154,8 @@ def check_arg(game, action, param: model.ActionParam, value, given: dict | None 
 def bound(game, formula: model.Formula) -> int:
     value = read(game, formula)
     if type(value) is not int:
-        raise RuleError(f"a bound must be a whole number, not {value!r}", formula.where, formula.path)
+        raise RuleError(_("a bound must be a whole number, not {value}").format(value=repr(value)), formula.where,
+                        formula.path)
     return value
 
 def instances(game, entity: str) -> list:
@@ -165,7 +167,7 @@ class _NoRolls:
     """The dice source of formulas read at any time (an action's when:, a bound): they roll nothing."""
 
     def randint(self, a, b):
-        raise dice.DiceError("this formula is read at any time, so it cannot roll dice")
+        raise dice.DiceError(_("this formula is read at any time, so it cannot roll dice"))
 
 
 _NO_ROLLS = _NoRolls()

@@ -8,6 +8,7 @@ file keep it, and `dusk resume` continues from the game as it stands after it.
 
 from __future__ import annotations
 
+from ruleset_engine import i18n
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset.instance_names import name_key
 
@@ -27,8 +28,9 @@ def find_instance(game, name: str) -> tuple[str, dict]:
             known.append(str(instance.get("name")))
             if name_key(str(instance.get("name"))) == name_key(name):
                 return group, instance
-    listed = ", ".join(known) or "none"
-    raise GameError(f"no one named {name!r} has a sheet (those who have one: {listed})")
+    listed = ", ".join(known) or i18n._("none")
+    raise GameError(i18n._("no one named {name} has a sheet (those who have one: {listed})").format(
+                        name=repr(name), listed=listed))
 
 
 def editable(game, group: str) -> list[str]:
@@ -41,22 +43,24 @@ def edit(game, name: str, field: str, text: str) -> dict:
     """Check a change of one field (a value typed as text); the event that says it. GameError,
     nothing changed, when it cannot be made."""
     if len(text) > MAX_VALUE_TEXT:
-        raise GameError(f"a value of at most {MAX_VALUE_TEXT} characters")
+        raise GameError(i18n._("a value of at most {limit} characters").format(limit=MAX_VALUE_TEXT))
     group, instance = find_instance(game, name)
     fields = editable(game, group)
     if field not in fields:
         from difflib import get_close_matches
 
         guess = get_close_matches(field, fields, n=1)
-        hint = f" (did you mean {guess[0]}?)" if guess else ""
-        raise GameError(f"{field!r} is not a field of {instance['name']}'s sheet that can be set{hint}")
+        hint = i18n._(" (did you mean {guess}?)").format(guess=guess[0]) if guess else ""
+        raise GameError(i18n._("{field} is not a field of {instance}'s sheet that can be set{hint}").format(
+                            field=repr(field), instance=instance['name'], hint=hint))
     rule = game.ruleset.entities[group].sheet.fields[field]
     value: object = text
     if rule.number:
         try:
             value = int(text)
         except ValueError:
-            raise GameError(f"{field} takes a whole number, not {text!r}") from None
+            raise GameError(i18n._("{field} takes a whole number, not {text}").format(field=field,
+                                                                                     text=repr(text))) from None
     why = rule.problem(value)
     if why:
         raise GameError(why)
@@ -67,7 +71,7 @@ def apply(game, changes: list[dict]) -> list[dict]:
     """Make checked changes (edit's, of one instance) as one turn of the game; its events. Nothing
     changes when there are none."""
     if game.pending is not None:
-        raise GameError("a decision is waiting: answer it first")
+        raise GameError(i18n._("a decision is waiting: answer it first"))
     changes = [c for c in changes if c["value"] != c["was"]]      # a value it holds already changes nothing
     if not changes:
         return []
@@ -82,7 +86,8 @@ def apply(game, changes: list[dict]) -> list[dict]:
     base = len(game.log)
     events = [{"seq": base + i, "turn": game.turn, "kind": "set", "target": f"{c['name']}.{c['field']}",
                "value": c["value"]} for i, c in enumerate(changes)]
-    said = ", ".join(f"{c['field']} {_said(c['value'])} (was {_said(c['was'])})" for c in changes)
+    said = ", ".join(i18n._("{field} {value} (was {was})").format(
+        field=c["field"], value=_said(c["value"]), was=_said(c["was"])) for c in changes)
     events.append({"seq": base + len(changes), "turn": game.turn, "kind": "say",
                    "text": f"{changes[0]['name']}: {said}."})
     if game.record:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from ruleset_engine import i18n
 from ruleset_engine import dice
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import model
@@ -155,7 +156,7 @@ class Game:
         the game rolls is a decision of kind `dice` asking for its faces, checked (count and range)
         and saved like any answer. The seeded source is left where it was, for when it comes back."""
         if self.pending is not None:
-            raise GameError("a decision is waiting: answer it first")
+            raise GameError(i18n._("a decision is waiting: answer it first"))
         if on == self.manual_dice:
             return
         self.manual = ManualDice(self.run) if on else None
@@ -179,21 +180,23 @@ class Game:
 
     def perform(self, name: str, /, **args) -> Outcome:
         if self.pending is not None:
-            raise GameError("a decision is waiting: answer it first")
+            raise GameError(i18n._("a decision is waiting: answer it first"))
         if self.over:
-            raise GameError(f"the game is over ({self.result})")
+            raise GameError(i18n._("the game is over ({result})").format(result=self.result))
         action = self.ruleset.actions.get(name)
         if action is None:
             from difflib import get_close_matches
 
             guess = get_close_matches(name, list(self.ruleset.actions), n=1)
-            hint = f" (did you mean {guess[0]}?)" if guess else ""
-            raise GameError(f"no action {name!r}{hint}; the actions: {', '.join(self.ruleset.actions)}")
+            hint = i18n._(" (did you mean {guess}?)").format(guess=guess[0]) if guess else ""
+            raise GameError(i18n._("no action {name}{hint}; the actions: {actions}").format(
+                                name=repr(name), hint=hint, actions=', '.join(self.ruleset.actions)))
         if not offered(self, action):
             if action.once_per is not None and done_this_time(self, action):
-                raise GameError(f"{name} is done once per {action.once_per}, and it was done in this one; "
-                                f"it can be done again when the {action.once_per} moves on")
-            raise GameError(f"{name} cannot be done now")
+                raise GameError(i18n._("{name} is done once per {level}, and it was done in this one; it can "
+                                       "be done again when the {level} moves on").format(
+                                    name=name, level=action.once_per))
+            raise GameError(i18n._("{name} cannot be done now").format(name=name))
         return self._perform(name, check_args(self, action, args) if action.params or args else {})
 
     def edit(self, name: str, field: str, value: str) -> Outcome:
@@ -207,7 +210,7 @@ class Game:
         from .edits import apply, edit
 
         if self.over:
-            raise GameError(f"the game is over ({self.result})")
+            raise GameError(i18n._("the game is over ({result})").format(result=self.result))
         events = apply(self, [edit(self, name, field, str(value)) for field, value in values.items()])
         return Outcome(events, None, self.over, self.result)
 
@@ -243,12 +246,13 @@ class Game:
                 self._before = self._save()   # answers replay from here
             self._put_back(self._before)
             if len(answers) >= self.limits.max_questions:     # the question before waits again, unanswered
-                most = (f"more than {self.limits.max_questions:,} questions (the most one action may ask at the "
-                        "table, as each answer replays it from its start)")
+                most = (i18n._("more than {limit} questions (the most one action may ask at the table, as each "
+                               "answer replays it from its start)").format(
+                            limit=i18n.number(self.limits.max_questions)))
                 if name == "setup":
-                    raise GameError(f"the game's setup asks {most}: the game cannot begin")
-                raise GameError(f"{name} asks {most}: it cannot be finished; undo drops it (the game is as "
-                                f"before it)")
+                    raise GameError(i18n._("the game's setup asks {most}: the game cannot begin").format(most=most))
+                raise GameError(i18n._("{name} asks {most}: it cannot be finished; undo drops it (the game is as "
+                                       "before it)").format(name=name, most=most))
             self.pending = _Pending(name, args, answers, len(events))
             return Outcome(events[shown:], need.decision)
         except Exception as err:   # a rule that failed, or a bug: the state as before, the place named
@@ -269,7 +273,7 @@ class Game:
         """Answer the waiting decision; DecisionError (state unchanged, still waiting) if out of range."""
         pending = self.pending
         if pending is None:
-            raise GameError("no decision is waiting")
+            raise GameError(i18n._("no decision is waiting"))
         checked = decision.check(value)
         answers = pending.answers + [checked]
         return self._perform(pending.action, pending.args, answers, pending.shown)
@@ -278,9 +282,9 @@ class Game:
         """Answer the waiting decision with its ruleset's auto: expression (what simulate does)."""
         pending = self.pending
         if pending is None:
-            raise GameError("no decision is waiting")
+            raise GameError(i18n._("no decision is waiting"))
         if decision.kind == "dice":
-            raise GameError("real dice cannot be rolled automatically: type the faces rolled")
+            raise GameError(i18n._("real dice cannot be rolled automatically: type the faces rolled"))
         saved_auto = self.run.auto
         self.run.auto = True
         try:
@@ -308,7 +312,7 @@ class Game:
         try:
             return self.ruleset.status.render(self.text_env(), lang=lang)
         except dice.DiceError as err:
-            return f"(status: {err.message})"
+            return i18n._("(status: {message})").format(message=err.message)
 
     def text_env(self) -> dict:
         """The values a text read between actions sees: the game's values, each loop counter with
@@ -364,7 +368,7 @@ class Game:
             self.pending = None
             return self.turn
         if not self.history.actions:
-            raise GameError("nothing to undo")
+            raise GameError(i18n._("nothing to undo"))
         before, log_at = self.history.actions.pop()
         self._put_back(before)
         # The action's events are marked; the undo events of earlier undos after it stand (they
@@ -393,7 +397,7 @@ class Game:
                 rng=None) -> "Game":
         """A game from a snapshot (its log and history may be left out)."""
         if snap.get("format") != SNAPSHOT_FORMAT or snap.get("ruleset") != ruleset.id:
-            raise GameError(f"this snapshot is not a {ruleset.id} game of this version")
+            raise GameError(i18n._("this snapshot is not a {id} game of this version").format(id=ruleset.id))
         return cls.resume(ruleset, params=snap["params"], seed=snap["seed"], core=snap, log=snap.get("log", []),
                           history=snap.get("history", []), limits=limits, rng=rng)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ruleset_engine import i18n
+
 
 @dataclass(frozen=True, slots=True)
 class RunLimits:
@@ -19,20 +21,22 @@ class RunLimits:
 
 def game_too_long(limit: int) -> str:
     """What a simulated game past max_game_steps says (both backends)."""
-    return (f"a game went past {limit:,} steps in all (its rounds together); a game that long is stopped "
-            f"(fewer rounds, or fewer steps a round)")
+    return (i18n._("a game went past {limit} steps in all (its rounds together); a game that long is stopped "
+                   "(fewer rounds, or fewer steps a round)").format(limit=i18n.number(limit)))
 
 
 def too_many_steps(limit: int, in_loop: bool) -> str:
     """What an action past max_steps says, at the loop or the procedure it was in (every backend)."""
-    where = "in the loop here (a loop that never ends?)" if in_loop else \
-        "here, in a procedure (one that calls itself without end?)"
-    return f"more than {limit:,} steps in one action; stopped {where}"
+    where = i18n._("in the loop here (a loop that never ends?)") if in_loop else \
+        i18n._("here, in a procedure (one that calls itself without end?)")
+    return i18n._("more than {limit} steps in one action; stopped {where}").format(
+               limit=i18n.number(limit), where=where)
 
 
 def nested_too_deep(limit: int, procedure: str) -> str:
     """What a call past max_call_depth says (every backend)."""
-    return f"calls nested more than {limit} deep: {procedure!r} calls itself without end?"
+    return i18n._("calls nested more than {limit} deep: {procedure} calls itself without end?").format(
+               limit=limit, procedure=repr(procedure))
 
 
 DEFAULT_RUN_LIMITS = RunLimits()

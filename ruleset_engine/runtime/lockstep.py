@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ruleset_engine import i18n
 from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice import vector
 from ruleset_engine.dice.errors import DiceError
@@ -54,7 +55,7 @@ from .lockstep_values import (Record, Ref, RefSet, RefSetStore, RefStore, Store,
                               _by_instance, _key, _part, factorized,
                               _plain, _store_for)
 from .support import auto_answer, decision, default_arg, default_choice, default_truth, fmt, group_size, plain_text
-from .support import track_boxes
+from .support import default_said, track_boxes
 from .support import too_big
 from .writer import _may_grow
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
@@ -160,7 +161,7 @@ class Machine:
                 return ref if len(path) == 1 else self.instance_value(ref, path[1:], rows)
             if isinstance(store, Record):
                 if len(path) < 2:
-                    raise StepFailed(f"{head} is a record: read its fields, {head}.NAME")
+                    raise StepFailed(i18n._("{head} is a record: read its fields, {head}.NAME").format(head=head))
                 return store.field(path[1], rows)
             return store.get(rows)
         if head == "params":
@@ -178,7 +179,8 @@ class Machine:
             store = self.globals[f"{head}.{path[1]}"]
             if isinstance(store, Track):
                 if len(path) < 3:
-                    raise StepFailed(f"{head}.{path[1]} is a track: read its numbers ({head}.{path[1]}.marked, ..)")
+                    raise StepFailed(i18n._("{head}.{track} is a track: read its numbers ({head}.{track}.marked, "
+                                            "..)").format(head=head, track=path[1]))
                 return store.read(path[2], rows)
             return store.get(rows)
         return self.globals[head].get(rows)
@@ -217,7 +219,7 @@ class Machine:
         value = self.value(formula, rows)
         if isinstance(value, VPool):
             return value
-        raise StepFailed("for_each goes through a pool here")
+        raise StepFailed(i18n._("for_each goes through a pool here"))
 
     def read(self, target: tuple, rows):
         """What a step's place (a state variable, a local, an entity's field) holds for the rows."""
@@ -382,7 +384,8 @@ class Machine:
                 return
             given = frame.given
             if given is None:
-                raise StepFailed(f"the procedure {step.procedure!r} returned nothing for as: {step.result}")
+                raise StepFailed(i18n._("the procedure {procedure} returned nothing for as: {result}").format(
+                                     procedure=repr(step.procedure), result=step.result))
             self.bind(step.result, rows, given.get(rows))
 
     def give_back(self, rows, value) -> None:
@@ -603,11 +606,13 @@ class Machine:
             # Each name the games hold, compared once (not once per game: a batch holds the same few).
             if any(name_key(x) == wanted for x in set(held.tolist() if isinstance(held, np.ndarray) else held)):
                 self.site = spec.count
-                raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} has an instance "
-                                 f"named {sheet.name!r} already")
+                raise StepFailed(i18n._("the sheet {sheet}: the group {entity} has an instance named {name} "
+                                        "already").format(
+                                     sheet=sheet.file or sheet.name, entity=repr(entity), name=repr(sheet.name)))
         if (made >= spec.most).any():
             self.site = spec.count
-            raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} holds {spec.most:,} already")
+            raise StepFailed(i18n._("the sheet {sheet}: the group {entity} holds {most} already").format(
+                                 sheet=sheet.file or sheet.name, entity=repr(entity), most=i18n.number(spec.most)))
         for j in np.unique(made):
             part = rows[made == j]
             key = f"{entity}#{int(j)}"
@@ -630,7 +635,8 @@ class Machine:
             size = self.per_row(self.number(spec.size, rows), rows)
             bad = (size < 1) | (size > MAX_BOXES)
             if bad.any():
-                track_boxes(int(size[np.flatnonzero(bad)[0]]), f"{entity}.{name}: boxes {spec.size.text}")
+                track_boxes(int(size[np.flatnonzero(bad)[0]]), i18n._("{entity}.{track}: boxes {formula}").format(
+                                                                   entity=entity, track=name, formula=spec.size.text))
         track.start(rows, size)
 
     def mark_track(self, target: tuple, rows, n, type_, clear: bool) -> None:
@@ -656,7 +662,8 @@ class Machine:
                 store = self.globals[_key(ref.group, j, rest[0])]
                 if isinstance(store, Track):
                     if len(rest) < 2:
-                        raise StepFailed(f"{rest[0]} is a track: read its numbers ({rest[0]}.marked, ..)")
+                        raise StepFailed(i18n._("{track} is a track: read its numbers ({track}.marked, ..)").format(
+                                             track=rest[0]))
                     value = store.read(rest[1], part)
                 else:
                     value = store.get(part)
@@ -734,9 +741,11 @@ class Machine:
         a, b = (self.named_instance(x, spec.between, rows, name, span) for x in (a, b))
         for x in (a, b):
             if not isinstance(x, Ref) or x.group != spec.between:
-                raise PairFailed(f"{name}(..) joins two instances of its group, not {format_value(_plain(x))}"
+                raise PairFailed(i18n._("{name}(..) joins two instances of its group, not {value}").format(
+                                     name=name, value=format_value(_plain(x)))
                                  if not isinstance(x, Ref) else
-                                 f"{name}(..) joins two instances of its group, not an instance of {x.group}",
+                                 i18n._("{name}(..) joins two instances of its group, not an instance of "
+                                        "{group}").format(name=name, group=x.group),
                                  span=span)
         i, j = a.index, b.index
         if not spec.ordered:
@@ -745,7 +754,8 @@ class Machine:
         if same.any():
             k = int(np.flatnonzero(same)[0])
             shown = self.instance_value(Ref(spec.between, i[k:k + 1]), ("name",), rows[k:k + 1])[0]
-            raise PairFailed(f"{name}(..) joins two different instances, not {str(shown)!r} with itself", span=span)
+            raise PairFailed(i18n._("{name}(..) joins two different instances, not {shown} with itself").format(
+                                 name=name, shown=repr(str(shown))), span=span)
         if (i == i[0]).all() and (j == j[0]).all():
             return [(int(i[0]), int(j[0]), rows, slice(None))]
         pairs = np.stack([i, j], axis=1)
@@ -932,7 +942,7 @@ class Machine:
             i = int(np.flatnonzero(bad)[0])
             one = value[i].item() if isinstance(value[i], np.generic) else value[i]
             default_arg(one, None if low is None else int(low[i]), None if high is None else int(high[i]),
-                        f"{self.action.name} {param.name}: the default {param.default.text}")
+                        default_said(self.action, param, param.default))
         return value
 
     def default_word(self, param, value):
@@ -946,7 +956,7 @@ class Machine:
             self.site = param.default
             one = value[int(np.flatnonzero(bad)[0])]
             one = one.item() if isinstance(one, np.generic) else one
-            what = f"{self.action.name} {param.name}: the default {param.default.text}"
+            what = default_said(self.action, param, param.default)
             if param.type == "boolean":
                 default_truth(one, what)
             default_choice(one, tuple(param.choices), what)
@@ -1006,7 +1016,7 @@ class Machine:
         if isinstance(value, VPool):
             value = value.total()
         elif isinstance(value, np.ndarray) and value.dtype == object:
-            raise StepFailed("a report gives a number (a pool gives its total) or true/false, not a text")
+            raise StepFailed(i18n._("a report gives a number (a pool gives its total) or true/false, not a text"))
         return rows_of(value, len(rows))
 
     def retire(self, rows, totals, records=None) -> None:
@@ -1209,7 +1219,7 @@ RUN = {
 
 class RoundLimitReached(DuskError):
     def __init__(self, rounds: int, message: str | None = None):
-        super().__init__(message or f"a game went past {rounds:,} rounds")
+        super().__init__(message or i18n._("a game went past {rounds} rounds").format(rounds=i18n.number(rounds)))
 
 
 def play_range(ruleset: model.Ruleset, params: dict, seed: int, start: int, stop: int, totals, run_limits,
@@ -1229,8 +1239,9 @@ def play_range(ruleset: model.Ruleset, params: dict, seed: int, start: int, stop
     except MemoryError:
         # The memory of the machine, not a rule: the games of a batch hold more than it has (values
         # that grow every round). Said at the place, with the way on; the untraced backend holds one game.
-        raise RuleError(f"the lockstep backend ran out of memory here, playing {machine.size:,} games at once; "
-                        f"--backend untraced plays them one at a time", getattr(machine.site, "where", None),
+        raise RuleError(i18n._("the lockstep backend ran out of memory here, playing {size} games at once; "
+                               "--backend untraced plays them one at a time").format(size=i18n.number(machine.size)),
+                        getattr(machine.site, "where", None),
                         getattr(machine.site, "path", ())) from None
     except Exception as err:     # a bug in dusk: said as one, at the place it happened, its cause kept
         raise DuskBug.of(err, getattr(machine.site, "where", None), getattr(machine.site, "path", ()),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ruleset_engine import i18n
 from ruleset_engine.ruleset.steps.kind import StepFailed
 
 from .lockstep_values import Ref, RefStore, _by_instance, _part
@@ -49,8 +50,8 @@ class Timers:
         if formula is not None:
             point = m.per_row(m.number(formula, rows), rows)
             if point.dtype.kind not in "iu":
-                raise StepFailed(f"until: gives the turn of the clock a value ends at, a whole number, "
-                                 f"not {m.first_value(point, rows)!r}")
+                raise StepFailed(i18n._("until: gives the turn of the clock a value ends at, a whole number, not "
+                                        "{value}").format(value=repr(m.first_value(point, rows))))
             point = point.astype(np.int64)
         stamp = np.stack([m.counters[i][rows] for i in range(level if point is not None else level + 1)], axis=1) \
             if (level if point is not None else level + 1) else np.zeros((len(rows), 0), np.int64)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ruleset_engine import i18n
 from ruleset_engine.dice import vector
 from ruleset_engine.dice.vector import VPool, compact, put_rows, rows_of, take_rows
 from ruleset_engine.ruleset.marks import mark_typed_many
@@ -33,7 +34,8 @@ class Store:
             if self.data is None:
                 self.data = np.full((size, faces.shape[1]), vector.EMPTY, vector.FACE)
             elif self.data.ndim != 2:
-                raise StepFailed("a value that was a number is now a pool (the lockstep backend keeps one kind)")
+                raise StepFailed(i18n._("a value that was a number is now a pool (the lockstep backend keeps one "
+                                        "kind)"))
             width = self.data.shape[1]
             if faces.shape[1] > width:
                 # Wider than the store: cut empty columns at the end, or move each row's dice left.
@@ -66,7 +68,7 @@ class Store:
             dtype = bool if type(value) is bool else np.int64 if type(value) is int else object
             self.data = np.zeros(size, dtype)
         if self.data.ndim != 1:
-            raise StepFailed("a value that was a pool is now a number (the lockstep backend keeps one kind)")
+            raise StepFailed(i18n._("a value that was a pool is now a number (the lockstep backend keeps one kind)"))
         self.data[rows] = value
 
     def put_kinds(self, rows, value, faces, width: int, size: int) -> None:
@@ -121,7 +123,7 @@ class Record:
     def field(self, name: str, rows):
         store = self.fields.get(name)
         if store is None:
-            raise StepFailed(f"this record has no field {name!r}")
+            raise StepFailed(i18n._("this record has no field {name}").format(name=repr(name)))
         return store.get(rows)
 
 
@@ -151,7 +153,8 @@ class RefStore:
 
     def put(self, rows, value: Ref, size: int) -> None:
         if self.group is not None and value.group != self.group:
-            raise StepFailed(f"a local held an instance of {self.group} and now one of {value.group}")
+            raise StepFailed(i18n._("a local held an instance of {group} and now one of {other}").format(
+                                 group=self.group, other=value.group))
         self.group = value.group
         self.index[rows] = value.index
 
@@ -184,7 +187,8 @@ class RefSetStore:
 
     def put(self, rows, value: RefSet, size: int) -> None:
         if self.group is not None and value.group != self.group:
-            raise StepFailed(f"a local held instances of {self.group} and now ones of {value.group}")
+            raise StepFailed(i18n._("a local held instances of {group} and now ones of {other}").format(
+                                 group=self.group, other=value.group))
         self.group = value.group
         width = value.chosen.shape[1]
         if width > self.chosen.shape[1]:
@@ -332,8 +336,8 @@ class Track:
         rule = self.spec.rule
         if rule is not None and what in rule.types:
             return (self.ranks[rows] == rule.rank(what)).sum(axis=1).astype(np.int64)
-        raise StepFailed(f"a track has no {what!r} (it has marked, free, size, next, last"
-                         f"{', ' + ', '.join(rule.types) if rule else ''})")
+        raise StepFailed(i18n._("a track has no {what} (it has {names})").format(
+            what=repr(what), names=", ".join(("marked", "free", "size", "next", "last") + tuple(rule.types if rule else ()))))
 
 
 def _as_python(value, n: int) -> list:
@@ -341,7 +345,7 @@ def _as_python(value, n: int) -> list:
     if isinstance(value, VPool):
         return [tuple(int(f) for f in row if f != vector.EMPTY) for row in value.faces]
     if isinstance(value, (Ref, RefSet)):
-        raise StepFailed("an instance shown in a text: show one of its fields, such as its name")
+        raise StepFailed(i18n._("an instance shown in a text: show one of its fields, such as its name"))
     if isinstance(value, np.ndarray):
         return value.tolist() if value.dtype != object else [_plain(x) for x in value]
     return [value] * n

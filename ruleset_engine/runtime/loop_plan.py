@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ruleset_engine import i18n
 from ruleset_engine.ruleset import model
 
 
@@ -135,13 +136,13 @@ def plan(ruleset: model.Ruleset, timed: bool) -> LoopPlan:
 
 def block_where(level: model.Level, part: str) -> str:
     """The words that name a level's block, in what end: LEVEL inside it says."""
-    return f"{part}: of loop level {level.name!r}"
+    return i18n._("{part}: of loop level {name}").format(part=part, name=repr(level.name))
 
 
 def no_end_inside(ended: str, where: str) -> str:
     """What `end: LEVEL` says inside a block where no iteration runs that it could end."""
-    return f"end: {ended} inside the {where} is not allowed"
+    return i18n._("end: {ended} inside the {where} is not allowed").format(ended=ended, where=where)
 
 
 def no_end_in_setup(ended: str) -> str:
-    return f"end: {ended} is not allowed in setup: (no loop runs yet)"
+    return i18n._("end: {ended} is not allowed in setup: (no loop runs yet)").format(ended=ended)

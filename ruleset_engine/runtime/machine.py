@@ -22,7 +22,7 @@ from ruleset_engine.ruleset.model import Formula
 from . import loop_plan
 from .limits import game_too_long
 from .loop_plan import block_where
-from .support import REPORTED
+from .support import reported
 from .writer import FunctionWriter
 
 
@@ -299,7 +299,7 @@ def _given(w: FunctionWriter, p, ending) -> str:
         value, kind = w.value(ending.value, into=w.local("value"))
         w.bound("value", kind)
         if kind == STR:
-            p.problem(DiceTypeError(REPORTED, span=(0, len(ending.value.text))), ending.value)
+            p.problem(DiceTypeError(reported(), span=(0, len(ending.value.text))), ending.value)
         value = f"_report_value({value})"
     text = "None"
     if p.traced and ending.text is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ruleset_engine import i18n
 from ruleset_engine import dice
 from ruleset_engine.dice.ast import names_in
 from ruleset_engine.ruleset import model
@@ -17,8 +18,9 @@ def resolve_params(ruleset: model.Ruleset, given: dict | None) -> dict:
     params = {name: p.default for name, p in ruleset.params.items()}
     for name, value in (given or {}).items():
         if name not in ruleset.params:
-            known = ", ".join(sorted(ruleset.params)) or "none"
-            raise GameError(f"{ruleset.id} has no param {name!r} (its params: {known})")
+            known = ", ".join(sorted(ruleset.params)) or i18n._("none")
+            raise GameError(i18n._("{id} has no param {name} (its params: {known})").format(
+                                id=ruleset.id, name=repr(name), known=known))
         param = ruleset.params[name]
         try:
             value = parse_param(param, value)
@@ -26,7 +28,7 @@ def resolve_params(ruleset: model.Ruleset, given: dict | None) -> dict:
             raise GameError(str(err)) from None
         problem = param_value_problem(param, value) or _reads_problem(ruleset, param, value)
         if problem:
-            raise GameError(f"param {name}: {problem}")
+            raise GameError(i18n._("param {name}: {problem}").format(name=name, problem=problem))
         params[name] = value
     return params
 
@@ -45,8 +47,9 @@ def _reads_problem(ruleset: model.Ruleset, param: model.Param, value) -> str | N
             name = ".".join(path)
             start, end = span
             caret = f"\n  {text}\n  {' ' * start}^{'~' * max(0, end - start - 1)}"
-            return (f"{text!r} reads {name}, which a dice param cannot: it is rolled as the game starts, "
-                    f"before the game has values (it may read params.NAME){caret}")
+            return (i18n._("{text} reads {name}, which a dice param cannot: it is rolled as the game starts, "
+                           "before the game has values (it may read params.NAME){caret}").format(
+                        text=repr(text), name=name, caret=caret))
     return None
 
 
@@ -60,6 +63,7 @@ def check_named(ruleset: model.Ruleset, params: dict, sheets=()) -> None:
         there = [s.name for s in (spec.sheet.sheets if spec is not None and spec.sheet is not None else ())]
         there += [s.name for s in sheets if s.group == param.names and s.name not in there]
         if params[name] not in there:
-            listed = ", ".join(there) if there else "none"
-            raise GameError(f"param {name}: no sheet of {param.names} is named {params[name]!r} "
-                            f"(the sheets: {listed})")
+            listed = ", ".join(there) if there else i18n._("none")
+            raise GameError(i18n._("param {name}: no sheet of {group} is named {value} (the sheets: "
+                                   "{listed})").format(name=name, group=param.names, value=repr(params[name]),
+                                                       listed=listed))

@@ -21,7 +21,7 @@ import builtins
 import itertools
 from typing import NoReturn
 
-from ruleset_engine import dice
+from ruleset_engine import dice, i18n
 from ruleset_engine.dice import DEFAULT_LIMITS, DiceError
 from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR, join
@@ -417,7 +417,8 @@ class ProgramWriter:
             if tspec.size is None:
                 w.line(f"_i[{track!r}] = _new_track({tspec.labels!r})")
             else:
-                what = w.const(f"{entity}.{track}: boxes {tspec.size.text}", "t")
+                what = w.const(i18n._("{entity}.{track}: boxes {formula}").format(entity=entity, track=track,
+                                                                                 formula=tspec.size.text), "t")
                 w.line(f"_i[{track!r}] = _new_track(_track_boxes({w.number(tspec.size, 'boxes')}, {what}))",
                        tspec.size)
             if tspec.rule is not None:
@@ -499,7 +500,7 @@ class ProgramWriter:
         for name, formula in self.ruleset.report.items():
             value, kind = w.value(formula)
             if kind == STR:
-                self.problem(DiceTypeError(support.REPORTED, span=(0, len(formula.text))), formula)
+                self.problem(DiceTypeError(support.reported(), span=(0, len(formula.text))), formula)
             w.line(f"_r[{name!r}] = _report_value({value})", formula)
             if name in self.ruleset.tallies and not self.traced:
                 # The iteration the game ended in, unless its end was read already (machine._tally).

@@ -3,6 +3,7 @@ keeps them, the coercions of step arguments, decisions, and the names shown in t
 
 from __future__ import annotations
 
+from ruleset_engine import i18n
 from ruleset_engine.dice import DiceError, Die, FacesList, Pool
 from ruleset_engine.dice.values import as_face, kind_of
 from ruleset_engine.dice.runtime import MAX_NUMBER
@@ -20,14 +21,16 @@ from .loop_plan import no_end_inside
 def group_size(n: int, entity: str, most: int = MAX_GROUP) -> int:
     """How many instances a group starts with: 0 or more, within the limit (the group's max:)."""
     if n > most:
-        raise StepFailed(f"a group of {n:,} {entity} instances is past the limit ({most:,})")
+        raise StepFailed(i18n._("a group of {n} {entity} instances is past the limit ({most})").format(
+                             n=i18n.number(n), entity=entity, most=i18n.number(most)))
     return max(0, n)
 
 
 def track_boxes(n: int, what: str) -> range:
     """The labels of a track whose `boxes:` is a formula: 1..n, n from 1 to the limit."""
     if not 1 <= n <= MAX_BOXES:
-        raise StepFailed(f"{what} gives {n}: a track has 1 to {MAX_BOXES:,} boxes")
+        raise StepFailed(i18n._("{what} gives {n}: a track has 1 to {limit} boxes").format(
+                             what=what, n=n, limit=i18n.number(MAX_BOXES)))
     return range(1, n + 1)
 
 
@@ -42,8 +45,10 @@ def to_state(value):
 
 
 def too_big(value: int):
-    raise StepFailed(f"{value:,} is past the limit of numbers ({MAX_NUMBER:,})" if abs(value) < 10**60 else
-                     f"a number of {len(str(abs(value))):,} digits is past the limit of numbers ({MAX_NUMBER:,})")
+    raise StepFailed(i18n._("{value} is past the limit of numbers ({limit})").format(
+                         value=i18n.number(value), limit=i18n.number(MAX_NUMBER)) if abs(value) < 10**60 else
+                     i18n._("a number of {count} digits is past the limit of numbers ({limit})").format(
+                         count=i18n.number(len(str(abs(value)))), limit=i18n.number(MAX_NUMBER)))
 
 
 MAX_TEXT_LENGTH = 100_000     # characters in one text a ruleset builds
@@ -54,8 +59,9 @@ def text_ok(text) -> None:
     again, is how a text could grow without end."""
     for one in text.texts.values() if isinstance(text, LocalText) else (text,):
         if len(one) > MAX_TEXT_LENGTH:
-            raise StepFailed(f"this text would be {len(one):,} characters long, past the limit of texts "
-                             f"({MAX_TEXT_LENGTH:,})")
+            raise StepFailed(i18n._("this text would be {count} characters long, past the limit of texts "
+                                    "({limit})").format(
+                                 count=i18n.number(len(one)), limit=i18n.number(MAX_TEXT_LENGTH)))
 
 
 def whole(value, what: str) -> int:
@@ -65,7 +71,8 @@ def whole(value, what: str) -> int:
     if isinstance(value, tuple):
         return sum(value)
     if type(value) is not int:
-        raise StepFailed(f"{what} must be a whole number, not {format_value(value)!r}")
+        raise StepFailed(i18n._("{what} must be a whole number, not {value}").format(
+                             what=what, value=repr(format_value(value))))
     return value
 
 
@@ -74,7 +81,8 @@ def truth_value(value) -> bool:
         return value
     if type(value) is int:
         return value != 0
-    raise StepFailed(f"a condition must be true or false, not {format_value(value)!r}")
+    raise StepFailed(i18n._("a condition must be true or false, not {value}").format(
+                         value=repr(format_value(value))))
 
 
 def fmt(value, lang: str, words: dict | None = None) -> str:
@@ -125,7 +133,12 @@ def shown(held, target: tuple) -> str:
     return ".".join(target)
 
 
-REPORTED = "a report gives a number (a pool gives its total) or true/false, not a text"
+REPORTED = i18n.N_("a report gives a number (a pool gives its total) or true/false, not a text")
+
+
+def reported() -> str:
+    """The refusal of a report that gives a text, in the table's language."""
+    return i18n._(REPORTED)
 
 
 def report_value(value):
@@ -135,7 +148,8 @@ def report_value(value):
     if isinstance(value, tuple):
         return sum(value)
     if type(value) is not int and type(value) is not bool:
-        raise StepFailed(f"{REPORTED[:-len('a text')]}{format_value(value)!r}")
+        raise StepFailed(i18n._("a report gives a number (a pool gives its total) or true/false, not {value}").format(
+            value=repr(format_value(value))))
     return value
 
 
@@ -158,7 +172,8 @@ def decision(identity, var, kind, prompt, who, low, high, choices, pool, default
         made.default = default.faces if isinstance(default, Pool) else list(default) if isinstance(default, tuple) \
             else default
     if low is not None and high is not None and low > high:
-        raise StepFailed(f"this question has no valid answer (min {low} is above max {high})")
+        raise StepFailed(i18n._("this question has no valid answer (min {low} is above max {high})").format(
+                             low=low, high=high))
     return made
 
 
@@ -171,7 +186,7 @@ def auto_answer(asked: Decision, value):
     try:
         return asked.check(value)
     except DecisionError as err:
-        raise StepFailed(f"the auto: answer is not valid: {err}") from None
+        raise StepFailed(i18n._("the auto: answer is not valid: {error}").format(error=err)) from None
 
 
 def picked_kinds(asked: Decision, faces) -> list:
@@ -211,20 +226,29 @@ def in_level(block, level: str, where: str) -> None:
         raise StepFailed(no_end_inside(end.level, where)).with_traceback(end.__traceback__) from None
 
 
+def default_said(action, param, formula) -> str:
+    """How a message names a parameter's default: `attack target: the default best_of(..)`."""
+    return i18n._("{action} {param}: the default {formula}").format(action=action.name, param=param.name,
+                                                                   formula=formula.text)
+
+
 def default_arg(value, low, high, what: str):
     """An integer parameter's default read from a formula, held to the parameter's bounds as a
     value typed at the table is (what: "ACTION PARAM: the default TEXT")."""
     if type(value) is not int or (low is not None and value < low) or (high is not None and value > high):
-        span = f" from {low} to {high}" if low is not None and high is not None else \
-            f" of at least {low}" if low is not None else f" of at most {high}" if high is not None else ""
-        raise StepFailed(f"{what} gives {format_value(value)}, not a whole number{span}")
+        span = i18n._(" from {low} to {high}") if low is not None and high is not None else \
+            i18n._(" of at least {low}") if low is not None else i18n._(" of at most {high}") if high is not None else ""
+        span = span.format(low=low, high=high)
+        raise StepFailed(i18n._("{what} gives {value}, not a whole number{span}").format(
+                             what=what, value=format_value(value), span=span))
     return value
 
 
 def default_truth(value, what: str) -> bool:
     """A yes/no parameter's default read from a formula: true or false, nothing else."""
     if type(value) is not bool:
-        raise StepFailed(f"{what} gives {format_value(value)}, not true or false")
+        raise StepFailed(i18n._("{what} gives {value}, not true or false").format(
+                             what=what, value=format_value(value)))
     return value
 
 
@@ -232,7 +256,8 @@ def default_choice(value, choices: tuple, what: str) -> str:
     """A choice parameter's default read from a formula: one of the choices."""
     if not isinstance(value, str) or value not in choices:
         shown = repr(value) if isinstance(value, str) else format_value(value)
-        raise StepFailed(f"{what} gives {shown}, not one of {', '.join(choices)}")
+        raise StepFailed(i18n._("{what} gives {shown}, not one of {choices}").format(
+                             what=what, shown=shown, choices=", ".join(choices)))
     return value
 
 
@@ -243,8 +268,9 @@ def default_entity(value, instances, what: str) -> str:
     for instance in items:
         if isinstance(name, str) and name_key(instance.get("name", "")) == name_key(name):
             return instance["name"]
-    names = ", ".join(str(i.get("name")) for i in items) or "none yet"
-    raise StepFailed(f"{what} gives {format_value(value)}, which names none of them ({names})")
+    names = ", ".join(str(i.get("name")) for i in items) or i18n._("none yet")
+    raise StepFailed(i18n._("{what} gives {value}, which names none of them ({names})").format(
+                         what=what, value=format_value(value), names=names))
 
 
 def formula_arg(text, instance, what: str) -> int:
@@ -277,10 +303,11 @@ def add_sheets(instances: list, make, sheets: tuple, run, entity: str, most: int
     replaced = {name_key(s.name) for s in brought}
     for sheet in tuple(s for s in sheets if name_key(s.name) not in replaced) + brought:
         if name_key(sheet.name) in taken:
-            raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} has an instance "
-                             f"named {sheet.name!r} already")
+            raise StepFailed(i18n._("the sheet {sheet}: the group {entity} has an instance named {name} "
+                                    "already").format(sheet=sheet.file or sheet.name, entity=repr(entity), name=repr(sheet.name)))
         if len(instances) >= most:
-            raise StepFailed(f"the sheet {sheet.file or sheet.name}: the group {entity!r} holds {most:,} already")
+            raise StepFailed(i18n._("the sheet {sheet}: the group {entity} holds {most} already").format(
+                                 sheet=sheet.file or sheet.name, entity=repr(entity), most=i18n.number(most)))
         instance = make(instances[-1]["index"] + 1 if instances else 1, sheet.name)
         instance.update(dict(sheet.fields))
         for track, kind, count in sheet.marks:

@@ -5,6 +5,7 @@ a run among its workers asks, and never plays).
 
 from __future__ import annotations
 
+from ruleset_engine import i18n
 from ruleset_engine.dice.errors import DiceError
 from ruleset_engine.dice.vectorizable import MIXED, unsupported, value_kind
 from ruleset_engine.errors import DuskError
@@ -23,7 +24,8 @@ class Unsupported(DuskError):
     play the ruleset (`--backend auto` plays it untraced)."""
 
     def __init__(self, what: str, where=None, path=(), detail=()):
-        self.error = RuleError(f"the lockstep backend cannot play {what}", where, path, detail)
+        self.error = RuleError(i18n._("the lockstep backend cannot play {what}").format(what=what), where, path,
+                               detail)
         super().__init__(str(self.error))
         self.what = what
 
@@ -177,9 +179,10 @@ def _text_read(formula: model.Formula, ruleset: model.Ruleset):
         if span in queried:
             continue
         if len(path) == 3 and path[2] == "labels":
-            return f"the labels of a track as a list ({'.'.join(path)})", span
+            return i18n._("the labels of a track as a list ({name})").format(name=".".join(path)), span
         if path[0] in ruleset.entities and ruleset.entities[path[0]].is_group:
-            return f"the group {path[0]} as a whole (its instances are read one by one, in for_each)", span
+            return i18n._("the group {group} as a whole (its instances are read one by one, in for_each)").format(
+                       group=path[0]), span
     return None
 
 
@@ -194,7 +197,8 @@ def _check_steps(steps, ruleset: model.Ruleset) -> None:
     for step in steps:
         kind = walk.kind_of(step)
         if kind.vector is None:
-            raise Unsupported(f"the step {kind.key}: ({kind.no_vector or 'no vector form'})", step.where, step.path)
+            raise Unsupported(i18n._("the step {key}: ({why})").format(
+                                  key=kind.key, why=i18n._(kind.no_vector or "no vector form")), step.where, step.path)
         reason = kind.vector_refuses(step) if kind.vector_refuses is not None else None
         if reason is not None:
             raise Unsupported(reason, step.where, step.path)
@@ -212,7 +216,7 @@ def _all_formulas(ruleset: model.Ruleset):
 def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
     levels = ruleset.loop
     if not levels:
-        raise Unsupported("a ruleset without a loop")
+        raise Unsupported(i18n._("a ruleset without a loop"))
     for name, spec in ruleset.entities.items():
         if spec.is_group:
             _check_formula(spec.count, ruleset)
@@ -231,7 +235,8 @@ def _check_ruleset(ruleset: model.Ruleset, params: dict) -> None:
     for name, param in action.params.items():
         if isinstance(param.default, model.Formula):
             if param.type == "entity":
-                raise Unsupported(f"the loop action's parameter {name}, an instance of a group", None,
+                raise Unsupported(i18n._("the loop action's parameter {name}, an instance of a group").format(
+                                      name=name), None,
                                   ("loop", len(levels) - 1, "params", name))
             for formula in (param.default, param.min, param.max):
                 _check_formula(formula, ruleset)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from ruleset_engine import i18n
 from ruleset_engine.dice import DiceError, DiceTypeError
 from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR, join
@@ -223,8 +224,10 @@ class FunctionWriter:
         if spec is None:
             return None
         if len(node.args) != 2 or path and (len(path) > 1 or path[0] not in spec.fields):
-            raise lo.fail(DiceTypeError, f"{node.function}(..) takes two instances and gives a record of "
-                                         f"{', '.join(spec.fields) or 'no fields'}", span)
+            raise lo.fail(DiceTypeError, i18n._("{function}(..) takes two instances and gives a record of "
+                                                "{fields}").format(function=node.function,
+                                                                   fields=", ".join(spec.fields) or i18n._("no fields")),
+                          span)
         a, b = lo.node(node.args[0]), lo.node(node.args[1])
         field = repr(path[0]) if path else "None"
         convert = "_t_env" if self.traced else "_u_env"

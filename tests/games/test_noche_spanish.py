@@ -36,10 +36,13 @@ def test_every_text_has_its_spanish():
     assert len(found) > 40
     english_only = [(key, value) for key, value in found if not isinstance(value, dict) or "es" not in value]
     assert not english_only, english_only[:5]
+    # Chinese as well (tests/games/test_tables_in_their_languages.py plays a night in it).
+    without_chinese = [(key, value) for key, value in found if not isinstance(value, dict) or "zh" not in value]
+    assert not without_chinese, without_chinese[:5]
     # The outcome grid too: each row's label and its three scales.
     for row in data["tables"]["outcomes"]["rows"]:
         for cell in ("label", "hour", "scene", "shot"):
-            assert set(row[cell]) == {"en", "es"}, row
+            assert set(row[cell]) == {"en", "es", "zh"}, row
 
 
 def test_a_night_in_spanish(tmp_path):

@@ -69,19 +69,34 @@ NOCHE = ["2", "Ana", "Beto", "auto", "help", "help scale", "scale shot", "auto 3
          "sheet Ana", "log 3", "undo", "sheet Nadie"]
 
 
+# At a Chinese table the Relationships are told in Chinese (the automatic answer is the ruleset's English).
+NOCHE_ZH = NOCHE[:3] + ["儿时的玩伴", "一起逃过难"] + NOCHE[3:]
+
+
 def test_a_noche_night_in_chinese(tmp_path):
-    transcript = play("noche-de-los-vampiros", 2, NOCHE, tmp_path, lang="zh", sets=["hours=2"])
-    names = ruleset_names("noche-de-los-vampiros") | file_words("noche-de-los-vampiros") | {"Ana", "Beto", "Nadie"}
+    transcript = play("noche-de-los-vampiros", 2, NOCHE_ZH, tmp_path, lang="zh", sets=["hours=2"])
+    names = ruleset_names("noche-de-los-vampiros") | {"Ana", "Beto", "Nadie"}
     assert not dusk_words_left(transcript, "zh", names | set(BUILTINS))
+    # Noche's own texts in Chinese too: outside its names (typed as they are), the players' names, the
+    # commands and dice notation, no Latin word is left; the words of its English texts are not allowed.
+    english = file_words("noche-de-los-vampiros") - names
+    assert {"Hour", "Vampire", "Pool", "sun", "Triumph", "dead"} <= english          # the check can fail
     metavars = {name.upper() for name in ruleset_names("noche-de-los-vampiros")}     # help scale: `scale TO`
-    allowed = NOTATION | TYPED | PRODUCTS | set(BUILTINS) | names | metavars | {"zh"}
+    import ruleset_engine as dusk
+
+    noche = dusk.load("noche-de-los-vampiros")
+    typed = set(noche.tables) | {c for a in noche.actions.values() for p in a.params.values() for c in p.choices or ()}
+    allowed = NOTATION | TYPED | PRODUCTS | set(BUILTINS) | names | metavars | typed | {"Zak", "Arntson"}
     assert not foreign_words(transcript, allowed), "\n".join(foreign_words(transcript, allowed))
-    # Noche has no Chinese texts: said once, then its English beside dusk's Chinese.
-    assert transcript.count("noche-de-los-vampiros 没有 zh 的文字") == 1
-    assert "新Characters：Ana。" in transcript
-    assert "Dawn. 2 characters live another day: Ana和Beto." in transcript     # a list joined as Chinese joins it
-    assert "游戏结束：dawn。 2 characters see the sun rise." in transcript       # no Chinese words for the result
-    assert "已撤销：auto 30（第 2–5 步）。" in transcript
+    assert "没有 zh 的文字" not in transcript                    # no fallback to English to say
+    assert "新人物：Ana。" in transcript and "Beto 与 Ana 有羁绊：儿时的玩伴" in transcript
+    assert "夜晚开始，共 2 个人物；尺度：场景。吸血鬼骰池：一颗骰子。" in transcript
+    assert "  尺度 TO " in transcript and "尺度：镜头，用于之后的冲突。" in transcript   # the action by its label
+    assert "天亮了。2 个人物又活过一天：Ana和Beto。" in transcript     # a list joined as Chinese joins it
+    assert "游戏结束：天亮。 2 个人物看到了日出。" in transcript         # the result's Chinese words
+    assert "第 2/2 小时 | 镜头 | 骰池 15 | Ana和Beto | 结束：天亮" in transcript
+    assert "│ 最高骰 │ 结局 " in transcript and "│ 格子       │ □□□□□ 0/5 │" in transcript
+    assert "已撤销：auto 30（第 3–5 步）。" in transcript
     assert "没有人叫 'Nadie'；现有名字：Ana, Beto" in transcript
 
 
@@ -139,3 +154,28 @@ def test_help_shows_an_action_s_words_and_choices_by_their_labels(tmp_path):
     assert "[defend 无|dodge|格挡|架开|ask]" in transcript and "[aim 无|手|眼睛|头部|身体|心脏|脚]" in transcript
     assert "  WHO " in transcript and "一个 人物 的名字" in transcript
     assert "默认 无" in transcript and "默认 none" not in transcript
+
+
+def test_help_says_every_vtm_action_parameter_s_doc_in_chinese(tmp_path):
+    """Each parameter's doc (the right column of `help ACTION`) in the ruleset's Chinese: no English
+    sentence of the docs is left, and every Latin word on those lines is a name, a typed word or notation."""
+    import ruleset_engine as dusk
+
+    ruleset = dusk.load("vampire-the-masquerade")
+    actions = [name for name, action in ruleset.actions.items() if any(p.doc for p in action.params.values())]
+    transcript = play("vampire-the-masquerade", 4, [f"help {name}" for name in actions] + ["attack"], tmp_path)
+    for name in actions:
+        for param in ruleset.actions[name].params.values():
+            if param.doc is not None:
+                assert param.doc["zh"] in transcript, (name, param.name)
+                assert param.doc["en"] not in transcript, (name, param.name)
+    assert "  diff N                            一个从 0 到 10 的整数, 默认 0  攻击的难易度；0（省略）：角色卡上武器的难易度（搏斗为 6）。" \
+        in transcript
+    traits = {word for field in ruleset.entities["character"].fields
+              for part in field.split("_") for word in (part, part.capitalize())}
+    params = [p for action in ruleset.actions.values() for p in action.params.values()]
+    typed = {c for p in params for c in p.choices or ()} | {"no"}       # choices and `wp no`, typed as they are
+    metavars = {w.upper() for p in params for w in (p.name, p.word or "") if w} | {"NAME", "TRAITS", "N", "TEXT"}
+    allowed = NOTATION | TYPED | PRODUCTS | set(BUILTINS) | ruleset_names("vampire-the-masquerade") | traits \
+        | typed | metavars | set(ruleset.tables) | {"Ana", "Kojiro", "Ghoul", "serve"}
+    assert not foreign_words(transcript, allowed), "\n".join(foreign_words(transcript, allowed))

@@ -91,6 +91,10 @@ words:
     (["    strength: Brawl"], "the label 'Brawl' of 'strength' is also the name 'brawl' of this ruleset"),
     (["    strenght: 力量"], "'strenght' names nothing a table types in this ruleset"),
     (["    brawl: 徒手 格斗"], "the label '徒手 格斗' of 'brawl' is not one word"),
+    # A label that is a built-in command's word, in any case: typed first on a line it would mean the action,
+    # or a trait (no command), and the command would never run.
+    (["    throw: roll"], "the label 'roll' of 'throw' is the built-in command roll"),
+    (["    strength: Sheet"], "the label 'Sheet' of 'strength' is the built-in command sheet"),
 ])
 def test_colliding_or_unreadable_labels_are_refused_at_load_with_their_place(tmp_path, lines, message):
     path = tmp_path / "words.yaml"
@@ -107,3 +111,20 @@ def test_the_bundled_and_test_rulesets_load_with_their_words():
     ruleset = dusk.load(LABELLED)
     assert ruleset.words["zh"]["throw"] == "检定" and ruleset.words["zh"]["bold"] == "大胆"
     assert Path(LABELLED).is_file()
+
+
+def test_the_built_in_commands_the_checker_refuses_as_labels_are_the_tables():
+    from ruleset_engine.repl.commands import BUILTINS
+    from ruleset_engine.ruleset.words import BUILTIN_COMMANDS
+
+    assert set(BUILTIN_COMMANDS) == set(BUILTINS)
+
+
+def test_a_label_that_is_a_built_in_command_is_refused_in_every_language_of_words(tmp_path):
+    path = tmp_path / "words.yaml"
+    path.write_text(BASE + "    strength: 力量\n  es:\n    brawl: undo\n", encoding="utf-8")
+    with pytest.raises(dusk.RulesetError) as info:
+        dusk.load(str(path))
+    problems = [str(p) for p in info.value.problems]
+    assert len(problems) == 1 and "the label 'undo' of 'brawl' is the built-in command undo" in problems[0], problems
+    assert problems[0].startswith(f"{path}:{BASE.count(chr(10)) + 3}:"), problems
