@@ -304,30 +304,6 @@ def _matching(matcher, values, np):
     return np.asarray(values == matcher.exact, bool)
 
 
-_FIELDS_READ: dict = {}     # id(ruleset) -> (ruleset, name -> the fields read as NAME.FIELD, None: read whole)
-
-
-def _fields_read(ruleset, name: str):
-    """The fields any expression of the ruleset (texts included) reads as NAME.FIELD, or None when
-    one reads NAME whole (passes it on, or field(NAME, ..)): names matched without their scopes,
-    which only ever counts more than needed."""
-    found = _FIELDS_READ.get(id(ruleset))
-    if found is None or found[0] is not ruleset:
-        from ..walk import expressions
-
-        reads: dict = {}
-        for expr in expressions(ruleset, texts=True):
-            for path, _ in expr.names:
-                if len(path) == 1:
-                    reads[path[0]] = None
-                elif reads.get(path[0], ()) is not None:
-                    reads.setdefault(path[0], set()).add(path[1])
-        if len(_FIELDS_READ) > 8:
-            _FIELDS_READ.clear()
-        found = _FIELDS_READ[id(ruleset)] = (ruleset, reads)
-    return found[1].get(name, set())
-
-
 def vector_lookup(m, step: LookupStep, rows) -> None:
     """The first matching row per game (the rows tried in order), bound as a record of its cells:
     only those some expression may read (a table's words, which a simulation never shows, are not
@@ -354,7 +330,7 @@ def vector_lookup(m, step: LookupStep, rows) -> None:
         found[found < 0] = len(cells)
         cells.append(table.default)
     record = {}
-    read = _fields_read(m.ruleset, step.var)
+    read = m.fields_read.get(step.var, set())     # None: read whole (vectorizable.fields_read)
     for column in dict.fromkeys(c for row in cells for c in row):
         if read is not None and column not in read:
             continue
