@@ -15,7 +15,7 @@ side too (other dice: tests/games/test_plain_simulators.py holds them to each ot
 
 The cases: Attack of the Vampires (attack_plain.py), a Noche night under the default reading with
 four players (noche_plain.py), and the VtM duel of Ana (the ruleset's sheet) and Brute
-(characters/brute.yaml) (vtm_plain.py, when it exists). `--backend auto` plays each the way `dusk
+(characters/brute.yaml) (vtm_plain.py). `--backend auto` plays each the way `dusk
 simulate` would by default: lockstep when it can, untraced otherwise (which one ran is printed).
 Python keeps the compiled bytecode between runs as on a user's machine, after one untimed run of each
 (simulate_attack.py's user_environment).

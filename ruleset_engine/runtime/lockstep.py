@@ -143,6 +143,8 @@ class Machine:
         self.writes: dict = {}                     # id(step) -> what it may write (at_once.writes)
         from .vectorizable import _read_names
         self.read_names = _read_names(ruleset)     # the heads of the names formulas read (notes: only those)
+        from .vectorizable import fields_read
+        self.fields_read = fields_read(ruleset)    # a lookup:'s columns some expression reads (steps/places.py)
         self.counts = {name: np.zeros(size, np.int64) for name, spec in ruleset.entities.items() if spec.is_group}
         self.brought: tuple = ()                   # sheets the run brought (play_range sets them)
         self.last_value = None      # the value the last formula gave, held to the limit of numbers already

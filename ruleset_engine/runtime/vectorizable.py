@@ -193,6 +193,20 @@ def _read_names(ruleset: model.Ruleset) -> set:
     return {path[0] for formula in formulas for path, _ in formula.expr.names}
 
 
+def fields_read(ruleset: model.Ruleset) -> dict:
+    """name -> the fields any expression of the ruleset (texts included) reads as NAME.FIELD, or None
+    when one reads NAME whole (passes it on, field(NAME, ..)): names matched without their scopes,
+    which only ever counts more than needed (a lookup: binds only these columns in lockstep)."""
+    reads: dict = {}
+    for expr in walk.expressions(ruleset, texts=True):
+        for path, _ in expr.names:
+            if len(path) == 1:
+                reads[path[0]] = None
+            elif reads.get(path[0], ()) is not None:
+                reads.setdefault(path[0], set()).add(path[1])
+    return reads
+
+
 def _check_steps(steps, ruleset: model.Ruleset) -> None:
     for step in steps:
         kind = walk.kind_of(step)

@@ -321,7 +321,9 @@ def _matching(matcher, values, np):
 
 
 def vector_lookup(m, step: LookupStep, rows) -> None:
-    """The first matching row per game (the rows tried in order), bound as a record of its cells."""
+    """The first matching row per game (the rows tried in order), bound as a record of its cells:
+    only those some expression may read (a table's words, which a simulation never shows, are not
+    copied to every game)."""
     np = m.np
     table = m.ruleset.tables[step.table]
     keys = [m.per_row(m.number(formula, rows), rows) for formula in step.keys]
@@ -345,7 +347,10 @@ def vector_lookup(m, step: LookupStep, rows) -> None:
         found[found < 0] = len(cells)
         cells.append(table.default)
     record = {}
+    read = m.fields_read.get(step.var, set())     # None: read whole (vectorizable.fields_read)
     for column in dict.fromkeys(c for row in cells for c in row):
+        if read is not None and column not in read:
+            continue
         column_cells = [row.get(column) for row in cells]
         plain = all(type(c) in (int, bool) for c in column_cells) and len({type(c) for c in column_cells}) == 1
         record[column] = np.array(column_cells, None if plain else object)[found]
