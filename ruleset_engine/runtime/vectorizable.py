@@ -160,7 +160,7 @@ def _query(formula: model.Formula, ruleset: model.Ruleset):
         if isinstance(node, dice_ast.Call) and node.function in QUERIES and node.function not in ruleset.pairs \
                 and QUERIES[node.function].vector is None:
             query = QUERIES[node.function]
-            return f"{query.signature} ({query.no_vector})", node.span
+            return f"{query.signature} ({i18n._(query.no_vector)})", node.span
     return None
 
 
