@@ -463,7 +463,8 @@ def _vector_cancel(v, pool, against):
     np = v.np
     if not pool.faces.shape[1]:           # no game has a die to cancel (cancel(0d6, 2d6)): argmax has nothing
         return _split(v, pool, pool.present)
-    coded = _face_codes(np, [pool, against], v.EMPTY)
+    # Against a few dice (up to 5 wide: one per die, measured), a die at a time over the whole pool is faster.
+    coded = _face_codes(np, [pool, against], v.EMPTY) if against.faces.shape[1] > 5 else None
     if coded is not None:
         # Few faces: the dice of `against` counted per face; a die of the pool is cancelled when fewer
         # equal dice come before it than `against` shows (the earliest first, one for one).

@@ -216,15 +216,18 @@ def compact(faces, kinds=None):
     `kinds`: the kinds moved alike, and both given back)."""
     present = faces != EMPTY
     n, width = faces.shape
-    # The columns before the first where some row holds a die after an empty slot are in place
-    # already (a pool joined to a packed one, [kept, new], moves only the new dice): only the dice
-    # after them are placed, by a scatter, not a sort (pools are a few dice wide).
-    risen = (present[:, 1:] & ~present[:, :-1]).any(axis=0) if n and width > 1 else np.zeros(0, bool)
-    packed = int(np.argmax(risen)) + 1 if risen.any() else width
-    left = row_sum(present[:, :packed]) if packed else np.zeros(n, INT)
+    # A wide pool whose first columns are in place already (no row holds a die after an empty slot
+    # there: a pool kept, with dice joined after it, [kept, new]) moves only the dice after them.
+    packed = 0
+    if n and width > NARROW:
+        risen = (present[:, 1:] & ~present[:, :-1]).any(axis=0)
+        packed = int(np.argmax(risen)) + 1 if risen.any() else width
+    if packed < NARROW:
+        return _compact_all(faces, kinds, present)
+    left = row_sum(present[:, :packed])
     right = present[:, packed:]
     place = row_places(right) + left[:, None] if right.shape[1] else None
-    most = int(place[:, -1].max()) + 1 if place is not None and n else int(left.max()) if n else 0
+    most = int(place[:, -1].max()) + 1 if place is not None else int(left.max())
     out = np.full((n, most), EMPTY, faces.dtype)
     kept = min(packed, most)
     out[:, :kept] = faces[:, :kept]
@@ -239,6 +242,21 @@ def compact(faces, kinds=None):
         if kinds is not None:
             moved[rows, at] = kinds[rows, columns + packed]
     return out if kinds is None else (out, moved)
+
+
+def _compact_all(faces, kinds, present):
+    """compact(), every die placed: each die's place among its row's dice, a scatter, not a sort
+    (pools are a few dice wide)."""
+    place = row_places(present)
+    most = int(place[:, -1].max()) + 1 if faces.size else 0
+    out = np.full((faces.shape[0], most), EMPTY, faces.dtype)
+    rows, columns = np.nonzero(present)
+    out[rows, place[rows, columns]] = faces[rows, columns]
+    if kinds is None:
+        return out
+    moved = np.zeros(out.shape, KIND)
+    moved[rows, place[rows, columns]] = kinds[rows, columns]
+    return out, moved
 
 
 def distinct_rows(table):

@@ -68,10 +68,13 @@ def test_cancel_keeps_what_the_untraced_program_keeps(faces):
 def test_compact_moves_each_rows_dice_left_in_order_kinds_with_them():
     rng = random.Random("compact")
     for _ in range(300):
-        games, width = rng.randint(0, 6), rng.randint(0, 7)
+        games, width = rng.randint(0, 6), rng.choice([rng.randint(0, 7), rng.randint(17, 30)])
         faces = _pools(rng, games, width, range(1, 7), empty=rng.random())
-        if games and width and rng.random() < 0.5:        # a packed pool with dice joined after it
-            faces = np.concatenate([compact(faces), faces[:, :rng.randint(0, width)]], axis=1)
+        if games and width and rng.random() < 0.5:        # a packed pool (wide: 20 or more), dice joined after it
+            kept = np.full((games, max(20, width)), EMPTY, FACE)
+            for r in range(games):
+                kept[r, :rng.randint(0, kept.shape[1])] = rng.randint(1, 6)
+            faces = np.concatenate([kept, faces[:, :rng.randint(0, width)]], axis=1)
         kinds = np.array([[rng.randint(1, 3) for _ in range(faces.shape[1])] for _ in range(games)],
                          np.int16).reshape(faces.shape)
         rows = _rows(faces)
