@@ -30,12 +30,10 @@ FORMAT = "1"            # change it when what the file holds, or how, changes
 MAX_FILE = 8_000_000    # bytes: a larger file is not read (no ruleset's formulas come near it)
 KEEP_ASKED = 100        # expressions asked at the command line whose parses are kept
 
-# The classes a remembered node may be, by name, each with its fields in order.
-_NODES = {cls.__name__: cls for cls in (
-    ast.Integer, ast.String, ast.Boolean, ast.KindName, ast.Name, ast.Unary, ast.Arithmetic, ast.Compare,
-    ast.AllOf, ast.AnyOf, ast.Not, ast.Conditional, ast.Condition, ast.Keyword, ast.Call, ast.Member,
-    ast.Modifier, ast.Dice, ast.PoolLiteral, ast.Aliased, ast.Rolled,
-)}
+# The classes a remembered node may be, by name: every dataclass the syntax tree defines (so a new
+# node class is remembered with no edit here).
+_NODES = {name: cls for name, cls in vars(ast).items()
+          if isinstance(cls, type) and cls.__module__ == ast.__name__ and hasattr(cls, "__dataclass_fields__")}
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 _STATE = threading.local()      # .known: {key: encoded tree} of the ruleset loading, .new: those parsed now
