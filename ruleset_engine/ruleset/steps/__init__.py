@@ -4,7 +4,7 @@
     KINDS["set"].lower(writer, step)                 # a typed step -> Python source
 
 Adding a step kind is one entry (its dataclass, check, lowering, doc line and helpers) in one of
-these modules, listed below, and its tests; the schema file's step definitions are written from the
+these modules, listed in _MODULES below, and its tests; the schema file's step definitions are written from the
 entries (`python -m ruleset_engine.ruleset.step_schema --write`).
 """
 
@@ -18,11 +18,13 @@ from .places import CLEAR, LOOKUP, MARK, MOVE, LookupStep, MarkStep, MoveStep
 from .instances import CREATE, CreateStep
 from .records import PAIR, PairStep
 from .values import LET, NOTE, ROLL, SET, LetStep, NoteStep, RollStep, SetStep
+from . import contests, control, instances, people, places, records, values
 
-KINDS: dict[str, StepKind] = {kind.key: kind for kind in (
-    SET, LET, ROLL, NOTE, IF, REPEAT, FOR_EACH, CALL, RETURN, ASK, SAY, LOOKUP, MOVE, MARK, CLEAR, PAIR, CREATE,
-    ROLL_OFF, END,
-)}
+# Every StepKind each module defines, in this order of modules and each module's order of
+# definition: a new kind in one of them is registered with no edit here (a new module is one name).
+_MODULES = (values, control, people, places, records, instances, contests)
+KINDS: dict[str, StepKind] = {kind.key: kind for module in _MODULES for kind in vars(module).values()
+                              if isinstance(kind, StepKind)}
 
 __all__ = [
     "KINDS", "StepKind", "StepFailed", "SetStep", "LetStep", "RollStep", "NoteStep", "IfStep", "RepeatStep",
