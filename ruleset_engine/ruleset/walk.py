@@ -81,6 +81,11 @@ def all_steps(ruleset: model.Ruleset, played_only: bool = False):
             yield from steps(block.steps)
 
 
+def timed_steps(ruleset: model.Ruleset) -> list:
+    """The steps whose values are given back at a point of the clock (their entry's timed fact)."""
+    return [step for step in all_steps(ruleset) if kind_of(step).timed(step)]
+
+
 def step_formulas(ruleset: model.Ruleset, played_only: bool = False):
     """Every formula the ruleset's steps evaluate (not the texts they show), as each kind's entry says."""
     for step in all_steps(ruleset, played_only):

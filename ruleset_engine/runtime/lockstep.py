@@ -40,7 +40,6 @@ from ruleset_engine.ruleset.instance_names import name_key, no_instance_named
 from ruleset_engine.ruleset.steps.instances import group_full, name_refusal, name_taken
 from ruleset_engine.ruleset.templates import LocalText
 from ruleset_engine.ruleset.steps import StepFailed
-from ruleset_engine.ruleset.steps.values import SetStep
 from ruleset_engine.ruleset import walk
 
 from . import loop_plan
@@ -136,7 +135,7 @@ class Machine:
         self.read_args = [p for p in params if isinstance(p.default, model.Formula)]   # read each round
         self.at_once = [(e, at_once_reads(e)) for e in ruleset.end if e.at_once]
         self.timers = Timers(self)                 # set: with until: (lockstep_timers.py)
-        timed = any(isinstance(s, SetStep) and s.until is not None for s in walk.all_steps(ruleset))
+        timed = bool(walk.timed_steps(ruleset))
         self.plan = loop_plan.plan(ruleset, timed=timed)
         # Locals keep what their pools set aside only when some formula reads it (aside(..)).
         self.reads_aside = any(dice_ast.reads_aside(f.expr.tree) for f in _all_formulas(ruleset))

@@ -35,7 +35,7 @@ from ruleset_engine.ruleset.marks import start_marks
 from ruleset_engine.ruleset.steps.timers import due as timers_due
 from ruleset_engine.ruleset.model import Formula
 from ruleset_engine.ruleset import walk
-from ruleset_engine.ruleset.steps import KINDS, SetStep, StepFailed, new_track
+from ruleset_engine.ruleset.steps import KINDS, StepFailed, new_track
 from ruleset_engine.ruleset.steps.kind import nothing
 from ruleset_engine.ruleset.templates import NO_DICE, LocalText, Template
 
@@ -152,7 +152,7 @@ class ProgramWriter:
         # The end conditions checked after every step that may change them (at_once.py).
         self.at_once = [(i, e, at_once_reads(e)) for i, e in enumerate(ruleset.end) if e.at_once]
         # The set: steps with until: (ruleset/steps/timers.py): the loop machine gives their values back.
-        self.timed = [step for step in walk.all_steps(ruleset) if isinstance(step, SetStep) and step.until is not None]
+        self.timed = walk.timed_steps(ruleset)
         self.call_sites = _call_sites(ruleset)
         self.nesting = {name: walk.nesting(p.steps) for name, p in ruleset.procedures.items()}
         self.dice_params = {name: _dice_param_kind(str(params[name])) for name, p in ruleset.params.items()

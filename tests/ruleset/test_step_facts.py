@@ -110,3 +110,14 @@ def test_a_kind_that_says_nothing_of_its_writes_may_write_anything():
                                                            for s in walk.all_steps(r)))
     create = next(s for s in walk.all_steps(ruleset) if walk.kind_of(s).key == "create")
     assert walk.kind_of(create).writes is None and writes(create, ruleset) is None
+
+
+def test_the_timed_steps_are_the_set_steps_with_until_and_only_those():
+    # Both loop machines keep a clock only when walk.timed_steps finds a step: a fact that forgot one
+    # would let a value held until: a point of the clock never be given back.
+    found = 0
+    for name, ruleset in RULESETS:
+        by_hand = [s for s in walk.all_steps(ruleset) if isinstance(s, SetStep) and s.until is not None]
+        assert walk.timed_steps(ruleset) == by_hand, name
+        found += len(by_hand)
+    assert found >= 2       # tests/rulesets/timed-values.yaml holds several

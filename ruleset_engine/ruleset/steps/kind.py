@@ -76,6 +76,9 @@ class StepKind:
     returns: Callable = nothing
     texts: Callable = nothing
     makes: Callable = nothing
+    # Whether the step's values are given back at a point of the game's clock (set: with until:): both
+    # loop machines keep a clock for the timers only when some step is timed.
+    timed: Callable = lambda step: False
     # The JSON Schema of each key in `takes` (its definitions are the schema file's: #/$defs/formula, ...)
     # and the keys a step of the kind must have besides its own: schemas/ruleset.schema.json's step
     # definitions are written from these (ruleset/step_schema.py), so an editor knows a new kind.

@@ -199,6 +199,7 @@ SET = StepKind("set", SetStep, ("set", "until"),
                writes=lambda s: [target for target, _ in s.assignments],
                binds=lambda s: [(target[0], formula) for target, formula in s.assignments if len(target) == 1],
                formulas=lambda s: _evaluated(s) + (given(s.until[1]) if s.until is not None else []),
+               timed=lambda s: s.until is not None,
                schema={
                    "set": {"$ref": "#/$defs/assignments"},
                    "until": {"$ref": "#/$defs/formula",
