@@ -153,3 +153,15 @@ def test_an_analysis_refusal_is_said_in_the_language(argv, lang, said):
     out = dusk(*argv, "--lang", lang, code=2)
     assert out.stderr.splitlines()[-1] == said
     assert "Traceback" not in out.stderr
+
+
+# ---- dusk check --playouts: its findings, in the language -----------------------------------------
+
+def test_playouts_findings_are_said_in_chinese():
+    out = dusk("check", "tests/analysis/rulesets/broken-in-play.yaml", "--playouts", "20", "--lang", "zh", code=1)
+    lines = out.stdout.splitlines()
+    assert lines[1] == "tests/analysis/rulesets/broken-in-play.yaml：20 局随机对局（随机回答），种子 0：won 1"
+    assert "tests/analysis/rulesets/broken-in-play.yaml:34:13: 从未到达: then: 分支，共 20 局" in lines
+    assert "tests/analysis/rulesets/broken-in-play.yaml:44:5: 结局从未出现: 'jackpot'，共 20 局" in lines
+    assert lines[-1] == "1 个问题，4 个警告"
+    assert "never" not in out.stdout

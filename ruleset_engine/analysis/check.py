@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from ruleset_engine import i18n
 from ruleset_engine.ruleset import Problem, RulesetError, load
 from ruleset_engine.ruleset.model import Ruleset
 from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, resolve_params
@@ -47,6 +48,7 @@ def _starting_values(program) -> list[Problem]:
         located = program.locate(err)
         if not isinstance(located, RuleError):
             program.reraise(err)      # a bug in dusk (or no error of the ruleset's): not a problem found
-        return [Problem(f"a game with the default params cannot start: {located.message}", located.where,
+        return [Problem(i18n._("a game with the default params cannot start: {error}").format(error=located.message),
+                        located.where,
                         located.path, located.detail)]
     return []

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from ruleset_engine import i18n
 from ruleset_engine.ruleset import load
 from ruleset_engine.ruleset.steps import AskStep
 from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, RuleError, resolve_params
@@ -47,17 +48,17 @@ class Finding:
 
     def __str__(self) -> str:
         head = f"{self.where}: " if self.where else ""
-        return f"{head}{KINDS[self.kind][0]}: {self.message}"
+        return f"{head}{i18n._(KINDS[self.kind][0])}: {self.message}"
 
 
 # kind -> (what it is called in the report, whether it is a problem: exit 1)
 KINDS = {
-    "bound": ("safety bound", True),
-    "error": ("run-time error", True),
-    "unreached": ("never reached", False),
-    "row": ("table row never matched", False),
-    "result": ("end result never given", False),
-    "unread": ("answer never read", False),
+    "bound": (i18n.N_("safety bound"), True),
+    "error": (i18n.N_("run-time error"), True),
+    "unreached": (i18n.N_("never reached"), False),
+    "row": (i18n.N_("table row never matched"), False),
+    "result": (i18n.N_("end result never given"), False),
+    "unread": (i18n.N_("answer never read"), False),
 }
 
 
@@ -134,19 +135,23 @@ class Playouts:
         return any(f.problem for f in self.findings)
 
     def to_text(self) -> str:
-        shown = ", ".join(f"{name} {count:,}" for name, count in sorted(self.results.items())) or "none"
-        lines = [f"{self.source}: {self.games:,} playouts (random answers), seed {self.seed}: {shown}"]
+        shown = ", ".join(f"{name} {i18n.number(count)}" for name, count in sorted(self.results.items())) \
+            or i18n._("none")
+        lines = [i18n._("{source}: {games} playouts (random answers), seed {seed}: {results}").format(
+            source=self.source, games=i18n.number(self.games), seed=self.seed, results=shown)]
         lines += [str(f) for f in self.findings]
         problems = sum(f.problem for f in self.findings)
         warnings = len(self.findings) - problems
-        lines.append(f"{problems} problem{'s' if problems != 1 else ''}, {warnings} warning"
-                     f"{'s' if warnings != 1 else ''}")
+        lines.append(i18n._("{problems}, {warnings}").format(
+            problems=i18n.ngettext("{n} problem", "{n} problems", problems).format(n=problems),
+            warnings=i18n.ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings)))
         return "\n".join(lines)
 
 
 def playouts(source: str, games: int, seed: int = 0) -> Playouts:
     if not 1 <= games <= MAX_PLAYOUTS:
-        raise SimulationError(f"--playouts takes 1 to {MAX_PLAYOUTS:,} games, not {games:,}")
+        raise SimulationError(i18n._("--playouts takes 1 to {limit} games, not {games}").format(
+            limit=i18n.number(MAX_PLAYOUTS), games=i18n.number(games)))
     ruleset = load(source)
     loop_action(ruleset)
     program = build(ruleset, resolve_params(ruleset, {}), traced=False, run_limits=DEFAULT_RUN_LIMITS,
@@ -175,13 +180,16 @@ def playouts(source: str, games: int, seed: int = 0) -> Playouts:
             continue
         results[result] = results.get(result, 0) + 1
         if result == "done" and open_ended:
-            _seen(bounds, (level.where, f"the loop {level.name!r} ran to its max: {level.max} and no result "
-                                        "is declared for it (add then: [{end: game, result: ...}])"), i, game)
+            _seen(bounds, (level.where, i18n._("the loop {name} ran to its max: {max} and no result is declared "
+                                               "for it (add then: [{{end: game, result: ...}}])").format(
+                name=repr(level.name), max=level.max)), i, game)
     found = Playouts(ruleset.id, source, games, seed, results)
     for kind, table in (("bound", bounds), ("error", errors)):
         for (where, message), seen in table.items():
-            found.findings.append(Finding(kind, where, f"{message} ({_games(seen.count)}; first game "
-                                                       f"{seen.game}, game seed {seen.seed})"))
+            found.findings.append(Finding(kind, where, i18n._("{message} ({games}; first game {game}, game seed "
+                                                              "{seed})").format(message=message,
+                                                                                games=_games(seen.count),
+                                                                                game=seen.game, seed=seen.seed)))
     found.findings += unreached(ruleset, program, games) + rows_unmatched(ruleset, rows, games) + \
         results_not_given(ruleset, results, games) + answers_unread(ruleset)
     return found
@@ -195,7 +203,7 @@ def _seen(table: dict, key: tuple, game: int, seed: int) -> None:
 
 
 def _games(n: int) -> str:
-    return f"{n:,} game{'s' if n != 1 else ''}"
+    return i18n.ngettext("{n} game", "{n} games", n).format(n=i18n.number(n))
 
 
 def blocks(ruleset) -> list[tuple[str, list]]:
@@ -205,15 +213,18 @@ def blocks(ruleset) -> list[tuple[str, list]]:
 
 def _block_name(block) -> str:
     if block.part == "setup":
-        return "setup"
-    if block.part in ("action", "procedure"):
-        return f"{block.part} {block.owner!r}"
+        return i18n._("setup")
+    if block.part == "action":
+        return i18n._("action {name}").format(name=repr(block.owner))
+    if block.part == "procedure":
+        return i18n._("procedure {name}").format(name=repr(block.owner))
     if block.part == "trigger":
-        return f"trigger {block.owner}"
-    return f"the {block.part}: of loop level {block.owner!r}"
+        return i18n._("trigger {name}").format(name=block.owner)
+    return i18n._("the {part}: of loop level {name}").format(part=block.part, name=repr(block.owner))
 
 
-BRANCHES = {"then": "the then: branch", "otherwise": "the else: branch", "body": "the loop's body"}
+BRANCHES = {"then": i18n.N_("the then: branch"), "otherwise": i18n.N_("the else: branch"),
+            "body": i18n.N_("the loop's body")}
 
 
 def unreached(ruleset, program, games: int) -> list[Finding]:
@@ -225,17 +236,21 @@ def unreached(ruleset, program, games: int) -> list[Finding]:
         for step in steps:
             if number.get(id(step)) not in program.reached:
                 whole = step is steps[0]
-                out.append(Finding("unreached", step.where, f"{what if whole else 'this step'} in {_games(games)}"))
+                out.append(Finding("unreached", step.where, i18n._("{what} in {games}").format(
+                    what=what if whole else i18n._("this step"), games=_games(games))))
                 return
             for attr in model_walk.kind_of(step).nested:
-                walk(getattr(step, attr), BRANCHES.get(attr, attr))
+                walk(getattr(step, attr), i18n._(BRANCHES[attr]) if attr in BRANCHES else attr)
 
-    for name, steps in blocks(ruleset):
+    for block in model_walk.blocks(ruleset):
+        name, steps = _block_name(block), block.steps
         if steps:
-            what = f"{name}: never called" if name.startswith("procedure") else name
-            if name.startswith("procedure") and number.get(id(steps[0])) not in program.reached:
-                procedure = ruleset.procedures[name.split("'")[1]]
-                out.append(Finding("unreached", procedure.where, f"{what} in {_games(games)}"))
+            called = block.part == "procedure"
+            what = i18n._("{name}: never called").format(name=name) if called else name
+            if called and number.get(id(steps[0])) not in program.reached:
+                procedure = ruleset.procedures[block.owner]
+                out.append(Finding("unreached", procedure.where, i18n._("{what} in {games}").format(
+                    what=what, games=_games(games))))
                 continue
             walk(steps, what)
     return out
@@ -246,12 +261,14 @@ def rows_unmatched(ruleset, rows: RowsMatched, games: int) -> list[Finding]:
     for name in sorted(rows.looked_up):
         for i, row in enumerate(ruleset.tables[name].rows):
             if (name, i) not in rows.matched:
-                out.append(Finding("row", row.where, f"row {i} of table {name!r} in {_games(games)}"))
+                out.append(Finding("row", row.where, i18n._("row {i} of table {name} in {games}").format(
+                    i=i, name=repr(name), games=_games(games))))
     return out
 
 
 def results_not_given(ruleset, results: dict, games: int) -> list[Finding]:
-    return [Finding("result", ending.where, f"{ending.result!r} in {_games(games)}")
+    return [Finding("result", ending.where, i18n._("{result} in {games}").format(result=repr(ending.result),
+                                                                                 games=_games(games)))
             for ending in ruleset.end if ending.result not in results]
 
 
@@ -263,6 +280,6 @@ def answers_unread(ruleset) -> list[Finding]:
     for _, steps in blocks(ruleset):
         for step in model_walk.steps(steps):
             if isinstance(step, AskStep) and step.var not in read:
-                out.append(Finding("unread", step.where, f"the answer {step.var!r} of this question is never read "
-                                                         "by a formula or a text"))
+                out.append(Finding("unread", step.where, i18n._("the answer {name} of this question is never read "
+                                                                "by a formula or a text").format(name=repr(step.var))))
     return out

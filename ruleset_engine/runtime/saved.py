@@ -12,6 +12,7 @@ named with its place (`character[2].strength is a text, not a number`).
 
 from __future__ import annotations
 
+from ruleset_engine import i18n
 from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR
 from ruleset_engine.dice.runtime import MAX_NUMBER
 from ruleset_engine.ruleset import model
@@ -41,25 +42,27 @@ def _pool(value) -> bool:
     return isinstance(value, list) and len(value) <= MAX_POOL and all(_number(face) for face in value)
 
 
-CHECKS = {NUM: (_number, "a whole number within ±2^53"), BOOL: (lambda v: type(v) is bool, "true/false"),
-          STR: (_text, "a text"), POOL: (_pool, "a pool of dice (a list of whole numbers)")}
+CHECKS = {NUM: (_number, i18n.N_("a whole number within ±2^53")),
+          BOOL: (lambda v: type(v) is bool, i18n.N_("true/false")), STR: (_text, i18n.N_("a text")),
+          POOL: (_pool, i18n.N_("a pool of dice (a list of whole numbers)"))}
 
 
 def _kind_in_words(value) -> str:
     if value is None:
-        return "empty (null)"
+        return i18n._("empty (null)")
     if isinstance(value, bool):
-        return "true/false"
+        return i18n._("true/false")
     if isinstance(value, int):
-        return f"the number {value}" if abs(value) <= 10**30 else "a number past ±2^53"
+        return i18n._("the number {value}").format(value=value) if abs(value) <= 10**30 \
+            else i18n._("a number past ±2^53")
     if isinstance(value, float):
-        return f"{value!r} (a number with a fraction, or not a number)"
+        return i18n._("{value} (a number with a fraction, or not a number)").format(value=repr(value))
     if isinstance(value, str):
-        return "a text"
+        return i18n._("a text")
     if isinstance(value, list):
-        return "a list"
+        return i18n._("a list")
     if isinstance(value, dict):
-        return "a mapping"
+        return i18n._("a mapping")
     return type(value).__name__
 
 
@@ -68,34 +71,38 @@ def value(found, kind: str, where: str) -> None:
     if kind == ANY or kind not in CHECKS:
         if type(found) is bool or _number(found) or _text(found) or _pool(found):
             return
-        raise Wrong(f"{where} is {_kind_in_words(found)}, not a value a game keeps (a whole number within ±2^53, "
-                    "true/false, a text or a pool of dice)")
+        raise Wrong(i18n._("{where} is {kind}, not a value a game keeps (a whole number within ±2^53, "
+                           "true/false, a text or a pool of dice)").format(where=where, kind=_kind_in_words(found)))
     check, words = CHECKS[kind]
     if not check(found):
-        raise Wrong(f"{where} is {_kind_in_words(found)}, not {words}")
+        raise Wrong(i18n._("{where} is {kind}, not {words}").format(where=where, kind=_kind_in_words(found),
+                                                                      words=i18n._(words)))
 
 
 def track(found, spec: model.TrackSpec, where: str) -> None:
     """A track as the game keeps it: its boxes' labels, and numbers (marked, free, next, last, and each
     type's count) that agree with its marks."""
     if not isinstance(found, dict) or not isinstance(found.get("labels"), list):
-        raise Wrong(f"{where} is {_kind_in_words(found)}, not a track (its boxes and marks)")
+        raise Wrong(i18n._("{where} is {kind}, not a track (its boxes and marks)").format(
+            where=where, kind=_kind_in_words(found)))
     labels = found["labels"]
     if not 1 <= len(labels) <= model.MAX_BOXES or not all(_number(x) or isinstance(x, str) for x in labels):
-        raise Wrong(f"{where}.labels holds {len(labels)} boxes or a label of another kind (1 to "
-                    f"{model.MAX_BOXES} boxes, each a number or a text)")
+        raise Wrong(i18n._("{where}.labels holds {boxes} boxes or a label of another kind (1 to "
+                           "{most} boxes, each a number or a text)").format(where=where, boxes=len(labels),
+                                                                            most=model.MAX_BOXES))
     if spec.labels and labels != list(spec.labels):
-        raise Wrong(f"{where}.labels are not the track's boxes")
+        raise Wrong(i18n._("{where}.labels are not the track's boxes").format(where=where))
     if spec.rule is not None:
         marks = found.get("marks")
         if not isinstance(marks, list) or len(marks) > len(labels) or not all(m in spec.rule.types for m in marks):
-            raise Wrong(f"{where}.marks is not a list of at most {len(labels)} marks of "
-                        f"{', '.join(spec.rule.types)}")
+            raise Wrong(i18n._("{where}.marks is not a list of at most {most} marks of {types}").format(
+                where=where, most=len(labels), types=', '.join(spec.rule.types)))
         marked = len(marks)
     else:
         marked = found.get("marked")
         if type(marked) is not int or not 0 <= marked <= len(labels):
-            raise Wrong(f"{where}.marked is {_kind_in_words(marked)}, not a number from 0 to {len(labels)}")
+            raise Wrong(i18n._("{where}.marked is {kind}, not a number from 0 to {most}").format(
+                where=where, kind=_kind_in_words(marked), most=len(labels)))
     expected = new_track(labels, marked)
     if spec.rule is not None:
         expected["marks"] = list(marks)
@@ -103,21 +110,24 @@ def track(found, spec: model.TrackSpec, where: str) -> None:
             expected[name] = marks.count(name)
     if found != expected:
         wrong = sorted(set(found) ^ set(expected)) or [k for k in expected if found[k] != expected[k]]
-        raise Wrong(f"{where}.{wrong[0]} does not agree with the track's marks")
+        raise Wrong(i18n._("{where}.{name} does not agree with the track's marks").format(where=where, name=wrong[0]))
 
 
 def instance(found, program, entity: str, spec: model.EntitySpec, where: str, index: int | None) -> None:
     """One instance: its name (and index in a group), each field of its kind, each track."""
     if not isinstance(found, dict):
-        raise Wrong(f"{where} is {_kind_in_words(found)}, not an instance (a mapping of its fields)")
+        raise Wrong(i18n._("{where} is {kind}, not an instance (a mapping of its fields)").format(
+            where=where, kind=_kind_in_words(found)))
     keys = {"name", *spec.fields, *spec.tracks} | ({"index"} if index is not None else set())
     missing, extra = sorted(keys - set(found)), sorted(set(found) - keys)
     if missing:
-        raise Wrong(f"{where} has no {missing[0]}")
+        raise Wrong(i18n._("{where} has no {name}").format(where=where, name=missing[0]))
     if extra:
-        raise Wrong(f"{where} holds {str(extra[0])[:40]!r}, which {entity} has not")
+        raise Wrong(i18n._("{where} holds {name}, which {entity} has not").format(
+            where=where, name=repr(str(extra[0])[:40]), entity=entity))
     if index is not None and found["index"] != index:
-        raise Wrong(f"{where}.index is {_kind_in_words(found['index'])}, not {index} (its place in the group)")
+        raise Wrong(i18n._("{where}.index is {kind}, not {index} (its place in the group)").format(
+            where=where, kind=_kind_in_words(found["index"]), index=index))
     value(found["name"], STR, f"{where}.name")
     for name in spec.fields:
         value(found[name], program.field_kinds.get((entity, name), ANY), f"{where}.{name}")
@@ -142,9 +152,11 @@ def check(program, values: dict) -> None:
             instance(found, program, entity, spec, entity, None)
             continue
         if not isinstance(found, list):
-            raise Wrong(f"{entity} is {_kind_in_words(found)}, not a list of instances")
+            raise Wrong(i18n._("{entity} is {kind}, not a list of instances").format(
+                entity=entity, kind=_kind_in_words(found)))
         if len(found) > spec.most:
-            raise Wrong(f"{entity} holds {len(found):,} instances, more than its {spec.most:,}")
+            raise Wrong(i18n._("{entity} holds {count} instances, more than its {most}").format(
+                entity=entity, count=i18n.number(len(found)), most=i18n.number(spec.most)))
         for i, one in enumerate(found):
             instance(one, program, entity, spec, f"{entity}[{i + 1}]", i + 1)
     for name, spec in ruleset.pairs.items():
@@ -168,7 +180,7 @@ def problem(ruleset: model.Ruleset, params: dict, values) -> str | None:
     from .program import program_for
 
     if not isinstance(values, dict):
-        return f"the values are {_kind_in_words(values)}, not a mapping"
+        return i18n._("the values are {kind}, not a mapping").format(kind=_kind_in_words(values))
     try:
         check(program_for(ruleset, params, DEFAULT_RUN_LIMITS), values)
     except Wrong as err:
