@@ -55,7 +55,9 @@ def file_words(ruleset: str) -> set[str]:
     """Every Latin word written in a bundled ruleset's files: its names and its own texts (a ruleset
     without texts in the table's language shows its English ones)."""
     files = [ROOT / "rulesets" / f"{ruleset}.yaml", *sorted((ROOT / "rulesets" / ruleset).glob("*.yaml"))]
-    return {word for path in files if path.is_file() for word in LATIN.findall(path.read_text(encoding="utf-8"))}
+    words = {word for path in files if path.is_file() for word in LATIN.findall(path.read_text(encoding="utf-8"))}
+    # A field is shown by its name with spaces for underscores (self_control as "self control").
+    return words | {part for word in words for part in word.split("_") if part}
 
 
 def dusk_words_left(transcript: str, lang: str, names: set[str]) -> list[str]:

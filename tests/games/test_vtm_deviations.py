@@ -353,7 +353,8 @@ def test_only_blood_may_be_spent_is_not_said_of_a_human():
 
 def test_the_npc_armour_help_says_what_the_rules_do():
     penalty = RULESET.actions["npc"].params["penalty"].doc
-    assert "initiative" in penalty and "Dexterity" not in penalty
+    assert "initiative" in penalty["en"] and "Dexterity" not in penalty["en"]
+    assert "优先权" in penalty["zh"] and "敏捷" not in penalty["zh"]
     # The armour's penalty comes off initiative: Dexterity 2 + Wits 2 + 5 - 2 = 7.
     game, _ = start([5, 2, 2])
     game.perform("npc", name="Knight", armour=3, penalty=2)
