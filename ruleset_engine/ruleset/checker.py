@@ -24,7 +24,8 @@ from .entities import entity, initial, param
 from .flow import action, ending, level, procedure, trigger
 from .formulas import formula_book
 from .queries import QUERIES, query_problems
-from .names import Names, Scope, suggest
+from .names import Names, Scope, suggest, unset_problem
+from .assigned import after, step_assigns
 from .pairs import call_problems, pair
 from .problems import Problem, Problems
 from .steps import KINDS
@@ -145,7 +146,7 @@ class RulesetChecker:
         for name_path, span in expr.names:
             if (name_path, span) in handled:
                 continue
-            message = self.names.name_problem(name_path, scope)
+            message = self.names.name_problem(name_path, scope) or unset_problem(name_path, scope)
             if message:
                 self.formula_problem(dice.UnknownName(message, text, span), text, path, offset)
         if self.functions:
@@ -399,7 +400,9 @@ class RulesetChecker:
             return []
         self.nesting += 1
         try:
-            return self.block(items, path, scope)
+            # A block inside a step (if:'s then, a loop's do) may not run: what it sets is its own
+            # until the step says what it surely sets (ruleset/assigned.py).
+            return self.block(items, path, scope.fork() if self.nesting > 1 else scope)
         finally:
             self.nesting -= 1
 
@@ -430,12 +433,19 @@ class RulesetChecker:
                                  stray=stray[0], kinds=kinds[0], takes=takes),
                              p + (stray[0],), at_key=True)
                 continue
+            surely = scope.surely.copy()
             step = self.guarded(p, lambda c, *args: kind.check(*args), self, item, p, scope)
             if step is not None:
+                scope.surely = surely | step_assigns(step)
                 out.append(step)
                 if kind.ends_block:
                     ended_by = kinds[0]
         return out
+
+    @staticmethod
+    def after(scope: Scope, steps: list) -> Scope:
+        """The scope after a block inside a step has run through (what repeat's until: reads)."""
+        return after(scope, steps)
 
     def target(self, text: str, path, scope: Scope, what: str) -> tuple[str, ...] | None:
         """A place a step writes to: a state variable, a local, or a field of an entity (not a track)."""
@@ -450,7 +460,8 @@ class RulesetChecker:
             return None
         if head in scope.local or head in self.state_names:
             if head in scope.local and len(parts) > 1:
-                problem = self.names.member_problem(head, scope.local[head], parts[1:])
+                problem = self.names.member_problem(head, scope.local[head], parts[1:]) or \
+                    unset_problem(parts, scope)
                 if problem:
                     self.problem(_("{what}: {problem}").format(what=what, problem=problem), path, at_key=True)
             return parts

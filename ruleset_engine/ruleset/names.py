@@ -25,14 +25,36 @@ def suggest(name, known) -> str:
 
 
 class Scope:
-    """The names a formula may read at one place: locals (with what they hold) over the globals."""
+    """The names a formula may read at one place: locals (with what they hold) over the globals, and
+    which of those locals every way to this place has set (`surely`, kept by ruleset/assigned.py)."""
 
     def __init__(self, names: "Names", local: dict | None = None):
         self.names = names
         self.local = dict(local or {})
+        self.surely = set(self.local)
 
     def define(self, name: str, info=None) -> None:
         self.local[name] = info
+        self.surely.add(name)
+
+    def fork(self) -> "Scope":
+        """The scope of a block inside a step (if:'s then, a loop's do): the same locals (a name bound
+        there is known after it too), and its own record of which are surely set."""
+        inner = Scope(self.names)
+        inner.local = self.local
+        inner.surely = self.surely.copy()
+        return inner
+
+
+def unset_problem(name_path, scope: Scope) -> str | None:
+    """A read of a local that some way to this place does not set (ruleset/assigned.py), in a
+    designer's words."""
+    head = name_path[0]
+    if head not in scope.local or head in scope.surely:
+        return None
+    return _("{name!r} is not always set here: it is set only on some ways to this step (in one branch "
+             "of an if:, or in a loop that may not run); give it a value before, or on every "
+             "branch").format(name=head)
 
 
 class Names:

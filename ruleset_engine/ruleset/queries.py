@@ -31,7 +31,7 @@ from ruleset_engine.dice.kinds import ANY, BOOL, NUM, STR
 from ruleset_engine.dice.lowering import Src
 from ruleset_engine.dice.runtime import MAX_NUMBER
 
-from .names import INSTANCE_FIELDS, suggest
+from .names import INSTANCE_FIELDS, suggest, unset_problem
 from .wording import join_list
 
 TEST, VALUE, SHOWN, NUMBER = "test", "value", "shown", "number"   # the roles of an argument
@@ -582,7 +582,7 @@ def check_over(c, value, path, scope, group: str, what: str):
     problems, handled = query_problems(c.names, formula.expr.tree, scope, over=(group,))
     for name_path, span in formula.expr.names:
         if (name_path, span) not in handled:
-            message = c.names.name_problem(name_path, scope)
+            message = c.names.name_problem(name_path, scope) or unset_problem(name_path, scope)
             if message:
                 problems.append((message, span))
     for message, span in problems:

@@ -94,16 +94,32 @@ def check_repeat(c, item, path, scope):
     if present[0] != "times" and "max" not in spec:
         c.problem(_("repeat with {present}: needs max: (every loop in a ruleset is bounded)").format(
                       present=present[0]), p)
+    ahead = scope.fork()        # times: and while: are read before a time sets as: (the first reads none)
     if item.get("as"):
         c.bind(scope, item["as"], tuple(path) + ("as",), "repeat")
+    times = c.formula(spec.get("times"), p + ("times",), ahead)
+    while_ = c.formula(spec.get("while"), p + ("while",), ahead)
     body = c.steps(item["do"], tuple(path) + ("do",), scope)
     return RepeatStep(
-        position_of(c.data, path), path, body,
-        times=c.formula(spec.get("times"), p + ("times",), scope),
-        while_=c.formula(spec.get("while"), p + ("while",), scope),
-        until=c.formula(spec.get("until"), p + ("until",), scope),
+        position_of(c.data, path), path, body, times=times, while_=while_,
+        until=c.formula(spec.get("until"), p + ("until",), c.after(scope, body)),   # read after each time
         max=spec.get("max"), index=item.get("as"),
     )
+
+
+def runs_once(step: RepeatStep) -> bool:
+    """Whether a repeat: surely runs its do: at least once: with until: (tested after each time), or
+    a number of times written as a number of 1 or more (max: is 1 or more)."""
+    if step.until is not None:
+        return True
+    times = step.times
+    if times is None or not times.expr.is_constant:
+        return False
+    try:
+        value = times.expr.evaluate().value
+    except DiceError:
+        return False
+    return type(value) is int and value >= 1
 
 
 def check_for_each(c, item, path, scope):
@@ -477,6 +493,7 @@ def vector_end(m, step: EndStep, rows) -> None:
 IF = StepKind("if", IfStep, ("if", "then", "else"), "runs then: when the test holds, else: otherwise",
               "if: ones >= 3\nthen: [...]\nelse: [...]", check_if, lower_if, nested=("then", "otherwise"),
               vector=vector_if, writes=nothing, formulas=lambda s: [s.test],
+              assigns=lambda s, block: block(s.then) & block(s.otherwise),
               schema={
                   "if": {"$ref": "#/$defs/formula"},
                   "then": {"$ref": "#/$defs/steps"},
@@ -488,6 +505,7 @@ REPEAT = StepKind("repeat", RepeatStep, ("repeat", "as", "do"),
                   "repeat: {times: guards}\nas: i\ndo: [...]", check_repeat, lower_repeat, nested=("body",),
                   vector=vector_repeat, writes=nothing, binds=lambda s: given(s.index) and [(s.index, None)],
                   formulas=lambda s: given(s.times, s.while_, s.until),
+                  assigns=lambda s, block: (block(s.body) | set(given(s.index))) if runs_once(s) else set(),
                   schema={
                       "repeat": {"type": "object", "additionalProperties": False, "minProperties": 1,
                                  "properties": {"times": {"$ref": "#/$defs/formula"},
@@ -505,6 +523,7 @@ FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "where", "by", "
                     check_for_each, lower_for_each, helpers={"_each": each, "_ordered": ordered}, nested=("body",),
                     vector=vector_for_each, writes=nothing,
                     binds=lambda s: [(s.var, None)], formulas=lambda s: given(s.source, s.only, *s.by),
+                    assigns=lambda s, block: set(),      # a group or a pool may be empty
                     schema={
                         "for_each": {"$ref": "#/$defs/name"},
                         "in": {"$ref": "#/$defs/formula"},

@@ -28,6 +28,9 @@ blocks inside a step (`nested`) are walked for their own facts:
     returns(step)  -> the formulas whose value it gives back to the caller (return:)
     texts(step)    -> [(place, template)]: the texts it keeps in places (note:), which formulas may read
     makes(step)    -> the groups it makes instances of (create:)
+    assigns(step, block) -> the locals it surely sets once it has run through, `block(steps)` saying
+                      it of a block inside; None (the default): what it binds and the one-word places
+                      it writes (ruleset/assigned.py: a read of a local some way does not set is refused)
 """
 
 from __future__ import annotations
@@ -79,6 +82,9 @@ class StepKind:
     # Whether the step's values are given back at a point of the game's clock (set: with until:): both
     # loop machines keep a clock for the timers only when some step is timed.
     timed: Callable = lambda step: False
+    # The locals the step surely sets once it has run through (ruleset/assigned.py); a kind that holds
+    # blocks says how they run: if: one of them, a loop perhaps never.
+    assigns: Callable | None = None
     # The JSON Schema of each key in `takes` (its definitions are the schema file's: #/$defs/formula, ...)
     # and the keys a step of the kind must have besides its own: schemas/ruleset.schema.json's step
     # definitions are written from these (ruleset/step_schema.py), so an editor knows a new kind.
