@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 
 from ruleset_engine import i18n
 from ruleset_engine.ruleset import load
-from ruleset_engine.ruleset.steps import AskStep
 from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, RuleError, resolve_params
 from ruleset_engine.runtime.errors import BoundReached
 from ruleset_engine.ruleset import walk as model_walk
@@ -279,7 +278,9 @@ def answers_unread(ruleset) -> list[Finding]:
     out = []
     for _, steps in blocks(ruleset):
         for step in model_walk.steps(steps):
-            if isinstance(step, AskStep) and step.var not in read:
-                out.append(Finding("unread", step.where, i18n._("the answer {name} of this question is never read "
-                                                                "by a formula or a text").format(name=repr(step.var))))
+            for name in model_walk.kind_of(step).answers(step):
+                if name not in read:
+                    out.append(Finding("unread", step.where, i18n._("the answer {name} of this question is never "
+                                                                    "read by a formula or a text").format(
+                                                                        name=repr(name))))
     return out

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ruleset_engine.ruleset import load, model, walk
-from ruleset_engine.ruleset.steps import CallStep, LetStep, NoteStep, SetStep
+from ruleset_engine.ruleset.steps import AskStep, CallStep, LetStep, NoteStep, SetStep
 from ruleset_engine.ruleset.templates import Template
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,3 +121,17 @@ def test_the_timed_steps_are_the_set_steps_with_until_and_only_those():
         assert walk.timed_steps(ruleset) == by_hand, name
         found += len(by_hand)
     assert found >= 2       # tests/rulesets/timed-values.yaml holds several
+
+
+def test_the_answers_are_the_ask_steps_as_names_and_only_those():
+    # dusk check --playouts reports an answer nothing reads from this fact: one that forgot ask: would
+    # report nothing, one that named another binding would report a row or an instance as a question.
+    found = 0
+    for name, ruleset in RULESETS:
+        for step in walk.all_steps(ruleset):
+            answers = walk.kind_of(step).answers(step)
+            by_hand = [step.var] if isinstance(step, AskStep) else []
+            assert list(answers) == by_hand, (name, step.path)
+            assert set(answers) <= {local for local, _ in walk.kind_of(step).binds(step)}, (name, step.path)
+            found += len(by_hand)
+    assert found >= 10

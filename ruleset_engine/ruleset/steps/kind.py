@@ -28,6 +28,8 @@ blocks inside a step (`nested`) are walked for their own facts:
     returns(step)  -> the formulas whose value it gives back to the caller (return:)
     texts(step)    -> [(place, template)]: the texts it keeps in places (note:), which formulas may read
     makes(step)    -> the groups it makes instances of (create:)
+    answers(step)  -> the locals it binds to a person's answer (ask:'s as:), which dusk check
+                      --playouts reports when nothing reads them
     assigns(step, block) -> the locals it surely sets once it has run through, `block(steps)` saying
                       it of a block inside; None (the default): what it binds and the one-word places
                       it writes (ruleset/assigned.py: a read of a local some way does not set is refused)
@@ -79,6 +81,7 @@ class StepKind:
     returns: Callable = nothing
     texts: Callable = nothing
     makes: Callable = nothing
+    answers: Callable = nothing
     # Whether the step's values are given back at a point of the game's clock (set: with until:): both
     # loop machines keep a clock for the timers only when some step is timed.
     timed: Callable = lambda step: False

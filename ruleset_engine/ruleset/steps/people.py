@@ -382,7 +382,7 @@ ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no"
                check_ask, lower_ask, vector=vector_ask,
                helpers={"_offered": offered, "_chosen": chosen, "_auto_named": auto_named,
                         "_nothing_offered": nothing_offered},
-               writes=nothing, binds=lambda s: [(s.var, None)],
+               writes=nothing, binds=lambda s: [(s.var, None)], answers=lambda s: [s.var],
                formulas=_ask_formulas,
                schema={
                    "ask": {"$ref": "#/$defs/text"},
