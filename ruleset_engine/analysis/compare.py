@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .paired import Paired
 from .records import Recorded, check_target, pair_layout, sink_for
-from .simulate import Task, check_games, prepared, recorded_run
+from .simulate import Task, check_games, load_and_write_program, recorded_run
 
 
 @dataclass
@@ -52,8 +52,8 @@ def compare(source_a: str, source_b: str, games: int, seed: int = 0, params: dic
     `records`: a row per pair of games (records.py), to a file or, with True, kept for `.to_frame()`."""
     check_target(records)
     check_games(games, 2)
-    ruleset_a, params_a = prepared(source_a, params)
-    ruleset_b, params_b = prepared(source_b, params)
+    ruleset_a, params_a = load_and_write_program(source_a, params)
+    ruleset_b, params_b = load_and_write_program(source_b, params)
     sink = sink_for(records)
     started = time.perf_counter()
     paired, = recorded_run([Task("pair", ((source_a, params_a), (source_b, params_b)), sink is not None)], games,

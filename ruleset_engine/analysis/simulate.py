@@ -316,11 +316,11 @@ def check_games(games: int, cells: int = 1) -> None:
                             cells=i18n.number(cells), games=i18n.number(games), limit=i18n.number(MAX_GAMES)))
 
 
-def prepared(source: str, params: dict | None, sheets=(), write: bool = True) -> tuple[Ruleset, dict]:
-    """The ruleset (loaded once in this process), its full params, and (with `write`) its untraced
-    program written here with the sheets brought, so that its problems come before any game; a
-    param naming an instance no sheet has (the ruleset's, or `sheets`: the files and folders
-    brought, every problem of each found here) is refused here too."""
+def load_and_check(source: str, params: dict | None, sheets=()) -> tuple[Ruleset, dict]:
+    """The ruleset (loaded afresh in this process) and its full params, checked for a simulation before
+    any game: its loop action playable with its defaults, and a param naming an instance no sheet has
+    refused (the ruleset's, or `sheets`: the files and folders brought, every problem of each found
+    here). No program is written: the backend is not chosen yet, and lockstep never runs one."""
     # Read afresh here (the file may have changed since this process last read it); workers read once.
     _RULESETS[source] = ruleset = load(source)
     for cache in (_PROGRAMS, _SHEETS):
@@ -328,14 +328,18 @@ def prepared(source: str, params: dict | None, sheets=(), write: bool = True) ->
             del cache[key]
     loop_action(ruleset)
     full_params = resolve_params(ruleset, params or {})
-    sheets = tuple(str(path) for path in sheets)
-    brought = cell_sheets(source, sheets)
+    brought = cell_sheets(source, tuple(str(path) for path in sheets))
     if any(p.names is not None for p in ruleset.params.values()):
         check_named(ruleset, full_params, brought)
-    if write:
-        cell_program(source, full_params, sheets)
-    else:
-        check_loop_action(ruleset)
+    check_loop_action(ruleset)
+    return ruleset, full_params
+
+
+def load_and_write_program(source: str, params: dict | None, sheets=()) -> tuple[Ruleset, dict]:
+    """As load_and_check, and the untraced program written here with the sheets brought (kept for the
+    games this process plays), so that its problems come before any game."""
+    ruleset, full_params = load_and_check(source, params, sheets)
+    cell_program(source, full_params, tuple(str(path) for path in sheets))
     return ruleset, full_params
 
 
@@ -412,7 +416,7 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
     check_target(records)
     check_games(games)
     sheets = tuple(str(path) for path in sheets)
-    ruleset, full_params = prepared(source, params, sheets, write=False)
+    ruleset, full_params = load_and_check(source, params, sheets)
     chosen, reason = choose_backend(ruleset, full_params, backend)
     if chosen == "untraced":
         cell_program(source, full_params, sheets)       # its problems before any game; lockstep never runs it

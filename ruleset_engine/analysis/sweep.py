@@ -17,7 +17,7 @@ from ruleset_engine import i18n
 from ruleset_engine.runtime import GameError, resolve_params
 
 from .records import Recorded, check_target, layout, sink_for
-from .simulate import Task, cell_program, check_games, prepared, recorded_run
+from .simulate import Task, cell_program, check_games, load_and_write_program, recorded_run
 from .summary import Totals
 
 MAX_SWEEPS = 2
@@ -157,7 +157,7 @@ def sweep(source: str, games: int, specs, seed: int = 0, params: dict | None = N
     of every cell, cell by cell (records.py), to a file or, with True, kept for `.to_frame()`."""
     check_target(records)
     specs = specs_of(specs)
-    ruleset, fixed = prepared(source, params)
+    ruleset, fixed = load_and_write_program(source, params)
     axes = axes_of(ruleset, specs, params or {})
     combos = list(itertools.product(*(axis.values for axis in axes)))
     check_games(games, len(combos))
