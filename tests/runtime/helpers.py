@@ -1,6 +1,5 @@
 """Helpers for running the test rulesets with scripted dice and scripted answers."""
 
-import textwrap
 from pathlib import Path
 
 from ruleset_engine.dice import ScriptedDice
@@ -12,13 +11,6 @@ RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
 
 def ruleset(name):
     return load(str(RULESETS / f"{name}.yaml"))
-
-
-def written(tmp_path, text: str, name: str = "t.yaml"):
-    """A ruleset written by a test (indented text is dedented), loaded."""
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return load(str(path))
 
 
 def scripted_game(name, faces, params=None):

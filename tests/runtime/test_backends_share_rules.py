@@ -26,9 +26,8 @@ def _outcome(path: str, backend: str):
     return "ok", {key: (h.n, h.total) for key, h in run.tally.values.items()}
 
 
-def _both(tmp_path, text: str):
-    path = tmp_path / "rules.yaml"
-    path.write_text(text, encoding="utf-8")
+def _both(written, text: str):
+    path = written.path(text, "rules.yaml")
     untraced, lockstep = _outcome(str(path), "untraced"), _outcome(str(path), "lockstep")
     assert untraced == lockstep, f"untraced: {untraced}\nlockstep: {lockstep}"
     return untraced
@@ -51,8 +50,8 @@ def _named(first: str, second: str | None = None) -> str:
     "Ana Bel",
     r"\u00C9lodie",      # a letter with its accent
 ])
-def test_a_name_on_one_line_is_made_by_both_backends(tmp_path, name):
-    assert _both(tmp_path, _named(name)) == ("ok", {"made": (3, 3)})
+def test_a_name_on_one_line_is_made_by_both_backends(written, name):
+    assert _both(written, _named(name)) == ("ok", {"made": (3, 3)})
 
 
 @pytest.mark.parametrize("name, said", [
@@ -64,20 +63,20 @@ def test_a_name_on_one_line_is_made_by_both_backends(tmp_path, name):
     ("B\u03bfb", "the name 'B\u03bfb' of a new 'character': it mixes Latin and Greek letters"),
     ("x" * 81, "is 1 to 80 characters on one line"),
 ])
-def test_a_name_either_backend_refuses_the_other_refuses_with_the_same_words(tmp_path, name, said):
-    kind, message = _both(tmp_path, _named(name))
+def test_a_name_either_backend_refuses_the_other_refuses_with_the_same_words(written, name, said):
+    kind, message = _both(written, _named(name))
     assert kind == "stopped" and said in message, message
     assert "(at loop[0].steps[0])" in message, message
 
 
-def test_a_name_that_looks_like_one_taken_is_refused_by_both(tmp_path):
-    kind, message = _both(tmp_path, _named("Ana", "\uff21\uff2e\uff21"))      # full-width ＡＮＡ
+def test_a_name_that_looks_like_one_taken_is_refused_by_both(written):
+    kind, message = _both(written, _named("Ana", "\uff21\uff2e\uff21"))      # full-width ＡＮＡ
     assert kind == "stopped" and "the group 'character' has an instance named 'Ana' already" in message
 
 
-def test_a_full_group_is_refused_by_both(tmp_path):
+def test_a_full_group_is_refused_by_both(written):
     text = _named("A", "B").replace("max: 4", "max: 1")
-    kind, message = _both(tmp_path, text)
+    kind, message = _both(written, text)
     assert kind == "stopped" and "the group 'character' holds 1 instances, as many as it may" in message
 
 
@@ -103,12 +102,12 @@ report: {seen: seen}
 """
 
 
-def test_an_instance_is_found_by_its_name_in_both_backends(tmp_path):
-    assert _both(tmp_path, PAIRS.replace("WHO", "'C2'")) == ("ok", {"seen": (3, 3)})
+def test_an_instance_is_found_by_its_name_in_both_backends(written):
+    assert _both(written, PAIRS.replace("WHO", "'C2'")) == ("ok", {"seen": (3, 3)})
 
 
-def test_a_name_no_instance_has_says_so_in_both_backends_naming_the_call(tmp_path):
-    kind, message = _both(tmp_path, PAIRS.replace("WHO", "'W9'"))
+def test_a_name_no_instance_has_says_so_in_both_backends_naming_the_call(written):
+    kind, message = _both(written, PAIRS.replace("WHO", "'W9'"))
     assert kind == "stopped" and "link(..): no instance is named 'W9'" in message, message
 
 
@@ -130,27 +129,27 @@ report: {n: n}
 """
 
 
-def test_calls_nested_too_deep_say_the_same_in_both_backends(tmp_path):
-    kind, message = _both(tmp_path, DEEP)
+def test_calls_nested_too_deep_say_the_same_in_both_backends(written):
+    kind, message = _both(written, DEEP)
     assert kind == "stopped" and "calls nested more than 64 deep: 'down' calls itself without end?" in message
 
 
-def test_end_level_inside_a_levels_block_says_the_same_in_both_backends(tmp_path):
+def test_end_level_inside_a_levels_block_says_the_same_in_both_backends(written):
     text = ("ruleset: ends\ntitle: ends (test)\nstate: {n: 0}\n"
             "procedures:\n  leave:\n    steps:\n      - end: round\n"
             "loop:\n  - name: round\n    times: 2\n    begin:\n      - call: leave\n"
             "    steps:\n      - set: {n: n + 1}\nend: []\nreport: {n: n}\n")
-    kind, message = _both(tmp_path, text)
+    kind, message = _both(written, text)
     assert kind == "stopped" and "end: round inside the begin: of loop level 'round' is not allowed" in message
     assert "(at procedures.leave.steps[0])" in message
 
 
-def test_end_level_in_setup_says_the_same_in_both_backends(tmp_path):
+def test_end_level_in_setup_says_the_same_in_both_backends(written):
     text = ("ruleset: ends\ntitle: ends (test)\nstate: {n: 0}\n"
             "procedures:\n  leave:\n    steps:\n      - end: round\n"
             "setup:\n  - call: leave\n"
             "loop:\n  - name: round\n    times: 2\n    steps:\n      - set: {n: n + 1}\nend: []\nreport: {n: n}\n")
-    kind, message = _both(tmp_path, text)
+    kind, message = _both(written, text)
     assert kind == "stopped" and "end: round is not allowed in setup: (no loop runs yet)" in message
     assert "(at procedures.leave.steps[0])" in message
 
@@ -175,8 +174,8 @@ def _formula(expression: str, state: str = "{k: -1}") -> str:
     # A count below 0 read from the game: named with the first game's value, at the argument.
     ("sum(highest(3d6, k))", "highest(..) needs a count of 0 or more, not -1"),
 ])
-def test_a_vector_forms_error_names_the_call_as_the_untraced_helper_does(tmp_path, expression, said):
-    kind, message = _both(tmp_path, _formula(expression))
+def test_a_vector_forms_error_names_the_call_as_the_untraced_helper_does(written, expression, said):
+    kind, message = _both(written, _formula(expression))
     assert kind == "stopped" and said in message, message
     # The caret lines are the same too (_both compared the whole message): the place is the call's.
     assert "^" in message, message

@@ -15,7 +15,7 @@ from ruleset_engine.runtime import DecisionError, Game, resolve_params
 from ruleset_engine.runtime.decisions import Decision
 from ruleset_engine.runtime.vectorizable import refusal
 from tests.repl.conftest import RULESETS, make_repl, run
-from tests.runtime.helpers import kinds, ruleset, written
+from tests.runtime.helpers import kinds, ruleset
 
 
 def test_offered_by_name_checked_and_bound_as_instances():
@@ -115,17 +115,17 @@ loop:
                                                                         "rolls no dice"),
     ("choose: {of: g, max: 2}\n        auto: litt", "'litt' is not a field of g (did you mean 'lit'?)"),
 ])
-def test_misuse_is_refused_with_its_place(tmp_path, ask, message):
+def test_misuse_is_refused_with_its_place(written, ask, message):
     with pytest.raises(RulesetError, match=re.escape(message)):
-        written(tmp_path, BASE.replace("ASK", ask))
+        written(BASE.replace("ASK", ask))
 
 
-def test_nothing_offered_stops_at_the_step_and_a_bad_auto_is_said(tmp_path):
-    r = written(tmp_path, BASE.replace("ASK", "choose: {of: g, where: not lit}\n        auto: instance(g, 1)"))
+def test_nothing_offered_stops_at_the_step_and_a_bad_auto_is_said(written):
+    r = written(BASE.replace("ASK", "choose: {of: g, where: not lit}\n        auto: instance(g, 1)"))
     game = Game.start(r, seed=1)
     with pytest.raises(Exception, match="nothing to choose: no g is offered"):
         game.perform("round")
     assert game.values["n"] == 0
-    r = written(tmp_path, BASE.replace("ASK", "choose: {of: g}\n        auto: 3"), "u.yaml")
+    r = written(BASE.replace("ASK", "choose: {of: g}\n        auto: 3"), "u.yaml")
     with pytest.raises(Exception, match="the auto: answer is not valid: it gives '3', not an instance of g"):
         Game.start(r, seed=1, auto=True).perform("round")

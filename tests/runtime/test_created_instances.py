@@ -7,7 +7,7 @@ import pytest
 from ruleset_engine.dice import ScriptedDice
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import Game, RuleError
-from tests.runtime.helpers import ruleset, written
+from tests.runtime.helpers import ruleset
 
 
 def named(names, faces=None):
@@ -119,18 +119,18 @@ actions:
     ("fields: {x: 1}", "'many' has no field 'y' (fields: x)"),
     ("one: {fields", "max: bounds a group: give it count:"),
 ])
-def test_misuse_is_refused_at_load_with_its_place(tmp_path, change, message):
+def test_misuse_is_refused_at_load_with_its_place(written, change, message):
     bad = {"- create: many": "- create: one", "fields: {x: 1}": "fields: {y: 1}",
            "one: {fields": "one: {max: 2, fields"}[change]
     with pytest.raises(RulesetError) as err:
-        written(tmp_path, MADE.replace(change, bad, 1))
+        written(MADE.replace(change, bad, 1))
     found = [p for p in err.value.problems if message in p.message]
     assert found and found[0].position is not None and found[0].position.line > 1, \
         [p.message for p in err.value.problems]
 
 
-def test_without_a_name_the_template_names_it(tmp_path):
-    game = Game.start(written(tmp_path, MADE), seed=1)
+def test_without_a_name_the_template_names_it(written):
+    game = Game.start(written(MADE), seed=1)
     game.perform("go")
     game.perform("go")
     assert [(m["index"], m["name"], m["x"]) for m in game.values["many"]] == [(1, "many 1", 1), (2, "many 2", 1)]

@@ -50,9 +50,8 @@ def test_only_steps_that_write_what_it_reads_are_followed_by_the_check():
     assert checks and all("s_life = " in lines[i - 1] for i in checks), checks   # after set: {life: ..} only
 
 
-def test_at_once_must_be_true_or_false(tmp_path):
-    path = tmp_path / "r.yaml"
-    path.write_text(RULESET.read_text(encoding="utf-8").replace("at_once: true", "at_once: soon"), encoding="utf-8")
+def test_at_once_must_be_true_or_false(written):
+    path = written.path(RULESET.read_text(encoding="utf-8").replace("at_once: true", "at_once: soon"), "r.yaml")
     with pytest.raises(dusk.RulesetError) as info:
         load(str(path))
     assert "r.yaml:24:14" in str(info.value)

@@ -12,7 +12,7 @@ from ruleset_engine.dice import ScriptedDice
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import Game, RuleError, resolve_params
 from ruleset_engine.runtime.vectorizable import refusal
-from tests.runtime.helpers import play, ruleset, written
+from tests.runtime.helpers import play, ruleset
 
 
 def test_the_trait_answered_is_the_field_rolled_and_the_harm_picks_the_mark():
@@ -46,16 +46,16 @@ def test_the_lockstep_backend_plays_it_as_the_untraced_one_does():
     ("set: {n: \"field(h, t) * 10\"}", 20),
     ("set: {n: \"field(h, 'might') + (1 if field(h, 'name') == 'Ana' else 0)\"}", 3),
 ])
-def test_field_reads_by_name_in_lockstep(tmp_path, step, expected):
-    r = written(tmp_path, BASE.replace("STEP", step) + "end: []\nreport: {n: n}\n")
+def test_field_reads_by_name_in_lockstep(written, step, expected):
+    r = written(BASE.replace("STEP", step) + "end: []\nreport: {n: n}\n")
     run = simulate(str(r.file), 10, seed=1, backend="lockstep")
     assert run.backend == "lockstep" and run.tally.values["n"].total == 10 * expected
 
 
-def test_games_reading_different_names_each_get_their_own_field(tmp_path):
+def test_games_reading_different_names_each_get_their_own_field(written):
     # A 1 reads might (2): 21; a 2 reads index (1): 12. Nothing else can come out.
     step = "roll: {d: 1d2}\n          - set: {n: \"field(h, 'might' if sum(d) == 1 else 'index') * 10 + sum(d)\"}"
-    r = written(tmp_path, BASE.replace("STEP", step) + "end: []\nreport: {n: n}\n")
+    r = written(BASE.replace("STEP", step) + "end: []\nreport: {n: n}\n")
     run = simulate(str(r.file), 400, seed=1, backend="lockstep")
     assert run.backend == "lockstep" and set(run.tally.values["n"].counts) == {12, 21}
 
@@ -86,14 +86,14 @@ loop:
     ("set: {n: \"field(h, t) * 10\"}", 20),
     ("set: {n: \"field(h, 'might') + (1 if field(h, 'name') == 'Ana' else 0)\"}", 3),
 ])
-def test_field_reads_by_name(tmp_path, step, expected):
-    game = Game.start(written(tmp_path, BASE.replace("STEP", step)), seed=1, auto=True)
+def test_field_reads_by_name(written, step, expected):
+    game = Game.start(written(BASE.replace("STEP", step)), seed=1, auto=True)
     game.perform("round")
     assert game.values["n"] == expected
 
 
-def test_a_type_formula_marks_with_the_type_it_gives(tmp_path):
-    game = Game.start(written(tmp_path, BASE.replace("STEP", "{mark: h.health, type: h.word, count: 2}")), seed=1,
+def test_a_type_formula_marks_with_the_type_it_gives(written):
+    game = Game.start(written(BASE.replace("STEP", "{mark: h.health, type: h.word, count: 2}")), seed=1,
                       auto=True)
     game.perform("round")
     assert game.values["g"][0]["health"]["marks"] == ["cut", "cut"]
@@ -106,9 +106,9 @@ def test_a_type_formula_marks_with_the_type_it_gives(tmp_path):
     ("{mark: h.health, type: cutt}", "takes marks of the types bruise, cut, not 'cutt' (did you mean 'cut'?) "
                                      "(or a formula giving one)"),
 ])
-def test_misuse_is_refused_at_load(tmp_path, step, message):
+def test_misuse_is_refused_at_load(written, step, message):
     with pytest.raises(RulesetError, match=re.escape(message)):
-        written(tmp_path, BASE.replace("STEP", step))
+        written(BASE.replace("STEP", step))
 
 
 @pytest.mark.parametrize("step, message", [
@@ -118,8 +118,8 @@ def test_misuse_is_refused_at_load(tmp_path, step, message):
                                                           "'cuts'"),
     ("set: {n: \"field(n, t)\"}", "field(..) reads a field of an instance or an entity, not '0'"),
 ])
-def test_a_name_known_only_as_it_runs_is_checked_then_in_both_modes(tmp_path, step, message):
-    r = written(tmp_path, BASE.replace("STEP", step))
+def test_a_name_known_only_as_it_runs_is_checked_then_in_both_modes(written, step, message):
+    r = written(BASE.replace("STEP", step))
     game = Game.start(r, seed=1, auto=True)
     with pytest.raises(RuleError, match=re.escape(message)):
         game.perform("round")
@@ -148,12 +148,11 @@ report: {cut: guard.health.cut, bruise: guard.health.bruise}
 """
 
 
-def test_a_type_formula_plays_in_lockstep_as_untraced(tmp_path):
+def test_a_type_formula_plays_in_lockstep_as_untraced(written):
     from ruleset_engine.analysis.simulate import simulate
     from tests.runtime.test_lockstep import _moments, assert_parity
 
-    path = tmp_path / "harm.yaml"
-    path.write_text(HARM, encoding="utf-8")
+    path = written.path(HARM, "harm.yaml")
     assert_parity(str(path), 8_000, 2_000)
     # Each round a cut with probability 1/2: 1.5 cuts in 3 rounds; the SE of 8,000 games is 0.0097.
     run = simulate(str(path), 8_000, seed=3, backend="lockstep")

@@ -7,7 +7,7 @@ import pytest
 
 from ruleset_engine.ruleset import load
 from ruleset_engine.runtime import Game, GameError, RuleError, RunLimits
-from tests.runtime.helpers import play, ruleset, written
+from tests.runtime.helpers import play, ruleset
 
 
 def run_game(seed, rounds=30, answers=4):
@@ -60,9 +60,8 @@ def test_snapshot_and_restore_continue_identically():
     assert restored.state == game.state
 
 
-def test_decision_during_setup_is_asked_and_replayed(tmp_path):
-    path = tmp_path / "ask.yaml"
-    path.write_text(textwrap.dedent("""\
+def test_decision_during_setup_is_asked_and_replayed(written):
+    path = written.path(textwrap.dedent("""\
         ruleset: ask-at-start
         title: Ask at start
         state: {n: 0}
@@ -72,7 +71,7 @@ def test_decision_during_setup_is_asked_and_replayed(tmp_path):
             number: {min: 1, max: 3}
             auto: 2
           - set: {n: k}
-        """))
+        """), "ask.yaml")
     game = Game.start(load(str(path)), seed=1)
     decision = game.last_outcome.decision
     assert decision.prompt == "How many?" and game.actions() == []
@@ -82,14 +81,13 @@ def test_decision_during_setup_is_asked_and_replayed(tmp_path):
     assert auto.values["n"] == 2
 
 
-def limited(tmp_path, body, **limits):
-    path = tmp_path / "limits.yaml"
-    path.write_text("ruleset: limits\ntitle: Limits\nstate: {n: 0}\n" + textwrap.dedent(body))
+def limited(written, body, **limits):
+    path = written.path("ruleset: limits\ntitle: Limits\nstate: {n: 0}\n" + textwrap.dedent(body), "limits.yaml")
     return Game.start(load(str(path)), seed=1, limits=RunLimits(**limits))
 
 
-def test_step_limit_names_the_loop_and_leaves_the_state(tmp_path):
-    game = limited(tmp_path, """\
+def test_step_limit_names_the_loop_and_leaves_the_state(written):
+    game = limited(written, """\
         actions:
           spin:
             steps:
@@ -105,8 +103,8 @@ def test_step_limit_names_the_loop_and_leaves_the_state(tmp_path):
     assert game.state == before
 
 
-def test_call_depth_limit(tmp_path):
-    game = limited(tmp_path, """\
+def test_call_depth_limit(written):
+    game = limited(written, """\
         actions:
           go: {steps: [{call: again}]}
         procedures:
@@ -117,8 +115,8 @@ def test_call_depth_limit(tmp_path):
     assert game.values["n"] == 0
 
 
-def test_a_runtime_formula_error_is_located_with_a_caret(tmp_path):
-    game = limited(tmp_path, """\
+def test_a_runtime_formula_error_is_located_with_a_caret(written):
+    game = limited(written, """\
         actions:
           bad: {steps: [{set: {n: "n // 0"}}]}
         """)
@@ -143,8 +141,8 @@ def test_bad_requests_change_nothing():
         Game.start(ruleset("pool-conflict"), params={"players": 7})
 
 
-def test_a_roll_label_is_a_text_that_reads_the_roll(tmp_path):
-    labelled = written(tmp_path, """\
+def test_a_roll_label_is_a_text_that_reads_the_roll(written):
+    labelled = written("""\
         ruleset: label
         title: Label
         state: {n: 0}

@@ -29,9 +29,8 @@ report: {{n: n}}
 """
 
 
-def game(tmp_path, rounds: int):
-    path = tmp_path / f"long{rounds}.yaml"
-    path.write_text(LONG.format(rounds=rounds))
+def game(written, rounds: int):
+    path = written.path(LONG.format(rounds=rounds), f"long{rounds}.yaml")
     ruleset = load(str(path))
     return ruleset, resolve_params(ruleset, {})
 
@@ -43,11 +42,11 @@ def test_the_limit_and_its_message():
 
 
 @pytest.mark.parametrize("rounds, stopped", [(50, False), (200, True)])
-def test_a_game_past_its_steps_in_all_stops_in_both_backends(tmp_path, rounds, stopped):
+def test_a_game_past_its_steps_in_all_stops_in_both_backends(written, rounds, stopped):
     # A round: the repeat (1 step) and its 9 iterations (1 step each): 10 steps; the limit 1,000 is
     # passed in round 101 (100 rounds before it: 1,000 steps, then 10 more).
     limits = RunLimits(max_game_steps=1_000)
-    ruleset, params = game(tmp_path, rounds)
+    ruleset, params = game(written, rounds)
     program = build(ruleset, params, traced=False, run_limits=limits)
     totals = Totals()
     if not stopped:

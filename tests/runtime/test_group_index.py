@@ -9,7 +9,7 @@ from ruleset_engine.dice import ast
 from ruleset_engine.dice.parser import parse
 from ruleset_engine.analysis.simulate import play_game, simulation_program
 from ruleset_engine.runtime import Game, GameError, RuleError, resolve_params
-from tests.runtime.helpers import written
+
 
 RULES = """\
 ruleset: t
@@ -33,8 +33,8 @@ report:
 """
 
 
-def test_an_index_reads_the_instance_in_both_modes(tmp_path):
-    r = written(tmp_path, RULES)
+def test_an_index_reads_the_instance_in_both_modes(written):
+    r = written(RULES)
     game = Game.start(r, seed=1, auto=True)
     assert (game.values["second"], game.values["sum"]) == ("Beto", 10 + 30)
     while not game.over:
@@ -51,8 +51,8 @@ def test_it_is_the_instance_query():
     assert indexed.span == (0, len("players[n + 1].name"))
 
 
-def test_an_index_past_the_group_stops_the_game_with_its_place(tmp_path):
-    r = written(tmp_path, RULES.replace("sum: sum + 1", "sum: 'character[k + 5].blood'"))
+def test_an_index_past_the_group_stops_the_game_with_its_place(written):
+    r = written(RULES.replace("sum: sum + 1", "sum: 'character[k + 5].blood'"))
     game = Game.start(r, seed=1, auto=True)
     with pytest.raises((RuleError, GameError), match=re.escape("has 3 instances")):
         game.perform("round")

@@ -13,7 +13,7 @@ from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.ruleset.wording import join_list
 from ruleset_engine.runtime import Game, RuleError, resolve_params
-from tests.runtime.helpers import kinds, play, ruleset, written
+from tests.runtime.helpers import kinds, play, ruleset
 
 
 def test_the_setup_reads_the_whole_group():
@@ -82,8 +82,8 @@ loop:
     ("list_of(c, name, where=score == 2)", "B and C"),
     ("list_of(c, bonus)", "1, 2 and 3"),
 ])
-def test_ties_and_picks_in_both_modes(tmp_path, formula, expected):
-    r = written(tmp_path, TIES.replace("FORMULA", formula))
+def test_ties_and_picks_in_both_modes(written, formula, expected):
+    r = written(TIES.replace("FORMULA", formula))
     game = Game.start(r, seed=1, auto=True)
     game.perform("round")
     assert game.values["w"] == expected
@@ -95,8 +95,8 @@ def test_ties_and_picks_in_both_modes(tmp_path, formula, expected):
     ("max_of(c, score, where=score > 5)", "max_of(..) of no instance: no c meets the test"),
     ("best_of(c, score, where=x > 0).name", "best_of(..): no c meets the test"),
 ])
-def test_a_query_with_nothing_to_give_stops_at_its_formula_in_both_modes(tmp_path, formula, message):
-    r = written(tmp_path, TIES.replace("FORMULA", formula).replace("w: {text: \"\"}", "w: 0"))
+def test_a_query_with_nothing_to_give_stops_at_its_formula_in_both_modes(written, formula, message):
+    r = written(TIES.replace("FORMULA", formula).replace("w: {text: \"\"}", "w: 0"))
     game = Game.start(r, seed=1, auto=True)
     with pytest.raises(RuleError, match=re.escape(message)) as table:
         game.perform("round")
@@ -106,8 +106,8 @@ def test_a_query_with_nothing_to_give_stops_at_its_formula_in_both_modes(tmp_pat
     assert "t.yaml:13:19:" in str(simulated.value)
 
 
-def test_defaults_and_empty_groups(tmp_path):
-    r = written(tmp_path, TIES.replace("FORMULA", "max_of(c, score, where=x > 0, default=-1) + sum_of(c, score, "
+def test_defaults_and_empty_groups(written):
+    r = written(TIES.replace("FORMULA", "max_of(c, score, where=x > 0, default=-1) + sum_of(c, score, "
                                                   "where=x > 0) + how_many(c, x > 0)").replace('w: {text: ""}', "w: 0"))
     game = Game.start(r, seed=1, auto=True)
     game.perform("round")
@@ -131,15 +131,15 @@ def test_the_one_list_joining_function(items, text):
     ("max_of(c)", "max_of(group, value, where=test, default=N) takes 2 arguments, not 1"),
     ("how_many(c, x > 0).name", "how_many(..) gives a value, which has no field 'name'"),
 ])
-def test_misuse_is_refused_at_load_with_its_place(tmp_path, formula, message):
+def test_misuse_is_refused_at_load_with_its_place(written, formula, message):
     with pytest.raises(RulesetError) as err:
-        written(tmp_path, TIES.replace("FORMULA", formula))
+        written(TIES.replace("FORMULA", formula))
     assert message in str(err.value) and "t.yaml:13:" in str(err.value)
 
 
-def test_a_field_alone_is_the_instances_and_other_names_read_outside(tmp_path):
+def test_a_field_alone_is_the_instances_and_other_names_read_outside(written):
     # v is a state variable: read as it stands, beside each instance's score
-    r = written(tmp_path, TIES.replace("FORMULA", "how_many(c, score > v)").replace('w: {text: ""}', "w: 0")
+    r = written(TIES.replace("FORMULA", "how_many(c, score > v)").replace('w: {text: ""}', "w: 0")
                 .replace("steps:\n", "steps:\n      - set: {v: 1}\n"))
     game = Game.start(r, seed=1, auto=True)
     game.perform("round")

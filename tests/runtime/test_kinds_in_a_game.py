@@ -34,9 +34,8 @@ def test_a_chosen_wild_one_is_rerolled_in_place_and_the_kinds_survive_the_state(
     assert game.values["successes"] == 5
 
 
-def test_misuse_of_kinds_in_a_ruleset_is_refused_with_its_place(tmp_path):
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(WILD.read_text(encoding="utf-8").replace("kind=wild)", "kind=wlid)"), encoding="utf-8")
+def test_misuse_of_kinds_in_a_ruleset_is_refused_with_its_place(written):
+    bad = written.path(WILD.read_text(encoding="utf-8").replace("kind=wild)", "kind=wlid)"), "bad.yaml")
     _, problems = check(str(bad))
     text = "\n".join(str(p) for p in problems)
     assert "bad.yaml:" in text and "unknown kind of dice 'wlid' (did you mean wild?)" in text and "^" in text
@@ -66,9 +65,8 @@ def test_kinds_marked_in_a_named_formula_are_read_elsewhere_and_explosions_keep_
     assert game.over and game.report() == {"successes": 4, "messy": 1, "calm": 3, "odd": 4}
 
 
-def test_a_kind_no_formula_gives_is_still_refused_beside_named_formulas(tmp_path):
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(HUNGER.read_text(encoding="utf-8").replace("kind=hunger)", "kind=hungr)"), encoding="utf-8")
+def test_a_kind_no_formula_gives_is_still_refused_beside_named_formulas(written):
+    bad = written.path(HUNGER.read_text(encoding="utf-8").replace("kind=hunger)", "kind=hungr)"), "bad.yaml")
     _, problems = check(str(bad))
     text = "\n".join(str(p) for p in problems)
     assert "unknown kind of dice 'hungr' (did you mean hunger?)" in text and "bad.yaml:29:19:" in text
@@ -146,12 +144,11 @@ report: {wild_b: wild_b, wild_a: wild_a, left: left}
 """
 
 
-def test_dice_moved_bring_their_kinds_in_both_backends(tmp_path):
+def test_dice_moved_bring_their_kinds_in_both_backends(written):
     # a: a wild 1 and a plain 1; the wild one named moves (the first 1 of the source leaves it: the
     # wild one), and b holds it, wild; a keeps the plain one.
     from ruleset_engine.analysis.simulate import simulate
-    path = tmp_path / "moved.yaml"
-    path.write_text(MOVED)
+    path = written.path(MOVED, "moved.yaml")
     for backend in ("untraced", "lockstep"):
         run = simulate(str(path), 20, seed=1, backend=backend)
         assert run.backend == backend

@@ -17,9 +17,8 @@ from ruleset_engine.runtime import Game, RuleError, resolve_params
 HEAD = "ruleset: limits\ntitle: Limits\n"
 
 
-def write(tmp_path, body: str):
-    path = tmp_path / "limits.yaml"
-    path.write_text(HEAD + textwrap.dedent(body), encoding="utf-8")
+def write(written, body: str):
+    path = written.path(HEAD + textwrap.dedent(body), "limits.yaml")
     return path
 
 
@@ -74,8 +73,8 @@ NESTED = """\
     """
 
 
-def test_nested_loops_past_the_step_limit_are_refused_in_both_modes(tmp_path):
-    path = write(tmp_path, NESTED)
+def test_nested_loops_past_the_step_limit_are_refused_in_both_modes(written):
+    path = write(written, NESTED)
     table, simulation = table_error(path), simulation_error(path)
     assert table == simulation
     assert "more than 100,000 steps in one action; stopped in the loop here" in table
@@ -85,9 +84,9 @@ def test_nested_loops_past_the_step_limit_are_refused_in_both_modes(tmp_path):
     assert out.returncode == 1 and "more than 100,000 steps" in out.stderr and "Traceback" not in out.stderr
 
 
-def test_a_loop_just_under_the_limit_finishes_in_both_modes(tmp_path):
+def test_a_loop_just_under_the_limit_finishes_in_both_modes(written):
     # 240 x 400 = 96,000 set steps, plus one repeat step per outer turn and the round's own: under 100,000.
-    path = write(tmp_path, NESTED.replace("300", "240") + "report: {n: n}\n")
+    path = write(written, NESTED.replace("300", "240") + "report: {n: n}\n")
     data = simulate(str(path), 1, seed=2).to_json()
     assert data["results"] == {"done": {"count": 1, "rate": 1.0, "ci95": data["results"]["done"]["ci95"]}}
     assert data["report"]["n"]["mean"] == 3 * 240 * 400
@@ -97,8 +96,8 @@ def test_a_loop_just_under_the_limit_finishes_in_both_modes(tmp_path):
     assert game.report() == {"n": 3 * 240 * 400}
 
 
-def test_min_of_one_pool_runs_in_both_modes(tmp_path):
-    path = write(tmp_path, """\
+def test_min_of_one_pool_runs_in_both_modes(written):
+    path = write(written, """\
         state: {total: 0, low: 99}
         loop:
           - name: round
@@ -111,8 +110,8 @@ def test_min_of_one_pool_runs_in_both_modes(tmp_path):
         assert 20 * 3 <= report["total"] <= 20 * 18 and 2 <= report["low"] <= 12
 
 
-def test_calls_without_end_are_stopped_in_both_modes(tmp_path):
-    path = write(tmp_path, """\
+def test_calls_without_end_are_stopped_in_both_modes(written):
+    path = write(written, """\
         state: {n: 0}
         procedures:
           again: {steps: [{set: {n: n + 1}}, {call: again}]}
@@ -125,9 +124,9 @@ def test_calls_without_end_are_stopped_in_both_modes(tmp_path):
     assert table == simulation and "calls nested more than 64 deep: 'again' calls itself" in table
 
 
-def test_dice_past_the_evaluation_limit_are_stopped_in_both_modes(tmp_path):
+def test_dice_past_the_evaluation_limit_are_stopped_in_both_modes(written):
     # A total that 1d2 can never lift to 1000: re-rolled until the dice limit stops it.
-    path = write(tmp_path, """\
+    path = write(written, """\
         state: {x: 0, got: 0}
         loop:
           - name: round
@@ -139,14 +138,14 @@ def test_dice_past_the_evaluation_limit_are_stopped_in_both_modes(tmp_path):
     assert "reroll(x + 1d2, < 1000)" in table and "^" in table     # the formula, with its caret
 
 
-def test_a_simulation_error_names_the_game_and_its_seed(tmp_path):
-    path = write(tmp_path, NESTED)
+def test_a_simulation_error_names_the_game_and_its_seed(written):
+    path = write(written, NESTED)
     with pytest.raises(SimulationError, match=r"game 0 \(seed \d+\) stopped: .*more than 100,000 steps"):
         simulate(str(path), 2, seed=0)
 
 
-def test_simulate_json_of_a_ruleset_with_the_limit_hit_is_an_error_not_a_report(tmp_path):
-    path = write(tmp_path, NESTED)
+def test_simulate_json_of_a_ruleset_with_the_limit_hit_is_an_error_not_a_report(written):
+    path = write(written, NESTED)
     out = subprocess.run([sys.executable, "-m", "ruleset_engine", "simulate", str(path), "-n", "2", "--json"],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 1 and out.stdout == ""
@@ -154,9 +153,9 @@ def test_simulate_json_of_a_ruleset_with_the_limit_hit_is_an_error_not_a_report(
         json.loads(out.stdout)
 
 
-def test_a_rule_that_fails_fails_alike_in_both_modes_named_where_it_was_written(tmp_path):
+def test_a_rule_that_fails_fails_alike_in_both_modes_named_where_it_was_written(written):
     # The old fast path stepped aside here and replayed the game interpreted; now both modes say it.
-    path = write(tmp_path, """\
+    path = write(written, """\
         state: {n: 0, x: 3}
         loop:
           - name: round
@@ -170,9 +169,9 @@ def test_a_rule_that_fails_fails_alike_in_both_modes_named_where_it_was_written(
         simulate(str(path), 1)
 
 
-def test_what_a_procedure_parameter_set_aside_is_read_alike_in_both_modes(tmp_path):
+def test_what_a_procedure_parameter_set_aside_is_read_alike_in_both_modes(written):
     # aside() of a parameter: the old fast path could not know it and left it to the interpreter.
-    path = write(tmp_path, """\
+    path = write(written, """\
         state: {total: 0}
         loop:
           - name: round

@@ -130,9 +130,8 @@ def test_the_tutorials_games_that_vectorize_play_the_same_in_lockstep(step):
     assert_parity(str(ROOT / "docs" / "tutorial" / f"{step}.yaml"), 40_000, 10_000)
 
 
-def test_a_note_whose_text_a_formula_reads_is_kept(tmp_path):
-    path = tmp_path / "read-note.yaml"
-    path.write_text("""ruleset: read-note
+def test_a_note_whose_text_a_formula_reads_is_kept(written):
+    path = written.path("""ruleset: read-note
 title: A note read (test)
 state: {said: "'nothing'", n: 0}
 loop:
@@ -143,7 +142,7 @@ loop:
       - set: {n: "n + 1 if said == 'nothing' else n"}
 end: []
 report: {n: n}
-""")
+""", "read-note.yaml")
     # The note is rendered, since a formula reads it: said is no longer 'nothing', so n stays 0
     # (were the note skipped, n would be 2).
     run = simulate(str(path), 50, seed=1, backend="lockstep")
@@ -208,9 +207,8 @@ report: {hits: hits}
 """
 
 
-def test_a_construct_without_a_vector_form_is_named_with_a_caret(tmp_path):
-    path = tmp_path / "mixed-sides.yaml"
-    path.write_text(MIXED_SIDES)
+def test_a_construct_without_a_vector_form_is_named_with_a_caret(written):
+    path = written.path(MIXED_SIDES, "mixed-sides.yaml")
     out = dusk("simulate", str(path), "-n", "5", "--backend", "lockstep")
     assert out.returncode == 1 and "Traceback" not in out.stderr
     lines = out.stderr.splitlines()
@@ -220,9 +218,8 @@ def test_a_construct_without_a_vector_form_is_named_with_a_caret(tmp_path):
     assert caret, out.stderr
 
 
-def test_auto_plays_untraced_and_says_why(tmp_path):
-    path = tmp_path / "mixed-sides.yaml"
-    path.write_text(MIXED_SIDES)
+def test_auto_plays_untraced_and_says_why(written):
+    path = written.path(MIXED_SIDES, "mixed-sides.yaml")
     out = dusk("simulate", str(path), "-n", "20", "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["backend"] == "untraced"
@@ -236,9 +233,8 @@ def test_untraced_asked_for_is_played_untraced():
     assert out.stderr == "dusk simulate: backend untraced: asked for with --backend untraced\n"
 
 
-def test_a_rule_failing_in_lockstep_is_located(tmp_path):
-    path = tmp_path / "empty-highest.yaml"
-    path.write_text("""ruleset: empty-highest
+def test_a_rule_failing_in_lockstep_is_located(written):
+    path = written.path("""ruleset: empty-highest
 title: Empty highest (test)
 state: {kept: "[]", score: 0}
 loop:
@@ -249,7 +245,7 @@ loop:
       - set: {score: "highest(kept)"}
 end: []
 report: {score: score}
-""")
+""", "empty-highest.yaml")
     out = dusk("simulate", str(path), "-n", "50", "--backend", "lockstep")
     assert out.returncode == 1 and "Traceback" not in out.stderr
     assert f"{path}:9:" in out.stderr and "empty pool" in out.stderr
@@ -406,12 +402,11 @@ report: {score: score, hunger: hunger, scenes: scenes, cut: cut, fled: fled, fed
 """
 
 
-def test_levels_ended_from_the_action_a_procedure_and_a_trigger_play_the_same(tmp_path):
+def test_levels_ended_from_the_action_a_procedure_and_a_trigger_play_the_same(written):
     # end: scene from the action, end: night from a procedure (its as: never bound), end: scene from
     # a trigger (the step after it never runs: fed stays below 100 a time), begin:/finish:/then: at
     # three levels, an end condition reading a counter.
-    path = tmp_path / "level-ends.yaml"
-    path.write_text(LEVEL_ENDS)
+    path = written.path(LEVEL_ENDS, "level-ends.yaml")
     assert_parity(str(path), 20_000, 5_000)
 
 
@@ -442,13 +437,12 @@ report: {score: score, missed: missed}
 """
 
 
-def test_a_lookup_finds_the_first_matching_row_for_each_game(tmp_path):
+def test_a_lookup_finds_the_first_matching_row_for_each_game(written):
     # Two key columns, one true/false; rows tried in order (5 is found by the exact row before
     # 4..); what matches no row takes the default. By hand, over hot (1/2) x net (1/6 each):
     # hot: 1,2 -> 1; 3,4 -> 2; 5,6 -> default 0. Not hot: 4 -> 3; 5 -> 10; 6 -> 3; 1..3 -> 0.
     # Mean score (2*1 + 2*2 + 3 + 10 + 3) / 12 = 22/12; default taken 5 times in 12.
-    path = tmp_path / "lookups.yaml"
-    path.write_text(LOOKUPS)
+    path = written.path(LOOKUPS, "lookups.yaml")
     n = 40_000
     run = simulate(str(path), n, seed=3, backend="lockstep")
     for key, expected in (("score", 22 / 12), ("missed", 5 / 12)):
@@ -458,18 +452,16 @@ def test_a_lookup_finds_the_first_matching_row_for_each_game(tmp_path):
     assert_parity(str(path), 20_000, 5_000)
 
 
-def test_a_lookup_no_row_matches_is_an_error_at_its_step(tmp_path):
-    path = tmp_path / "lookups.yaml"
-    path.write_text(LOOKUPS.replace("    default: {gain: 0, word: nothing}\n", "    gaps: true\n"))
+def test_a_lookup_no_row_matches_is_an_error_at_its_step(written):
+    path = written.path(LOOKUPS.replace("    default: {gain: 0, word: nothing}\n", "    gaps: true\n"), "lookups.yaml")
     out = dusk("simulate", str(path), "-n", "200", "--backend", "lockstep")
     assert out.returncode == 1 and "Traceback" not in out.stderr
     assert f"{path}:19:" in out.stderr and "no row of table 'grid' matches" in out.stderr, out.stderr
 
 
-def test_a_default_read_each_round_out_of_its_bounds_is_an_error_at_its_place(tmp_path):
-    path = tmp_path / "defaults.yaml"
+def test_a_default_read_each_round_out_of_its_bounds_is_an_error_at_its_place(written):
     text = (RULESETS / "formula-defaults.yaml").read_text().replace('max: "hunger + 1"', 'max: "hunger - 1"')
-    path.write_text(text)
+    path = written.path(text, "defaults.yaml")
     lockstep = dusk("simulate", str(path), "-n", "20", "--backend", "lockstep")
     untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
     assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
@@ -514,12 +506,11 @@ report: {score: score, fled: fled, kept: kept, fights: fights}
 """
 
 
-def test_questions_answered_by_auto_play_the_same_in_lockstep(tmp_path):
+def test_questions_answered_by_auto_play_the_same_in_lockstep(written):
     # yes/no, a choice (its auto: a text, 'fl' the start of flee), a pick and a number whose max
     # reads the pick. By hand: kept is exactly 3 (one die of the two picked, each round); fled is
     # 3 x P(no 6 and a total below 10) = 3 x 72/216 = 1 (of the 125 hands without a 6, 72 total 3..9).
-    path = tmp_path / "asks.yaml"
-    path.write_text(ASKS)
+    path = written.path(ASKS, "asks.yaml")
     run = simulate(str(path), 20_000, seed=5, backend="lockstep")
     assert run.tally.values["kept"].counts == {3: 20_000}
     mean, se = _moments(run.tally.values["fled"])
@@ -527,9 +518,8 @@ def test_questions_answered_by_auto_play_the_same_in_lockstep(tmp_path):
     assert_parity(str(path), 20_000, 5_000)
 
 
-def test_an_auto_answer_out_of_bounds_says_what_the_untraced_backend_says(tmp_path):
-    path = tmp_path / "asks.yaml"
-    path.write_text(ASKS.replace('auto: "size(keep) - 1"', 'auto: "size(keep) + 1"'))
+def test_an_auto_answer_out_of_bounds_says_what_the_untraced_backend_says(written):
+    path = written.path(ASKS.replace('auto: "size(keep) - 1"', 'auto: "size(keep) + 1"'), "asks.yaml")
     lockstep = dusk("simulate", str(path), "-n", "20", "--backend", "lockstep")
     untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
     assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
@@ -589,11 +579,10 @@ report: {penalty: penalty, nexts: nexts, pain: hero.pain.marked, free: hero.pain
 """
 
 
-def test_plain_and_sized_tracks_play_the_same_in_lockstep(tmp_path):
+def test_plain_and_sized_tracks_play_the_same_in_lockstep(written):
     # Labelled boxes read by last, numbered boxes sized by a param (next past the end is 0), a
     # typed track sized per game by a field; a mark of more boxes than are free.
-    path = tmp_path / "tracks.yaml"
-    path.write_text(TRACKS)
+    path = written.path(TRACKS, "tracks.yaml")
     assert_parity(str(path), 20_000, 5_000)
     assert_parity(str(path), 5_000, 2_000, params={"will": "2"})
 
@@ -612,12 +601,11 @@ report: {kept: "size(kept)", left: "size(pool)", high: "count(kept, < 4)", dice:
 """
 
 
-def test_moves_of_dice_and_of_counts_play_the_same_in_lockstep(tmp_path):
+def test_moves_of_dice_and_of_counts_play_the_same_in_lockstep(written):
     # By hand: each round the dice of 4d6 at 4 or more move to kept, but one die stays when all four
     # would go (floor: 1): E[min(k, 3)] for k ~ Bin(4, 1/2) = 2 - 1/16 per round; no die under 4 moves;
     # a count never takes dice below the floor, so dice + spent stays 5 and dice ends at 1 or more.
-    path = tmp_path / "moves.yaml"
-    path.write_text(MOVES)
+    path = written.path(MOVES, "moves.yaml")
     run = simulate(str(path), 20_000, seed=4, backend="lockstep")
     mean, se = _moments(run.tally.values["kept"])
     assert abs(mean - 3 * (2 - 1 / 16)) <= 5 * se, mean
@@ -627,9 +615,8 @@ def test_moves_of_dice_and_of_counts_play_the_same_in_lockstep(tmp_path):
     assert_parity(str(path), 20_000, 5_000)
 
 
-def test_moving_dice_the_source_does_not_hold_says_what_the_untraced_backend_says(tmp_path):
-    path = tmp_path / "moves.yaml"
-    path.write_text(MOVES.replace('dice: "keep(pool, >= 4)"', 'dice: "[7]"'))
+def test_moving_dice_the_source_does_not_hold_says_what_the_untraced_backend_says(written):
+    path = written.path(MOVES.replace('dice: "keep(pool, >= 4)"', 'dice: "[7]"'), "moves.yaml")
     lockstep = dusk("simulate", str(path), "-n", "20", "--backend", "lockstep")
     untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
     assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
@@ -682,11 +669,10 @@ report: {total: total, foes: foes}
 """
 
 
-def test_a_group_of_a_size_rolled_per_game_keeps_each_instance_apart(tmp_path):
+def test_a_group_of_a_size_rolled_per_game_keeps_each_instance_apart(written):
     # By hand, after two rounds foe i has hp 2i - 2i = 0 and 2 hits, except foe 2 (hp 4, no hits):
     # one foe: total 2; two: 2 + 4 = 6; three: 2 + 4 + 2 = 8, each a third of the games.
-    path = tmp_path / "groups.yaml"
-    path.write_text(GROUPS)
+    path = written.path(GROUPS, "groups.yaml")
     run = simulate(str(path), 6_000, seed=2, backend="lockstep")
     assert set(run.tally.values["total"].counts) == {2, 6, 8}
     for foes, total in ((1, 2), (2, 6), (3, 8)):
@@ -700,14 +686,13 @@ def test_a_group_of_a_size_rolled_per_game_keeps_each_instance_apart(tmp_path):
     # Nine characters for a group of at most eight.
     ("auto: 3\n", "the group 'character' holds 8 instances, as many as it may: no more can be made"),
 ])
-def test_create_refuses_what_the_untraced_backend_refuses(tmp_path, change, said):
+def test_create_refuses_what_the_untraced_backend_refuses(written, change, said):
     text = (RULESETS / "made-at-the-table.yaml").read_text()
     if change.startswith("auto: 3"):
         text = text.replace("    number: {min: 2, max: 8}\n    auto: 3\n", "    number: {min: 2, max: 9}\n    auto: 9\n")
     else:
         text = text.replace(change, 'auto: "Char"')
-    path = tmp_path / "made.yaml"
-    path.write_text(text)
+    path = written.path(text, "made.yaml")
     lockstep = dusk("simulate", str(path), "-n", "20", "--backend", "lockstep")
     untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
     assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
@@ -732,16 +717,15 @@ def test_a_noche_night_plays_the_same_in_lockstep(name, lockstep_games, untraced
     ("Bοb {i}", "it mixes Latin and Greek letters"),                                   # a Greek omicron
     ("Char {i}", "the group 'character' has an instance named 'Char 1' already"),   # and ＣＨＡＲ １ after
 ])
-def test_create_refuses_confusable_names_as_the_untraced_backend_does(tmp_path, given, said):
+def test_create_refuses_confusable_names_as_the_untraced_backend_does(written, given, said):
     # issue 24 (16): one name after NFKC and case folding; no name mixing scripts.
     text = (RULESETS / "made-at-the-table.yaml").read_text()
     assert 'auto: "Char {i}"' in text
-    path = tmp_path / "made.yaml"
     text = text.replace('auto: "Char {i}"', f'auto: "{given}"')
     # One more character, named in full-width capitals: Char 1 after NFKC and case folding.
     text = text.replace("  - for_each: p\n    in: character\n",
                         '  - create: character\n    name: "ＣＨＡＲ １"\n  - for_each: p\n    in: character\n', 1)
-    path.write_text(text)
+    path = written.path(text, "made.yaml")
     lockstep = dusk("simulate", str(path), "-n", "20", "--backend", "lockstep")
     untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
     assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr

@@ -51,9 +51,8 @@ REFUSED = "a conditional giving a pool in some games and a number in others"
     # A local that is a pool here and a number in the trigger's steps: either, so refused too.
     ('      - let: {c: "r"}\n      - set: {total: "total + (c if total > 6 else 3)"}', 16, 23),
 ])
-def test_a_pool_or_a_number_by_game_is_refused_before_any_game(tmp_path, step, line, column):
-    path = tmp_path / "local-sides.yaml"
-    path.write_text(RULESET.replace("{step}", step))
+def test_a_pool_or_a_number_by_game_is_refused_before_any_game(written, step, line, column):
+    path = written.path(RULESET.replace("{step}", step), "local-sides.yaml")
     ruleset = load(str(path))
     found = refusal(ruleset, {})
     assert found is not None and REFUSED in found.what, found
@@ -74,9 +73,8 @@ def test_a_pool_or_a_number_by_game_is_refused_before_any_game(tmp_path, step, l
     '      - ask: "How many?"\n        as: d\n        number: {min: 0, max: 5}\n        auto: 2\n'
     '      - set: {total: "total + (d if total > 6 else 3)"}',
 ])
-def test_sides_of_one_kind_or_unknown_are_played_in_lockstep(tmp_path, step):
-    path = tmp_path / "local-sides.yaml"
-    path.write_text(RULESET.replace("{step}", step))
+def test_sides_of_one_kind_or_unknown_are_played_in_lockstep(written, step):
+    path = written.path(RULESET.replace("{step}", step), "local-sides.yaml")
     assert refusal(load(str(path)), {}) is None
     run = simulate(str(path), 200, seed=3, backend="auto")
     assert run.backend == "lockstep" and run.tally.games == 200

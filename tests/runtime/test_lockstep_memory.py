@@ -52,9 +52,8 @@ def simulate_capped(path, games: int):
 
 @pytest.mark.fuzz
 @pytest.mark.parametrize("name", ["wide", "ignore", "unpair"])
-def test_a_pool_is_held_in_the_memory_of_its_dice(tmp_path, name):
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(ROUND.format(name=name, steps=CASES[name]))
+def test_a_pool_is_held_in_the_memory_of_its_dice(written, name):
+    path = written.path(ROUND.format(name=name, steps=CASES[name]), f"{name}.yaml")
     out = simulate_capped(path, GAMES)
     assert out.returncode == 0, out.stderr[-2000:]
     assert not re.search(r"\bbug\b", out.stderr) and "Traceback" not in out.stderr
@@ -70,9 +69,8 @@ def test_a_pool_is_held_in_the_memory_of_its_dice(tmp_path, name):
 
 
 @pytest.mark.fuzz
-def test_a_pool_past_what_lockstep_holds_stops_with_the_way_on(tmp_path):
-    path = tmp_path / "doubling.yaml"
-    path.write_text(ROUND.format(name="doubling", steps=CASES["doubling"]))
+def test_a_pool_past_what_lockstep_holds_stops_with_the_way_on(written):
+    path = written.path(ROUND.format(name="doubling", steps=CASES["doubling"]), "doubling.yaml")
     out = simulate_capped(path, GAMES)
     assert out.returncode == 1 and "Traceback" not in out.stderr and not re.search(r"\bbug\b", out.stderr)
     # The games of one batch (a range is at most 50,000: all of them, or BATCH), and the first width

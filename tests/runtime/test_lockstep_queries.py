@@ -84,9 +84,8 @@ report: {wrong: wrong, size: size, chosen: chosen}
 
 
 @pytest.mark.parametrize("backend", ["lockstep", "untraced"])
-def test_every_query_and_choice_gives_what_is_worked_out_by_hand_for_each_size(tmp_path, backend):
-    path = tmp_path / "queries.yaml"
-    path.write_text(QUERIES)
+def test_every_query_and_choice_gives_what_is_worked_out_by_hand_for_each_size(written, backend):
+    path = written.path(QUERIES, "queries.yaml")
     run = simulate(str(path), 4_000 if backend == "lockstep" else 800, seed=4, backend=backend)
     assert run.backend == backend
     assert run.tally.values["wrong"].counts == {0: run.tally.games}
@@ -113,10 +112,9 @@ def dusk(*args):
     ("max_of(person, blood, where=blood > 9)", "max_of(..) of no instance: no person meets the test"),
     ("best_of(person, blood, where=blood > 9).name", "best_of(..): no person meets the test"),
 ])
-def test_a_query_that_fails_says_what_the_untraced_backend_says(tmp_path, formula, said):
-    path = tmp_path / "fails.yaml"
-    path.write_text(QUERIES.replace('      - let: {n: "how_many(person, true)"}\n',
-                                    '      - let: {n: "how_many(person, true)"}\n      - let: {x: "%s"}\n' % formula))
+def test_a_query_that_fails_says_what_the_untraced_backend_says(written, formula, said):
+    path = written.path(QUERIES.replace('      - let: {n: "how_many(person, true)"}\n',
+                                    '      - let: {n: "how_many(person, true)"}\n      - let: {x: "%s"}\n' % formula), "fails.yaml")
     lockstep = dusk("simulate", str(path), "-n", "20", "--backend", "lockstep")
     untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
     assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr
@@ -125,9 +123,8 @@ def test_a_query_that_fails_says_what_the_untraced_backend_says(tmp_path, formul
     assert place.startswith(f"{path}:14:") and place in lockstep.stderr, (place, lockstep.stderr)
 
 
-def test_a_choice_with_nothing_offered_says_what_the_untraced_backend_says(tmp_path):
-    path = tmp_path / "none.yaml"
-    path.write_text(QUERIES.replace("where: blood >= n - 1}", "where: blood > 9}"))
+def test_a_choice_with_nothing_offered_says_what_the_untraced_backend_says(written):
+    path = written.path(QUERIES.replace("where: blood >= n - 1}", "where: blood > 9}"), "none.yaml")
     lockstep = dusk("simulate", str(path), "-n", "20", "--backend", "lockstep")
     untraced = dusk("simulate", str(path), "-n", "20", "--backend", "untraced")
     said = "nothing to choose: no person is offered"
@@ -141,10 +138,9 @@ def test_a_choice_with_nothing_offered_says_what_the_untraced_backend_says(tmp_p
     # One chosen that is not offered (A, blood 1, is offered only when n <= 2).
     ('auto: "best_of(person, blood, where=blood < n or n == 1)"', 'auto: "person[1]"'),
 ])
-def test_an_auto_choice_not_valid_says_what_the_untraced_backend_says(tmp_path, old, new):
-    path = tmp_path / "invalid.yaml"
+def test_an_auto_choice_not_valid_says_what_the_untraced_backend_says(written, old, new):
     assert old in QUERIES
-    path.write_text(QUERIES.replace(old, new))
+    path = written.path(QUERIES.replace(old, new), "invalid.yaml")
     lockstep = dusk("simulate", str(path), "-n", "40", "--backend", "lockstep")
     untraced = dusk("simulate", str(path), "-n", "40", "--backend", "untraced")
     assert lockstep.returncode == untraced.returncode == 1 and "Traceback" not in lockstep.stderr

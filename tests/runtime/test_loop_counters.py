@@ -8,7 +8,7 @@ import pytest
 from ruleset_engine.analysis.simulate import play_game, simulation_program
 from ruleset_engine.errors import DuskError
 from ruleset_engine.runtime import Game, resolve_params
-from tests.runtime.helpers import ruleset, written
+from tests.runtime.helpers import ruleset
 
 NIGHT_1 = ["begin night 1, 0 done",
            "night 1 round 1, 0 done",
@@ -51,8 +51,8 @@ def test_a_simulation_reports_the_same_counters():
         assert report == {"nights": nights, "nights_done": nights, "rounds_done": 2}
 
 
-def test_a_game_ended_in_the_middle_of_a_level_shows_the_iteration_it_was_in(tmp_path):
-    rules = written(tmp_path, """
+def test_a_game_ended_in_the_middle_of_a_level_shows_the_iteration_it_was_in(written):
+    rules = written("""
         ruleset: stops
         title: Stops
         state: {n: 0}
@@ -78,9 +78,9 @@ def test_a_game_ended_in_the_middle_of_a_level_shows_the_iteration_it_was_in(tmp
     ("loop.round.done.x", "not 'done.x'"),
     ("loop.rund.done", "unknown loop level 'rund' (did you mean 'round'?)"),
 ])
-def test_a_counter_field_that_does_not_exist_is_refused_at_load(tmp_path, name, message):
+def test_a_counter_field_that_does_not_exist_is_refused_at_load(written, name, message):
     with pytest.raises(DuskError) as caught:
-        written(tmp_path, f"""
+        written(f"""
             ruleset: wrong
             title: Wrong
             loop:
@@ -91,8 +91,8 @@ def test_a_counter_field_that_does_not_exist_is_refused_at_load(tmp_path, name, 
     assert message in str(caught.value) and "t.yaml:7:" in str(caught.value)
 
 
-def test_an_actions_when_reads_the_counters(tmp_path):
-    rules = written(tmp_path, """
+def test_an_actions_when_reads_the_counters(written):
+    rules = written("""
         ruleset: late
         title: Late
         loop:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from ruleset_engine.runtime import lockstep, loop_plan, machine
 
-from .helpers import written
 
 RULESET = """ruleset: plan-order
 title: Plan order (test)
@@ -32,8 +31,8 @@ def ops(move) -> list:
     return [(op.kind, op.level, op.part) for op in move]
 
 
-def test_a_round_is_the_action_the_triggers_the_endings_the_jumped_level_then_the_loop(tmp_path):
-    plan = loop_plan.plan(written(tmp_path, RULESET), timed=False)
+def test_a_round_is_the_action_the_triggers_the_endings_the_jumped_level_then_the_loop(written):
+    plan = loop_plan.plan(written(RULESET), timed=False)
     assert ops(plan.round) == [
         ("args", 0, ""), ("action", 0, "loop"), ("triggers", 0, ""), ("endings", 0, "stop"), ("jumped", 0, ""),
         # the innermost level moves on: its iteration ends, the next begins (its begin:), or it completes
@@ -49,18 +48,18 @@ def test_a_round_is_the_action_the_triggers_the_endings_the_jumped_level_then_th
                                     ("next", 0, "")]
 
 
-def test_without_triggers_or_blocks_the_round_says_only_what_runs(tmp_path):
+def test_without_triggers_or_blocks_the_round_says_only_what_runs(written):
     text = RULESET.replace("    begin: [{set: {n: n + 1}}]\n", "").split("triggers:")[0] + \
         "end:\n  - when: n > 100\n    result: done\n"
-    plan = loop_plan.plan(written(tmp_path, text), timed=False)
+    plan = loop_plan.plan(written(text), timed=False)
     assert ops(plan.round) == [
         ("args", 0, ""), ("action", 0, "loop"), ("endings", 0, "stop"), ("jumped", 0, ""),
         ("event", 1, "end"), ("moves_on", 1, ""), ("if_done", 1, "endings"), ("event", 1, "begin"),
     ]
 
 
-def test_both_machines_have_a_handler_for_every_op(tmp_path):
-    plan = loop_plan.plan(written(tmp_path, RULESET), timed=True)
+def test_both_machines_have_a_handler_for_every_op(written):
+    plan = loop_plan.plan(written(RULESET), timed=True)
     moves = [plan.round, *plan.start, *plan.next, *plan.complete, *plan.advance]
     kinds = {op.kind for move in moves for op in move}
     assert kinds <= set(machine.WRITE) and kinds <= set(lockstep.RUN), kinds - set(machine.WRITE) - set(lockstep.RUN)

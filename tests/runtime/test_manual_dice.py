@@ -112,14 +112,13 @@ actions:
 """
 
 
-def between(tmp_path, **kw):
-    path = tmp_path / "between.yaml"
-    path.write_text(ASKS_BETWEEN)
+def between(written, **kw):
+    path = written.path(ASKS_BETWEEN, "between.yaml")
     return Game.start(load(str(path)), seed=1, manual_dice=True, **kw)
 
 
-def test_an_auto_answer_before_real_dice_is_kept_for_the_replay(tmp_path):
-    game = between(tmp_path)
+def test_an_auto_answer_before_real_dice_is_kept_for_the_replay(written):
+    game = between(written)
     outcome = game.perform("go", dmg="2d6")
     asked = [outcome.decision.prompt]
     outcome = game.answer(outcome.decision, "3 4")          # dmg, the whole pool at once
@@ -135,9 +134,9 @@ def test_an_auto_answer_before_real_dice_is_kept_for_the_replay(tmp_path):
     assert ask["answer"] == 2 and ask["by"] == "auto"
 
 
-def test_a_game_that_answers_itself_still_asks_for_real_dice(tmp_path):
+def test_a_game_that_answers_itself_still_asks_for_real_dice(written):
     for record in (True, False):
-        game = between(tmp_path, auto=True, record=record)
+        game = between(written, auto=True, record=record)
         outcome = game.perform("go", dmg="2d6")
         for faces in ("3 4", "5", "6 1"):
             outcome = game.answer(outcome.decision, faces)

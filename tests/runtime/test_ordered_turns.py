@@ -11,7 +11,7 @@ from ruleset_engine.dice import ScriptedDice
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import Game, resolve_params
 from ruleset_engine.runtime.vectorizable import refusal
-from tests.runtime.helpers import kinds, play, ruleset, written
+from tests.runtime.helpers import kinds, play, ruleset
 from tests.runtime.test_lockstep import assert_parity
 
 
@@ -80,8 +80,8 @@ report: {code: code}
     ("where: x.index != 1", "BC"),
     ("by: [x.score, x.index]", "BCA"),            # the tie of A and C goes to the higher index
 ])
-def test_orders_by_hand_in_both_modes(tmp_path, order, seen):
-    r = written(tmp_path, SMALL.replace("ORDER", order))
+def test_orders_by_hand_in_both_modes(written, order, seen):
+    r = written(SMALL.replace("ORDER", order))
     game = Game.start(r, seed=1, auto=True)
     game.perform("round")
     assert game.values["seen"] == seen
@@ -96,12 +96,12 @@ def test_orders_by_hand_in_both_modes(tmp_path, order, seen):
     ("by: sum(1d6)", "where: and by: read each instance as the loop starts, and roll no dice"),
     ("first: lowest", "first: says which end of by:'s order comes first: give by: too"),
 ])
-def test_misuse_is_refused_with_its_place(tmp_path, order, message):
+def test_misuse_is_refused_with_its_place(written, order, message):
     with pytest.raises(RulesetError, match=re.escape(message)):
-        written(tmp_path, SMALL.replace("ORDER", order))
+        written(SMALL.replace("ORDER", order))
 
 
-def test_where_is_refused_over_a_pool(tmp_path):
+def test_where_is_refused_over_a_pool(written):
     text = SMALL.replace("in: c", "in: '[1, 2]'").replace("ORDER", "where: x > 1").replace("{x.name}", "{x}")
     with pytest.raises(RulesetError, match=re.escape("where: goes with for_each over a group")):
-        written(tmp_path, text)
+        written(text)

@@ -9,7 +9,7 @@ from ruleset_engine.dice.ast import Member
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import Game, RuleError
 from ruleset_engine.dice import ScriptedDice
-from tests.runtime.helpers import ruleset, written
+from tests.runtime.helpers import ruleset
 
 TIES = """\
 ruleset: ties
@@ -50,8 +50,8 @@ report:
 """
 
 
-def test_an_unordered_pair_is_one_record_and_an_ordered_pair_two(tmp_path):
-    game = Game.start(written(tmp_path, TIES), seed=1)
+def test_an_unordered_pair_is_one_record_and_an_ordered_pair_two(written):
+    game = Game.start(written(TIES), seed=1)
     game.perform("tie", a="W1", b="W2", n=2)
     game.perform("tie", a="W2", b="W1", n=3)
     # link: 2 then 3 more on the same record; owe: 2 from W1 to W2, 3 from W2 to W1.
@@ -65,8 +65,8 @@ def test_an_unordered_pair_is_one_record_and_an_ordered_pair_two(tmp_path):
     assert game.pair_records("owe") == [("W1", "W2", {"n": 2}), ("W2", "W1", {"n": 3})]
 
 
-def test_records_are_undone_saved_and_restored(tmp_path):
-    r = written(tmp_path, TIES)
+def test_records_are_undone_saved_and_restored(written):
+    r = written(TIES)
     game = Game.start(r, seed=1)
     game.perform("tie", a="W1", b="W3", n=4)
     snap = game.snapshot()
@@ -78,8 +78,8 @@ def test_records_are_undone_saved_and_restored(tmp_path):
     assert restored.report() == game.report() and restored.values["link"] == game.values["link"]
 
 
-def test_a_pair_of_an_instance_with_itself_fails_at_the_step_and_changes_nothing(tmp_path):
-    game = Game.start(written(tmp_path, TIES), seed=1)
+def test_a_pair_of_an_instance_with_itself_fails_at_the_step_and_changes_nothing(written):
+    game = Game.start(written(TIES), seed=1)
     game.perform("tie", a="W1", b="W2", n=2)
     before = game.values
     with pytest.raises(RuleError) as err:
@@ -89,8 +89,8 @@ def test_a_pair_of_an_instance_with_itself_fails_at_the_step_and_changes_nothing
     assert game.values == before
 
 
-def test_a_name_outside_the_group_is_said_in_its_formula_with_a_caret(tmp_path):
-    game = Game.start(written(tmp_path, TIES), seed=1)
+def test_a_name_outside_the_group_is_said_in_its_formula_with_a_caret(written):
+    game = Game.start(written(TIES), seed=1)
     with pytest.raises(RuleError) as err:
         game.perform("peek", who_name="W9")
     text = str(err.value)
@@ -129,7 +129,7 @@ def test_a_field_of_a_call_parses_and_a_builtin_has_no_fields():
     ("fields: {n: 0, note", "a pair's default is the same for every pair"),
     ("  owe:\n", "the pair 'count' has the name of a function of the dice language"),
 ])
-def test_misuse_is_refused_at_load_with_its_place(tmp_path, change, message):
+def test_misuse_is_refused_at_load_with_its_place(written, change, message):
     bad = {
         "fields: {n: \"link(a, b).n + n\"": "fields: {n: \"link(a, b).nn + n\"",
         "link(b, a).n}": "link(b).n}",
@@ -141,7 +141,7 @@ def test_misuse_is_refused_at_load_with_its_place(tmp_path, change, message):
     text = TIES.replace(change, bad, 1)
     assert text != TIES
     with pytest.raises(RulesetError) as err:
-        written(tmp_path, text)
+        written(text)
     found = [p for p in err.value.problems if message in p.message]
     assert found, [p.message for p in err.value.problems]
     assert found[0].position is not None and found[0].position.line > 1

@@ -11,7 +11,7 @@ from ruleset_engine.dice import ScriptedDice
 from ruleset_engine.errors import DuskError
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import Game, resolve_params
-from tests.runtime.helpers import kinds, play, ruleset, written
+from tests.runtime.helpers import kinds, play, ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,10 +71,10 @@ actions:
     ("{of: f}}", "{of: f, as: x}}", "procedures", ":11:"),
     ("{who: {of: f}}", "{who: f}", "procedures", ":11:"),
 ])
-def test_misuse_is_refused_with_its_place(tmp_path, old, new, message, where):
-    written(tmp_path, BASE)          # the base is sound
+def test_misuse_is_refused_with_its_place(written, old, new, message, where):
+    written(BASE)          # the base is sound
     with pytest.raises(RulesetError) as err:
-        written(tmp_path, BASE.replace(old, new))
+        written(BASE.replace(old, new))
     text = str(err.value)
     assert message in text and where in text, text
 
@@ -83,8 +83,8 @@ def test_misuse_is_refused_with_its_place(tmp_path, old, new, message, where):
     ("3", "hurt: who is an instance of f, not '3'"),
     ("'nobody'", "hurt: who is an instance of f, and none is named 'nobody'"),
 ])
-def test_a_wrong_argument_stops_the_call_in_both_modes(tmp_path, argument, message):
-    r = written(tmp_path, BASE.replace("\"'f 2'\"", f'"{argument}"')
+def test_a_wrong_argument_stops_the_call_in_both_modes(written, argument, message):
+    r = written(BASE.replace("\"'f 2'\"", f'"{argument}"')
                 + "loop:\n  - name: r\n    max: 1\n    steps:\n      - call: hurt\n"
                   f"        with: {{who: \"{argument}\"}}\n")
     game = Game.start(r, seed=1)
@@ -109,8 +109,8 @@ def test_the_lockstep_backend_plays_it_as_the_untraced_one_does():
     # 'f 2' in the first round, then 'f 3', which no instance has
     ("'f 2' if n == 0 else 'f 3'", "hurt: who is an instance of f, and none is named 'f 3'"),
 ])
-def test_a_wrong_argument_stops_a_lockstep_run_with_the_untraced_message(tmp_path, argument, message):
-    r = written(tmp_path, BASE + "loop:\n  - name: r\n    max: 3\n    steps:\n      - call: hurt\n"
+def test_a_wrong_argument_stops_a_lockstep_run_with_the_untraced_message(written, argument, message):
+    r = written(BASE + "loop:\n  - name: r\n    max: 3\n    steps:\n      - call: hurt\n"
                 f"        with: {{who: \"{argument}\"}}\nend: []\nreport: {{n: n}}\n")
     with pytest.raises(SimulationError) as err:
         simulate(str(r.file), 50, seed=1, backend="lockstep")

@@ -13,7 +13,7 @@ from ruleset_engine.analysis.simulate import played_game, simulate, simulation_p
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import resolve_params
 from ruleset_engine.runtime.vectorizable import refusal
-from tests.runtime.helpers import ruleset, written
+from tests.runtime.helpers import ruleset
 
 
 def alive_at(k):
@@ -74,14 +74,14 @@ report:
     ("hour", "per: takes the outermost loop level, 'night' ('hour' is inside it: its iterations start again from 1)"),
     ("day", "per: takes the outermost loop level, 'night' ('day' is no loop level)"),
 ])
-def test_a_level_that_is_not_the_outermost_is_refused(tmp_path, level, message):
+def test_a_level_that_is_not_the_outermost_is_refused(written, level, message):
     with pytest.raises(RulesetError, match=re.escape(message)):
-        written(tmp_path, BASE.replace("LEVEL", level))
+        written(BASE.replace("LEVEL", level))
 
 
-def test_two_levels_read_per_night(tmp_path):
+def test_two_levels_read_per_night(written):
     # n counts the hours: 2 as night 1 ends, 4 as night 2 ends, the same in every game and backend.
-    r = written(tmp_path, BASE.replace("LEVEL", "night"))
+    r = written(BASE.replace("LEVEL", "night"))
     for backend in ("untraced", "lockstep"):
         per = simulate(str(r.file), 10, seed=1, backend=backend).to_json()["report"]["n"]["per"]
         assert per["iterations"] == [{"iteration": 1, "games": 10, "mean": 2.0},

@@ -13,7 +13,7 @@ from ruleset_engine.dice import ScriptedDice
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import Game, RuleError, resolve_params
 from ruleset_engine.runtime.vectorizable import refusal
-from tests.runtime.helpers import kinds, ruleset, written
+from tests.runtime.helpers import kinds, ruleset
 
 P, Q = 25 / 36, 11 / 36
 
@@ -95,20 +95,20 @@ end:
     ('text: "{value} left"', "unknown name 'value'"),
     ("value: sum(2d6)", "so it cannot roll dice"),
 ])
-def test_misuse_is_refused_at_load(tmp_path, end, message):
+def test_misuse_is_refused_at_load(written, end, message):
     with pytest.raises(RulesetError, match=re.escape(message)):
-        written(tmp_path, BASE.replace("END", end))
+        written(BASE.replace("END", end))
 
 
-def test_a_text_value_is_refused_before_any_game(tmp_path):
-    r = written(tmp_path, BASE.replace("END", "value: who"))
+def test_a_text_value_is_refused_before_any_game(written):
+    r = written(BASE.replace("END", "value: who"))
     with pytest.raises(RuleError, match=re.escape("a report gives a number (a pool gives its total) or true/false")):
         simulation_program(r, resolve_params(r, {}))
 
 
-def test_a_value_read_as_the_end_is_checked_after_the_action(tmp_path):
+def test_a_value_read_as_the_end_is_checked_after_the_action(written):
     # One less each hour: after the second action alive is 1, the end holds, its value 10.
-    r = written(tmp_path, BASE.replace("steps: []", "steps: [{set: {alive: alive - 1}}]")
+    r = written(BASE.replace("steps: []", "steps: [{set: {alive: alive - 1}}]")
                 .replace("{when: loop.hour.done == 2, result: dawn, END}", "{when: alive == 1, result: low, value: alive * 10}"))
     program = simulation_program(r, resolve_params(r, {}))
     assert played_game(program, 1)[::4] == ("low", 10)
@@ -117,8 +117,8 @@ def test_a_value_read_as_the_end_is_checked_after_the_action(tmp_path):
         assert (value["mean"], value["games"]) == (10, 20)
 
 
-def test_a_true_false_value_is_a_rate(tmp_path):
-    r = written(tmp_path, BASE.replace("END", "value: alive == 3"))
+def test_a_true_false_value_is_a_rate(written):
+    r = written(BASE.replace("END", "value: alive == 3"))
     for backend in ("untraced", "lockstep"):
         value = simulate(str(r.file), 50, seed=1, backend=backend).to_json()["results"]["dawn"]["value"]
         assert value["rate"] == 1.0 and value["games"] == 50

@@ -72,9 +72,8 @@ def test_each_fighter_wins_as_often_as_the_exact_chance():
         assert abs(report[key]["mean"] - 6 * p) <= 5 * se, (name, report[key]["mean"], 6 * p)
 
 
-def write(tmp_path, text):
-    path = tmp_path / "r.yaml"
-    path.write_text(text, encoding="utf-8")
+def write(written, text):
+    path = written.path(text, "r.yaml")
     return str(path)
 
 
@@ -83,17 +82,17 @@ def write(tmp_path, text):
     ("roll_off: fighter", "roll_off: figter", "there is no entity 'figter' (did you mean 'fighter'?)"),
     ('rolls: "1d10 + f.wits"', 'rolls: "1d10 + f.wit"', "wit"),
 ])
-def test_misuse_is_refused_at_load_with_its_place(tmp_path, old, new, message):
+def test_misuse_is_refused_at_load_with_its_place(written, old, new, message):
     with pytest.raises(RulesetError) as err:
-        load(write(tmp_path, ROLL_OFF.read_text(encoding="utf-8").replace(old, new)))
+        load(write(written, ROLL_OFF.read_text(encoding="utf-8").replace(old, new)))
     assert message in str(err.value) and "r.yaml:1" in str(err.value)
     assert len(err.value.problems) == 1         # the steps after it are not refused for the same mistake
 
 
-def test_a_roll_off_among_no_one_is_an_error_at_its_step_in_both_modes(tmp_path):
+def test_a_roll_off_among_no_one_is_an_error_at_its_step_in_both_modes(written):
     from ruleset_engine.analysis.simulate import play_game, simulation_program
     from ruleset_engine.runtime import resolve_params
-    ruleset = load(write(tmp_path, ROLL_OFF.read_text(encoding="utf-8").replace("count: 3", "count: 0")))
+    ruleset = load(write(written, ROLL_OFF.read_text(encoding="utf-8").replace("count: 3", "count: 0")))
     with pytest.raises(RuleError, match="roll_off: fighter has no instances to roll") as table:
         Game.start(ruleset, seed=1).perform("round")
     with pytest.raises(RuleError, match="roll_off: fighter has no instances to roll") as simulated:

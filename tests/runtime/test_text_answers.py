@@ -6,7 +6,7 @@ import pytest
 from ruleset_engine.analysis.simulate import play_game, simulation_program
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import DecisionError, Game, resolve_params
-from tests.runtime.helpers import ruleset, written
+from tests.runtime.helpers import ruleset
 
 
 def test_the_answers_are_kept_trimmed_in_the_fields_and_shown():
@@ -90,15 +90,15 @@ actions:
     ("text: {min: 2, max: 10}", "text: {min: 2, max: 10}\n        yes_no: true",
      "ask takes exactly one of number:, choice:, yes_no:, pick:, text: or choose:"),
 ])
-def test_misuse_is_refused_with_its_place(tmp_path, old, new, message):
-    written(tmp_path, TEXT)
+def test_misuse_is_refused_with_its_place(written, old, new, message):
+    written(TEXT)
     with pytest.raises(RulesetError) as err:
-        written(tmp_path, TEXT.replace(old, new))
+        written(TEXT.replace(old, new))
     assert message in str(err.value) and len(err.value.problems) == 1, str(err.value)
 
 
-def test_an_auto_text_out_of_bounds_fails_at_its_step(tmp_path):
-    game = Game.start(written(tmp_path, TEXT.replace('auto: "hello"', 'auto: "hello, world"')), seed=1, auto=True)
+def test_an_auto_text_out_of_bounds_fails_at_its_step(written):
+    game = Game.start(written(TEXT.replace('auto: "hello"', 'auto: "hello, world"')), seed=1, auto=True)
     with pytest.raises(Exception, match="the auto: answer is not valid"):
         game.perform("speak")
     assert game.values["said"] == ""

@@ -12,7 +12,7 @@ from ruleset_engine.dice import ScriptedDice
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import Game, resolve_params
 from ruleset_engine.runtime.vectorizable import refusal
-from tests.runtime.helpers import kinds, ruleset, written
+from tests.runtime.helpers import kinds, ruleset
 from tests.runtime.test_lockstep import _moments
 
 
@@ -100,13 +100,13 @@ loop:
     ("n: 1", "loop.turn + sum(1d6)", "until: is a point of the game's clock, and rolls no dice"),
     ("n: 1", "secne", "until: is a loop level"),
 ])
-def test_misuse_is_refused_at_load(tmp_path, target, until, message):
+def test_misuse_is_refused_at_load(written, target, until, message):
     with pytest.raises(RulesetError, match=re.escape(message)):
-        written(tmp_path, BASE.replace("SET", target).replace("UNTIL", until))
+        written(BASE.replace("SET", target).replace("UNTIL", until))
 
 
-def test_an_instance_field_and_a_state_variable_in_both_modes(tmp_path):
-    r = written(tmp_path, BASE.replace("SET", "n: n + 1, p.x: 5").replace("UNTIL", "loop.turn + 1"))
+def test_an_instance_field_and_a_state_variable_in_both_modes(written):
+    r = written(BASE.replace("SET", "n: n + 1, p.x: 5").replace("UNTIL", "loop.turn + 1"))
     game = Game.start(r, seed=1, auto=True)
     game.perform("turn")
     assert (game.values["n"], game.values["g"][0]["x"]) == (0, 0)      # back as turn 2 began
@@ -148,8 +148,8 @@ report: {m: m, n: n}
     # Until the scene ends: turn 2 reads 8, scene 2 starts again from 0: 0, 8, 80, 808.
     ("scene", 808, 0),
 ])
-def test_values_come_back_alike_in_lockstep_and_untraced(tmp_path, until, m, n):
-    r = written(tmp_path, CLOCK.replace("UNTIL", until))
+def test_values_come_back_alike_in_lockstep_and_untraced(written, until, m, n):
+    r = written(CLOCK.replace("UNTIL", until))
     for backend in ("untraced", "lockstep"):
         run = simulate(str(r.file), 30, seed=1, backend=backend)
         assert run.backend == backend

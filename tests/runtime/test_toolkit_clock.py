@@ -8,7 +8,7 @@ import pytest
 from ruleset_engine.errors import DuskError
 from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, Game, GameError, resolve_params
 from ruleset_engine.runtime.program import build
-from tests.runtime.helpers import ruleset, written
+from tests.runtime.helpers import ruleset
 from tests.test_parity import traced, untraced
 
 
@@ -74,9 +74,9 @@ def test_both_modes_keep_the_same_clock():
 @pytest.mark.parametrize("once_per, message", [
     ("turns", "once_per: names a loop level, and 'turns' is none (did you mean 'turn'?)"),
 ])
-def test_once_per_names_a_loop_level(tmp_path, once_per, message):
+def test_once_per_names_a_loop_level(written, once_per, message):
     with pytest.raises(DuskError) as caught:
-        written(tmp_path, f"""
+        written(f"""
             ruleset: wrong
             title: Wrong
             loop:
@@ -89,15 +89,14 @@ def test_once_per_names_a_loop_level(tmp_path, once_per, message):
     assert message in str(caught.value) and "t.yaml:9:" in str(caught.value)
 
 
-def test_once_per_without_a_loop_says_so(tmp_path):
+def test_once_per_without_a_loop_says_so(written):
     with pytest.raises(DuskError, match="'turn' is none \\(this ruleset has no loop:\\)"):
-        written(tmp_path, """
+        written("""
             ruleset: wrong
             title: Wrong
             actions:
               act: {once_per: turn, steps: []}
             """)
-
 
 
 @pytest.mark.parametrize("section, message", [
@@ -106,8 +105,8 @@ def test_once_per_without_a_loop_says_so(tmp_path):
     ("entities: {once_per: {fields: {a: 1}}}", "the entity 'once_per' has a built-in name"),
     ("entities: {loop: {fields: {a: 1}}}", "the entity 'loop' has a built-in name"),
 ])
-def test_the_names_the_engine_keeps_are_refused(tmp_path, section, message):
+def test_the_names_the_engine_keeps_are_refused(written, section, message):
     # a state variable named once_per once passed the check and crashed the table at its start
     with pytest.raises(DuskError) as caught:
-        written(tmp_path, f"ruleset: t\ntitle: T\n{section}\nactions:\n  go: {{steps: []}}\n")
+        written(f"ruleset: t\ntitle: T\n{section}\nactions:\n  go: {{steps: []}}\n")
     assert message in str(caught.value) and "t.yaml:3:" in str(caught.value)

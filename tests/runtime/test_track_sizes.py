@@ -9,7 +9,7 @@ from ruleset_engine.analysis.check import check
 from ruleset_engine.analysis.simulate import play_game, simulation_program
 from ruleset_engine.errors import DuskError
 from ruleset_engine.runtime import Game, RuleError, resolve_params
-from tests.runtime.helpers import ruleset, written
+from tests.runtime.helpers import ruleset
 
 
 def sizes(game):
@@ -44,9 +44,8 @@ def test_marks_fill_the_sized_tracks_in_both_modes():
     assert play_game(program, 1)[2] == {"will_marked": 4, "will_last": 4, "hero_size": 5}
 
 
-def test_check_starts_a_game_with_the_default_params(tmp_path):
-    path = tmp_path / "zero.yaml"
-    path.write_text("""\
+def test_check_starts_a_game_with_the_default_params(written):
+    path = written.path("""\
 ruleset: zero
 title: Zero
 params:
@@ -55,7 +54,7 @@ entities:
   hero:
     tracks:
       will: {boxes: params.willpower}
-""", encoding="utf-8")
+""", "zero.yaml")
     _, problems = check(str(path))
     assert [str(p) for p in problems] == [
         f"{path}:8:21: a game with the default params cannot start: hero.will: boxes params.willpower gives 0: "
@@ -68,9 +67,9 @@ entities:
     ("spent", "reads the state variable 'spent', which starts after every entity"),
     ("'three'", "boxes: 'three' gives a text: write how many boxes (a number), or their labels as a list"),
 ])
-def test_a_size_that_cannot_be_read_there_is_refused_at_load(tmp_path, boxes, message):
+def test_a_size_that_cannot_be_read_there_is_refused_at_load(written, boxes, message):
     with pytest.raises(DuskError) as caught:
-        written(tmp_path, f"""
+        written(f"""
             ruleset: wrong
             title: Wrong
             state: {{spent: 0}}

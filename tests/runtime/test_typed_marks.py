@@ -11,7 +11,7 @@ from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.ruleset.marks import MarkRule, mark_typed, start_marks
 from ruleset_engine.ruleset.steps import new_track
 from ruleset_engine.runtime import Game, resolve_params
-from tests.runtime.helpers import ruleset, written
+from tests.runtime.helpers import ruleset
 
 TYPES = ("light", "deep", "grave")
 
@@ -154,27 +154,27 @@ report: {deep: sheet.health.deep}
     ('{light: "/"', '{free: "/"', "'free' is what every track has; choose another name", ":6:"),
     ("full: upgrade", "", "", ""),
 ])
-def test_misuse_is_refused_with_its_place(tmp_path, old, new, message, where):
+def test_misuse_is_refused_with_its_place(written, old, new, message, where):
     if not message:
-        written(tmp_path, BASE)      # the base is sound
+        written(BASE)      # the base is sound
         return
     with pytest.raises(RulesetError) as err:
-        written(tmp_path, BASE.replace(old, new))
+        written(BASE.replace(old, new))
     text = str(err.value)
     assert message in text and where in text, text
 
 
-def test_the_schema_refuses_an_unknown_rule(tmp_path):
+def test_the_schema_refuses_an_unknown_rule(written):
     with pytest.raises(RulesetError, match="full"):
-        written(tmp_path, BASE.replace('deep: X}', 'deep: X}, full: explode'))
+        written(BASE.replace('deep: X}', 'deep: X}, full: explode'))
 
 
-def test_two_types_may_share_a_symbol_and_the_table_says_which_in_words(tmp_path):
+def test_two_types_may_share_a_symbol_and_the_table_says_which_in_words(written):
     # A paper sheet may draw two kinds alike (a slash for both): the boxes show the symbol, and the
     # counts in words follow them, strongest first, so the table still tells the two apart.
     from ruleset_engine.repl.render import Style, _cell
 
-    ruleset = written(tmp_path, BASE.replace('deep: X}', 'deep: "/"}'))
+    ruleset = written(BASE.replace('deep: X}', 'deep: "/"}'))
     track = ruleset.entities["sheet"].tracks["health"]
     value = {"labels": [0, 0, 0, 0], "size": 4, "marked": 3, "free": 1, "marks": ["deep", "light", "light"],
              "light": 2, "deep": 1}

@@ -5,7 +5,6 @@ can read it. (tests/test_parity.py holds both modes to the same results; these p
 from ruleset_engine.ruleset import load
 from ruleset_engine.runtime import RunLimits, resolve_params
 from ruleset_engine.runtime.program import build
-from tests.runtime.helpers import written
 
 
 def untraced_source(ruleset) -> str:
@@ -20,8 +19,8 @@ def test_attack_skips_its_texts_and_tracks_aside_only_for_the_kill_roll():
     assert "_u_pick_aside" not in source          # largest_set(kill) is never read by aside()
 
 
-def test_a_placeholder_that_can_fail_is_still_evaluated(tmp_path):
-    ruleset = written(tmp_path, """\
+def test_a_placeholder_that_can_fail_is_still_evaluated(written):
+    ruleset = written("""\
         ruleset: t
         title: T
         state: {n: 0}
@@ -35,9 +34,10 @@ def test_a_placeholder_that_can_fail_is_still_evaluated(tmp_path):
     assert source.count("may fail") == 1 and "_div(" in source
 
 
-def test_a_local_a_branch_may_have_left_unbound_is_not_taken_as_safe(tmp_path):
-    # x is bound only when n > 0: {x + 1} can fail at the table, so a simulation evaluates it too.
-    ruleset = written(tmp_path, """\
+def test_a_local_each_branch_binds_its_own_way_is_not_taken_as_safe(written):
+    # x is a number when n > 0 and a text otherwise: {x + 1} can fail at the table, so a simulation
+    # evaluates it too. (A local bound by one branch only is refused at load: tests/ruleset/test_surely_set.py.)
+    ruleset = written("""\
         ruleset: t
         title: T
         state: {n: 0}
@@ -46,6 +46,7 @@ def test_a_local_a_branch_may_have_left_unbound_is_not_taken_as_safe(tmp_path):
             steps:
               - if: n > 0
                 then: [{let: {x: 1}}]
+                else: [{let: {x: "'one'"}}]
               - say: "{x + 1}"
         """)
     assert untraced_source(ruleset).count("may fail") == 1

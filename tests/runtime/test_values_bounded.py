@@ -12,7 +12,6 @@ from ruleset_engine.analysis.simulate import play_game, simulation_program
 from ruleset_engine.errors import DuskError
 from ruleset_engine.runtime import Game, resolve_params
 
-from .helpers import written
 
 HEAD = """\
     ruleset: grow
@@ -41,8 +40,8 @@ def both_modes(ruleset) -> tuple[str, str]:
     return str(table.value), str(simulation.value)
 
 
-def grown(tmp_path, steps: str):
-    return written(tmp_path, HEAD + "".join(f"          {line}\n" for line in steps.splitlines()))
+def grown(written, steps: str):
+    return written(HEAD + "".join(f"          {line}\n" for line in steps.splitlines()))
 
 
 @pytest.mark.parametrize("steps, expected", [
@@ -53,8 +52,8 @@ def grown(tmp_path, steps: str):
     ('- let: {q: p}\n- repeat: {times: 12}\n  do: [{let: {q: "[q, q, q]"}}]',
      "this pool would hold 177,147 dice, past the limit of a pool (100,000)"),
 ], ids=["pool-doubled", "pool-tripled-in-a-local"])
-def test_a_pool_that_grows_is_stopped_in_both_modes(tmp_path, steps, expected):
-    table, simulation = both_modes(grown(tmp_path, steps))
+def test_a_pool_that_grows_is_stopped_in_both_modes(written, steps, expected):
+    table, simulation = both_modes(grown(written, steps))
     assert expected in table and table == simulation
 
 
@@ -70,8 +69,8 @@ def test_a_pool_that_grows_is_stopped_in_both_modes(tmp_path, steps, expected):
     ('- repeat: {times: 60}\n  do: [{roll: {d: "x + x"}}, {set: {x: d}}]',
      "13,510,798,882,111,488 is past the limit of numbers"),
 ], ids=["doubled", "squared", "fibonacci", "doubled-through-a-roll"])
-def test_a_number_that_grows_is_stopped_in_both_modes(tmp_path, steps, expected):
-    table, simulation = both_modes(grown(tmp_path, steps))
+def test_a_number_that_grows_is_stopped_in_both_modes(written, steps, expected):
+    table, simulation = both_modes(grown(written, steps))
     assert expected in table and table == simulation
     assert "9,007,199,254,740,992" in table
 
@@ -82,13 +81,13 @@ def test_a_number_that_grows_is_stopped_in_both_modes(tmp_path, steps, expected)
     # A sibling: two texts that show each other; nothing else reads them, a simulation keeps them anyway.
     ('- repeat: {times: 40}\n  do: [{note: {u: "{t}{u}", t: "{u}{t}"}}]', "past the limit of texts (100,000)"),
 ], ids=["doubled", "two-texts"])
-def test_a_text_that_grows_is_stopped_in_both_modes(tmp_path, steps, expected):
-    table, simulation = both_modes(grown(tmp_path, steps))
+def test_a_text_that_grows_is_stopped_in_both_modes(written, steps, expected):
+    table, simulation = both_modes(grown(written, steps))
     assert expected in table and table == simulation
 
 
-def test_a_number_kept_plus_a_small_step_needs_no_check_and_still_counts(tmp_path):
-    ruleset = grown(tmp_path, '- repeat: {times: 1000}\n  do: [{set: {x: "x + 1"}}]')
+def test_a_number_kept_plus_a_small_step_needs_no_check_and_still_counts(written):
+    ruleset = grown(written, '- repeat: {times: 1000}\n  do: [{set: {x: "x + 1"}}]')
     game = Game.start(ruleset, {}, seed=1)
     game.perform("round")
     assert game.values["x"] == 1003
@@ -102,21 +101,21 @@ def test_a_number_kept_plus_a_small_step_needs_no_check_and_still_counts(tmp_pat
     # Another: until, the same.
     ('{until: "false", max: 1000000000}', "more than 100,000 steps in one action"),
 ], ids=["times", "while", "until"])
-def test_loops_that_do_no_work_count_in_both_modes(tmp_path, loop, expected):
-    table, simulation = both_modes(grown(tmp_path, f"- repeat: {loop}\n  do: []"))
+def test_loops_that_do_no_work_count_in_both_modes(written, loop, expected):
+    table, simulation = both_modes(grown(written, f"- repeat: {loop}\n  do: []"))
     assert expected in table and table == simulation
 
 
-def test_a_report_of_a_text_is_refused_at_load(tmp_path):
+def test_a_report_of_a_text_is_refused_at_load(written):
     """Found when the program is written, which `dusk check` does for the default params."""
-    ruleset = written(tmp_path, HEAD + "          - set: {x: 1}\n    report:\n      words: t\n")
+    ruleset = written(HEAD + "          - set: {x: 1}\n    report:\n      words: t\n")
     with pytest.raises(DuskError, match=r"t.yaml:15:10: a report gives a number \(a pool gives its total\) or "
                                         r"true/false, not a text"):
         simulation_program(ruleset, resolve_params(ruleset, {}))
 
 
-def test_a_report_that_may_be_a_text_is_located_when_it_is(tmp_path):
-    ruleset = written(tmp_path, HEAD + "          - set: {x: 1}\n    report:\n      words: \"t if x > 0 else 1\"\n")
+def test_a_report_that_may_be_a_text_is_located_when_it_is(written):
+    ruleset = written(HEAD + "          - set: {x: 1}\n    report:\n      words: \"t if x > 0 else 1\"\n")
     with pytest.raises(DuskError, match=r"t.yaml:15:11: a report gives a number .* not 'ab'"):
         play_game(simulation_program(ruleset, resolve_params(ruleset, {})), 1)
 

@@ -12,7 +12,7 @@ from ruleset_engine.analysis.simulate import play_game, simulation_program
 from ruleset_engine.dice import ScriptedDice
 from ruleset_engine.ruleset import RulesetError
 from ruleset_engine.runtime import Game, resolve_params
-from tests.runtime.helpers import ruleset, written
+from tests.runtime.helpers import ruleset
 
 
 def said(outcome):
@@ -91,21 +91,21 @@ actions:
                                                 "it goes with type: entity"),
     ({"READS": "reads: k"}, "reads: 'k' is the name of a parameter; name the list of fields another way"),
 ])
-def test_misuse_is_refused_by_check(tmp_path, subs, message):
+def test_misuse_is_refused_by_check(written, subs, message):
     text = BASE
     for key, default in {"COUNT": "count: 1", "WHEN": "f.brawn > 0", "PARAM": "{type: entity, of: fighter}",
                          "READS": "reads: used"}.items():
         text = text.replace(key, subs.get(key, default))
     with pytest.raises(RulesetError, match=re.escape(message)):
-        written(tmp_path, text)
+        written(text)
 
 
-def test_reads_goes_with_a_formula(tmp_path):
+def test_reads_goes_with_a_formula(written):
     text = BASE.replace("COUNT", "count: 1").replace("WHEN", "f.brawn > 0") \
         .replace("PARAM", "{type: entity, of: fighter, reads: used}").replace("READS", "default: brawn")
     with pytest.raises(RulesetError, match=re.escape("reads: names the fields a formula parameter reads: "
                                                      "it goes with type: formula")):
-        written(tmp_path, text)
+        written(text)
 
 
 PROCEDURE_GUARD = """\
@@ -137,17 +137,17 @@ actions:
 """
 
 
-def test_a_procedure_asks_the_group_s_guard_with_its_one_refusal(tmp_path):
+def test_a_procedure_asks_the_group_s_guard_with_its_one_refusal(written):
     # Beto is up: his block is counted (1), the hit lands. Then he is out: the group's own refusal is
     # said for him inside Ana's action, the procedure gives 0 (no block), and Ana's action goes on.
-    game = Game.start(written(tmp_path, PROCEDURE_GUARD), seed=1)
+    game = Game.start(written(PROCEDURE_GUARD), seed=1)
     assert said(game.perform("hit", who="Ana", other="Beto")) == ["Ana hits Beto."]
     assert said(game.perform("hit", who="Ana", other="Beto")) == ["Beto cannot act: out.", "Ana hits Beto."]
     assert game.values["fighter"][1]["blocked"] == 1
 
 
-def test_acts_true_needs_a_group_with_a_guard(tmp_path):
+def test_acts_true_needs_a_group_with_a_guard(written):
     text = PROCEDURE_GUARD.replace('    acts: {as: f, when: "not f.out", refused: "{f.name} cannot act: out."}\n', "")
     with pytest.raises(RulesetError, match=re.escape("procedure parameter 'who': acts: asks the group's guard, "
                                                      "and 'fighter' says no acts:")):
-        written(tmp_path, text)
+        written(text)

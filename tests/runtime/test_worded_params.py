@@ -93,9 +93,8 @@ actions:
     ("      a: {type: integer, word: b}\n      b: {type: integer}", "the word 'b' already names the parameter 'b'"),
     ("      a: {type: integer, over: b}", "over: goes with type: formula"),
 ])
-def test_the_checker_refuses_each_at_its_place(tmp_path, params, message):
-    path = tmp_path / "r.yaml"
-    path.write_text(BASE.replace("{params}", params), encoding="utf-8")
+def test_the_checker_refuses_each_at_its_place(written, params, message):
+    path = written.path(BASE.replace("{params}", params), "r.yaml")
     path = str(path)
     with pytest.raises(RulesetError) as err:
         load(path)
