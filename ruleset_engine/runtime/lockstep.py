@@ -142,6 +142,8 @@ class Machine:
         self.writes: dict = {}                     # id(step) -> what it may write (at_once.writes)
         from .vectorizable import _read_names
         self.read_names = _read_names(ruleset)     # the heads of the names formulas read (notes: only those)
+        from .vectorizable import unread_locals
+        self.unread_locals = unread_locals(ruleset, self.read_names)   # id(step) -> what its let:/set: keeps not
         from .vectorizable import fields_read
         self.fields_read = fields_read(ruleset)    # a lookup:'s columns some expression reads (steps/places.py)
         self.counts = {name: np.zeros(size, np.int64) for name, spec in ruleset.entities.items() if spec.is_group}
