@@ -229,6 +229,10 @@ def unread_locals(ruleset: model.Ruleset, read: set) -> dict:
                 writers.append((step, names))
             else:
                 kept.update(target[0] for target in writes)
+        if not given - kept:
+            continue
+        for step in steps:          # the texts, read only where some local may still be unread
+            kind = walk.kind_of(step)
             shown = {id(t) for t in kind.shows(step)}
             shown.update(id(t) for place, t in kind.texts(step) if len(place) == 1 and place[0] not in read)
             kept.update(_template_heads(step, shown))
@@ -239,11 +243,23 @@ def unread_locals(ruleset: model.Ruleset, read: set) -> dict:
     return out
 
 
+_FIELDS: dict = {}      # a dataclass type -> its fields' names
+
+
+def _fields(item) -> tuple:
+    names = _FIELDS.get(type(item))
+    if names is None:
+        names = _FIELDS[type(item)] = tuple(f.name for f in dataclasses.fields(item))
+    return names
+
+
 def _template_heads(item, shown: set) -> set:
     """The heads of the names the texts of a step read (not those of its blocks, nor `shown`)."""
-    heads, stack = set(), [getattr(item, f.name) for f in dataclasses.fields(item)]
+    heads, stack = set(), [getattr(item, name) for name in _fields(item)]
     while stack:
         value = stack.pop()
+        if value is None or isinstance(value, (str, int, model.Formula, model.Step)):
+            continue                # no text (a formula is read as one; a block's steps on their own)
         if isinstance(value, Template):
             if id(value) not in shown:
                 heads.update(path[0] for part in value.parts.values() for x in part if not isinstance(x, str)
@@ -252,8 +268,8 @@ def _template_heads(item, shown: set) -> set:
             stack.extend(value)
         elif isinstance(value, dict):
             stack.extend(value.values())
-        elif dataclasses.is_dataclass(value) and not isinstance(value, (model.Step, type)):
-            stack.extend(getattr(value, f.name) for f in dataclasses.fields(value))
+        elif hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
+            stack.extend(getattr(value, name) for name in _fields(value))
     return heads
 
 
