@@ -619,7 +619,10 @@ class Machine:
         for j in np.unique(made):
             part = rows[made == j]
             key = f"{entity}#{int(j)}"
-            self.make_instances(entity, spec, part, int(j), name=sheet.name)
+            # The group's fields the sheet gives are kept as the sheet's only (read as the group's by the
+            # fields after them, as support.add_sheets makes them).
+            self.make_instances(entity, spec, part, int(j), name=sheet.name,
+                                given={field for field, _ in sheet.fields})
             for field, value in sheet.fields:
                 if isinstance(value, (list, tuple)):        # a pool a sheet writes
                     value = vector.pool_of(np.tile(np.array(value, np.int64), (len(part), 1)))
@@ -673,9 +676,10 @@ class Machine:
             parts.append((positions, value))
         return _assemble(len(rows), parts)
 
-    def make_instances(self, entity: str, spec, rows, first, name=None) -> None:
+    def make_instances(self, entity: str, spec, rows, first, name=None, given=frozenset()) -> None:
         """Instance `first` (an index from 0, the same for these rows) of a group: its fields in
-        order, each reading index and the fields before it as locals, then its tracks."""
+        order, each reading index and the fields before it as locals, then its tracks (`given`: the
+        fields the caller writes next, a sheet's, evaluated and read here but not kept)."""
         frame = Frame()
         self.frames.append(frame)
         try:
@@ -687,7 +691,8 @@ class Machine:
             for field, initial in spec.fields.items():
                 value = self.initial(initial, rows)
                 self.bind(field, rows, value)
-                self.assign((f"{entity}#{first}", field), rows, value)
+                if field not in given:
+                    self.assign((f"{entity}#{first}", field), rows, value)
             for name, track in spec.tracks.items():
                 self.start_track(f"{entity}#{first}", name, track, rows)
         finally:
@@ -865,7 +870,10 @@ class Machine:
 
     def initial(self, initial: model.Initial, rows):
         if initial.text is not None:
-            return self.render(initial.text, rows)
+            template = initial.text
+            if template.is_constant and len(template.parts) == 1:
+                return "".join(next(iter(template.parts.values())))   # the same words in every game: kept once
+            return self.render(template, rows)
         if initial.pool is not None:
             return vector.pool_of(np.tile(np.array(initial.pool, np.int64), (len(rows), 1)))
         return self.value(initial.formula, rows)
