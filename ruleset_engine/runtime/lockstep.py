@@ -839,10 +839,12 @@ class Machine:
                     self.bind(step.var, live, Ref(step.group, index))
                     self.block(step.body, live, loop=step)
             return
+        unread = step.var in self.unread_locals.get(id(step), ())     # nothing the games play reads it
         for j in range(int(count[rows].max()) if len(rows) else 0):
             live = self.running(rows[count[rows] > j])
             if len(live):
-                self.bind(step.var, live, Ref(step.group, np.full(len(live), j, np.int64)))
+                if not unread:
+                    self.bind(step.var, live, Ref(step.group, np.full(len(live), j, np.int64)))
                 self.block(step.body, live, loop=step)
 
     def ordered_instances(self, step, rows):

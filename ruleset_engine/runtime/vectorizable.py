@@ -197,11 +197,12 @@ def _read_names(ruleset: model.Ruleset) -> set:
 
 
 def unread_locals(ruleset: model.Ruleset, read: set) -> dict:
-    """id(step) -> the locals a let:, roll: or set: step gives a value that nothing a simulation plays
+    """id(step) -> the locals a let:, roll:, set: or for_each: step gives a value that nothing a simulation plays
     reads in their scope (a procedure's body; the other blocks together): no formula, no place a step
     reads (move:'s source, mark:'s track), no text it renders (only those shown, say: and a roll's
     label, and the notes no formula reads, `read`, are not rendered). The lockstep machine evaluates
-    their formulas (the dice drawn, the errors raised) and keeps nothing. Names that are also a state
+    their formulas (the dice drawn, the errors raised) and keeps nothing (a for_each: runs its body
+    as often, its name bound to nothing). Names that are also a state
     variable, an entity, a param, or read by a named formula, an end condition, a trigger's test or the
     report are left out."""
     outside = set(ruleset.state) | set(ruleset.entities) | set(ruleset.params) | {"params", "loop"}
@@ -222,7 +223,7 @@ def unread_locals(ruleset: model.Ruleset, read: set) -> dict:
             # A step reads a place itself only where it writes it (move:'s source, mark:'s track); one that
             # may write anything (writes None: create:, pair:) reads through its formulas and texts only.
             writes = kind.writes(step) if kind.writes is not None else ()
-            if kind.key in ("let", "roll", "set"):
+            if kind.key in ("let", "roll", "set", "for_each"):
                 names = [target[0] for target in writes if len(target) == 1] if kind.key == "set" else \
                     [name for name, _ in kind.binds(step)]
                 given.update(names)

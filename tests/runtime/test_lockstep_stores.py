@@ -165,6 +165,9 @@ procedures:
         do:
           - note: {{names: "{{names}}{{sep}}x"}}
           - set: {{sep: "', '"}}
+      - for_each: f
+        in: 3d6
+        do: [{{note: {{names: "{{names}}{{f}}"}}}}]
       - say: "{{names}}"
       - roll: {{d: 1d6}}
         label: "{{sep}}"
@@ -198,10 +201,12 @@ def test_a_local_only_shown_is_found_unread_in_its_procedure_only(tmp_path):
     ruleset = load(str(path))
     found = unread_locals(ruleset, _read_names(ruleset))
     where = {id(step): step.path for step in walk.all_steps(ruleset)}
-    unread = sorted((where[k][1], where[k][-1], sorted(names)) for k, names in found.items())
+    step = {id(one): one for one in walk.all_steps(ruleset)}
+    unread = sorted((where[k][1], walk.kind_of(step[k]).key, sorted(names)) for k, names in found.items())
     # In shown, sep is read by a note nothing reads (names: only said) and by a roll's label: unread,
-    # at its let: and its set:. In kept, the note writes line, a state variable a formula reads: sep is read.
-    assert [(proc, names) for proc, _, names in unread] == [("shown", ["sep"]), ("shown", ["sep"])], unread
+    # at its let: and its set:; so is f, the for_each's name. In kept, the note writes line, a state
+    # variable a formula reads: sep is read there.
+    assert unread == [("shown", "for_each", ["f"]), ("shown", "let", ["sep"]), ("shown", "set", ["sep"])], unread
     for backend in ("lockstep", "untraced"):
         run = simulate(str(path), 200, seed=9, backend=backend)
         report = run.to_json()["report"]["total"]
@@ -218,4 +223,4 @@ def test_a_local_a_move_reads_is_not_unread(tmp_path):
     path.write_text(text)
     ruleset = load(str(path))
     found = unread_locals(ruleset, _read_names(ruleset))
-    assert all(names == {"sep"} for names in found.values()), found
+    assert all(names in ({"sep"}, {"f"}) for names in found.values()), found
