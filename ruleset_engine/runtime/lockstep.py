@@ -142,6 +142,8 @@ class Machine:
         self.writes: dict = {}                     # id(step) -> what it may write (at_once.writes)
         from .vectorizable import _read_names
         self.read_names = _read_names(ruleset)     # the heads of the names formulas read (notes: only those)
+        from .vectorizable import unread_locals
+        self.unread_locals = unread_locals(ruleset, self.read_names)   # id(step) -> what its let:/set: keeps not
         from .vectorizable import fields_read
         self.fields_read = fields_read(ruleset)    # a lookup:'s columns some expression reads (steps/places.py)
         self.counts = {name: np.zeros(size, np.int64) for name, spec in ruleset.entities.items() if spec.is_group}
@@ -617,7 +619,10 @@ class Machine:
         for j in np.unique(made):
             part = rows[made == j]
             key = f"{entity}#{int(j)}"
-            self.make_instances(entity, spec, part, int(j), name=sheet.name)
+            # The group's fields the sheet gives are kept as the sheet's only (read as the group's by the
+            # fields after them, as support.add_sheets makes them).
+            self.make_instances(entity, spec, part, int(j), name=sheet.name,
+                                given={field for field, _ in sheet.fields})
             for field, value in sheet.fields:
                 if isinstance(value, (list, tuple)):        # a pool a sheet writes
                     value = vector.pool_of(np.tile(np.array(value, np.int64), (len(part), 1)))
@@ -671,9 +676,10 @@ class Machine:
             parts.append((positions, value))
         return _assemble(len(rows), parts)
 
-    def make_instances(self, entity: str, spec, rows, first, name=None) -> None:
+    def make_instances(self, entity: str, spec, rows, first, name=None, given=frozenset()) -> None:
         """Instance `first` (an index from 0, the same for these rows) of a group: its fields in
-        order, each reading index and the fields before it as locals, then its tracks."""
+        order, each reading index and the fields before it as locals, then its tracks (`given`: the
+        fields the caller writes next, a sheet's, evaluated and read here but not kept)."""
         frame = Frame()
         self.frames.append(frame)
         try:
@@ -685,7 +691,8 @@ class Machine:
             for field, initial in spec.fields.items():
                 value = self.initial(initial, rows)
                 self.bind(field, rows, value)
-                self.assign((f"{entity}#{first}", field), rows, value)
+                if field not in given:
+                    self.assign((f"{entity}#{first}", field), rows, value)
             for name, track in spec.tracks.items():
                 self.start_track(f"{entity}#{first}", name, track, rows)
         finally:
@@ -832,10 +839,12 @@ class Machine:
                     self.bind(step.var, live, Ref(step.group, index))
                     self.block(step.body, live, loop=step)
             return
+        unread = step.var in self.unread_locals.get(id(step), ())     # nothing the games play reads it
         for j in range(int(count[rows].max()) if len(rows) else 0):
             live = self.running(rows[count[rows] > j])
             if len(live):
-                self.bind(step.var, live, Ref(step.group, np.full(len(live), j, np.int64)))
+                if not unread:
+                    self.bind(step.var, live, Ref(step.group, np.full(len(live), j, np.int64)))
                 self.block(step.body, live, loop=step)
 
     def ordered_instances(self, step, rows):
@@ -863,7 +872,10 @@ class Machine:
 
     def initial(self, initial: model.Initial, rows):
         if initial.text is not None:
-            return self.render(initial.text, rows)
+            template = initial.text
+            if template.is_constant and len(template.parts) == 1:
+                return "".join(next(iter(template.parts.values())))   # the same words in every game: kept once
+            return self.render(template, rows)
         if initial.pool is not None:
             return vector.pool_of(np.tile(np.array(initial.pool, np.int64), (len(rows), 1)))
         return self.value(initial.formula, rows)

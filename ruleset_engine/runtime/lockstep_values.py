@@ -16,19 +16,45 @@ from ruleset_engine.ruleset.marks import mark_typed_many
 from ruleset_engine.ruleset.steps import StepFailed
 
 
+_NONE = object()        # a Store that holds no value the same in every slot
+_SAME_TYPES = (bool, int, str)      # the values a Store keeps once for all its slots (and their arrays' types)
+
+
 class Store:
     """One value for every game slot: numbers, true/false or texts (an array of `size` rows), or a
-    pool (faces: size x width, vector.EMPTY empty), with the dice it set aside when it is a local."""
+    pool (faces: size x width, vector.EMPTY empty), with the dice it set aside when it is a local.
 
-    __slots__ = ("data", "aside", "keeps_aside", "kinds")
+    A number, true/false or text written alike to every game that wrote it (a constant: a
+    procedure's argument written as a literal, a sheet's field) is kept once, as `same`, and read
+    as that plain value, which numpy broadcasts as it does a constant of a formula: no array of
+    `size` rows is made, filled and gathered until some game writes another value. The slots no
+    game wrote are never read (a local is written before it is read; a game's fields as it starts),
+    so they may hold it too."""
+
+    __slots__ = ("data", "aside", "keeps_aside", "kinds", "same")
 
     def __init__(self, keeps_aside: bool = False):
         self.data = None
+        self.same = _NONE
         self.aside: Store | None = None
         self.keeps_aside = keeps_aside
         self.kinds = None       # a pool's dice kinds (size x width), once some game's pool had them
 
+    def _spread(self, size: int) -> None:
+        """`same` written into an array of every slot (of the type its first value gave it)."""
+        same, self.same = self.same, _NONE
+        kind = type(same)
+        self.data = np.full(size, same, bool if kind is bool else np.int64 if kind is int else object)
+
     def put(self, rows, value, size: int) -> None:
+        kind = type(value)
+        if kind in _SAME_TYPES and self.data is None:
+            same = self.same
+            if same is _NONE or type(same) is kind and same == value:
+                self.same = value
+                return
+        if self.same is not _NONE:
+            self._spread(size)
         if isinstance(value, VPool):
             faces = value.faces
             if self.data is None:
@@ -95,6 +121,8 @@ class Store:
             self.kinds[rows, :kinds.shape[1]] = kinds
 
     def get(self, rows):
+        if self.data is None:
+            return self.same
         if self.data.ndim == 2:
             aside = self.aside.get(rows) if self.aside is not None else None
             return VPool(take_rows(self.data, rows), aside, None if self.kinds is None else take_rows(self.kinds, rows))

@@ -5,6 +5,8 @@ a run among its workers asks, and never plays).
 
 from __future__ import annotations
 
+import dataclasses
+
 from ruleset_engine import i18n
 from ruleset_engine.dice.errors import DiceError
 from ruleset_engine.dice.vectorizable import MIXED, unsupported, value_kind
@@ -13,6 +15,7 @@ from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.ruleset import model
 from ruleset_engine.ruleset.queries import QUERIES
 from ruleset_engine.ruleset import walk
+from ruleset_engine.ruleset.templates import Template
 
 from .errors import RuleError
 
@@ -191,6 +194,84 @@ def _read_names(ruleset: model.Ruleset) -> set:
     formulas = list(_all_formulas(ruleset)) + [e.when for e in ruleset.end] + [t.when for t in ruleset.triggers]
     formulas += list(ruleset.report.values())
     return {path[0] for formula in formulas for path, _ in formula.expr.names}
+
+
+def unread_locals(ruleset: model.Ruleset, read: set) -> dict:
+    """id(step) -> the locals a let:, roll:, set: or for_each: step gives a value that nothing a simulation plays
+    reads in their scope (a procedure's body; the other blocks together): no formula, no place a step
+    reads (move:'s source, mark:'s track), no text it renders (only those shown, say: and a roll's
+    label, and the notes no formula reads, `read`, are not rendered). The lockstep machine evaluates
+    their formulas (the dice drawn, the errors raised) and keeps nothing (a for_each: runs its body
+    as often, its name bound to nothing). Names that are also a state
+    variable, an entity, a param, or read by a named formula, an end condition, a trigger's test or the
+    report are left out."""
+    outside = set(ruleset.state) | set(ruleset.entities) | set(ruleset.params) | {"params", "loop"}
+    for formula in ruleset.formulas.values():
+        outside.update(path[0] for path, _ in dice_ast.names_in(formula.tree))
+    for formula in [e.when for e in ruleset.end] + [t.when for t in ruleset.triggers] + list(ruleset.report.values()):
+        outside.update(path[0] for path, _ in formula.expr.names)
+    scopes: dict = {}
+    for block in walk.blocks(ruleset):      # a procedure's locals are its call's own (a frame of its own)
+        scopes.setdefault(block.owner if block.part == "procedure" else None, []).extend(walk.steps(block.steps))
+    out = {}
+    for steps in scopes.values():
+        given, kept, writers = set(), set(outside), []
+        for step in steps:
+            kind = walk.kind_of(step)
+            for formula in kind.formulas(step):
+                kept.update(path[0] for path, _ in formula.expr.names)
+            # A step reads a place itself only where it writes it (move:'s source, mark:'s track); one that
+            # may write anything (writes None: create:, pair:) reads through its formulas and texts only.
+            writes = kind.writes(step) if kind.writes is not None else ()
+            if kind.key in ("let", "roll", "set", "for_each"):
+                names = [target[0] for target in writes if len(target) == 1] if kind.key == "set" else \
+                    [name for name, _ in kind.binds(step)]
+                given.update(names)
+                writers.append((step, names))
+            else:
+                kept.update(target[0] for target in writes)
+        if not given - kept:
+            continue
+        for step in steps:          # the texts, read only where some local may still be unread
+            kind = walk.kind_of(step)
+            shown = {id(t) for t in kind.shows(step)}
+            shown.update(id(t) for place, t in kind.texts(step) if len(place) == 1 and place[0] not in read)
+            kept.update(_template_heads(step, shown))
+        unread = given - kept
+        for step, names in writers:
+            if unread.intersection(names):
+                out[id(step)] = frozenset(unread.intersection(names))
+    return out
+
+
+_FIELDS: dict = {}      # a dataclass type -> its fields' names
+
+
+def _fields(item) -> tuple:
+    names = _FIELDS.get(type(item))
+    if names is None:
+        names = _FIELDS[type(item)] = tuple(f.name for f in dataclasses.fields(item))
+    return names
+
+
+def _template_heads(item, shown: set) -> set:
+    """The heads of the names the texts of a step read (not those of its blocks, nor `shown`)."""
+    heads, stack = set(), [getattr(item, name) for name in _fields(item)]
+    while stack:
+        value = stack.pop()
+        if value is None or isinstance(value, (str, int, model.Formula, model.Step)):
+            continue                # no text (a formula is read as one; a block's steps on their own)
+        if isinstance(value, Template):
+            if id(value) not in shown:
+                heads.update(path[0] for part in value.parts.values() for x in part if not isinstance(x, str)
+                             for path, _ in x.names)
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
+            stack.extend(getattr(value, name) for name in _fields(value))
+    return heads
 
 
 def fields_read(ruleset: model.Ruleset) -> dict:

@@ -444,11 +444,13 @@ def vector_for_each(m, step: ForEachStep, rows) -> None:
     if not hasattr(value, "faces"):
         raise StepFailed(_("for_each goes through a pool here"))
     faces = value.faces
+    unread = step.var in m.unread_locals.get(id(step), ())      # nothing the games play reads it
     for j in range(faces.shape[1]):
         live, column = m.running_with(rows, faces[:, j])
         live, column = live[column != m.EMPTY], column[column != m.EMPTY]
         if len(live):
-            m.bind(step.var, live, column.astype(m.np.int64))
+            if not unread:
+                m.bind(step.var, live, column.astype(m.np.int64))
             m.block(step.body, live, loop=step)
 
 

@@ -27,6 +27,7 @@ blocks inside a step (`nested`) are walked for their own facts:
     calls(step)    -> [(procedure, [(parameter, formula)], local bound to the result or None)]
     returns(step)  -> the formulas whose value it gives back to the caller (return:)
     texts(step)    -> [(place, template)]: the texts it keeps in places (note:), which formulas may read
+    shows(step)    -> the texts it only shows (say:, a roll's label): a simulation renders none of them
     makes(step)    -> the groups it makes instances of (create:)
     answers(step)  -> the locals it binds to a person's answer (ask:'s as:), which dusk check
                       --playouts reports when nothing reads them
@@ -80,6 +81,7 @@ class StepKind:
     calls: Callable = nothing
     returns: Callable = nothing
     texts: Callable = nothing
+    shows: Callable = nothing
     makes: Callable = nothing
     answers: Callable = nothing
     # Whether the step's values are given back at a point of the game's clock (set: with until:): both

@@ -410,7 +410,7 @@ ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no"
                },
                required=("as", "auto"))
 SAY = StepKind("say", SayStep, ("say",), "a line of the chronicle", 'say: "The guard strikes for {white}."',
-               check_say, lower_say, vector=vector_say, writes=nothing,
+               check_say, lower_say, vector=vector_say, writes=nothing, shows=lambda s: [s.text],
                schema={
                    "say": {"$ref": "#/$defs/text"},
                })

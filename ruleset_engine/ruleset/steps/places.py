@@ -315,7 +315,7 @@ def _matching(matcher, values, np):
         if matcher.high is not None:
             hit &= values <= matcher.high
         return hit
-    if isinstance(matcher.exact, str) != (values.dtype == object):
+    if isinstance(matcher.exact, str) != (values.dtype.kind in "OU"):
         return np.zeros(len(values), bool)      # a text never equals a number
     return np.asarray(values == matcher.exact, bool)
 
@@ -326,8 +326,14 @@ def vector_lookup(m, step: LookupStep, rows) -> None:
     copied to every game)."""
     np = m.np
     table = m.ruleset.tables[step.table]
-    keys = [m.per_row(m.number(formula, rows), rows) for formula in step.keys]
+    keys = [m.number(formula, rows) for formula in step.keys]
     m.site = step      # what fails now is the step's (the formulas ran)
+    if all(type(k) in (int, bool, str) for k in keys):
+        # The same keys in every game (constants, a procedure's literal argument): the row found once,
+        # as find_row finds it, and its cells bound as they are (numpy broadcasts a plain value).
+        _lookup_once(m, step, table, keys, rows)
+        return
+    keys = [m.per_row(k, rows) for k in keys]
     found = np.full(len(rows), -1, np.int64)
     for r, row in enumerate(table.rows):
         open_ = found < 0
@@ -354,6 +360,28 @@ def vector_lookup(m, step: LookupStep, rows) -> None:
         column_cells = [row.get(column) for row in cells]
         plain = all(type(c) in (int, bool) for c in column_cells) and len({type(c) for c in column_cells}) == 1
         record[column] = np.array(column_cells, None if plain else object)[found]
+    m.bind(step.var, rows, record)
+
+
+def _lookup_once(m, step: LookupStep, table, keys: list, rows) -> None:
+    """vector_lookup for keys that are the same in every game: one row for all, found by find_row; a
+    cell that is a number, true/false or a text is bound as that value, any other as vector_lookup
+    binds it (a column of the games)."""
+    np = m.np
+    cells = find_row(table, keys)
+    record = {}
+    read = m.fields_read.get(step.var, set())
+    columns = [row.cells for row in table.rows] + ([cells] if cells is table.default else [])
+    for column in dict.fromkeys(c for row in columns for c in row):
+        if read is not None and column not in read:
+            continue
+        cell = cells.get(column)
+        if type(cell) in (int, bool, str):
+            record[column] = cell
+        else:
+            one = np.empty(1, object)
+            one[0] = cell
+            record[column] = one[np.zeros(len(rows), np.int64)]
     m.bind(step.var, rows, record)
 
 

@@ -165,13 +165,22 @@ def lower_note(w, step: NoteStep) -> None:
 def vector_set(m, step: SetStep, rows) -> None:
     if step.until is not None:      # what each place held, kept until the point (runtime/lockstep_timers.py)
         m.timers.add(step, rows)
+        for target, formula in step.assignments:
+            m.assign(target, rows, m.value(formula, rows))
+        return
+    unread = m.unread_locals.get(id(step), ())
     for target, formula in step.assignments:
-        m.assign(target, rows, m.value(formula, rows))
+        value = m.value(formula, rows)      # evaluated all the same: its dice drawn, its errors raised
+        if len(target) > 1 or target[0] not in unread:
+            m.assign(target, rows, value)
 
 
 def vector_let(m, step, rows) -> None:
+    unread = m.unread_locals.get(id(step), ())
     for name, formula in step.assignments:
-        m.bind(name, rows, m.value(formula, rows))
+        value = m.value(formula, rows)      # evaluated all the same: its dice drawn, its errors raised
+        if name not in unread:
+            m.bind(name, rows, value)
 
 
 def vector_note(m, step: NoteStep, rows) -> None:
@@ -214,6 +223,7 @@ ROLL = StepKind("roll", RollStep, ("roll", "label"),
                 "binds the value (a pool keeps its dice and what was set aside) and logs the roll with every die",
                 'roll: {blue: "[kept, (3 - size(kept))d6]"}\nlabel: Search', check_roll, lower_roll,
                 vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated,
+                shows=lambda s: given(s.label),
                 schema={
                     "roll": {"$ref": "#/$defs/assignments"},
                     "label": {"$ref": "#/$defs/text"},
