@@ -3,6 +3,7 @@
 
 import io
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -31,6 +32,31 @@ def test_the_gm_s_link_is_the_first_link_printed_each_with_its_qr_code(tmp_path)
         assert "every network" in everyone.getvalue() and "http://0.0.0.0" not in everyone.getvalue()
     finally:
         session.close()
+
+
+def test_what_docs_serve_md_shows_printed_is_what_dusk_serve_prints(tmp_path):
+    # docs/serve.md shows the lines `dusk serve` prints before it serves ([QR code] for each code;
+    # `...` for a path or a token, as in doctest); the page and the program must not drift apart.
+    from tests.test_docs_examples import ROOT, pattern
+
+    page = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    start = page.index("before it serves:\n\n") + len("before it serves:\n\n")
+    shown = []
+    for line in page[start:].splitlines():
+        if not line.startswith("    "):
+            break
+        shown.append(line[4:])
+    assert len(shown) >= 5 and shown.count("[QR code]") == 2
+    session, reply = Session.new("noche-de-los-vampiros", None, 1, tmp_path / "a.dusk")
+    try:
+        out = io.StringIO()
+        announce(Table(session, reply, "en"), "127.0.0.1", 8765, out, codes=False)
+    finally:
+        session.close()
+    # The page's path and tokens are a reader's (seat=Wm9...): any path, any token.
+    lines = [re.sub(r"=\w+\.\.\.", "=...", line.replace("/home/ana/.local/share/dusk/sessions/", "..."))
+             for line in shown if line != "[QR code]"]
+    assert pattern(lines).fullmatch(out.getvalue()), f"docs/serve.md shows:\n{chr(10).join(lines)}\ndusk serve prints:\n{out.getvalue()}"
 
 
 def serve(args, data_dir):
