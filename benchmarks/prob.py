@@ -19,8 +19,9 @@ Two measures, each printed as a ratio (dusk's time / icepool's time; the goal is
    writes them (a multiset function counting successes and ones). --runs rounds (at least 3), the
    order reversed every other round, min and median of wall time and of CPU time (user + system; on
    a machine shared with other jobs the wall time also waits for them), with the load average.
-   dusk counts the VtM pool die by die (analysis/exact.py, tallies), the icepool program by its
-   multiset; the two print the same distribution.
+   dusk counts the VtM pool die by die (analysis/exact.py, tallies) and finds the conflict's highest
+   face going down the faces once (analysis/by_face.py), the icepool programs by their multisets; the
+   two print the same distribution.
 """
 
 from __future__ import annotations

@@ -43,6 +43,8 @@ from ruleset_engine.dice.modifiers import MODIFIERS
 from ruleset_engine.dice.named import NO_FORMULAS
 from ruleset_engine.dice.runtime import u_env
 
+from .by_face import first_face, work as first_face_work
+
 
 # icepool's refusal of an evaluation it finds no order for (a keep on a pool whose size is known only
 # when rolled, inside another): the caller estimates instead (prob.ask), never a failure of dusk.
@@ -87,6 +89,28 @@ EXACT_LIMITS = ExactLimits()
 # fraction for fraction, with this off and on).
 COUNT_FAST = True
 MAX_COMPOSITIONS = 20_000     # the ways N dice fall into the faces' classes, past which N @ die is used
+
+
+# The highest or lowest face of a pool made face by face from plain NdS (unpair, cancel, keep/drop by a
+# test of the face) is found going down (or up) the faces once (analysis/by_face.py): the same exact
+# distribution as the multiset evaluation, many times faster (tests/analysis/test_exact_by_face.py
+# compares the two with this off and on).
+BY_FACE = True
+
+
+class First:
+    """An evaluation reading the first face present, going down the faces (`descending`: the highest)
+    or up (the lowest), as a tuple of that face, () for an empty pool; `multiset` is the same over
+    icepool's multiset, used where the pool is not made face by face from plain NdS."""
+
+    __slots__ = ("descending", "multiset")
+
+    def __init__(self, descending: bool, multiset):
+        self.descending = descending
+        self.multiset = multiset
+
+    def __call__(self, expr):
+        return self.multiset(expr)
 
 
 class Tally:
@@ -143,17 +167,18 @@ def _counted(die, count: int, per_die: tuple, single: bool = False):
 class Source:
     """One rolled pool (a leaf of the translation): its icepool multiset. Shared once a let binds it."""
 
-    __slots__ = ("expr", "shared")
+    __slots__ = ("expr", "shared", "plain")
 
     def __init__(self, expr):
         self.expr = expr
         self.shared = False
+        self.plain = None       # (die, count): count dice alike, nothing kept, dropped or exploded
 
 
 class PoolValue:
     """A pool: a multiset built by `build` from its sources' multisets (by id), at most `most` dice."""
 
-    __slots__ = ("sources", "build", "most", "sides", "mixtures", "plain")
+    __slots__ = ("sources", "build", "most", "sides", "mixtures", "plain", "by_face")
 
     def __init__(self, sources: tuple, build, most: int, sides: int):
         self.sources = sources
@@ -162,6 +187,9 @@ class PoolValue:
         self.sides = sides      # the most distinct faces (for the size of re-rolling it whole)
         self.mixtures = 1       # the pools it may be (a rolled count or rolled sides), for the work
         self.plain = None       # (die, count): the pool is its one source, count dice alike (a tally counts them)
+        # by_face(face, counts): the pool's count of a face from that face's count in each source (in
+        # the order of `sources`), when every operation that made it decides each face alone; else None
+        self.by_face = None
 
     @property
     def shared(self) -> bool:
@@ -325,6 +353,10 @@ class Exact:
     def evaluate(self, pool: PoolValue, evaluation):
         """An evaluation of a pool (its size, sum, ...): now, or with the other readers of a shared roll."""
         if not pool.shared:
+            if isinstance(evaluation, First):
+                found = self._first(pool, evaluation)
+                if found is not None:
+                    return found
             fast = _tally_work(((pool, evaluation),))
             self.afford(_pool_work(pool) if fast is None else fast)
             if fast is not None:
@@ -332,14 +364,38 @@ class Exact:
             return evaluation(pool.concrete())
         return Formula(((pool, evaluation),), (), lambda p, a: p[0])
 
-    def transform(self, change, *pools: PoolValue) -> PoolValue:
-        """A pool made from pools by a multiset operation (it never holds more dice than they do)."""
+    def transform(self, change, *pools: PoolValue, by_face=None) -> PoolValue:
+        """A pool made from pools by a multiset operation (it never holds more dice than they do).
+        `by_face(face, *counts)`, when the operation decides each face's count from the same face's
+        counts in the pools alone: that count (so a First of it can go face by face)."""
         sources = tuple(_unique(s for p in pools for s in p.sources))
         builds = [p.build for p in pools]
         made = PoolValue(sources, lambda m: change(*(b(m) for b in builds)), max(p.most for p in pools),
                          max(p.sides for p in pools))
         made.mixtures = math.prod(p.mixtures for p in pools)
+        if by_face is not None and all(p.by_face is not None for p in pools):
+            where = {id(s): i for i, s in enumerate(sources)}
+            parts = [(p.by_face, tuple(where[id(s)] for s in p.sources)) for p in pools]
+            made.by_face = lambda face, counts: by_face(face, *(f(face, tuple(counts[i] for i in at))
+                                                                for f, at in parts))
         return made
+
+    def first(self, descending: bool, multiset) -> First:
+        """An evaluation reading the highest face present (`descending`) or the lowest, as a tuple of
+        it (empty for an empty pool); `multiset` is the same over icepool's multiset."""
+        return First(descending, multiset)
+
+    def _first(self, pool: PoolValue, evaluation: First):
+        """The First of a pool made face by face from plain NdS, going down (or up) the faces once;
+        None when the pool is not such, or when that is more work than the limit (the multiset form
+        and its own estimate then stand)."""
+        if not BY_FACE or pool.by_face is None or not all(s.plain is not None for s in pool.sources):
+            return None
+        rolls = [(tuple((face, q) for face, q in s.plain[0].items() if q), s.plain[1]) for s in pool.sources]
+        if first_face_work(rolls) > self.limits.max_work:
+            return None
+        found = first_face(rolls, pool.by_face, evaluation.descending)
+        return icepool.Die({(() if face is None else (face,)): weight for face, weight in found.items()})
 
     def extreme(self, pool: PoolValue, evaluation, default, kept: bool = False):
         """The highest (or lowest) face. `evaluation` gives (face, count) (icepool's
@@ -538,6 +594,10 @@ def _joint(pending):
 def _empty():
     # A pool with no dice that still has an outcome, so icepool can evaluate it (a count of 0 throughout).
     return icepool.Pool([icepool.Die([0])]).drop_outcomes([0])
+
+
+def _identity_by_face(face, counts):
+    return counts[0]
 
 
 def _fixed_pool(faces) -> PoolValue:
@@ -745,7 +805,9 @@ def _dice(x: Exact, node: ast.Dice):
             deepest = max(deepest, max((d for d, _ in x.depths), default=0) if most is None else most)
     made = _source_pool(expr, max(counts) * (deepest + 1), max(all_sides))
     made.mixtures = mixtures
-    made.plain = plain
+    made.plain = made.sources[0].plain = plain
+    if plain is not None:
+        made.by_face = _identity_by_face
     return made
 
 

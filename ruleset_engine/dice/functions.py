@@ -150,11 +150,12 @@ def _exact_size(x, pool):
 def _exact_highest(x, pool, default=None):
     # The kept faces, as lowest reads them: icepool's highest_outcome_and_count names a die that kh or
     # dh left out (its count 0), which read as an empty pool ([3, 2]dh1 would give its default).
-    return x.extreme(pool, lambda e: e.highest(1).expand(), default, kept=True)
+    # Going down the faces, the first one present (a pool made face by face from plain NdS is read so).
+    return x.extreme(pool, x.first(True, lambda e: e.highest(1).expand()), default, kept=True)
 
 
 def _exact_lowest(x, pool, default=None):
-    return x.extreme(pool, lambda e: e.lowest(1).expand(), default, kept=True)
+    return x.extreme(pool, x.first(False, lambda e: e.lowest(1).expand()), default, kept=True)
 
 
 def _exact_top(x, pool, n, highest):
@@ -172,16 +173,23 @@ def _exact_largest_set(x, pool, ignore=None):
     return x.pool_of(best, lambda count_face: (count_face[1],) * count_face[0])
 
 
+# unpair, cancel and filter decide each face's count from that face's counts alone: by_face says how,
+# so the highest or lowest face of what they make is found face by face (analysis/by_face.py).
+def _unpaired(face, c):
+    return c - c // 2
+
+
 def _exact_unpair(x, pool):
-    return x.transform(lambda e: e.map_counts(function=lambda face, c: c - c // 2), pool)
+    return x.transform(lambda e: e.map_counts(function=_unpaired), pool, by_face=_unpaired)
 
 
 def _exact_cancel(x, pool, against):
-    return x.transform(lambda a, b: a.difference(b), pool, against)
+    return x.transform(lambda a, b: a.difference(b), pool, against, by_face=lambda face, a, b: max(0, a - b))
 
 
 def _exact_filter(x, pool, test, matching):
-    return x.transform(lambda e: e.keep_outcomes(test) if matching else e.drop_outcomes(test), pool)
+    return x.transform(lambda e: e.keep_outcomes(test) if matching else e.drop_outcomes(test), pool,
+                       by_face=lambda face, c: c if bool(test(face)) == matching else 0)
 
 
 def _exact_reroll(x, value, test):

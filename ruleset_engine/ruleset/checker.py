@@ -17,6 +17,7 @@ from ruleset_engine.i18n import _, join_list
 from contextlib import contextmanager
 
 from ruleset_engine import dice
+from ruleset_engine.dice import ast as dice_ast
 from ruleset_engine.dice.named import NO_FORMULAS, first_roll
 
 from . import model
@@ -52,6 +53,7 @@ class RulesetChecker:
         self.nesting = 0                       # blocks of steps around the one being checked
         self.guards: dict = {}                 # group -> its acts: (who may act), once found sound
         self.formulas = NO_FORMULAS   # the named formulas every formula may call (formulas.py)
+        self._called: dict = {}       # id(tree) -> (tree, the functions it calls): see called()
 
     # The global names, as the step checks read them.
     params = property(lambda self: self.names.params)
@@ -140,7 +142,10 @@ class RulesetChecker:
         self.problems.append(Problem(err.message, position, tuple(path), err.caret_lines()))
 
     def check_names(self, expr, text: str, path, scope: Scope, offset: int = 0) -> None:
-        problems, handled = query_problems(self.names, expr.tree, scope)     # queries over a group
+        called = self.called(expr.tree)
+        # Queries and pairs are looked for only in a formula that calls one: most call neither, and the
+        # same texts come back in many places (a ruleset's formulas are checked ~2,000 times for ~500 texts).
+        problems, handled = query_problems(self.names, expr.tree, scope) if called & QUERIES.keys() else ((), ())
         for message, span in problems:
             self.formula_problem(dice.DiceTypeError(message, text, span), text, path, offset)
         for name_path, span in expr.names:
@@ -149,9 +154,18 @@ class RulesetChecker:
             message = self.names.name_problem(name_path, scope) or unset_problem(name_path, scope)
             if message:
                 self.formula_problem(dice.UnknownName(message, text, span), text, path, offset)
-        if self.functions:
+        if called & self.names.pairs.keys():
             for message, span in call_problems(self.names.pairs, expr.tree):
                 self.formula_problem(dice.DiceTypeError(message, text, span), text, path, offset)
+
+    def called(self, tree) -> frozenset:
+        """The names of the functions a formula's tree calls, found once per tree (a compiled text is
+        one tree wherever it is written)."""
+        found = self._called.get(id(tree))
+        if found is None or found[0] is not tree:
+            found = self._called[id(tree)] = (tree, frozenset(node.function for node in dice_ast.walk(tree)
+                                                              if isinstance(node, dice_ast.Call)))
+        return found[1]
 
     @property
     def functions(self) -> frozenset:
