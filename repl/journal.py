@@ -27,7 +27,6 @@ import shlex
 import sqlite3
 import stat
 import time
-import traceback
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +65,8 @@ class JournalError(DuskError):
 
 @dataclass(slots=True)
 class Entry:
+    """One entry of a session file: a command and what it did."""
+
     n: int
     kind: str
     command: str
@@ -461,6 +462,8 @@ def log_bug(what: str) -> str:
         path = data_dir() / "bugs.log"
         with open(path, "a", encoding="utf-8") as handle:
             shown = what if len(what) <= 2_000 else f"{what[:2_000]}... ({len(what):,} characters)"
+            import traceback      # only when a bug is logged
+
             handle.write(f"--- {shown} ({time.strftime('%Y-%m-%d %H:%M:%S')})\n{traceback.format_exc()}\n")
     except DataDirError as err:
         return _("its details could not be written down ({why})").format(why=err)
