@@ -55,6 +55,8 @@ def person_message(err: BaseException) -> str:
 
 @dataclass
 class Builtin:
+    """A built-in command of the table: what runs it, its usage and its help line."""
+
     run: Callable[["Repl", str], None]
     usage: str
     doc: str

@@ -24,6 +24,8 @@ WORDS = (KEEP, SKIP, DONE)
 
 @dataclass
 class Fill:
+    """A sheet being filled in at the table, field by field."""
+
     name: str                        # the instance, as its sheet names it
     command: str                     # as typed: what undo names
     steps: list                      # (section index, section title, column title, fields)

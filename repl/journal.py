@@ -27,7 +27,6 @@ import shlex
 import sqlite3
 import stat
 import time
-import traceback
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +65,8 @@ class JournalError(DuskError):
 
 @dataclass(slots=True)
 class Entry:
+    """One entry of a session file: a command and what it did."""
+
     n: int
     kind: str
     command: str
@@ -300,9 +301,13 @@ class Journal:
         meta = dict(meta, format=FORMAT, created=time.time(), holder=holder())
 
         def fill(db: sqlite3.Connection) -> None:
-            db.executescript(SCHEMA)
+            # WAL first, then the tables and the meta in one transaction: one commit written to disk
+            # (each statement on its own, in SQLite's first journal mode, made a start wait for some
+            # twenty syncs of the disk), and a file that has its tables has its meta too.
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
             with db:
-                db.execute("BEGIN")
+                db.executescript("BEGIN;" + SCHEMA)     # the transaction stays open after the script
                 db.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
 
         try:
@@ -461,6 +466,8 @@ def log_bug(what: str) -> str:
         path = data_dir() / "bugs.log"
         with open(path, "a", encoding="utf-8") as handle:
             shown = what if len(what) <= 2_000 else f"{what[:2_000]}... ({len(what):,} characters)"
+            import traceback      # only when a bug is logged
+
             handle.write(f"--- {shown} ({time.strftime('%Y-%m-%d %H:%M:%S')})\n{traceback.format_exc()}\n")
     except DataDirError as err:
         return _("its details could not be written down ({why})").format(why=err)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import socket
 import time
 from pathlib import Path
 
@@ -52,7 +51,16 @@ class SessionLock:
 
 def holder() -> dict:
     """Who holds a lock taken now: this process, this host, this moment."""
-    return {"pid": os.getpid(), "host": socket.gethostname(), "since": time.time()}
+    return {"pid": os.getpid(), "host": _host(), "since": time.time()}
+
+
+def _host() -> str:
+    """The machine's name (the kernel's, as socket.gethostname gives it, without importing socket at every start)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()
 
 
 def describe(info) -> str:

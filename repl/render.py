@@ -21,6 +21,8 @@ from ruleset_engine import result_words, shown_marks
 
 @dataclass
 class Style:
+    """How the table shows things: its language, ASCII only or not, and the ruleset's words."""
+
     lang: str = "en"
     ascii_only: bool = False
     # The ruleset's words in the table's language (`words:`): name -> the label shown and typed for it.

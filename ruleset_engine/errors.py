@@ -47,3 +47,11 @@ class DuskBug(Exception):
 
 class Signal(BaseException):
     """Control flow between the generated code of a ruleset and the machine that runs it."""
+
+
+def get_close_matches(word: str, possibilities, n: int = 1) -> list:
+    """difflib's guess of the name meant (`did you mean ...?`), imported only when a message needs
+    one: a start that makes no mistake does not import difflib."""
+    from difflib import get_close_matches as close_matches
+
+    return close_matches(word, possibilities, n=n)

@@ -5,7 +5,7 @@ inside functions too, at any depth, and relative ones resolved), including the m
 inside the package from other folders of the checkout (repl/ is ruleset_engine.repl). The layers,
 from the bottom:
 
-    ruleset_engine.errors (and .textfile, which reads files, and .i18n, dusk's words by language) < .dice < .ruleset < .runtime < .analysis < (.cli, .repl, .web, .__main__)
+    ruleset_engine.errors (and .textfile, which reads files, .i18n, dusk's words by language, and .cache, the user's cache folder) < .dice < .ruleset < .runtime < .analysis < (.cli, .repl, .web, .__main__)
 
 ruleset_engine/__init__.py is the public face: it may name anything (its imports are lazy), but no
 module of the engine may import it; the front ends (cli, repl, web, __main__) may. An import names the
@@ -28,7 +28,7 @@ PACKAGE = "ruleset_engine"
 MAPPED = {"ruleset_engine.repl": ROOT / "repl", "ruleset_engine.web": ROOT / "web"}
 
 LAYERS = [
-    ("ruleset_engine.errors", "ruleset_engine.textfile", "ruleset_engine.i18n"),
+    ("ruleset_engine.errors", "ruleset_engine.textfile", "ruleset_engine.i18n", "ruleset_engine.cache"),
     ("ruleset_engine.dice",),
     ("ruleset_engine.ruleset",),
     ("ruleset_engine.runtime",),

@@ -16,6 +16,8 @@ Span = tuple[int, int]
 
 @dataclass(slots=True)
 class Integer:
+    """A whole number written in the formula."""
+
     value: int
     span: Span
     depth: int = 1
@@ -23,6 +25,8 @@ class Integer:
 
 @dataclass(slots=True)
 class String:
+    """A quoted text."""
+
     value: str
     span: Span
     depth: int = 1
@@ -30,6 +34,8 @@ class String:
 
 @dataclass(slots=True)
 class Boolean:
+    """`true` or `false`."""
+
     value: bool
     span: Span
     depth: int = 1
@@ -60,6 +66,8 @@ class Name:
 
 @dataclass(slots=True)
 class Unary:
+    """A sign before an operand: `-x`, `+x`."""
+
     op: str  # "+" or "-"
     operand: "Node"
     span: Span
@@ -78,6 +86,8 @@ class Arithmetic:
 
 @dataclass(slots=True)
 class Compare:
+    """A comparison of two operands: `x >= 6`."""
+
     left: "Node"
     op: str
     right: "Node"
@@ -105,6 +115,8 @@ class AnyOf:
 
 @dataclass(slots=True)
 class Not:
+    """`not x`."""
+
     operand: "Node"
     span: Span
     depth: int
@@ -143,6 +155,8 @@ class Keyword:
 
 @dataclass(slots=True)
 class Call:
+    """A function called by name, with its arguments and keywords: `count(10d10, >= 6)`."""
+
     function: str
     args: tuple["Node", ...]  # Condition nodes allowed among them
     keywords: tuple[Keyword, ...]

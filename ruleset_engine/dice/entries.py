@@ -83,6 +83,8 @@ class Form:
 
 @dataclass(frozen=True)
 class Function:
+    """A pool function's registry entry: its forms, documentation, check, and each way it runs."""
+
     name: str
     forms: tuple[Form, ...]
     doc: str                                 # the documentation line

@@ -9,7 +9,6 @@ from __future__ import annotations
 import builtins
 import random
 from collections.abc import Mapping
-from difflib import get_close_matches
 from functools import lru_cache
 
 from ruleset_engine import i18n
@@ -47,6 +46,8 @@ def _missing(env, path, depth, span) -> UnknownName:
         return UnknownName(i18n._("{prefix} is {kind} and has no {field}").format(
                                prefix=repr(prefix), kind=describe(t_env(holder)), field=repr(path[depth])), span=span)
     message = i18n._("unknown name {name}").format(name=repr('.'.join(path[:depth + 1])))
+    from difflib import get_close_matches     # only to suggest a name after a mistake
+
     guesses = get_close_matches(str(path[depth]), [str(k) for k in holder.keys()], n=1)
     if guesses:
         message += i18n._(" (did you mean {guess}?)").format(

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Limits:
+    """What one dice expression may ask for, refused before any work when exceeded."""
+
     max_pool_dice: int = 1_000       # dice in one pool, before re-rolls and explosions
     max_length: int = 4_096          # characters in one expression
     max_depth: int = 100             # nesting of brackets and operators

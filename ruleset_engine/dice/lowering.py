@@ -21,7 +21,7 @@ through the caller's `calls` resolver.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from difflib import get_close_matches
+from ..errors import get_close_matches
 from typing import Callable
 
 from ruleset_engine import i18n

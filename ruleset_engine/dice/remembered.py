@@ -23,6 +23,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import fields
 
+from .. import cache
 from . import ast
 from .limits import DEFAULT_LIMITS, Limits
 
@@ -99,14 +100,7 @@ def _key(text: str, limits: Limits) -> str:
 
 
 def _folder() -> str | None:
-    override = os.environ.get("DUSK_CACHE_DIR")
-    if override:
-        return os.path.join(override, "parses")
-    try:
-        from platformdirs import user_cache_dir
-    except ImportError:   # pragma: no cover - a declared dependency
-        return None
-    return os.path.join(user_cache_dir("dusk", appauthor=False), "parses")
+    return cache.folder("parses")
 
 
 def _read(path: str, code: str) -> dict:
@@ -125,6 +119,7 @@ def _read(path: str, code: str) -> dict:
         trees = data["trees"]
         if not all(isinstance(k, str) for k in trees):
             return {}
+        cache.used(path)
         return trees
     except (OSError, ValueError, UnicodeError, RecursionError):
         return {}
@@ -140,6 +135,7 @@ def _write(path: str, code: str, trees: dict) -> None:
         with open(temporary, "wb") as handle:
             handle.write(hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body)
         os.replace(temporary, path)     # whole or not at all: a reader never sees half a file
+        cache.prune(os.path.dirname(path))
     except OSError:
         try:
             os.remove(temporary)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ruleset_engine.i18n import N_, _
 
-from difflib import get_close_matches
+from ..errors import get_close_matches
 
 from .problems import Problem
 from .yamlio import LDict, LList

@@ -28,6 +28,8 @@ class Formula:
 
 @dataclass(slots=True)
 class Param:
+    """A param of the ruleset (`params:`), set with --set."""
+
     name: str
     type: str                 # integer, boolean, choice, dice, text
     default: Any
@@ -41,6 +43,8 @@ class Param:
 
 @dataclass(slots=True)
 class ActionParam:
+    """A param an action takes at the table."""
+
     name: str
     type: str                 # integer, boolean, choice, dice, text, entity
     default: Any = None
@@ -73,6 +77,8 @@ class Matcher:
 
 @dataclass(slots=True)
 class Row:
+    """One row of a table: what it matches, and its cells."""
+
     matchers: tuple[Matcher, ...]
     cells: dict
     where: Position | None = None
@@ -108,6 +114,8 @@ class Initial:
 
 @dataclass(slots=True)
 class TrackSpec:
+    """A track of boxes an entity has."""
+
     name: str
     labels: tuple                    # the boxes' labels; () when `size` says how many (numbered 1..n)
     rule: MarkRule | None = None     # a track whose boxes remember what marked them (marks.py)
@@ -128,6 +136,8 @@ MAX_NESTING = 16      # blocks of steps, one inside another (Python nests at mos
 
 @dataclass(slots=True)
 class EntitySpec:
+    """A kind of entity (`entities:`): its fields and tracks."""
+
     name: str
     fields: dict[str, Initial]
     tracks: dict[str, TrackSpec]
@@ -176,6 +186,8 @@ class Step:
 
 @dataclass(slots=True)
 class Level:
+    """A level of the loop (`loop:`): its steps at its begin, finish and then."""
+
     name: str
     times: Formula | None = None
     max: int | None = None
@@ -191,6 +203,8 @@ class Level:
 
 @dataclass(slots=True)
 class Action:
+    """An action of the table: its params and steps."""
+
     name: str
     steps: list
     params: dict[str, ActionParam] = field(default_factory=dict)
@@ -203,6 +217,8 @@ class Action:
 
 @dataclass(slots=True)
 class Procedure:
+    """A procedure (`procedures:`): its params and steps."""
+
     name: str
     params: tuple[str, ...]
     steps: list
@@ -213,6 +229,8 @@ class Procedure:
 
 @dataclass(slots=True)
 class Trigger:
+    """A trigger: steps run when its test holds."""
+
     id: str | None
     when: Formula
     do: list
@@ -220,6 +238,8 @@ class Trigger:
 
 @dataclass(slots=True)
 class Ending:
+    """An ending: the result of the game when its test holds."""
+
     id: str | None
     when: Formula
     result: str
@@ -233,6 +253,8 @@ class Ending:
 
 @dataclass(slots=True)
 class Ruleset:
+    """A whole ruleset, loaded and checked: what a game runs."""
+
     id: str
     title: Any
     file: str

@@ -8,7 +8,7 @@ each holds (an entity's instance, a table's row) when that is known, over the gl
 
 from __future__ import annotations
 
-from difflib import get_close_matches
+from ..errors import get_close_matches
 
 from ruleset_engine.i18n import _
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ruleset_engine.i18n import _, number
 
-from difflib import get_close_matches
+from ..errors import get_close_matches
 
 from ruleset_engine import dice
 from ruleset_engine.dice.named import first_roll

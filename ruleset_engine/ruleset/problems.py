@@ -15,6 +15,8 @@ from ruleset_engine.errors import DuskError
 
 @dataclass(frozen=True, slots=True)
 class Position:
+    """Where something was written: file, line and column, from 1."""
+
     file: str
     line: int      # 1-based
     column: int    # 1-based
@@ -36,6 +38,8 @@ def dotted(path) -> str:
 
 @dataclass(slots=True)
 class Problem:
+    """One thing wrong with a ruleset, with its place and path."""
+
     message: str
     position: Position | None = None
     path: tuple = ()

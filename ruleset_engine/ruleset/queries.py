@@ -42,6 +42,8 @@ NO_VECTOR = N_("a query reads a group as a whole; the lockstep backend reads its
 
 @dataclass(frozen=True)
 class Query:
+    """A query's registry entry: its name, signature and documentation."""
+
     name: str
     signature: str
     doc: str

@@ -3,28 +3,24 @@
 A verdict is kept as an empty file named by the SHA-256 of what was checked (the schema and the
 data, and FORMAT), in the user's cache folder (DUSK_CACHE_DIR, else the platform's),
 so a changed file, a changed schema or another version is checked anew. Only "valid" is ever
-remembered; a folder that cannot be written is simply not used.
+remembered; a folder that cannot be written is simply not used. Verdicts unused for a month (those of
+other versions, of files since changed) are removed (ruleset_engine/cache.py).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
+
+from .. import cache
 
 FORMAT = "1"    # change it when what a verdict means changes
 
 
 def _folder() -> Path | None:
-    override = os.environ.get("DUSK_CACHE_DIR")
-    if override:
-        return Path(override)
-    try:
-        from platformdirs import user_cache_dir
-    except ImportError:   # pragma: no cover - a declared dependency
-        return None
-    return Path(user_cache_dir("dusk", appauthor=False))
+    found = cache.folder("verdicts")
+    return None if found is None else Path(found).parent
 
 
 def fingerprint(kind: str, *parts) -> str:
@@ -48,7 +44,10 @@ def _keyed(value):
 
 def known(key: str) -> bool:
     folder = _folder()
-    return folder is not None and (folder / "verdicts" / key).exists()
+    if folder is None or not (folder / "verdicts" / key).exists():
+        return False
+    cache.used(str(folder / "verdicts" / key))
+    return True
 
 
 def remember(key: str) -> None:
@@ -58,5 +57,6 @@ def remember(key: str) -> None:
     try:
         (folder / "verdicts").mkdir(parents=True, exist_ok=True)
         (folder / "verdicts" / key).touch()
+        cache.prune(str(folder / "verdicts"))
     except OSError:
         pass

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from difflib import get_close_matches
+from ..errors import get_close_matches
 from functools import lru_cache
-from importlib import resources
+import importlib
+import os
 
 from ruleset_engine.i18n import N_, _
 
@@ -142,7 +143,10 @@ def validate(data) -> list[Problem]:
 
 @lru_cache(maxsize=1)
 def _schema_text() -> str:
-    return resources.files("ruleset_engine.schemas").joinpath("ruleset.schema.json").read_text("utf-8")
+    # The package's folder (installed as files), as importlib.resources would find it, without importing it.
+    folder = next(iter(importlib.import_module("ruleset_engine.schemas").__path__))
+    with open(os.path.join(folder, "ruleset.schema.json"), encoding="utf-8") as handle:
+        return handle.read()
 
 
 def _problems(data) -> list[Problem]:

@@ -35,7 +35,7 @@ from ruleset_engine.i18n import _
 
 import os
 from dataclasses import dataclass, field
-from difflib import get_close_matches
+from ..errors import get_close_matches
 from pathlib import Path
 
 from .files import may_include

@@ -51,6 +51,8 @@ class Outcome:
 
 @dataclass(slots=True)
 class ActionInfo:
+    """An action as the table offers it: its name, documentation and params."""
+
     name: str
     doc: object
     params: dict
@@ -73,6 +75,8 @@ class Checkpoint:
 
 @dataclass(slots=True)
 class _Pending:
+    """An action waiting for answers to its questions."""
+
     action: str
     args: dict
     answers: list

@@ -9,6 +9,8 @@ from ruleset_engine import i18n
 
 @dataclass(frozen=True, slots=True)
 class RunLimits:
+    """What one action may do before it is stopped."""
+
     max_steps: int = 100_000      # steps in one action, counted as each block of steps starts
     max_call_depth: int = 64      # nested calls of procedures that can call themselves
     # Questions one action asks at the table: each answer replays the action from its start (same dice,

@@ -58,6 +58,8 @@ from ruleset_engine.ruleset import model
 
 @dataclass(frozen=True, slots=True)
 class Op:
+    """One operation of the loop plan."""
+
     kind: str
     level: int = 0
     part: str = ""

@@ -20,6 +20,8 @@ MAX_ROUNDS = 100     # roll-offs among the tied before the step gives up (a tie 
 
 @dataclass(slots=True)
 class RollOffStep(Step):
+    """A checked `roll_off:` step."""
+
     group: str           # the group whose instances roll
     each: str            # the local naming the instance that rolls, inside `rolls`
     rolls: Formula       # what each rolls: a number (a pool counts its total)

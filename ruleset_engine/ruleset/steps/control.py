@@ -16,6 +16,8 @@ from .kind import StepFailed, StepKind, given, nothing
 
 @dataclass(slots=True)
 class IfStep(Step):
+    """A checked `if:` step."""
+
     test: Formula
     then: list
     otherwise: list
@@ -23,6 +25,8 @@ class IfStep(Step):
 
 @dataclass(slots=True)
 class RepeatStep(Step):
+    """A checked `repeat:` step."""
+
     body: list
     times: Formula | None = None
     while_: Formula | None = None
@@ -33,6 +37,8 @@ class RepeatStep(Step):
 
 @dataclass(slots=True)
 class ForEachStep(Step):
+    """A checked `for_each:` step."""
+
     var: str
     source: Formula | None      # a formula giving a pool (each face) ...
     group: str | None           # ... or an entity group (each instance)
@@ -44,6 +50,8 @@ class ForEachStep(Step):
 
 @dataclass(slots=True)
 class CallStep(Step):
+    """A checked `call:` step."""
+
     procedure: str
     args: list[tuple[str, Formula]]
     result: str | None = None
@@ -52,6 +60,8 @@ class CallStep(Step):
 
 @dataclass(slots=True)
 class ReturnStep(Step):
+    """A checked `return:` step."""
+
     value: Formula | None
     fields: tuple[tuple[str, Formula], ...] = ()     # return: {name: formula, ..}: a record
 
@@ -63,6 +73,8 @@ class ReturnStep(Step):
 
 @dataclass(slots=True)
 class EndStep(Step):
+    """A checked `end:` step."""
+
     target: str                 # "game" or a loop level's name
     result: str | None = None
 

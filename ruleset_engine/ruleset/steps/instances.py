@@ -21,6 +21,8 @@ MAX_NAME = 80      # characters in the name of an instance made at the table
 
 @dataclass(slots=True)
 class CreateStep(Step):
+    """A checked `create:` step."""
+
     entity: str
     name: Template | None
     fields: list[tuple[str, Formula]]

@@ -61,6 +61,8 @@ def given(*formulas) -> list:
 
 @dataclass(frozen=True)
 class StepKind:
+    """A step kind's registry entry: its key, its checked node, its check, lowering and documentation."""
+
     key: str                        # the key that names the kind in YAML: set, if, ask, ...
     node: type                      # the typed step it checks into
     takes: tuple[str, ...]          # every key a step of this kind may have (besides id: and doc:)

@@ -19,6 +19,8 @@ TEXT_LONGEST = 200        # a text answer's length when text: gives no max (the 
 
 @dataclass(slots=True)
 class AskStep(Step):
+    """A checked `ask:` step."""
+
     var: str
     prompt: Template | None
     kind: str                   # number, choice, yes_no, pick, text
@@ -36,6 +38,8 @@ class AskStep(Step):
 
 @dataclass(slots=True)
 class SayStep(Step):
+    """A checked `say:` step."""
+
     text: Template
 
 

@@ -18,6 +18,8 @@ from .kind import StepFailed, StepKind, given, nothing
 
 @dataclass(slots=True)
 class LookupStep(Step):
+    """A checked `lookup:` step."""
+
     table: str
     keys: list[Formula]
     var: str
@@ -26,6 +28,8 @@ class LookupStep(Step):
 
 @dataclass(slots=True)
 class MoveStep(Step):
+    """A checked `move:` step."""
+
     source: tuple[str, ...]
     target: tuple[str, ...]
     count: Formula | None = None
@@ -36,6 +40,8 @@ class MoveStep(Step):
 
 @dataclass(slots=True)
 class MarkStep(Step):
+    """A checked `mark:` or `clear:` step."""
+
     track: tuple[str, ...]
     count: Formula | None
     clear: bool = False

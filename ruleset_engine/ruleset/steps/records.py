@@ -17,6 +17,8 @@ from .kind import StepKind
 
 @dataclass(slots=True)
 class PairStep(Step):
+    """A checked `pair:` step."""
+
     pair: str
     between: tuple[Formula, Formula]
     fields: list[tuple[str, Formula]]

@@ -15,23 +15,31 @@ from .timers import add, check_until, position
 
 @dataclass(slots=True)
 class SetStep(Step):
+    """A checked `set:` step."""
+
     assignments: list[tuple[tuple[str, ...], Formula]]
     until: tuple | None = None      # (loop level index, formula of its counter or None: the iteration's end)
 
 
 @dataclass(slots=True)
 class LetStep(Step):
+    """A checked `let:` step."""
+
     assignments: list[tuple[str, Formula]]
 
 
 @dataclass(slots=True)
 class RollStep(Step):
+    """A checked `roll:` step."""
+
     assignments: list[tuple[str, Formula]]
     label: Template | None = None
 
 
 @dataclass(slots=True)
 class NoteStep(Step):
+    """A checked `note:` step."""
+
     notes: list[tuple[tuple[str, ...], Template]]
 
 

@@ -1,0 +1,81 @@
+"""The user's cache folder: where what dusk remembers between runs is kept, and kept from growing.
+
+Everything remembered (parses in `parses/`, verdicts in `verdicts/`, YAML reads in `reads/`) lives in
+DUSK_CACHE_DIR, else the platform's cache folder, one file per thing, named by a SHA-256 of what it
+was made from and by which code. A file of an earlier version of dusk (or of a ruleset since edited)
+is never found again, so it would stay forever: `prune` removes the files of a folder that have not
+been used for MAX_AGE days. A file in use is kept fresh by `used` (its time moved on when it is read,
+at most once a day), so only what no run reads any more grows old. The work is bounded: a folder is
+pruned at most once a day (a stamp file beside it says when), and at most MAX_SCAN of its entries are looked at.
+Nothing here ever raises: a cache that cannot be read, written or pruned is simply not used.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+MAX_AGE = 30 * 86400        # seconds a file may go unused before it is removed
+PRUNE_EVERY = 86400         # seconds between two prunings of one folder
+MAX_SCAN = 2000             # entries of a folder looked at by one pruning
+STAMP = ".pruned-"          # beside a folder, `.pruned-NAME`: its time says when NAME was last pruned
+
+
+def folder(name: str) -> str | None:
+    """The cache folder `name` (`parses`, `verdicts`, ...), or None when there is no cache folder."""
+    override = os.environ.get("DUSK_CACHE_DIR")
+    if override:
+        return os.path.join(override, name)
+    try:
+        from platformdirs import user_cache_dir
+    except ImportError:   # pragma: no cover - a declared dependency
+        return None
+    return os.path.join(user_cache_dir("dusk", appauthor=False), name)
+
+
+def used(path: str, now: float | None = None) -> None:
+    """A cache file just read and found fit: its time moved to now (at most once a day), so that
+    `prune` sees it in use."""
+    now = time.time() if now is None else now
+    try:
+        if now - os.stat(path).st_mtime > PRUNE_EVERY:
+            os.utime(path, (now, now))
+    except OSError:
+        pass
+
+
+def prune(where: str, now: float | None = None, max_age: float = MAX_AGE) -> int:
+    """Remove the files of the folder `where` unused for `max_age` seconds (those of other versions of
+    dusk, of rulesets since changed), at most once a day and looking at MAX_SCAN entries at most;
+    the number removed. Sub-folders and links are left alone."""
+    now = time.time() if now is None else now
+    where = os.path.normpath(where)
+    stamp = os.path.join(os.path.dirname(where), STAMP + os.path.basename(where))
+    try:
+        if now - os.stat(stamp).st_mtime < PRUNE_EVERY:
+            return 0
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return 0
+    try:
+        with open(stamp, "wb"):
+            pass
+        os.utime(stamp, (now, now))
+    except OSError:
+        return 0
+    removed = 0
+    try:
+        with os.scandir(where) as entries:
+            for scanned, entry in enumerate(entries):
+                if scanned >= MAX_SCAN:
+                    break
+                try:
+                    if entry.is_file(follow_symlinks=False) and now - entry.stat(follow_symlinks=False).st_mtime > max_age:
+                        os.remove(entry.path)
+                        removed += 1
+                except OSError:
+                    continue
+    except OSError:
+        pass
+    return removed

@@ -1,0 +1,85 @@
+"""The user's cache folder kept from growing (ruleset_engine/cache.py): files unused for MAX_AGE are
+removed, files in use are not, and a folder is pruned at most once a day, never raising."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from ruleset_engine import cache
+from ruleset_engine.dice import remembered as parses
+from ruleset_engine.ruleset import remembered as verdicts
+
+NOW = 2_000_000_000.0
+DAY = 86400
+
+
+def aged(path, days: float) -> None:
+    path.write_bytes(b"x")
+    os.utime(path, (NOW - days * DAY, NOW - days * DAY))
+
+
+def test_old_files_go_recent_ones_stay(tmp_path):
+    folder = tmp_path / "parses"
+    folder.mkdir()
+    aged(folder / "old", 31)
+    aged(folder / "recent", 29)
+    (folder / "a folder").mkdir()
+    os.utime(folder / "a folder", (NOW - 90 * DAY, NOW - 90 * DAY))
+    assert cache.prune(str(folder), now=NOW) == 1
+    assert sorted(p.name for p in folder.iterdir()) == ["a folder", "recent"]
+    assert (tmp_path / ".pruned-parses").exists()       # the stamp is beside the folder, not in it
+
+
+def test_a_folder_is_pruned_at_most_once_a_day(tmp_path):
+    folder = tmp_path / "reads"
+    folder.mkdir()
+    assert cache.prune(str(folder), now=NOW) == 0
+    aged(folder / "old", 40)
+    assert cache.prune(str(folder), now=NOW + DAY / 2) == 0 and (folder / "old").exists()
+    assert cache.prune(str(folder), now=NOW + DAY + 1) == 1 and not (folder / "old").exists()
+
+
+def test_the_work_of_one_pruning_is_bounded(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "MAX_SCAN", 10)
+    folder = tmp_path / "verdicts"
+    folder.mkdir()
+    for i in range(25):
+        aged(folder / f"f{i}", 60)
+    assert cache.prune(str(folder), now=NOW) == 10
+    assert len(list(folder.iterdir())) == 15
+
+
+def test_a_file_in_use_is_kept_fresh(tmp_path):
+    folder = tmp_path / "parses"
+    folder.mkdir()
+    aged(folder / "in use", 31)
+    aged(folder / "read today", 0.5)
+    cache.used(str(folder / "in use"), now=NOW)
+    cache.used(str(folder / "read today"), now=NOW)
+    assert os.stat(folder / "in use").st_mtime == NOW
+    assert os.stat(folder / "read today").st_mtime == NOW - 0.5 * DAY     # not touched again the same day
+    assert cache.prune(str(folder), now=NOW) == 0
+
+
+def test_nothing_raises_on_a_folder_that_is_not_there_or_not_one(tmp_path):
+    assert cache.prune(str(tmp_path / "missing" / "parses"), now=NOW) == 0
+    (tmp_path / "file").write_text("x")
+    assert cache.prune(str(tmp_path / "file" / "parses"), now=NOW) == 0
+    cache.used(str(tmp_path / "missing"), now=NOW)
+
+
+def test_the_caches_prune_when_they_write(tmp_path, monkeypatch):
+    """Remembering a parse or a verdict removes the files of earlier versions (unused for a month)."""
+    monkeypatch.setenv("DUSK_CACHE_DIR", str(tmp_path))
+    now = time.time()
+    for name in ("parses", "verdicts"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "of an earlier version").write_bytes(b"x")
+        os.utime(tmp_path / name / "of an earlier version", (now - 45 * DAY, now - 45 * DAY))
+    with parses.remembering([b"a ruleset's file for the pruning test"]):
+        parses.parse("1d6 + 2")
+    verdicts.remember("0" * 64)
+    for name in ("parses", "verdicts"):
+        assert not (tmp_path / name / "of an earlier version").exists(), name
+        assert len(list((tmp_path / name).iterdir())) == 1, name
