@@ -1,5 +1,6 @@
 """The syntax tree of the dice language: typed dataclasses, never changed once parsed (they are not
-frozen only because frozen dataclasses cost several times as much to import, on every `dusk roll`).
+frozen only because frozen dataclasses cost several times as much to import, on every `dusk roll`; and
+without a generated __repr__, which nothing shows and which costs every start its compiling).
 
 Every node knows its span in the source text (for carets in error messages and
 labels in traces) and its depth (so the depth limit is checked while parsing,
@@ -14,7 +15,7 @@ from typing import Union
 Span = tuple[int, int]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Integer:
     """A whole number written in the formula."""
 
@@ -23,7 +24,7 @@ class Integer:
     depth: int = 1
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class String:
     """A quoted text."""
 
@@ -32,7 +33,7 @@ class String:
     depth: int = 1
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Boolean:
     """`true` or `false`."""
 
@@ -41,7 +42,7 @@ class Boolean:
     depth: int = 1
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class KindName:
     """The name of a kind of dice where a function takes one (`of(p, wild)`, `kind=wild`): a word of
     the expression, never a name read from the environment."""
@@ -51,7 +52,7 @@ class KindName:
     depth: int = 1
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Name:
     """A dotted path into the environment: `player.score`, `params.difficulty`."""
 
@@ -64,7 +65,7 @@ class Name:
         return ".".join(self.path)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Unary:
     """A sign before an operand: `-x`, `+x`."""
 
@@ -74,7 +75,7 @@ class Unary:
     depth: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Arithmetic:
     """A chain of one precedence level: `a + b - c` or `a * b // c` (flat, so 500 terms need no recursion)."""
 
@@ -84,7 +85,7 @@ class Arithmetic:
     depth: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Compare:
     """A comparison of two operands: `x >= 6`."""
 
@@ -95,7 +96,7 @@ class Compare:
     depth: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class AllOf:
     """`a and b and c`"""
 
@@ -104,7 +105,7 @@ class AllOf:
     depth: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class AnyOf:
     """`a or b or c`"""
 
@@ -113,7 +114,7 @@ class AnyOf:
     depth: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Not:
     """`not x`."""
 
@@ -122,7 +123,7 @@ class Not:
     depth: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Conditional:
     """`then if test else otherwise`"""
 
@@ -133,7 +134,7 @@ class Conditional:
     depth: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Condition:
     """A comparison waiting for its left side: the `>= 6` of `count(p, >= 6)` or `rr<10`."""
 
@@ -143,7 +144,7 @@ class Condition:
     depth: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Keyword:
     """A keyword argument of a call: `default=0`, `ignore=[1]`."""
 
@@ -153,7 +154,7 @@ class Keyword:
     depth: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Call:
     """A function called by name, with its arguments and keywords: `count(10d10, >= 6)`."""
 
@@ -166,7 +167,7 @@ class Call:
     label: str | None = None  # what the trace calls it, when it is not its text (a notation rewritten)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Member:
     """A field of the record a call gives: `bond(a, b).kind` (path `('kind',)`)."""
 
@@ -176,7 +177,7 @@ class Member:
     depth: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Modifier:
     """A pool modifier: its registry token (kh, r, !, min, ...; dice/modifiers.py) and its operands,
     in the order and kinds of its entry's schema: a number node (a count, None when left out), a
@@ -187,7 +188,7 @@ class Modifier:
     span: Span
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Dice:
     """`NdS` with its modifiers; count None means one die (`d20`)."""
 
@@ -199,7 +200,7 @@ class Dice:
     label: str | None = None  # what the trace calls it, when it is not its text (a notation rewritten)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class PoolLiteral:
     """`[1, 2, 2, 5]`: numbers become fixed dice, pools among the items are joined in."""
 
@@ -210,7 +211,7 @@ class PoolLiteral:
     label: str | None = None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Aliased:
     """Another tool's notation (`10d10cs>=6df=1`), rewritten by its registry entries (aliases.py)
     onto dusk's explicit form over one roll: `pool` is rolled once and `body` reads it wherever it
@@ -224,7 +225,7 @@ class Aliased:
     depth: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Rolled:
     """The pool of the Aliased node around it, as rolled once (the explicit form reads it, maybe twice)."""
 

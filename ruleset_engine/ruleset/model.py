@@ -1,4 +1,5 @@
-"""The compiled ruleset: typed dataclasses, every formula compiled once, every step located.
+"""The compiled ruleset: typed dataclasses, every formula compiled once, every step located. No
+generated __repr__ (nothing shows one; generating it costs every start).
 
 The runtime lowers these to one program (ruleset_engine/runtime/program.py); nothing here knows a game.
 """
@@ -16,7 +17,7 @@ from .problems import Position
 from .templates import Template
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Formula:
     """A dice-language formula with the place it was written (for errors when it runs)."""
 
@@ -26,7 +27,7 @@ class Formula:
     path: tuple
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Param:
     """A param of the ruleset (`params:`), set with --set."""
 
@@ -41,7 +42,7 @@ class Param:
     names: str | None = None  # a text param whose value names an instance of this group (made from sheets)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class ActionParam:
     """A param an action takes at the table."""
 
@@ -59,7 +60,7 @@ class ActionParam:
     acts: bool = True         # type entity: the instance acts, so its group's acts: guard is asked
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Matcher:
     """One key cell of a table row: an exact value, or an integer range low..high."""
 
@@ -75,7 +76,7 @@ class Matcher:
         return value == self.exact
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Row:
     """One row of a table: what it matches, and its cells."""
 
@@ -84,7 +85,7 @@ class Row:
     where: Position | None = None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class LookupTable:
     """A table of the ruleset: rows tried in order, the first whose key cells match wins."""
 
@@ -103,7 +104,7 @@ class LookupTable:
         return self.default
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Initial:
     """An initial value: a formula, a text template, or a fixed pool."""
 
@@ -112,7 +113,7 @@ class Initial:
     pool: tuple[int, ...] | None = None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class TrackSpec:
     """A track of boxes an entity has."""
 
@@ -134,7 +135,7 @@ MAX_GROUP = 10_000    # instances of one entity group, those made during play in
 MAX_NESTING = 16      # blocks of steps, one inside another (Python nests at most 20 loops)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class EntitySpec:
     """A kind of entity (`entities:`): its fields and tracks."""
 
@@ -158,7 +159,7 @@ class EntitySpec:
         return self.count is not None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class PairSpec:
     """Records between two instances of one group (pairs.py): fields with the values a record has
     until a step writes it, kept by the two instances' indices (in order when `ordered`)."""
@@ -173,7 +174,7 @@ class PairSpec:
 
 # ---- steps ------------------------------------------------------------------------
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Step:
     """What every step has: where it was written. Each kind's dataclass lives with its registry
     entry, in ruleset_engine/ruleset/steps/."""
@@ -184,7 +185,7 @@ class Step:
 
 # ---- the whole -------------------------------------------------------------------
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Level:
     """A level of the loop (`loop:`): its steps at its begin, finish and then."""
 
@@ -201,7 +202,7 @@ class Level:
     where: Position | None = None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Action:
     """An action of the table: its params and steps."""
 
@@ -215,7 +216,7 @@ class Action:
     once_per: str | None = None      # a loop level: done at most once in each of its iterations
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Procedure:
     """A procedure (`procedures:`): its params and steps."""
 
@@ -227,7 +228,7 @@ class Procedure:
     groups: dict = field(default_factory=dict)   # parameter -> the group whose instance it holds ({of: GROUP})
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Trigger:
     """A trigger: steps run when its test holds."""
 
@@ -236,7 +237,7 @@ class Trigger:
     do: list
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Ending:
     """An ending: the result of the game when its test holds."""
 
@@ -251,7 +252,7 @@ class Ending:
     distribution: bool = False        # dusk simulate shows the value value by value
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Ruleset:
     """A whole ruleset, loaded and checked: what a game runs."""
 

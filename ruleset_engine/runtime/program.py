@@ -148,6 +148,9 @@ class ProgramWriter:
             else (set(), set(), set())
         self.read_parts = _needed_texts(ruleset)
         self.recursive = _on_call_cycles(ruleset)
+        # Whether an expression calls aside(..), by id, each with its expression (kept, so that no id
+        # is reused): the writer asks it of the same trees hundreds of times, once per pass.
+        self.calls_aside: dict[int, tuple] = {}
         self.created = _created(ruleset)
         # The end conditions checked after every step that may change them (at_once.py).
         self.at_once = [(i, e, at_once_reads(e)) for i, e in enumerate(ruleset.end) if e.at_once]

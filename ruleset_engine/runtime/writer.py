@@ -206,7 +206,14 @@ class FunctionWriter:
         """Whether this expression's untraced pools carry what they set aside (program.tracked; a
         formula written on the fly, a dice param's, by whether it calls aside itself)."""
         p = self.program
-        return p.aside and (id(expr) in p.tracked or dice_ast.reads_aside(expr.tree))
+        if not p.aside:
+            return False
+        if id(expr) in p.tracked:
+            return True
+        known = p.calls_aside.get(id(expr))
+        if known is None:     # a pure function of the tree, which is never changed once parsed
+            known = p.calls_aside[id(expr)] = (expr, dice_ast.reads_aside(expr.tree))
+        return known[1]
 
     def lowering(self, text: str, rng: str = "R", aside: bool = False) -> Lowering:
         p = self.program
