@@ -56,6 +56,12 @@ def text_of(value, style: Style) -> str:
     return format_value(value, style.lang)
 
 
+def filled(shown: str, style: Style) -> str:
+    """A shown value that is an empty text as a dash, where words follow it in a line ("words , used 0"
+    would dangle); a table's grid keeps an empty cell empty."""
+    return shown if shown != "" else ("-" if style.ascii_only else "—")
+
+
 def event(e: dict, style: Style, innermost: str | None = None, labels: dict | None = None):
     """One event as a renderable, or None for the events a table need not see (set, note, ...)."""
     kind = e["kind"]
@@ -330,7 +336,8 @@ def pair_table(game, name: str, style: Style):
     spec = game.ruleset.pairs[name]
     title = text_of(spec.label, style) if spec.label is not None else name
     arrow = "->" if style.ascii_only else "→"
-    defaults = ", ".join(f"{named(field, style)} {text_of(value, style)}" for field, value in spec.fields.items())
+    defaults = ", ".join(f"{named(field, style)} {filled(text_of(value, style), style)}"
+                         for field, value in spec.fields.items())
     way = _("from {arrow} to").format(arrow=arrow) if spec.ordered else _("either way")
     table = RichTable(title=f"{title} ({way})",
                       caption=_("any other pair: {defaults}").format(defaults=defaults) if defaults else None,

@@ -376,7 +376,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                         args.workers).format(ruleset=data['ruleset'], games=i18n.number(data['games']),
                                              seed=data['seed'], workers=args.workers,
                                              seconds=i18n.number(summary.seconds, 1), rate=i18n.number(rate, 0)))
-    print(_("params: {params}").format(params=", ".join(f"{k}={v}" for k, v in data["params"].items())))
+    if data["params"]:              # a ruleset without params has no line for them, as report: has none
+        print(_("params: {params}").format(params=", ".join(f"{k}={v}" for k, v in data["params"].items())))
     print(_("results:"))
     from rich.cells import cell_len as cell_width
 

@@ -75,6 +75,21 @@ def test_simulate_bad_arguments_exit_2(args, message, capsys):
     assert message in capsys.readouterr().err
 
 
+def test_simulate_of_a_ruleset_without_params_shows_no_params_line(capsys):
+    from pathlib import Path
+
+    ruleset = Path(__file__).parent / "rulesets" / "end-at-once.yaml"      # no params:
+    assert cli.main(["simulate", str(ruleset), "-n", "3", "--seed", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("end-at-once: 3 games, seed 1") and lines[1] == "results:", lines
+    assert not any(line.startswith("params:") for line in lines)
+
+
+def test_simulate_of_a_ruleset_with_params_names_them(capsys):
+    assert cli.main(["simulate", "attack-of-the-vampires", "-n", "3", "--seed", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("params: ")
+
+
 def test_a_missing_script_file_is_one_line(tmp_path):
     import os
 

@@ -114,8 +114,20 @@ def test_a_ruleset_is_loaded_and_checked_once(monkeypatch, capsys):
     (["(N)d6", "--grid", "N=1..50", "--grid", "M=1..50"], "cells"),
     (["2d6!", "--depth", "99"], "--depth"),
     (["2d6", "--set", "x=1"], "--ruleset"),
+    # a --grid name the expression never reads would chart one value everywhere
+    (["count((params.dice)d10, >= 6)", "--grid", "dice=2..6"],
+     "--grid dice: the expression does not read dice; it reads params.dice"),
+    (["(N)d10", "--grid", "N=1..2", "--grid", "D=6..7"], "--grid D: the expression does not read D; it reads N"),
+    (["count(5d10, >= 6)", "--grid", "dice=2..6"], "--grid dice: the expression reads no names"),
 ])
 def test_bad_input_is_a_message_and_exit_2(args, message, capsys):
     assert cli.main(["prob", *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("dusk prob: ") and message in err and "Traceback" not in err
+
+
+def test_a_grid_name_read_only_through_a_let_is_read(capsys):
+    # P = N: the mean count of tens in 1d10 is 1/10, in 2d10 2/10
+    assert cli.main(["prob", "count((P)d10, == 10)", "--let", "P=N", "--grid", "N=1..2"]) == 0
+    out = capsys.readouterr().out
+    assert "0.10" in out and "0.20" in out

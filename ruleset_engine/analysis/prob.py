@@ -360,7 +360,15 @@ def grid(expression: str, axes: list[tuple[str, list[int]]], *, at_least: int | 
         raise ProbError(i18n._("the chart would have {cells} cells, more than {limit}").format(
                             cells=i18n.number(cells), limit=MAX_GRID_CELLS))
     _check_options(depth, samples)
-    _compiled(expression, formulas)        # a bad expression is refused before any cell is worked out
+    compiled = _compiled(expression, formulas)     # a bad expression is refused before any cell is worked out
+    # A --grid name the expression (or a --let it reads) never reads would give a flat chart: refused.
+    read = {".".join(path) for expr in [compiled] + [compile_expression(text, formulas=formulas) for _, text in lets]
+            for path, _ in expr.names}
+    for name, _values in axes:
+        if name not in {dotted.split(".")[0] for dotted in read}:
+            raise ProbError((i18n._("--grid {name}: the expression does not read {name}; it reads {names}") if read
+                             else i18n._("--grid {name}: the expression reads no names")).format(
+                                 name=name, names=", ".join(sorted(read))))
     table, answers = [], []
     for r in rows[1]:
         line, found = [], []

@@ -191,12 +191,12 @@ def coverage(name: str, keys, rows, gaps_ok: bool, first_match: bool) -> list[tu
                 common = [_common(a, b) for a, b in zip(first.matchers, second.matchers)]
                 found.append((_("table {name!r}: rows {first} and {second} overlap at {where} (set first_match: "
                                 "true if the first row should win)").format(
-                    name=name, first=pair[0], second=pair[1], where=_where(keys, common)), pair[1]))
+                    name=name, first=pair[0] + 1, second=pair[1] + 1, where=_where(keys, common)), pair[1]))
     if first_match:
         for i in range(len(rows)):
             if i not in reachable:
                 found.append((_("table {name!r}: row {row} can never match: the rows before it match everything "
-                                "it does").format(name=name, row=i), i))
+                                "it does").format(name=name, row=i + 1), i))
     if gaps and not gaps_ok:
         if len(keys) == 1:
             for lo, hi, after in _merged(gaps, rows):

@@ -39,6 +39,16 @@ def test_table_lists_the_records_written_and_state_shows_them_too():
     assert "= 3" in shown
 
 
+def test_an_empty_text_default_shows_as_a_dash_not_a_dangling_comma():
+    # bond's defaults: kind 'none', strength 0, words "" (an empty text)
+    repl, out = make_repl(GAME, seed=3)
+    caption = [line.strip() for line in run(repl, out, "table bond").splitlines() if "any other pair" in line]
+    assert caption == ["any other pair: kind none, strength 0, words —"]
+    repl, out = make_repl(GAME, seed=3, ascii_only=True)
+    caption = [line.strip() for line in run(repl, out, "table bond").splitlines() if "any other pair" in line]
+    assert caption == ["any other pair: kind none, strength 0, words -"]
+
+
 def test_unknown_names_after_table_name_the_pairs_too():
     repl, out = make_repl(GAME, seed=3)
     shown = run(repl, out, "table bonds")

@@ -53,14 +53,14 @@ def test_a_two_key_table_with_a_hole_says_where(tmp_path):
 
 def test_a_two_key_table_with_overlapping_rows_names_both(tmp_path):
     found = problems_of(tmp_path, GRID.replace('"1..2", scale: scene', '"0..2", scale: scene'))
-    assert any("rows 2 and 3 overlap at net 0..0, scale 'scene'" in p for p in found), found
+    assert any("rows 3 and 4 overlap at net 0..0, scale 'scene'" in p for p in found), found
 
 
 def test_first_match_allows_overlaps_but_not_rows_that_can_never_match(tmp_path):
     body = GRID.rstrip(" ").replace("key: [net, scale]", "key: [net, scale]\n        first_match: true") + \
         "          - {net: 5, scale: scene, out: never}\n"
     found = problems_of(tmp_path, body)
-    assert found and all("row 5 can never match" in p for p in found), found
+    assert found and all("row 6 can never match" in p for p in found), found
 
 
 def test_a_default_row_fills_the_holes(tmp_path):
