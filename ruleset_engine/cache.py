@@ -12,7 +12,9 @@ Nothing here ever raises: a cache that cannot be read, written or pruned is simp
 
 from __future__ import annotations
 
+import hashlib
 import os
+import threading
 import time
 
 MAX_AGE = 30 * 86400        # seconds a file may go unused before it is removed
@@ -31,6 +33,39 @@ def folder(name: str) -> str | None:
     except ImportError:   # pragma: no cover - a declared dependency
         return None
     return os.path.join(user_cache_dir("dusk", appauthor=False), name)
+
+
+def read_sealed(path: str, limit: int) -> bytes | None:
+    """The body of a file `write_sealed` wrote, when its first line is still the SHA-256 of the rest
+    and it holds at most `limit` bytes; None otherwise (no file, a damaged or cut one). A body read
+    is marked `used`. Raises OSError when the file cannot be read."""
+    with open(path, "rb") as handle:
+        raw = handle.read(limit + 1)
+    if len(raw) > limit:
+        return None
+    head, _, body = raw.partition(b"\n")
+    if head != hashlib.sha256(body).hexdigest().encode("ascii"):
+        return None
+    used(path)
+    return body
+
+
+def write_sealed(path: str, body: bytes) -> None:
+    """Keep `body` in `path`, sealed by its SHA-256 on the first line, whole or not at all (written
+    aside, then moved in place: a reader never sees half a file); then prune its folder. Nothing
+    when it cannot be written."""
+    temporary = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "wb") as handle:
+            handle.write(hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body)
+        os.replace(temporary, path)
+        prune(os.path.dirname(path))
+    except OSError:
+        try:
+            os.remove(temporary)
+        except OSError:
+            pass
 
 
 def used(path: str, now: float | None = None) -> None:

@@ -106,12 +106,8 @@ def _folder() -> str | None:
 def _read(path: str, code: str) -> dict:
     """The encoded trees of a file, checked; {} when there is none fit to use."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE + 1)
-        if len(raw) > MAX_FILE:
-            return {}
-        head, _, body = raw.partition(b"\n")
-        if head.decode("ascii") != hashlib.sha256(body).hexdigest():
+        body = cache.read_sealed(path, MAX_FILE)
+        if body is None:
             return {}
         data = json.loads(body)
         if not isinstance(data, dict) or data.get("code") != code or not isinstance(data.get("trees"), dict):
@@ -119,7 +115,6 @@ def _read(path: str, code: str) -> dict:
         trees = data["trees"]
         if not all(isinstance(k, str) for k in trees):
             return {}
-        cache.used(path)
         return trees
     except (OSError, ValueError, UnicodeError, RecursionError):
         return {}
@@ -129,18 +124,7 @@ def _write(path: str, code: str, trees: dict) -> None:
     body = json.dumps({"code": code, "trees": trees}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if len(body) > MAX_FILE:
         return
-    temporary = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(temporary, "wb") as handle:
-            handle.write(hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body)
-        os.replace(temporary, path)     # whole or not at all: a reader never sees half a file
-        cache.prune(os.path.dirname(path))
-    except OSError:
-        try:
-            os.remove(temporary)
-        except OSError:
-            pass
+    cache.write_sealed(path, body)
 
 
 @contextmanager

@@ -21,7 +21,6 @@ import hashlib
 import importlib.util
 import json
 import os
-import threading
 
 from .. import cache
 from ..dice.runtime import MAX_NUMBER
@@ -160,12 +159,8 @@ def recall(text: str, filename: str):
         if found is None:
             return None
         path, code = found
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE + 1)
-        if len(raw) > MAX_FILE:
-            return None
-        head, _, body = raw.partition(b"\n")
-        if head.decode("ascii") != hashlib.sha256(body).hexdigest():
+        body = cache.read_sealed(path, MAX_FILE)
+        if body is None:
             return None
         held = json.loads(body)
         if not isinstance(held, dict) or held.get("code") != code or "data" not in held:
@@ -173,7 +168,6 @@ def recall(text: str, filename: str):
         data = decode(held["data"], filename)
         if not isinstance(data, LDict):      # only a mapping is a ruleset, a sheet or a chapter read well
             return None
-        cache.used(path)
         return data
     except (OSError, ValueError, UnicodeError, RecursionError, _Unfit):
         return None
@@ -192,15 +186,4 @@ def keep(text: str, data) -> None:
         return
     if len(body) > MAX_FILE:
         return
-    temporary = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(temporary, "wb") as handle:
-            handle.write(hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body)
-        os.replace(temporary, path)     # whole or not at all: a reader never sees half a file
-        cache.prune(os.path.dirname(path))
-    except OSError:
-        try:
-            os.remove(temporary)
-        except OSError:
-            pass
+    cache.write_sealed(path, body)
