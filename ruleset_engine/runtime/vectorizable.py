@@ -223,13 +223,12 @@ def unread_locals(ruleset: model.Ruleset, read: set) -> dict:
             # A step reads a place itself only where it writes it (move:'s source, mark:'s track); one that
             # may write anything (writes None: create:, pair:) reads through its formulas and texts only.
             writes = kind.writes(step) if kind.writes is not None else ()
-            if kind.key in ("let", "roll", "set", "for_each"):
-                names = [target[0] for target in writes if len(target) == 1] if kind.key == "set" else \
-                    [name for name, _ in kind.binds(step)]
-                given.update(names)
-                writers.append((step, names))
-            else:
-                kept.update(target[0] for target in writes)
+            dropped = list(kind.drops(step))     # the locals its vector form may keep no value of
+            if dropped:
+                given.update(dropped)
+                writers.append((step, dropped))
+            # a place written through a local (set: {c.done: 1}) reads the local
+            kept.update(target[0] for target in writes if len(target) > 1 or target[0] not in dropped)
         if not given - kept:
             continue
         for step in steps:          # the texts, read only where some local may still be unread

@@ -537,6 +537,7 @@ FOR_EACH = StepKind("for_each", ForEachStep, ("for_each", "in", "where", "by", "
                     check_for_each, lower_for_each, helpers={"_each": each, "_ordered": ordered}, nested=("body",),
                     vector=vector_for_each, writes=nothing,
                     binds=lambda s: [(s.var, None)], formulas=lambda s: given(s.source, s.only, *s.by),
+                    drops=lambda s: [s.var],
                     assigns=lambda s, block: set(),      # a group or a pool may be empty
                     schema={
                         "for_each": {"$ref": "#/$defs/name"},

@@ -31,6 +31,9 @@ blocks inside a step (`nested`) are walked for their own facts:
     makes(step)    -> the groups it makes instances of (create:)
     answers(step)  -> the locals it binds to a person's answer (ask:'s as:), which dusk check
                       --playouts reports when nothing reads them
+    drops(step)    -> the locals its vector form keeps no value of when nothing a simulation plays
+                      reads them (let:, roll:, a set: of a one-word place, for_each's name; read by
+                      runtime/vectorizable.unread_locals); a place written through a local reads it
     assigns(step, block) -> the locals it surely sets once it has run through, `block(steps)` saying
                       it of a block inside; None (the default): what it binds and the one-word places
                       it writes (ruleset/assigned.py: a read of a local some way does not set is refused)
@@ -86,6 +89,7 @@ class StepKind:
     shows: Callable = nothing
     makes: Callable = nothing
     answers: Callable = nothing
+    drops: Callable = nothing
     # Whether the step's values are given back at a point of the game's clock (set: with until:): both
     # loop machines keep a clock for the timers only when some step is timed.
     timed: Callable = lambda step: False

@@ -203,6 +203,10 @@ def _bound(step) -> list:
     return list(step.assignments)
 
 
+def _names(step) -> list:
+    return [name for name, _ in step.assignments]
+
+
 def _evaluated(step) -> list:
     return [formula for _, formula in step.assignments]
 
@@ -217,20 +221,22 @@ SET = StepKind("set", SetStep, ("set", "until"),
                binds=lambda s: [(target[0], formula) for target, formula in s.assignments if len(target) == 1],
                formulas=lambda s: _evaluated(s) + (given(s.until[1]) if s.until is not None else []),
                timed=lambda s: s.until is not None,
+               # a timed set: gives each place back later, so its timer reads the local then
+               drops=lambda s: [] if s.until is not None else [t[0] for t, _ in s.assignments if len(t) == 1],
                schema={
                    "set": {"$ref": "#/$defs/assignments"},
                    "until": {"$ref": "#/$defs/formula",
                              "description": "The values hold until this point of the game's clock, then each place takes back what it held: a loop level's name (the end of its current iteration), or a formula of one level's counter (loop.turn + 2)."},
                })
 LET = StepKind("let", LetStep, ("let",), "binds local names", 'let: {net: "max(0, hits - ones)"}', check_let, lower_let,
-               vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated,
+               vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated, drops=_names,
                schema={
                    "let": {"$ref": "#/$defs/assignments"},
                })
 ROLL = StepKind("roll", RollStep, ("roll", "label"),
                 "binds the value (a pool keeps its dice and what was set aside) and logs the roll with every die",
                 'roll: {blue: "[kept, (3 - size(kept))d6]"}\nlabel: Search', check_roll, lower_roll,
-                vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated,
+                vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated, drops=_names,
                 shows=lambda s: given(s.label),
                 schema={
                     "roll": {"$ref": "#/$defs/assignments"},
