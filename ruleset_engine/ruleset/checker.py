@@ -461,8 +461,9 @@ class RulesetChecker:
         """The scope after a block inside a step has run through (what repeat's until: reads)."""
         return after(scope, steps)
 
-    def target(self, text: str, path, scope: Scope, what: str) -> tuple[str, ...] | None:
-        """A place a step writes to: a state variable, a local, or a field of an entity (not a track)."""
+    def target(self, text: str, path, scope: Scope, what: str, reads: bool = False) -> tuple[str, ...] | None:
+        """A place a step writes to: a state variable, a local, or a field of an entity (not a track).
+        `reads`: the step reads the place too (move:'s from and to), so a local must be set there."""
         parts = tuple(text.split("."))
         head = parts[0]
         info = scope.local.get(head) if head in scope.local else ("entity", head) if head in self.entities else None
@@ -473,9 +474,9 @@ class RulesetChecker:
                          at_key=True)
             return None
         if head in scope.local or head in self.state_names:
-            if head in scope.local and len(parts) > 1:
-                problem = self.names.member_problem(head, scope.local[head], parts[1:]) or \
-                    unset_problem(parts, scope)
+            if head in scope.local and (len(parts) > 1 or reads):
+                problem = (self.names.member_problem(head, scope.local[head], parts[1:]) if len(parts) > 1
+                           else None) or unset_problem(parts, scope)
                 if problem:
                     self.problem(_("{what}: {problem}").format(what=what, problem=problem), path, at_key=True)
             return parts

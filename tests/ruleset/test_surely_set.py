@@ -202,3 +202,44 @@ def test_a_field_of_an_instance_some_way_does_not_bind_is_refused_where_it_is_wr
               - set: {g.life: 0}
         """)
     assert len(found) == 1 and found[0].startswith("r.yaml:11:") and UNSET.format(name="g") in found[0], found
+
+
+def test_a_move_from_or_to_a_local_set_in_one_branch_is_refused(tmp_path):
+    # move: reads both of its places (it takes from one and adds to the other): line 10 is the move
+    # (`      - move: {count: 1, from: have, to: n}` once dedented), the key from: at column 26
+    body = """\
+    actions:
+      go:
+        steps:
+          - roll: {d: 1d6}
+          - if: sum(d) > 3
+            then: [{let: {have: 3}}]
+          - move: {count: 1, from: have, to: n}
+    """
+    assert problems(tmp_path, body) == [
+        f"r.yaml:10:26: move from: {UNSET.format(name='have')} (at actions.go.steps[2].move.from)"]
+    accepted(tmp_path, body.replace("then: [{let: {have: 3}}]", "then: [{set: {n: 1}}]").replace(
+        "          - roll: {d: 1d6}\n", "          - roll: {d: 1d6}\n          - let: {have: 3}\n"))
+
+
+def test_a_mark_of_an_instance_made_in_one_branch_is_refused(tmp_path):
+    # line 16 is the mark: step (`      - mark: c.health` once dedented), its key at column 9
+    body = """\
+    entities:
+      character:
+        count: 0
+        max: 5
+        names: "{'X'}"
+        tracks: {health: {boxes: 5}}
+    actions:
+      go:
+        steps:
+          - roll: {d: 1d6}
+          - if: sum(d) > 3
+            then: [{create: character, as: c}]
+          - mark: c.health
+    """
+    assert problems(tmp_path, body) == [
+        f"r.yaml:16:9: mark: {UNSET.format(name='c')} (at actions.go.steps[2].mark)"]
+    accepted(tmp_path, body.replace("            then: [{create: character, as: c}]\n          - mark: c.health\n",
+                                    "            then: [{create: character, as: c}, {mark: c.health}]\n"))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ruleset_engine.dice.kinds import ANY, NUM, POOL
 
 from ..marks import MarkRule, mark_typed, set_marked
+from ..names import unset_problem
 from ..model import Formula, Step
 from ..templates import format_value
 from ..yamlio import position_of
@@ -101,8 +102,8 @@ def check_move(c, item, path, scope):
     if ("count" in spec) == ("dice" in spec):
         c.problem(_("move takes count: (a number of dice) or dice: (a pool of faces)"), p)
         return None
-    source = c.target(spec["from"], p + ("from",), scope, "move from")
-    target = c.target(spec["to"], p + ("to",), scope, "move to")
+    source = c.target(spec["from"], p + ("from",), scope, "move from", reads=True)
+    target = c.target(spec["to"], p + ("to",), scope, "move to", reads=True)
     step = MoveStep(position_of(c.data, path), path, source or (), target or (),
                     count=c.formula(spec.get("count"), p + ("count",), scope),
                     dice=c.formula(spec.get("dice"), p + ("dice",), scope),
@@ -128,6 +129,10 @@ def check_mark(c, item, path, scope):
         c.problem(_("{key}: {text!r} is not a track (write ENTITY.TRACK, declared under entities: "
                     "tracks:{hint}){hint2}").format(
                       key=key, text=text, hint=hint, hint2=c.suggest(text, tracks)), tuple(path) + (key,))
+        return None
+    unset = unset_problem(parts, scope)     # an instance bound on some ways to this step only
+    if unset:
+        c.problem(_("{what}: {problem}").format(what=key, problem=unset), tuple(path) + (key,), at_key=True)
         return None
     kinds = c.entities[info[1]].get("marks", {}).get(parts[1])
     mark_type, rule = item.get("type"), None
