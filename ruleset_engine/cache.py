@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import threading
 import time
 
@@ -39,7 +40,12 @@ def read_sealed(path: str, limit: int) -> bytes | None:
     """The body of a file `write_sealed` wrote, when its first line is still the SHA-256 of the rest
     and it holds at most `limit` bytes; None otherwise (no file, a damaged or cut one). A body read
     is marked `used`. Raises OSError when the file cannot be read."""
-    with open(path, "rb") as handle:
+    # Not blocking, not through a link, and only a regular file: a FIFO or a device put under a
+    # cache file's name would otherwise hang the start or read without end.
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
         raw = handle.read(limit + 1)
     if len(raw) > limit:
         return None

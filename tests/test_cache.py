@@ -83,3 +83,30 @@ def test_the_caches_prune_when_they_write(tmp_path, monkeypatch):
     for name in ("parses", "verdicts"):
         assert not (tmp_path / name / "of an earlier version").exists(), name
         assert len(list((tmp_path / name).iterdir())) == 1, name
+
+
+def test_a_sealed_file_reads_back_and_anything_else_is_passed_over(tmp_path):
+    path = str(tmp_path / "reads" / "a.json")
+    cache.write_sealed(path, b'{"x": 1}')
+    assert cache.read_sealed(path, 100) == b'{"x": 1}'
+    assert cache.read_sealed(path, 5) is None            # more than the limit
+    with open(path, "r+b") as handle:                     # one byte of the body changed
+        handle.seek(-2, os.SEEK_END)
+        handle.write(b"2")
+    assert cache.read_sealed(path, 100) is None
+
+
+def test_a_fifo_or_a_link_under_a_cache_files_name_is_not_read(tmp_path):
+    # A FIFO would block open() for ever (no writer); a link may point anywhere. Neither is read.
+    fifo = str(tmp_path / "fifo.json")
+    os.mkfifo(fifo)
+    assert cache.read_sealed(fifo, 100) is None
+    real = str(tmp_path / "real.json")
+    cache.write_sealed(real, b"{}")
+    link = str(tmp_path / "link.json")
+    os.symlink(real, link)
+    try:
+        found = cache.read_sealed(link, 100)
+    except OSError:
+        found = None
+    assert found is None

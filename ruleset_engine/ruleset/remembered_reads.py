@@ -44,7 +44,9 @@ def _code() -> str:
     if _CODE is None:
         here = os.path.dirname(os.path.abspath(__file__))
         digest = hashlib.sha256(f"reads/{FORMAT}/{MAX_NUMBER}/{MAX_NODES}/{MAX_DEPTH}".encode())
-        paths = [os.path.join(here, name) for name in ("yamlio.py", "yamlparse.py", "remembered_reads.py")]
+        # the modules that read, and those whose classes a read is made of (LDict, LList, Position)
+        paths = [os.path.join(here, name) for name in ("yamlio.py", "yamlparse.py", "remembered_reads.py",
+                                                       "located.py", "problems.py")]
         paths.append(os.path.join(os.path.dirname(here), "textfile.py"))
         spec = importlib.util.find_spec("yaml")
         if spec is None or spec.origin is None:
