@@ -53,6 +53,7 @@ class RulesetChecker:
         self.nesting = 0                       # blocks of steps around the one being checked
         self.guards: dict = {}                 # group -> its acts: (who may act), once found sound
         self.formulas = NO_FORMULAS   # the named formulas every formula may call (formulas.py)
+        self.refused_locals: set = set()  # locals whose binding was refused (bind), its problem said
         self._called: dict = {}       # id(tree) -> (tree, the functions it calls): see called()
 
     # The global names, as the step checks read them.
@@ -87,6 +88,7 @@ class RulesetChecker:
                              if binder in ("let", "roll") else
                              "")),
                          path, at_key=binder in ("let", "roll"))
+            self.refused_locals.add(name)   # said once: a later read of it is not refused again as unset
         scope.define(name, info)
 
     # ---- reporting
@@ -447,13 +449,18 @@ class RulesetChecker:
                                  stray=stray[0], kinds=kinds[0], takes=takes),
                              p + (stray[0],), at_key=True)
                 continue
-            surely = scope.surely.copy()
+            surely, declared = scope.surely.copy(), set(scope.local)
             step = self.guarded(p, lambda c, *args: kind.check(*args), self, item, p, scope)
+            # A refused step, or a refused binding, has said what is wrong with it: the names it
+            # declared count as set, so that a later read of one does not say the mistake a second time.
+            declared = set(scope.local) - declared
             if step is not None:
-                scope.surely = surely | step_assigns(step)
+                scope.surely = surely | step_assigns(step) | (declared & self.refused_locals)
                 out.append(step)
                 if kind.ends_block:
                     ended_by = kinds[0]
+            else:
+                scope.surely = surely | declared
         return out
 
     @staticmethod

@@ -243,3 +243,17 @@ def test_a_mark_of_an_instance_made_in_one_branch_is_refused(tmp_path):
         f"r.yaml:16:9: mark: {UNSET.format(name='c')} (at actions.go.steps[2].mark)"]
     accepted(tmp_path, body.replace("            then: [{create: character, as: c}]\n          - mark: c.health\n",
                                     "            then: [{create: character, as: c}, {mark: c.health}]\n"))
+
+
+def test_a_refused_binding_is_said_once_not_again_where_it_is_read(tmp_path):
+    # roll: {n: ..} would hide the state variable n: refused at its key (line 7, column 16); the say:
+    # that reads n after it adds no second problem (it was the same mistake)
+    body = """\
+    actions:
+      go:
+        steps:
+          - roll: {n: 1d6}
+          - say: "{n}"
+    """
+    found = problems(tmp_path, body)
+    assert len(found) == 1 and found[0].startswith("r.yaml:7:16: roll: 'n' is a state variable"), found
