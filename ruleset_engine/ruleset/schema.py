@@ -106,7 +106,8 @@ def _message(err) -> tuple[str, bool]:
             best = min(err.context, key=lambda e: len(list(e.absolute_path)))
             return _message(best)[0], False
         return _("{kind} is not allowed here").format(kind=_kind(err.instance)), False
-    if v == "anyOf" and any(s.get("$ref", "").endswith("/text") for s in err.validator_value if isinstance(s, dict)):
+    if v == "anyOf" and {s.get("$ref") for s in err.validator_value if isinstance(s, dict)} == \
+            {"#/$defs/formula", "#/$defs/text"}:
         # ask's auto: a formula, or (a text question's) a text: one per language a map
         return _("expected a formula, or a text (a string, or {form}), not {kind}").format(
             form="{en: ..., zh: ...}", kind=_kind(err.instance)), False
