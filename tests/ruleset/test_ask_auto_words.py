@@ -59,6 +59,18 @@ def test_the_table_s_language_picks_the_auto_words_in_every_mode(words_file, lan
         i18n.set_language(was)
 
 
+def test_workers_answer_in_the_table_s_language_too(words_file):
+    """A spawned worker starts in English: it is given the table's language, so two workers play the
+    games as one process does."""
+    was = i18n.language()
+    i18n.set_language("es")
+    try:
+        run = simulate(str(words_file), 8, seed=1, workers=2, backend="untraced")
+        assert run.tally.values["heard"].counts == {1: 8}
+    finally:
+        i18n.set_language(was)
+
+
 def problems_of(tmp_path, text):
     (tmp_path / "r.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(RulesetError) as info:
