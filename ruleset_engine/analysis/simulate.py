@@ -372,7 +372,9 @@ def run_tasks(tasks: list[Task], games: int, seed: int = 0, workers: int = 1, pr
     context = multiprocessing.get_context("spawn")
     held = _hold_interrupts()       # only while the workers start: the parent answers Ctrl-C
     try:
-        pool = context.Pool(workers)
+        # A spawned worker starts in English: it takes the table's language, in which a text
+        # question's auto: answers (steps/people.table_words) as one process would, and its messages.
+        pool = context.Pool(workers, initializer=i18n.set_language, initargs=(i18n.language(),))
     except BaseException:
         _let_interrupts(held)
         raise

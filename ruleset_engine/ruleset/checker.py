@@ -428,6 +428,7 @@ class RulesetChecker:
         for i, item in enumerate(items):
             p = tuple(path) + (i,)
             if not self.sound(p) or any(len(b) == len(p) + 1 and b[: len(p)] == p for b in self.broken):
+                self.declare_refused(item, scope)
                 continue      # the schema refused this step or one of its keys, and said why
             if ended_by is not None:
                 self.problem(_("this step can never run: the {ended_by} step before it always stops "
@@ -440,6 +441,7 @@ class RulesetChecker:
             if len(kinds) > 1:
                 self.problem(_("one step, one kind: this step has {items}; split it into steps").format(
                                  items=join_list([repr(k) for k in kinds])), p)
+                self.declare_refused(item, scope)
                 continue
             kind = KINDS[kinds[0]]
             stray = [k for k in item if k not in kind.takes and k not in ("id", "doc")]
@@ -448,9 +450,12 @@ class RulesetChecker:
                 self.problem(_("{stray}: does not go with {kinds}: (a {kinds} step takes {takes})").format(
                                  stray=stray[0], kinds=kinds[0], takes=takes),
                              p + (stray[0],), at_key=True)
+                self.declare_refused(item, scope)
                 continue
             surely, declared = scope.surely.copy(), set(scope.local)
             step = self.guarded(p, lambda c, *args: kind.check(*args), self, item, p, scope)
+            if step is None:
+                self.declare_refused(item, scope)
             # A refused step, or a refused binding, has said what is wrong with it: the names it
             # declared count as set, so that a later read of one does not say the mistake a second time.
             declared = set(scope.local) - declared
@@ -462,6 +467,22 @@ class RulesetChecker:
             else:
                 scope.surely = surely | declared
         return out
+
+    def declare_refused(self, item, scope: Scope) -> None:
+        """The locals a refused step would have bound for the steps after it (its kind's `declares`),
+        bound all the same: its own problem says what is wrong, and a later read of one of them is
+        no second problem. A name already bound keeps what it was bound as; one that is no name, or
+        would hide a state variable or an entity, is left (the step's problems are said already)."""
+        if not isinstance(item, dict):
+            return
+        for key in (k for k in KINDS if k in item):
+            for declared in KINDS[key].declares:
+                value = item.get(declared)
+                for name in value if isinstance(value, dict) else (value,):
+                    if isinstance(name, str) and name.isidentifier() and name not in scope.local and \
+                            name not in self.state_names and name not in self.entities:
+                        scope.define(name)
+                        scope.surely.add(name)
 
     @staticmethod
     def after(scope: Scope, steps: list) -> Scope:

@@ -106,6 +106,11 @@ def _message(err) -> tuple[str, bool]:
             best = min(err.context, key=lambda e: len(list(e.absolute_path)))
             return _message(best)[0], False
         return _("{kind} is not allowed here").format(kind=_kind(err.instance)), False
+    if v == "anyOf" and {s.get("$ref") for s in err.validator_value if isinstance(s, dict)} == \
+            {"#/$defs/formula", "#/$defs/text"}:
+        # ask's auto: a formula, or (a text question's) a text: one per language a map
+        return _("expected a formula, or a text (a string, or {form}), not {kind}").format(
+            form="{en: ..., zh: ...}", kind=_kind(err.instance)), False
     if v == "anyOf" and err.schema.get("description", "").startswith("A table cell"):
         return _("a table cell holds a number, true/false or a text, not {kind}").format(
             kind=_kind(err.instance)), False

@@ -56,5 +56,5 @@ def test_a_night_in_spanish(tmp_path):
     assert any(line.startswith("Amanece. 2 personajes viven un día más: Ana") for line in lines)
     assert any(line.startswith("Conflicto 1 de la Hora 1, una escena.") for line in lines)
     # None of the ruleset's English lines is said.
-    for english in ("Hour 1 begins.", "Dawn.", "the Vampire Pool", "Highest die"):
+    for english in ("Hour 1 begins.", "Dawn.", "the Vampire Pool", "Highest die", "to be told"):
         assert not any(english in line for line in lines), english

@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from babel.messages.pofile import read_po
 
 from ruleset_engine.repl.commands import BUILTINS
@@ -71,7 +72,8 @@ NOCHE = ["2", "Ana", "Beto", "auto", "help", "help scale", "scale shot", "auto 3
          "sheet Ana", "log 3", "undo", "sheet Nadie"]
 
 
-# At a Chinese table the Relationships are told in Chinese (the automatic answer is the ruleset's English).
+# At a Chinese table the Relationships are told in Chinese (typed here; the automatic answer's own
+# Chinese words are test_noche_s_automatic_relationships_in_the_table_s_language's).
 NOCHE_ZH = NOCHE[:3] + ["儿时的玩伴", "一起逃过难"] + NOCHE[3:]
 
 
@@ -117,6 +119,25 @@ def test_a_noche_night_in_spanish(tmp_path):
     assert "│ dado más alto │ desenlace" in transcript                # the table's column titles
     assert re.search(r"│ vivo +│ verdadero │", transcript) and re.search(r"│ casillas +│ □□□□□ 0/5 │", transcript)
     assert "Deshecho: auto 30 (turnos 2–5)." in transcript
+
+
+@pytest.mark.parametrize("lang, told", [
+    ("es", ["Beto tiene un Vínculo con Ana: Vínculo de Beto con Ana, aún por contar",
+            "Ana tiene un Vínculo con Beto: Vínculo de Ana con Beto, aún por contar"]),
+    ("zh", ["Beto 与 Ana 有羁绊：Beto 与 Ana 的羁绊（留待讲述）", "Ana 与 Beto 有羁绊：Ana 与 Beto 的羁绊（留待讲述）"]),
+])
+def test_noche_s_automatic_relationships_in_the_table_s_language(tmp_path, lang, told):
+    """auto: answers the Relationships' questions with the ruleset's words in the table's language
+    (its auto: carries one text per language), not its English ones."""
+    env = dict(os.environ, DUSK_DATA_DIR=str(tmp_path / "data"), DUSK_LANG="en", NO_COLOR="1", COLUMNS="120")
+    out = subprocess.run([sys.executable, "-m", "ruleset_engine", "play", "noche-de-los-vampiros", "--seed", "2",
+                          "--lang", lang, "--set", "hours=2", "-c", "2; Ana; Beto; auto"],
+                         capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    for line in told:
+        assert line in lines, out.stdout
+    assert "to be told" not in out.stdout and "Bond" not in out.stdout
 
 
 FIGHT = ["npc Brute nature 人类 str=3 dex=2 sta=2 brawl=2 type 普通", "initiative", "attack Kojiro Brute", "done",

@@ -138,4 +138,5 @@ ROLL_OFF = StepKind(
         "rolls": {"$ref": "#/$defs/formula"},
         "as": {"$ref": "#/$defs/name"},
     },
-    required=("each", "rolls", "as"))
+    required=("each", "rolls", "as"),
+    declares=("as",))

@@ -563,7 +563,8 @@ CALL = StepKind("call", CallStep, ("call", "with", "as"), "runs a procedure with
                     "call": {"$ref": "#/$defs/name"},
                     "with": {"type": "object", "additionalProperties": {"$ref": "#/$defs/formula"}},
                     "as": {"$ref": "#/$defs/name"},
-                })
+                },
+                declares=("as",))
 RETURN = StepKind("return", ReturnStep, ("return",),
                   "ends the procedure (or the action) with a value, or a record of named values", "return: net",
                   check_return, lower_return, ends_block=True,

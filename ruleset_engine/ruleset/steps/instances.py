@@ -158,4 +158,5 @@ CREATE = StepKind(
         "name": {"$ref": "#/$defs/text"},
         "fields": {"type": "object", "additionalProperties": {"$ref": "#/$defs/formula"}},
         "as": {"$ref": "#/$defs/name"},
-    })
+    },
+    declares=("as",))

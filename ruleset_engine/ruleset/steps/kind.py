@@ -37,6 +37,10 @@ blocks inside a step (`nested`) are walked for their own facts:
     assigns(step, block) -> the locals it surely sets once it has run through, `block(steps)` saying
                       it of a block inside; None (the default): what it binds and the one-word places
                       it writes (ruleset/assigned.py: a read of a local some way does not set is refused)
+
+`declares` names the keys of the step as written that name the locals it binds for the steps after
+it (ask's as:; let:'s keys): a step refused, by the schema or by its check, still binds them, so a
+later read of one adds no second problem to the one that says what is wrong (checker.declare_refused).
 """
 
 from __future__ import annotations
@@ -101,3 +105,5 @@ class StepKind:
     # definitions are written from these (ruleset/step_schema.py), so an editor knows a new kind.
     schema: dict = field(default_factory=dict)
     required: tuple[str, ...] = ()
+    # The keys as written that name the locals bound for the steps after it: a name, or a map of names.
+    declares: tuple[str, ...] = ()

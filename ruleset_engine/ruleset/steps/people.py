@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ruleset_engine import i18n
 from ruleset_engine.i18n import _
 
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 from ruleset_engine.dice.kinds import ANY, BOOL, NUM, POOL, STR
 
 from ..model import Formula, Step
-from ..templates import Template
+from ..templates import Template, as_text
 from ..yamlio import position_of
 from .kind import StepFailed, StepKind, nothing
 
@@ -52,6 +53,11 @@ def check_ask(c, item, path, scope):
         return None
     kind = kinds[0]
     prompt = c.text(item.get("ask"), p + ("ask",), scope)
+    if kind != "text" and isinstance(item["auto"], dict):
+        c.problem(_("only a text question's auto: is a text, with one per language; this auto: is a "
+                    "formula"), p + ("auto",))
+        c.bind(scope, item["as"], p + ("as",), "ask")     # so no problem follows from it
+        return None
     if kind == "text":
         return check_text_ask(c, item, path, scope, prompt)
     if kind == "choose":
@@ -77,7 +83,8 @@ def check_ask(c, item, path, scope):
 
 def check_text_ask(c, item, path, scope, prompt):
     """A question answered in words: its bounds of length are fixed numbers (a typed answer is always
-    bounded), and its auto: is a text, with placeholders, that stands in for what a person would write."""
+    bounded), and its auto: is a text, with placeholders, that stands in for what a person would write
+    (a string, or one per language as every text may be: the table's language picks it)."""
     p = tuple(path)
     c.bind(scope, item["as"], p + ("as",), "ask")     # bound even when refused, so no problem follows from it
     spec = item["text"] if isinstance(item["text"], dict) else {}
@@ -264,8 +271,14 @@ def automatic(w, step: AskStep) -> str:
     """The auto: answer's source: a formula's value, or for a text question its text, rendered now
     (in both modes, so a simulation stores the same words the table would)."""
     if step.kind == "text":
-        return f"str({w.text(step.auto)})"
+        return f"_table_words({w.text(step.auto)})"
     return w.value(step.auto)[0]
+
+
+def table_words(text) -> str:
+    """A text question's auto: answer as a person at the table would give it: one text, in the table's
+    language when the auto: has one per language (else by the fallback every text takes: FALLBACK)."""
+    return as_text(text, i18n.language())
 
 
 def lower_say(w, step: SayStep) -> None:
@@ -284,8 +297,11 @@ def vector_ask(m, step: AskStep, rows) -> None:
     if step.kind == "choose":
         vector_choose(m, step, rows)
         return
-    if step.kind == "text":       # words: its auto: is a text, rendered for each game
-        m.bind(step.var, rows, m.answers(step, rows, m.render(step.auto, rows), None, None, None))
+    if step.kind == "text":       # words: its auto: is a text, rendered for each game in the table's language
+        words = m.render(step.auto, rows)
+        if len(step.auto.parts) > 1:        # each game's LocalText, in the table's language
+            words[:] = [table_words(text) for text in words]
+        m.bind(step.var, rows, m.answers(step, rows, words, None, None, None))
         return
     low = m.per_row(m.number(step.min, rows), rows) if step.min is not None else None
     high = m.per_row(m.number(step.max, rows), rows) if step.max is not None else None
@@ -380,11 +396,11 @@ def vector_say(m, step, rows) -> None:
 ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no", "pick", "text", "choose", "default",
                                 "auto"),
                "a decision for a person: a number, a choice, yes or no, dice picked from a pool, a text "
-               "(text: {max: 80}, its auto: a text), or instances of a group (choose: {of: GROUP, where: TEST}); "
+               "(text: {max: 80}, its auto: a text, or one per language), or instances of a group (choose: {of: GROUP, where: TEST}); "
                "auto: answers it when nobody does (dusk simulate, auto N)",
                'ask: "{p.name}: how many dice?"\nas: risk\nnumber: {min: 1, max: p.dice}\nauto: p.dice',
                check_ask, lower_ask, vector=vector_ask,
-               helpers={"_offered": offered, "_chosen": chosen, "_auto_named": auto_named,
+               helpers={"_offered": offered, "_table_words": table_words, "_chosen": chosen, "_auto_named": auto_named,
                         "_nothing_offered": nothing_offered},
                writes=nothing, binds=lambda s: [(s.var, None)], answers=lambda s: [s.var],
                formulas=_ask_formulas,
@@ -410,9 +426,11 @@ ASK = StepKind("ask", AskStep, ("ask", "as", "who", "number", "choice", "yes_no"
                                              "max": {"$ref": "#/$defs/formula"}},
                               "description": "Instances of a group, offered by name: those that meet where:. Without min:/max: one instance; with them, several (a list)."},
                    "default": {"$ref": "#/$defs/formula"},
-                   "auto": {"$ref": "#/$defs/formula"},
+                   "auto": {"anyOf": [{"$ref": "#/$defs/formula"}, {"$ref": "#/$defs/text"}],
+                            "description": "The answer when nobody gives one: a formula; for a text question a text, or one per language."},
                },
-               required=("as", "auto"))
+               required=("as", "auto"),
+               declares=("as",))
 SAY = StepKind("say", SayStep, ("say",), "a line of the chronicle", 'say: "The guard strikes for {white}."',
                check_say, lower_say, vector=vector_say, writes=nothing, shows=lambda s: [s.text],
                schema={

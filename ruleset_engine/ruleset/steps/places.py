@@ -477,7 +477,8 @@ LOOKUP = StepKind("lookup", LookupStep, ("lookup", "key", "keys", "as", "quiet")
                       "quiet": {"type": "boolean",
                                 "description": "true: the row is bound and logged, not shown at the table"},
                   },
-                  required=("as",))
+                  required=("as",),
+                  declares=("as",))
 MOVE = StepKind("move", MoveStep, ("move", "quiet"),
                 "moves a number of dice between counts, or dice: POOL faces between pools; floor: keeps the source "
                 "from going below that many; quiet: true keeps it out of the table's output (it stays in the log)",

@@ -232,7 +232,8 @@ LET = StepKind("let", LetStep, ("let",), "binds local names", 'let: {net: "max(0
                vector=vector_let, writes=nothing, binds=_bound, formulas=_evaluated, drops=_names,
                schema={
                    "let": {"$ref": "#/$defs/assignments"},
-               })
+               },
+               declares=("let",))
 ROLL = StepKind("roll", RollStep, ("roll", "label"),
                 "binds the value (a pool keeps its dice and what was set aside) and logs the roll with every die",
                 'roll: {blue: "[kept, (3 - size(kept))d6]"}\nlabel: Search', check_roll, lower_roll,
@@ -241,7 +242,8 @@ ROLL = StepKind("roll", RollStep, ("roll", "label"),
                 schema={
                     "roll": {"$ref": "#/$defs/assignments"},
                     "label": {"$ref": "#/$defs/text"},
-                })
+                },
+                declares=("roll",))
 NOTE = StepKind("note", NoteStep, ("note",), "writes a text into a state variable or field",
                 'note: {latest: "The door opens on a {green}"}', check_note, lower_note,
                 vector=vector_note, writes=lambda s: [target for target, _ in s.notes], texts=lambda s: s.notes,
