@@ -29,19 +29,26 @@ BUILTIN_COMMANDS = ("help", "roll", "request", "prob", "state", "status", "log",
                     "dice", "new", "export", "sheet", "fill", "set", "save", "quit", "exit")
 
 
+def _mapping(value) -> dict:
+    """A section read as a mapping; {} for one the schema refused (a list where a mapping goes has its
+    own problem already, said with its place)."""
+    return value if isinstance(value, dict) else {}
+
+
 def typed_names(data) -> set[str]:
     """Every name of the ruleset a table may type or answer with."""
     names: set[str] = set()
     for section in ("params", "tables", "entities", "state", "pairs", "actions", "procedures", "formulas"):
-        names.update((data.get(section) or {}).keys())
-    names.update(level.get("name") for level in data.get("loop") or [] if isinstance(level, dict) and level.get("name"))
-    for spec in list((data.get("entities") or {}).values()) + list((data.get("pairs") or {}).values()):
+        names.update(_mapping(data.get(section)).keys())
+    loop = data.get("loop") if isinstance(data.get("loop"), list) else []
+    names.update(level.get("name") for level in loop if isinstance(level, dict) and level.get("name"))
+    for spec in list(_mapping(data.get("entities")).values()) + list(_mapping(data.get("pairs")).values()):
         if isinstance(spec, dict):
-            names.update((spec.get("fields") or {}).keys())       # a pair's fields too (`table bond`)
-            names.update((spec.get("tracks") or {}).keys())
-    for action in list((data.get("actions") or {}).values()) + list(data.get("loop") or []):
+            names.update(_mapping(spec.get("fields")).keys())       # a pair's fields too (`table bond`)
+            names.update(_mapping(spec.get("tracks")).keys())
+    for action in list(_mapping(data.get("actions")).values()) + loop:
         if isinstance(action, dict):
-            for name, param in (action.get("params") or {}).items():
+            for name, param in _mapping(action.get("params")).items():
                 names.add(name)
                 if isinstance(param, dict) and isinstance(param.get("word"), str):
                     names.add(param["word"])
