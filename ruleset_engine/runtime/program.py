@@ -39,7 +39,7 @@ from ruleset_engine.ruleset.steps import KINDS, StepFailed, new_track
 from ruleset_engine.ruleset.steps.kind import nothing
 from ruleset_engine.ruleset.templates import NO_DICE, LocalText, Template
 
-from . import machine, support
+from . import machine, remembered_kinds, support
 from .at_once import reads as at_once_reads
 from .errors import RuleError
 from .run import NOTHING
@@ -265,6 +265,22 @@ class ProgramWriter:
 
     # ---- the whole
     def build(self) -> Program:
+        # The kinds a writer for the same ruleset, params and mode settled on, remembered between runs
+        # (remembered_kinds.py): the program is written once from them when that pass checks.
+        memo = remembered_kinds.Memo.of(self.ruleset, self.params, traced=self.traced, run_limits=self.run_limits,
+                                        dice_limits=self.dice_limits, loop_args=self.loop_args,
+                                        coverage=self.coverage)
+        functions = self._from_memo(*memo.known) if memo is not None and memo.known is not None else None
+        if functions is None:
+            functions = self._from_scratch()
+            if memo is not None:
+                memo.keep(self._assumed(), self._observed())
+        return self._program(functions)
+
+    def _from_scratch(self) -> list:
+        """Every function, written pass after pass from no kind known until the kinds settle."""
+        self.state_kinds, self.field_kinds, self.proc_kinds, self.local_kinds = {}, {}, {}, {}
+        self.sites = {}
         for attempt in range(MAX_PASSES):
             self.problems = []
             functions = self.write()
@@ -277,9 +293,43 @@ class ProgramWriter:
             for name, observed in self.observed_locals.items():
                 settled &= _settle(self.local_kinds.setdefault(name, {}), observed, widen=attempt >= 3)
             if settled:
-                break
-        else:  # pragma: no cover - kinds only widen after the third pass, so they settle
-            raise RuntimeError("the kinds of a ruleset's values did not settle")
+                return functions
+        raise RuntimeError("the kinds of a ruleset's values did not settle")  # pragma: no cover - they widen
+
+    def _from_memo(self, assumed: remembered_kinds.Kinds, observed: remembered_kinds.Kinds) -> list | None:
+        """Every function, written once under the remembered kinds; None (the writer starts from scratch)
+        unless that pass observes exactly the kinds remembered, each within the kind assumed, and finds
+        no problem. A remembered file is the user's, and may hold anything: a pass under kinds that
+        are wrong may find problems a ruleset does not have, or fail; either only costs that pass."""
+        assumed = assumed.copy()
+        self.state_kinds, self.field_kinds, self.proc_kinds = assumed.state, assumed.fields, assumed.procs
+        self.local_kinds = assumed.locals
+        self.problems = []
+        try:
+            functions = self.write()
+        except Exception:   # noqa: BLE001 - written again from scratch, which raises what is really wrong
+            return None
+        if self.problems or self._observed() != observed:
+            return None
+        # Every kind observed within the one assumed: the check the last pass from scratch makes.
+        check = assumed.copy()
+        for was, seen in ((check.state, observed.state), (check.fields, observed.fields), (check.procs, observed.procs)):
+            if not _settle(was, seen, widen=True):
+                return None
+        for name, seen in observed.locals.items():
+            if not _settle(check.locals.setdefault(name, {}), seen, widen=True):
+                return None
+        return functions
+
+    def _assumed(self) -> remembered_kinds.Kinds:
+        return remembered_kinds.Kinds(self.state_kinds, self.field_kinds, self.proc_kinds,
+                                      {name: kinds for name, kinds in self.local_kinds.items() if kinds})
+
+    def _observed(self) -> remembered_kinds.Kinds:
+        return remembered_kinds.Kinds(self.observed_state, self.observed_fields, self.observed_procs,
+                                      {name: kinds for name, kinds in self.observed_locals.items() if kinds})
+
+    def _program(self, functions: list) -> Program:
         source, origins = self.assemble(functions)
         namespace = self.namespace()
         reached: set = set()
