@@ -1,6 +1,7 @@
 """The user's cache folder: where what dusk remembers between runs is kept, and kept from growing.
 
-Everything remembered (parses in `parses/`, verdicts in `verdicts/`, YAML reads in `reads/`) lives in
+Everything remembered (parses in `parses/`, verdicts in `verdicts/`, YAML reads in `reads/`, the kinds
+the program writer settled on in `kinds/`) lives in
 DUSK_CACHE_DIR, else the platform's cache folder, one file per thing, named by a SHA-256 of what it
 was made from and by which code. A file of an earlier version of dusk (or of a ruleset since edited)
 is never found again, so it would stay forever: `prune` removes the files of a folder that have not

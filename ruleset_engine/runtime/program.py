@@ -11,7 +11,8 @@ machine.py. The mode is a switch of this one writer:
 
 The writer infers the kind of every state variable, entity field, local and procedure parameter
 by writing the program until they settle, so the code checks at run time only what it cannot know
-before (and the same in both modes). Each line remembers the formula or step it came from: an
+before (and the same in both modes); the kinds settled on are remembered between runs
+(remembered_kinds.py), so a second start writes the program once. Each line remembers the formula or step it came from: an
 error while the program runs is reported where the ruleset wrote it, with a caret.
 """
 
