@@ -215,6 +215,33 @@ def test_a_memo_of_wrong_kinds_gives_the_program_from_scratch(name, traced, wron
     assert passes[-1] == 1      # the right kinds are remembered again
 
 
+def test_a_crafted_memo_that_checks_is_believed_and_its_program_plays_the_same_games(folder, passes):
+    """The limit of the check, shown: a file made on purpose to hold other kinds that do check (every
+    value assumed `any`, with what a pass under that observes) is believed, as the cache's files are
+    (docs/limits.md). Its program is another (it checks at run time what the settled kinds knew),
+    but every kind written is within the kind assumed, so it plays every game as the program from
+    scratch plays it."""
+    from ruleset_engine.analysis.simulate import play_game
+
+    name = "noche-de-los-vampiros"
+    fresh = build(name, passes, traced=False)
+    path = memo_file(folder)
+    data = held(path)
+    writer = ProgramWriter(ruleset(name), resolve_params(ruleset(name), None), traced=False,
+                           run_limits=DEFAULT_RUN_LIMITS)
+    wide = remembered_kinds.decode({part: _all(ANY)(rows) for part, rows in data["assumed"].items()})
+    writer.state_kinds, writer.field_kinds, writer.proc_kinds, writer.local_kinds = \
+        wide.state, wide.fields, wide.procs, wide.locals
+    writer.write()
+    data["assumed"] = remembered_kinds.encode(wide)
+    data["observed"] = remembered_kinds.encode(writer._observed())
+    seal(path, data)
+    crafted = build(name, passes, traced=False)
+    assert passes[-1] == 1 and crafted.source != fresh.source
+    for seed in range(30):
+        assert play_game(crafted, seed)[:3] == play_game(fresh, seed)[:3]
+
+
 def test_kinds_under_which_the_ruleset_has_problems_cost_a_pass_not_an_error(written, folder, passes, monkeypatch):
     """A memo saying a reported value is a text: that pass finds a problem the ruleset does not
     have; the program is written from scratch, and no error is said."""
