@@ -569,7 +569,7 @@ RECORDS_HELP = N_("write a row per game to FILE: .parquet (needs pyarrow: pip in
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = argparse_words.Parser(
         prog="dusk",
         description=_("A rules-as-data engine for dice games: YAML rulesets, one dice language, one engine."),
     )
@@ -579,7 +579,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lang", type=language_code, metavar="CODE", dest="top_lang",
                         help=_("dusk's words in this language (en, zh, es, ...; default: DUSK_LANG, else the "
                                "locale's, else English)"))
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # Each command's arguments are made when it is parsed (argparse_words.CommandParser). The prog of
+    # the commands' usage, argparse's own (`dusk`: the top has no positional argument before the
+    # command), is given: argparse would make a formatter to write it, asking the terminal's width.
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=argparse_words.CommandParser,
+                                prog=parser.prog)
     sub.required = True
 
     roll = sub.add_parser(
