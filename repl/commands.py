@@ -17,7 +17,7 @@ import copy
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -30,13 +30,16 @@ from ruleset_engine import DecisionError, DuskError, GameError, InputError, as_t
 from ruleset_engine import i18n
 from ruleset_engine.i18n import N_, _, ngettext
 
-from . import fill, render
+from . import render
 from ruleset_engine import result_words
 from .labels import Labels
 from .typed import typed as typed_params, usage as typed_usage, words as typed_words
 from .written import write_text
 from .journal import log_bug
 from .session import Session
+
+if TYPE_CHECKING:      # fill.py is imported by the commands that fill a sheet, not at every start
+    from . import fill
 
 # What a person can cause: a DuskError (bad dice text with its caret, a rule that failed, a damaged
 # session file, a command's arguments that cannot be read: InputError...), a file that cannot be
@@ -134,6 +137,8 @@ class Repl:
         if self.confirm is not None:
             return _("sure? (yes/no) > ")
         if self.filling is not None:
+            from . import fill
+
             return fill.question(self.filling, self.session.game, self.style.lang)
         if self.decision is not None:
             prompt = as_text(self.decision.texts, self.style.lang) if self.decision.texts else self.decision.prompt
@@ -286,6 +291,8 @@ class Repl:
             self.show("The sheet is left as it was.")
             self._command(line)          # and the table is left, as quit says
             return
+        from . import fill
+
         if not fill.answer(self.filling, self.session.game, line):
             return
         done, self.filling = self.filling, None
@@ -909,6 +916,8 @@ def cmd_fill(repl: Repl, rest: str) -> None:
         raise InputError(_("fill whose sheet? fill NAME (sheet lists the names)"))
     if repl.decision is not None:
         raise GameError(_("a question waits: answer it first (or undo drops it)"))
+    from . import fill      # here: fill is the one command that needs it (a start does not)
+
     repl.filling = fill.begin(repl.session.game, rest.strip(), f"fill {rest.strip()}")
 
 

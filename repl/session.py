@@ -95,10 +95,11 @@ class Session:
         `dice`: "auto" (the game rolls) or "manual" (every roll asks for the faces of real dice).
         `sheets`: sheet files and folders the table brought (read and checked here, before the game)."""
         ruleset = dusk.load(source)
-        from ruleset_engine.ruleset.sheets import Sheet, read_all
+        if sheets:      # the sheets' module is imported only for sheets (a plain start has none)
+            from ruleset_engine.ruleset.sheets import Sheet, read_all
 
-        if sheets and not all(isinstance(s, Sheet) for s in sheets):
-            sheets = read_all(sheets, ruleset)
+            if not all(isinstance(s, Sheet) for s in sheets):
+                sheets = read_all(sheets, ruleset)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         game = dusk.Game.start(ruleset, params, seed, manual_dice=dice == "manual", sheets=sheets)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import errno
 import os
-import tempfile
 from pathlib import Path
 
 from ruleset_engine import GameError
@@ -59,6 +58,8 @@ def write_text(path: Path, text, *, force: bool = False, session_file: Path | No
             _unlink(path)      # a file half written is nobody's
             raise
         return
+    import tempfile     # here: only a replaced file needs it (with shutil, bz2 and lzma it weighs on every start)
+
     fd, temporary = tempfile.mkstemp(prefix=".dusk-", dir=path.parent or Path("."))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -1,10 +1,14 @@
-"""argparse's own words (`usage:`, `options`, `error:`, `invalid choice`) in the table's language.
+"""argparse as the `dusk` command uses it: its own words (`usage:`, `options`, `error:`, `invalid
+choice`) in the table's language, and a parser that costs a start little.
 
 argparse writes its words through gettext's default domain, which dusk does not use: `install()`
 points argparse's `_` and `ngettext` at dusk's catalogs (ruleset_engine.i18n) for the process, so
 `dusk --help`, every subcommand's `--help` and argparse's errors speak the chosen language. The
 messages are listed below, marked for extraction exactly as argparse writes them (its %-style
 placeholders kept), so `make catalogs` carries them into each language's catalog.
+
+`Parser` is argparse's parser less two costs of every start (see its docstring); what it parses,
+and every help and error it writes, are argparse's own.
 """
 
 from __future__ import annotations
@@ -74,3 +78,73 @@ def language_asked(argv: list[str]) -> str | None:
         if value is not None and LANGUAGE.match(value):
             return value
     return None
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, less two costs of every start (some 8 ms of a `dusk play`):
+
+    * add_argument checks the argument's metavar with a help formatter, which needs no width for it,
+      and argparse's formatter asks the terminal's width as it is made (importing shutil, with bz2 and
+      lzma, for the first): the check's formatter is given a width. A help or an error is written by
+      argparse's formatter as made by argparse, at the terminal's width;
+    * a command's parser (`parser_class` of add_subparsers: `CommandParser`) adds its arguments when it
+      is first used (to parse, to write its usage or help): a command line runs one command, and the
+      others' arguments, some hundred, were made for nothing.
+    """
+
+    _checking = False       # in add_argument: the formatter made is for the metavar's check
+
+    def add_argument(self, *args, **kwargs):
+        self._checking = True
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            self._checking = False
+
+    def _get_formatter(self):
+        if self._checking:
+            return self.formatter_class(prog=self.prog, width=80)
+        return super()._get_formatter()
+
+
+class CommandParser(Parser):
+    """A command's parser: add_argument and set_defaults are kept, in order, and made when the parser
+    is first used (every way argparse uses a parser goes through parse_known_args, format_usage,
+    format_help or get_default)."""
+
+    def __init__(self, *args, **kwargs):
+        self._kept: list | None = []
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args, **kwargs):
+        if self._kept is None:
+            return super().add_argument(*args, **kwargs)
+        self._kept.append((super().add_argument, args, kwargs))
+        return None
+
+    def set_defaults(self, **kwargs):
+        if self._kept is None:
+            return super().set_defaults(**kwargs)
+        self._kept.append((super().set_defaults, (), kwargs))
+        return None
+
+    def _made(self) -> None:
+        kept, self._kept = self._kept, None
+        for call, args, kwargs in kept or ():
+            call(*args, **kwargs)
+
+    def parse_known_args(self, *args, **kwargs):
+        self._made()
+        return super().parse_known_args(*args, **kwargs)
+
+    def format_usage(self):
+        self._made()
+        return super().format_usage()
+
+    def format_help(self):
+        self._made()
+        return super().format_help()
+
+    def get_default(self, dest):
+        self._made()
+        return super().get_default(dest)

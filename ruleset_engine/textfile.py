@@ -32,6 +32,8 @@ _CONTROL_NAMES = {0x1B: "ESC", 0x07: "BEL", 0x08: "BS", 0x0D: "CR", 0x7F: "DEL",
 
 def control_character(text: str) -> str | None:
     """The first character of the text a terminal would act on, named (`U+001B (ESC)`), or None."""
+    if _CONTROLS.isdisjoint(text):      # most texts hold none: looked through at C's speed first
+        return None
     for ch in text:
         if ch in _CONTROLS:
             name = _CONTROL_NAMES.get(ord(ch))

@@ -356,3 +356,33 @@ def test_the_front_ends_reach_past_the_public_face_only_where_the_docs_say():
     docs = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
     for name in PAST_THE_FACE:
         assert name.rsplit(".", 1)[-1] + ".py" in docs, name
+
+
+# Imported by what needs them, never by a start: the table's first screen (`dusk play RULESET -c state`)
+# does without them. shutil (with bz2 and lzma) came with tempfile (export) and with argparse's help
+# formatter asking the terminal's width for every add_argument; the sheets' module with a start that
+# brought no sheet; fill.py with the table's commands.
+NOT_AT_START = ("shutil", "tempfile", "bz2", "lzma", "ruleset_engine.ruleset.sheets", "ruleset_engine.repl.fill")
+
+
+def test_a_table_starts_without_what_its_first_screen_does_not_need(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, DUSK_DATA_DIR=str(tmp_path / "data"), DUSK_CACHE_DIR=str(tmp_path / "cache"))
+    code = ("import sys, ruleset_engine.cli; status = ruleset_engine.cli.main(['play', 'attack-of-the-vampires', "
+            "'-c', 'state']); print('IMPORTED', status, sorted(m for m in sys.modules if m in %r))" % (NOT_AT_START,))
+    for _ in range(2):      # the second with the parses and reads remembered, as a start mostly is (a first
+        # one reads the YAML, parses the formulas and checks the schema: those libraries import what they need)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+        assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "IMPORTED 0 []", out.stdout[-500:]
+    # and each is there when its own work asks for it: the help, an export that replaces a file, sheets
+    code = ("import sys, io, contextlib, ruleset_engine.cli; from pathlib import Path; Path('x.md').write_text('old'); "
+            "f = io.StringIO(); r = contextlib.redirect_stdout(f); r.__enter__(); "
+            "ruleset_engine.cli.main(['play', 'attack-of-the-vampires', '-c', 'export --force x.md']); r.__exit__(None, None, None); "
+            "print('IMPORTED', sorted(m for m in sys.modules if m in ('tempfile', 'shutil')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert out.stdout.splitlines()[-1] == "IMPORTED ['shutil', 'tempfile']", out.stdout[-500:] + out.stderr
+    assert (tmp_path / "x.md").read_text(encoding="utf-8") != "old"

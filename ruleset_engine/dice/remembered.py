@@ -69,12 +69,12 @@ def decode(data):
     if data is None or isinstance(data, (bool, int, str)):
         return data
     if isinstance(data, list):
-        return tuple(decode(item) for item in data)
-    if isinstance(data, dict) and len(data) == 1:
+        return tuple([decode(item) for item in data])       # (a list, not a generator: a start decodes some
+    if isinstance(data, dict) and len(data) == 1:           # thousand nodes, and a generator costs each more)
         (name, values), = data.items()
         cls = _NODES.get(name)
         if cls is not None and isinstance(values, list) and len(values) == len(_field_names(cls)):
-            return cls(*(decode(value) for value in values))
+            return cls(*[decode(value) for value in values])
     raise _Unfit(type(data).__name__)
 
 

@@ -19,7 +19,8 @@ from . import model
 from .templates import LocalText, is_language_map
 from .yamlio import position_of
 
-RANGE = re.compile(r"^\s*(-?\d+)?\s*\.\.\s*(-?\d+)?\s*$")
+# A range key, `3..5`: compiled when a table first has one (re keeps it), not at every start.
+RANGE = r"^\s*(-?\d+)?\s*\.\.\s*(-?\d+)?\s*$"
 MAX_SQUARES = 20_000     # a grid larger than this is not checked (no real table comes near it)
 MAX_GAPS_SHOWN = 3
 INF = float("inf")
@@ -53,7 +54,7 @@ def _cells(row) -> dict:
 
 def _matcher(c, value, path) -> model.Matcher:
     if isinstance(value, str):
-        found = RANGE.match(value)
+        found = re.match(RANGE, value)
         if found:
             low = int(found.group(1)) if found.group(1) is not None else None
             high = int(found.group(2)) if found.group(2) is not None else None

@@ -81,6 +81,15 @@ def split_template(text: str) -> list[tuple[bool, str, int]]:
     parts: list[tuple[bool, str, int]] = []
     i, literal, start = 0, [], 0
     while i < len(text):
+        # The literal up to the next brace is taken at once (a ruleset's texts are checked at every start).
+        opening, closing = text.find("{", i), text.find("}", i)
+        brace = opening if closing == -1 or -1 < opening < closing else closing
+        if brace == -1:
+            brace = len(text)
+        if brace > i:
+            literal.append(text[i:brace])
+            i = brace
+            continue
         char = text[i]
         if char == "{":
             if text.startswith("{{", i):
@@ -97,14 +106,11 @@ def split_template(text: str) -> list[tuple[bool, str, int]]:
             i = end + 1
             start = i
             continue
-        if char == "}":
-            if text.startswith("}}", i):
-                literal.append("}")
-                i += 2
-                continue
-            raise ValueError(_("this '}' closes nothing (write }} for a literal brace)"), i)
-        literal.append(char)
-        i += 1
+        if text.startswith("}}", i):
+            literal.append("}")
+            i += 2
+            continue
+        raise ValueError(_("this '}' closes nothing (write }} for a literal brace)"), i)
     if literal:
         parts.append((False, "".join(literal), start))
     return parts

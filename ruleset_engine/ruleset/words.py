@@ -21,7 +21,8 @@ import re
 from ruleset_engine.i18n import _
 
 # A label is one word as the table splits a line: no space, and none of , = ; " ' # ( ) [ ] { } + - * / < > !
-LABEL = re.compile(r"^[^\s,=;\"'#()\[\]{}+\-*/<>!]{1,40}$")
+# One word as a table reads one: compiled when a ruleset first has words: (re keeps it), not at every start.
+LABEL = r"^[^\s,=;\"'#()\[\]{}+\-*/<>!]{1,40}$"
 
 # The words of the table's built-in commands (repl/commands.py's BUILTINS; a test holds the two
 # together). They are typed as they are at a table of any language, so no label may be one of them.
@@ -86,7 +87,7 @@ def check_words(checker) -> dict[str, dict[str, str]]:
                                     name=repr(name))
                                 + checker.suggest(name, known), path, at_key=True)
                 continue
-            if not isinstance(label, str) or not LABEL.match(label):
+            if not isinstance(label, str) or not re.match(LABEL, label):
                 checker.problem(_("words: the label {label} of {name} is not one word as the table reads one "
                                   "(1 to 40 characters, no space, none of , = ; quotes # brackets or operators)").format(
                                     label=repr(label), name=repr(name)), path)
