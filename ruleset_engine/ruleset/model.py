@@ -1,5 +1,6 @@
 """The compiled ruleset: typed dataclasses, every formula compiled once, every step located. No
-generated __repr__ (nothing shows one; generating it costs every start).
+generated __repr__ (nothing shows one; generating it costs every start), here nor in the steps' own
+dataclasses (ruleset/steps/).
 
 The runtime lowers these to one program (ruleset_engine/runtime/program.py); nothing here knows a game.
 """
