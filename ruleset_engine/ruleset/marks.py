@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 
 
-@dataclass(frozen=True, slots=True)
+# Part of the model (a track's rule), compared as the model is; never hashed nor changed: not frozen.
+@dataclass(repr=False)
 class MarkRule:
     """The types of mark of one track, weakest first, with their symbols, and its rule."""
 

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from ruleset_engine.errors import DuskError
 
 
-@dataclass(frozen=True, slots=True)
+# Compared by value (a place read again from remembered reads is the same place), never hashed nor changed
+# once made: not frozen (hundreds are made per load, and a frozen __init__ sets each field the slow way).
+@dataclass(slots=True)
 class Position:
     """Where something was written: file, line and column, from 1."""
 

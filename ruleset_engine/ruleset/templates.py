@@ -129,7 +129,7 @@ def format_value(value, lang: str = "en") -> str:
     return as_text(value, lang)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Template:
     """A compiled text: per language, a list of literal strings and compiled formulas."""
 
