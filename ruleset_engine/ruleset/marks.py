@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ruleset_engine.dice.ast import SameFields
 
 
-# Part of the model (a track's rule), compared as the model is; never hashed nor changed: not frozen.
-@dataclass(repr=False)
-class MarkRule:
+# Part of the model (a track's rule), compared as the model is (SameFields); never hashed nor changed: not frozen.
+@dataclass(repr=False, eq=False)
+class MarkRule(SameFields):
     """The types of mark of one track, weakest first, with their symbols, and its rule."""
 
     types: tuple[str, ...]
