@@ -19,12 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ruleset_engine.dice.ast import SameFields
 
-
-# Part of the model (a track's rule), compared as the model is (SameFields); never hashed nor changed: not frozen.
-@dataclass(repr=False, eq=False)
-class MarkRule(SameFields):
+# Part of the model (a track's rule): frozen and compared by value, as it always was (a rule may be hashed).
+@dataclass(frozen=True, slots=True, repr=False)
+class MarkRule:
     """The types of mark of one track, weakest first, with their symbols, and its rule."""
 
     types: tuple[str, ...]

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from ruleset_engine.errors import DuskError
 
 
-# Compared by value (a place read again from remembered reads is the same place), never hashed nor changed
-# once made: not frozen (hundreds are made per load, and a frozen __init__ sets each field the slow way).
-@dataclass(slots=True)
+# Frozen and compared by value: a place read again from remembered reads is the same place, and dusk check
+# --playouts counts its findings in a dict keyed by (place, message) (analysis/playouts._seen).
+@dataclass(frozen=True, slots=True)
 class Position:
     """Where something was written: file, line and column, from 1."""
 
