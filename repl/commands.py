@@ -56,7 +56,7 @@ def person_message(err: BaseException) -> str:
     return str(err)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Builtin:
     """A built-in command of the table: what runs it, its usage and its help line."""
 
@@ -70,7 +70,7 @@ class Builtin:
         return _(self.usage) if " " in self.usage else self.usage
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class AutoRun:
     """`auto N` under way: it stops at each question for real dice, and goes on once it is answered."""
 

@@ -22,7 +22,7 @@ KEEP, SKIP, DONE = "keep", "skip", "done"
 WORDS = (KEEP, SKIP, DONE)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Fill:
     """A sheet being filled in at the table, field by field."""
 

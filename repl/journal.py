@@ -63,7 +63,7 @@ class JournalError(DuskError):
     """A session file that cannot be used; the message says why, and the file was not changed."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False, repr=False)
 class Entry:
     """One entry of a session file: a command and what it did."""
 
@@ -518,7 +518,7 @@ def last_session() -> Path | None:
     return played[0].path if played else None
 
 
-@dataclass(slots=True)
+@dataclass(eq=False, repr=False)
 class Summary:
     """One saved session as `dusk sessions` lists it (read without changing the file)."""
 

@@ -19,7 +19,7 @@ from ruleset_engine.i18n import N_, _, ngettext
 from ruleset_engine import result_words, shown_marks
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Style:
     """How the table shows things: its language, ASCII only or not, and the ruleset's words."""
 

@@ -31,7 +31,7 @@ from ruleset_engine.ruleset.names import BUILT_IN
 from .journal import Entry, Journal, JournalError, SaveError, new_session_path, remember_last
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Command:
     """A command as typed that changed the game, as undo takes it back: its number in the session,
     its text, and the turns of the game actions it did (`auto 12`: twelve turns)."""
@@ -45,7 +45,7 @@ class Command:
         return self.turns[0], self.turns[-1]
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Reply:
     """What one command did: the events to show, and the decision that waits, if one does."""
 

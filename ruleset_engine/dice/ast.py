@@ -1,6 +1,7 @@
 """The syntax tree of the dice language: typed dataclasses, never changed once parsed (they are not
 frozen only because frozen dataclasses cost several times as much to import, on every `dusk roll`; and
-without a generated __repr__, which nothing shows and which costs every start its compiling).
+without a generated __repr__, which nothing shows and which costs every start its compiling; their
+equality, which tests and remembered parses read, is SameFields's, written once).
 
 Every node knows its span in the source text (for carets in error messages and
 labels in traces) and its depth (so the depth limit is checked while parsing,
@@ -15,8 +16,28 @@ from typing import Union
 Span = tuple[int, int]
 
 
-@dataclass(slots=True, repr=False)
-class Integer:
+class SameFields:
+    """Equality by class and fields, written once for the many node classes (of this tree, of the ruleset
+    model and its steps) rather than generated for each (`eq=False` on them): generating it costs every
+    start its compiling. Compared as a generated __eq__ compares: the same class, each field the same
+    object or equal. Unhashable, as a generated __eq__ leaves a class that is not frozen."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        for name in self.__dataclass_fields__:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine is not theirs and not mine == theirs:
+                return False
+        return True
+
+    __hash__ = None
+
+
+@dataclass(slots=True, repr=False, eq=False)
+class Integer(SameFields):
     """A whole number written in the formula."""
 
     value: int
@@ -24,8 +45,8 @@ class Integer:
     depth: int = 1
 
 
-@dataclass(slots=True, repr=False)
-class String:
+@dataclass(slots=True, repr=False, eq=False)
+class String(SameFields):
     """A quoted text."""
 
     value: str
@@ -33,8 +54,8 @@ class String:
     depth: int = 1
 
 
-@dataclass(slots=True, repr=False)
-class Boolean:
+@dataclass(slots=True, repr=False, eq=False)
+class Boolean(SameFields):
     """`true` or `false`."""
 
     value: bool
@@ -42,8 +63,8 @@ class Boolean:
     depth: int = 1
 
 
-@dataclass(slots=True, repr=False)
-class KindName:
+@dataclass(slots=True, repr=False, eq=False)
+class KindName(SameFields):
     """The name of a kind of dice where a function takes one (`of(p, wild)`, `kind=wild`): a word of
     the expression, never a name read from the environment."""
 
@@ -52,8 +73,8 @@ class KindName:
     depth: int = 1
 
 
-@dataclass(slots=True, repr=False)
-class Name:
+@dataclass(slots=True, repr=False, eq=False)
+class Name(SameFields):
     """A dotted path into the environment: `player.score`, `params.difficulty`."""
 
     path: tuple[str, ...]
@@ -65,8 +86,8 @@ class Name:
         return ".".join(self.path)
 
 
-@dataclass(slots=True, repr=False)
-class Unary:
+@dataclass(slots=True, repr=False, eq=False)
+class Unary(SameFields):
     """A sign before an operand: `-x`, `+x`."""
 
     op: str  # "+" or "-"
@@ -75,8 +96,8 @@ class Unary:
     depth: int
 
 
-@dataclass(slots=True, repr=False)
-class Arithmetic:
+@dataclass(slots=True, repr=False, eq=False)
+class Arithmetic(SameFields):
     """A chain of one precedence level: `a + b - c` or `a * b // c` (flat, so 500 terms need no recursion)."""
 
     operands: tuple["Node", ...]
@@ -85,8 +106,8 @@ class Arithmetic:
     depth: int
 
 
-@dataclass(slots=True, repr=False)
-class Compare:
+@dataclass(slots=True, repr=False, eq=False)
+class Compare(SameFields):
     """A comparison of two operands: `x >= 6`."""
 
     left: "Node"
@@ -96,8 +117,8 @@ class Compare:
     depth: int
 
 
-@dataclass(slots=True, repr=False)
-class AllOf:
+@dataclass(slots=True, repr=False, eq=False)
+class AllOf(SameFields):
     """`a and b and c`"""
 
     items: tuple["Node", ...]
@@ -105,8 +126,8 @@ class AllOf:
     depth: int
 
 
-@dataclass(slots=True, repr=False)
-class AnyOf:
+@dataclass(slots=True, repr=False, eq=False)
+class AnyOf(SameFields):
     """`a or b or c`"""
 
     items: tuple["Node", ...]
@@ -114,8 +135,8 @@ class AnyOf:
     depth: int
 
 
-@dataclass(slots=True, repr=False)
-class Not:
+@dataclass(slots=True, repr=False, eq=False)
+class Not(SameFields):
     """`not x`."""
 
     operand: "Node"
@@ -123,8 +144,8 @@ class Not:
     depth: int
 
 
-@dataclass(slots=True, repr=False)
-class Conditional:
+@dataclass(slots=True, repr=False, eq=False)
+class Conditional(SameFields):
     """`then if test else otherwise`"""
 
     then: "Node"
@@ -134,8 +155,8 @@ class Conditional:
     depth: int
 
 
-@dataclass(slots=True, repr=False)
-class Condition:
+@dataclass(slots=True, repr=False, eq=False)
+class Condition(SameFields):
     """A comparison waiting for its left side: the `>= 6` of `count(p, >= 6)` or `rr<10`."""
 
     op: str
@@ -144,8 +165,8 @@ class Condition:
     depth: int
 
 
-@dataclass(slots=True, repr=False)
-class Keyword:
+@dataclass(slots=True, repr=False, eq=False)
+class Keyword(SameFields):
     """A keyword argument of a call: `default=0`, `ignore=[1]`."""
 
     name: str
@@ -154,8 +175,8 @@ class Keyword:
     depth: int
 
 
-@dataclass(slots=True, repr=False)
-class Call:
+@dataclass(slots=True, repr=False, eq=False)
+class Call(SameFields):
     """A function called by name, with its arguments and keywords: `count(10d10, >= 6)`."""
 
     function: str
@@ -167,8 +188,8 @@ class Call:
     label: str | None = None  # what the trace calls it, when it is not its text (a notation rewritten)
 
 
-@dataclass(slots=True, repr=False)
-class Member:
+@dataclass(slots=True, repr=False, eq=False)
+class Member(SameFields):
     """A field of the record a call gives: `bond(a, b).kind` (path `('kind',)`)."""
 
     value: Call
@@ -177,8 +198,8 @@ class Member:
     depth: int
 
 
-@dataclass(slots=True, repr=False)
-class Modifier:
+@dataclass(slots=True, repr=False, eq=False)
+class Modifier(SameFields):
     """A pool modifier: its registry token (kh, r, !, min, ...; dice/modifiers.py) and its operands,
     in the order and kinds of its entry's schema: a number node (a count, None when left out), a
     Condition (None when an optional one is left out)."""
@@ -188,8 +209,8 @@ class Modifier:
     span: Span
 
 
-@dataclass(slots=True, repr=False)
-class Dice:
+@dataclass(slots=True, repr=False, eq=False)
+class Dice(SameFields):
     """`NdS` with its modifiers; count None means one die (`d20`)."""
 
     count: "Node | None"
@@ -200,8 +221,8 @@ class Dice:
     label: str | None = None  # what the trace calls it, when it is not its text (a notation rewritten)
 
 
-@dataclass(slots=True, repr=False)
-class PoolLiteral:
+@dataclass(slots=True, repr=False, eq=False)
+class PoolLiteral(SameFields):
     """`[1, 2, 2, 5]`: numbers become fixed dice, pools among the items are joined in."""
 
     items: tuple["Node", ...]
@@ -211,8 +232,8 @@ class PoolLiteral:
     label: str | None = None
 
 
-@dataclass(slots=True, repr=False)
-class Aliased:
+@dataclass(slots=True, repr=False, eq=False)
+class Aliased(SameFields):
     """Another tool's notation (`10d10cs>=6df=1`), rewritten by its registry entries (aliases.py)
     onto dusk's explicit form over one roll: `pool` is rolled once and `body` reads it wherever it
     holds a Rolled (None: the value is the pool itself). `meaning` is that form as text, for the trace:
@@ -225,8 +246,8 @@ class Aliased:
     depth: int
 
 
-@dataclass(slots=True, repr=False)
-class Rolled:
+@dataclass(slots=True, repr=False, eq=False)
+class Rolled(SameFields):
     """The pool of the Aliased node around it, as rolled once (the explicit form reads it, maybe twice)."""
 
     span: Span

@@ -29,7 +29,8 @@ COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator
 FLIPPED = {">=": "__le__", ">": "__lt__", "<=": "__ge__", "<": "__gt__", "==": "__eq__", "!=": "__ne__"}
 
 
-@dataclass(frozen=True, slots=True)
+# Read by the lowering of its call, never compared, hashed or changed: nothing generated beyond __init__.
+@dataclass(slots=True, eq=False, repr=False)
 class Binding:
     """A call bound to its entry: the form chosen, each positional argument as (kind, node), each
     keyword as (name, kind, node), in the order written."""

@@ -49,6 +49,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+# The entries are typed dataclasses made once, when the registry is imported, and never changed: each is
+# its own construct, compared and hashed by identity (nothing holds two equal entries), so no __eq__,
+# __hash__, __repr__ or frozen __setattr__ is generated for them (each costs every start its compiling).
+
 # Argument kinds a form's signature names.
 POOL_ARG, NUMBER_ARG, CONDITION_ARG, EXPR_ARG, TRUTH_ARG, WORD_ARG, KIND_ARG = (
     "pool", "number", "condition", "expression", "truth", "word", "kind")
@@ -56,7 +60,7 @@ POOL_ARG, NUMBER_ARG, CONDITION_ARG, EXPR_ARG, TRUTH_ARG, WORD_ARG, KIND_ARG = (
 # kinds(..) of the expression (or of the ruleset) gives, never a value read from the game.
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Form:
     """One way to call a function: its positional arguments, keywords, shape and primitive."""
 
@@ -81,7 +85,7 @@ class Form:
                                              # the vector form gets lazy(mask) -> their values for those games
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Function:
     """A pool function's registry entry: its forms, documentation, check, and each way it runs."""
 
@@ -119,7 +123,7 @@ NUMBER_OPERANDS = (COUNT_OP, CAP_OP, FACE_OP)
 SCHEMAS = ((COUNT_OP,), (FACE_OP,), (CONDITION_OP,), (OPTIONAL_CONDITION_OP,), (CAP_OP, OPTIONAL_CONDITION_OP))
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Modifier:
     """A pool modifier: which dice (a rank or a condition) and what happens to them.
 
@@ -169,7 +173,7 @@ def spelled(entry: Modifier, texts) -> str:
     return entry.token + ("" if text is None else text)
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Alias:
     """A notation of another tool, written after dice as a modifier is, that dusk reads as its own
     explicit form: `10d10cs>=6` is count(10d10, >= 6). Never a second language: the parser hands it

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+# Frozen and compared by value: it is part of the key a compiled expression is cached under
+# (expression._compile_cached), so equal limits made apart share the cache.
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What one dice expression may ask for, refused before any work when exceeded."""

@@ -45,7 +45,8 @@ INLINE_DICE = 8        # a roll of at most this many dice of a written size is w
 
 
 
-@dataclass(slots=True)
+# Made by the thousand as formulas are lowered, read by the lowering only: never compared, hashed or shown.
+@dataclass(slots=True, eq=False, repr=False)
 class Src:
     """A lowered node: a Python expression and what is known of its value before it runs."""
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-
-@dataclass(frozen=True, slots=True)
+# Part of the model (a track's rule): frozen and compared by value, as it always was (a rule may be hashed).
+@dataclass(frozen=True, slots=True, repr=False)
 class MarkRule:
     """The types of mark of one track, weakest first, with their symbols, and its rule."""
 

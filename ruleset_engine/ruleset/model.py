@@ -1,5 +1,6 @@
 """The compiled ruleset: typed dataclasses, every formula compiled once, every step located. No
-generated __repr__ (nothing shows one; generating it costs every start).
+generated __repr__ (nothing shows one; generating it costs every start), here nor in the steps' own
+dataclasses (ruleset/steps/); their equality is SameFields's (dice/ast.py), written once, not generated.
 
 The runtime lowers these to one program (ruleset_engine/runtime/program.py); nothing here knows a game.
 """
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ruleset_engine.dice import Expression
+from ruleset_engine.dice.ast import SameFields
 from ruleset_engine.dice.named import NO_FORMULAS, FormulaBook
 
 from .marks import MarkRule
@@ -17,8 +19,8 @@ from .problems import Position
 from .templates import Template
 
 
-@dataclass(slots=True, repr=False)
-class Formula:
+@dataclass(slots=True, repr=False, eq=False)
+class Formula(SameFields):
     """A dice-language formula with the place it was written (for errors when it runs)."""
 
     text: str
@@ -27,8 +29,8 @@ class Formula:
     path: tuple
 
 
-@dataclass(slots=True, repr=False)
-class Param:
+@dataclass(slots=True, repr=False, eq=False)
+class Param(SameFields):
     """A param of the ruleset (`params:`), set with --set."""
 
     name: str
@@ -42,8 +44,8 @@ class Param:
     names: str | None = None  # a text param whose value names an instance of this group (made from sheets)
 
 
-@dataclass(slots=True, repr=False)
-class ActionParam:
+@dataclass(slots=True, repr=False, eq=False)
+class ActionParam(SameFields):
     """A param an action takes at the table."""
 
     name: str
@@ -60,8 +62,8 @@ class ActionParam:
     acts: bool = True         # type entity: the instance acts, so its group's acts: guard is asked
 
 
-@dataclass(slots=True, repr=False)
-class Matcher:
+@dataclass(slots=True, repr=False, eq=False)
+class Matcher(SameFields):
     """One key cell of a table row: an exact value, or an integer range low..high."""
 
     exact: Any = None
@@ -76,8 +78,8 @@ class Matcher:
         return value == self.exact
 
 
-@dataclass(slots=True, repr=False)
-class Row:
+@dataclass(slots=True, repr=False, eq=False)
+class Row(SameFields):
     """One row of a table: what it matches, and its cells."""
 
     matchers: tuple[Matcher, ...]
@@ -85,8 +87,8 @@ class Row:
     where: Position | None = None
 
 
-@dataclass(slots=True, repr=False)
-class LookupTable:
+@dataclass(slots=True, repr=False, eq=False)
+class LookupTable(SameFields):
     """A table of the ruleset: rows tried in order, the first whose key cells match wins."""
 
     name: str
@@ -104,8 +106,8 @@ class LookupTable:
         return self.default
 
 
-@dataclass(slots=True, repr=False)
-class Initial:
+@dataclass(slots=True, repr=False, eq=False)
+class Initial(SameFields):
     """An initial value: a formula, a text template, or a fixed pool."""
 
     formula: Formula | None = None
@@ -113,8 +115,8 @@ class Initial:
     pool: tuple[int, ...] | None = None
 
 
-@dataclass(slots=True, repr=False)
-class TrackSpec:
+@dataclass(slots=True, repr=False, eq=False)
+class TrackSpec(SameFields):
     """A track of boxes an entity has."""
 
     name: str
@@ -135,8 +137,8 @@ MAX_GROUP = 10_000    # instances of one entity group, those made during play in
 MAX_NESTING = 16      # blocks of steps, one inside another (Python nests at most 20 loops)
 
 
-@dataclass(slots=True, repr=False)
-class EntitySpec:
+@dataclass(slots=True, repr=False, eq=False)
+class EntitySpec(SameFields):
     """A kind of entity (`entities:`): its fields and tracks."""
 
     name: str
@@ -159,8 +161,8 @@ class EntitySpec:
         return self.count is not None
 
 
-@dataclass(slots=True, repr=False)
-class PairSpec:
+@dataclass(slots=True, repr=False, eq=False)
+class PairSpec(SameFields):
     """Records between two instances of one group (pairs.py): fields with the values a record has
     until a step writes it, kept by the two instances' indices (in order when `ordered`)."""
 
@@ -174,8 +176,8 @@ class PairSpec:
 
 # ---- steps ------------------------------------------------------------------------
 
-@dataclass(slots=True, repr=False)
-class Step:
+@dataclass(slots=True, repr=False, eq=False)
+class Step(SameFields):
     """What every step has: where it was written. Each kind's dataclass lives with its registry
     entry, in ruleset_engine/ruleset/steps/."""
 
@@ -185,8 +187,8 @@ class Step:
 
 # ---- the whole -------------------------------------------------------------------
 
-@dataclass(slots=True, repr=False)
-class Level:
+@dataclass(slots=True, repr=False, eq=False)
+class Level(SameFields):
     """A level of the loop (`loop:`): its steps at its begin, finish and then."""
 
     name: str
@@ -202,8 +204,8 @@ class Level:
     where: Position | None = None
 
 
-@dataclass(slots=True, repr=False)
-class Action:
+@dataclass(slots=True, repr=False, eq=False)
+class Action(SameFields):
     """An action of the table: its params and steps."""
 
     name: str
@@ -216,8 +218,8 @@ class Action:
     once_per: str | None = None      # a loop level: done at most once in each of its iterations
 
 
-@dataclass(slots=True, repr=False)
-class Procedure:
+@dataclass(slots=True, repr=False, eq=False)
+class Procedure(SameFields):
     """A procedure (`procedures:`): its params and steps."""
 
     name: str
@@ -228,8 +230,8 @@ class Procedure:
     groups: dict = field(default_factory=dict)   # parameter -> the group whose instance it holds ({of: GROUP})
 
 
-@dataclass(slots=True, repr=False)
-class Trigger:
+@dataclass(slots=True, repr=False, eq=False)
+class Trigger(SameFields):
     """A trigger: steps run when its test holds."""
 
     id: str | None
@@ -237,8 +239,8 @@ class Trigger:
     do: list
 
 
-@dataclass(slots=True, repr=False)
-class Ending:
+@dataclass(slots=True, repr=False, eq=False)
+class Ending(SameFields):
     """An ending: the result of the game when its test holds."""
 
     id: str | None
@@ -252,8 +254,8 @@ class Ending:
     distribution: bool = False        # dusk simulate shows the value value by value
 
 
-@dataclass(slots=True, repr=False)
-class Ruleset:
+@dataclass(slots=True, repr=False, eq=False)
+class Ruleset(SameFields):
     """A whole ruleset, loaded and checked: what a game runs."""
 
     id: str

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from ruleset_engine.errors import DuskError
 
 
+# Frozen and compared by value: a place read again from remembered reads is the same place, and dusk check
+# --playouts counts its findings in a dict keyed by (place, message) (analysis/playouts._seen).
 @dataclass(frozen=True, slots=True)
 class Position:
     """Where something was written: file, line and column, from 1."""

@@ -40,7 +40,9 @@ INSTANCE = "instance"                                               # the kind o
 NO_VECTOR = N_("a query reads a group as a whole; the lockstep backend reads its instances one by one, in for_each")
 
 
-@dataclass(frozen=True)
+# Made once per query, when the registry is imported, and never changed: compared and hashed by identity
+# (nothing holds two equal entries), so no __eq__, __hash__, __repr__ or frozen __setattr__ is generated.
+@dataclass(eq=False, repr=False)
 class Query:
     """A query's registry entry: its name, signature and documentation."""
 

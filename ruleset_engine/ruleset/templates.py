@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ruleset_engine import i18n
 from ruleset_engine.dice import DiceError, Pool
+from ruleset_engine.dice.ast import SameFields
 
 
 class _NoDice:
@@ -135,8 +136,8 @@ def format_value(value, lang: str = "en") -> str:
     return as_text(value, lang)
 
 
-@dataclass(slots=True)
-class Template:
+@dataclass(slots=True, repr=False, eq=False)
+class Template(SameFields):
     """A compiled text: per language, a list of literal strings and compiled formulas."""
 
     parts: dict[str, list]   # lang -> [str | Expression]

@@ -47,7 +47,9 @@ def nesting(block) -> int:
     return max((1 + nesting(inner) for step in block for inner in children(step)), default=0)
 
 
-@dataclass(frozen=True)
+# Read where it is made (a list of them per ruleset), never compared, hashed or changed: nothing generated
+# beyond __init__.
+@dataclass(eq=False, repr=False)
 class Block:
     """A top block of steps: where the ruleset writes it, and the steps."""
 

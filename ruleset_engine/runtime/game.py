@@ -59,7 +59,7 @@ class ActionInfo:
     plays_level: str | None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False, repr=False)
 class Checkpoint:
     """The game at one moment, as rollback() puts it back: its state, its log and undo history, the
     question waiting, and the undone marks of the log entries an undo may mark."""
@@ -73,7 +73,7 @@ class Checkpoint:
     before: object
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False, repr=False)
 class _Pending:
     """An action waiting for answers to its questions."""
 

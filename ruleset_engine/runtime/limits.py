@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from ruleset_engine import i18n
 
 
+# Frozen and compared by value: it is part of the key a program is kept under (program.program_for), so a
+# game started with RunLimits(...) equal to an earlier one's reuses its program.
 @dataclass(frozen=True, slots=True)
 class RunLimits:
     """What one action may do before it is stopped."""

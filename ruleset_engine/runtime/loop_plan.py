@@ -56,7 +56,9 @@ from ruleset_engine import i18n
 from ruleset_engine.ruleset import model
 
 
-@dataclass(frozen=True, slots=True)
+# The plan is read where it is made (the program writer, lockstep.py), never compared, hashed or changed:
+# nothing generated beyond __init__. Tens of ops a ruleset keep their slots; one plan a program needs none.
+@dataclass(slots=True, eq=False, repr=False)
 class Op:
     """One operation of the loop plan."""
 
@@ -65,7 +67,7 @@ class Op:
     part: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, repr=False)
 class LoopPlan:
     """The ops of each move, per level (start[i], next[i], complete[i], advance[i]), of a round of a
     simulation and of a turn at the table."""

@@ -18,7 +18,7 @@ from .kind import StepFailed, StepKind
 MAX_ROUNDS = 100     # roll-offs among the tied before the step gives up (a tie that many times is a broken roll)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class RollOffStep(Step):
     """A checked `roll_off:` step."""
 

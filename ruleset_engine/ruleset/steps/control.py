@@ -14,7 +14,7 @@ from ..yamlio import position_of
 from .kind import StepFailed, StepKind, given, nothing
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class IfStep(Step):
     """A checked `if:` step."""
 
@@ -23,7 +23,7 @@ class IfStep(Step):
     otherwise: list
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class RepeatStep(Step):
     """A checked `repeat:` step."""
 
@@ -35,7 +35,7 @@ class RepeatStep(Step):
     index: str | None = None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class ForEachStep(Step):
     """A checked `for_each:` step."""
 
@@ -48,7 +48,7 @@ class ForEachStep(Step):
     lowest_first: bool = False              # by: from the lowest score (else from the highest)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class CallStep(Step):
     """A checked `call:` step."""
 
@@ -58,7 +58,7 @@ class CallStep(Step):
     instances: tuple[tuple[str, str], ...] = ()   # (parameter, group): arguments checked to be instances
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class ReturnStep(Step):
     """A checked `return:` step."""
 
@@ -71,7 +71,7 @@ class ReturnStep(Step):
         return [formula for _, formula in self.fields] if self.fields else [self.value] if self.value else []
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class EndStep(Step):
     """A checked `end:` step."""
 

@@ -19,7 +19,7 @@ from .kind import StepFailed, StepKind
 MAX_NAME = 80      # characters in the name of an instance made at the table
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class CreateStep(Step):
     """A checked `create:` step."""
 

@@ -66,7 +66,9 @@ def given(*formulas) -> list:
     return [f for f in formulas if f is not None]
 
 
-@dataclass(frozen=True)
+# Made once per kind, when the registry is imported, and never changed: compared and hashed by identity
+# (nothing holds two equal entries), so no __eq__, __hash__, __repr__ or frozen __setattr__ is generated.
+@dataclass(eq=False, repr=False)
 class StepKind:
     """A step kind's registry entry: its key, its checked node, its check, lowering and documentation."""
 

@@ -18,7 +18,7 @@ ASK_KINDS = ("number", "choice", "yes_no", "pick", "text", "choose")
 TEXT_LONGEST = 200        # a text answer's length when text: gives no max (the schema allows up to 1,000)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class AskStep(Step):
     """A checked `ask:` step."""
 
@@ -37,7 +37,7 @@ class AskStep(Step):
     several: bool = False           # choose: with min:/max:, a list of instances; else one
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class SayStep(Step):
     """A checked `say:` step."""
 

@@ -17,7 +17,7 @@ from ..yamlio import position_of
 from .kind import StepFailed, StepKind, given, nothing
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class LookupStep(Step):
     """A checked `lookup:` step."""
 
@@ -27,7 +27,7 @@ class LookupStep(Step):
     quiet: bool = False      # the row is bound and logged, but the table does not show it
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class MoveStep(Step):
     """A checked `move:` step."""
 
@@ -39,7 +39,7 @@ class MoveStep(Step):
     quiet: bool = False      # logged, but the table does not show it (the ruleset says it in its own words)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class MarkStep(Step):
     """A checked `mark:` or `clear:` step."""
 

@@ -15,7 +15,7 @@ from ..yamlio import position_of
 from .kind import StepKind
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class PairStep(Step):
     """A checked `pair:` step."""
 

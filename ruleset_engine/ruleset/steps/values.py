@@ -13,7 +13,7 @@ from .kind import StepKind, given, nothing
 from .timers import add, check_until, position
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class SetStep(Step):
     """A checked `set:` step."""
 
@@ -21,14 +21,14 @@ class SetStep(Step):
     until: tuple | None = None      # (loop level index, formula of its counter or None: the iteration's end)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class LetStep(Step):
     """A checked `let:` step."""
 
     assignments: list[tuple[str, Formula]]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class RollStep(Step):
     """A checked `roll:` step."""
 
@@ -36,7 +36,7 @@ class RollStep(Step):
     label: Template | None = None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class NoteStep(Step):
     """A checked `note:` step."""
 
