@@ -22,7 +22,7 @@ from ruleset_engine.dice.vector import VPool
 from ruleset_engine.ruleset import load
 from ruleset_engine.ruleset import walk
 from ruleset_engine.ruleset.steps import StepFailed
-from ruleset_engine.runtime.lockstep_values import Store
+from ruleset_engine.runtime.lockstep_values import NeverWritten, Store
 from ruleset_engine.runtime.vectorizable import _read_names, unread_locals
 
 SIZE = 64
@@ -98,6 +98,17 @@ def test_a_store_keeps_one_kind_whether_its_value_was_kept_once_or_not():
     pool.put(np.arange(4), VPool(np.ones((4, 2), np.int16)), SIZE)
     with pytest.raises(StepFailed, match="a pool is now a number"):
         pool.put(np.arange(4), 3, SIZE)
+
+
+def test_a_store_no_game_wrote_is_a_bug_when_read_not_a_value():
+    # The checker refuses a read of a local not set on every way (ruleset/assigned.py): a read of a
+    # store no game wrote is dusk's fault, raised (a DuskBug at its place), never a marker read as a value.
+    for store in (Store(), Store(keeps_aside=True)):
+        with pytest.raises(NeverWritten):
+            store.get(np.arange(4))
+    store = Store()
+    store.put(np.arange(4), 7, SIZE)
+    assert store.get(np.arange(4)) == 7
 
 
 LOOKUP = """ruleset: lookups
