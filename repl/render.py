@@ -318,7 +318,8 @@ def _sheet_cell(name: str, value, spec, style: Style) -> str:
             and 0 <= value <= rule.max:
         full, empty = ("*", ".") if style.ascii_only else ("●", "○")
         return f"{shown} {full * value}{empty * (rule.max - value)} {value}"
-    return f"{shown} {choice_shown(value, rule, style) or _cell(value, style, spec.tracks.get(name))}"
+    # An empty text as the dash the pair tables show: "motto " with nothing after would look cut off.
+    return f"{shown} {filled(choice_shown(value, rule, style) or _cell(value, style, spec.tracks.get(name)), style)}"
 
 
 def instance_names(game) -> list[str]:
