@@ -91,8 +91,11 @@ class RulesetChecker:
         scope.define(name, info)
 
     # ---- reporting
-    def problem(self, message: str, path, detail=None, at_key: bool = False) -> None:
-        position = key_position_of(self.data, path) if at_key else position_of(self.data, path)
+    def problem(self, message: str, path, detail=None, at_key: bool = False, place=None) -> None:
+        """A problem said at `path` (file:line:col, and the path shown after it); `place`: the path
+        whose line and column are given, when the path shown stops short of it."""
+        place = path if place is None else place
+        position = key_position_of(self.data, place) if at_key else position_of(self.data, place)
         self.problems.append(Problem(message, position, tuple(path), list(detail or [])))
 
     @staticmethod
