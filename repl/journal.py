@@ -197,15 +197,19 @@ def _new_file(path: Path) -> SessionLock:
 
 
 def _made(path: Path, lock: SessionLock, fill) -> sqlite3.Connection:
-    """The new file at `path` (made and locked by _new_file) filled by `fill(connection)` (the schema,
-    or a copy of a session), in WAL mode with synchronous=FULL. Whatever stops it (an error, Ctrl-C)
-    leaves no file behind, since a file half made is no session; the error goes on as it came."""
+    """The new file at `path` (made and locked by _new_file), put in WAL mode with synchronous=FULL,
+    then filled by `fill(connection)` (the schema, or a copy of a session). Whatever stops it (an
+    error, Ctrl-C) leaves no file behind, since a file half made is no session; the error goes on as
+    it came."""
     db = None
     try:
         db = _connect(path, "rw")
-        fill(db)
+        # WAL before anything is written: the schema and the meta are then one commit written to
+        # disk (in SQLite's first journal mode a start waited on many syncs of the disk); a copy made
+        # by backup keeps WAL (the pages of a session say it) and this connection's synchronous.
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
+        fill(db)
         return db
     except BaseException:
         if db is not None:
@@ -301,11 +305,8 @@ class Journal:
         meta = dict(meta, format=FORMAT, created=time.time(), holder=holder())
 
         def fill(db: sqlite3.Connection) -> None:
-            # WAL first, then the tables and the meta in one transaction: one commit written to disk
-            # (each statement on its own, in SQLite's first journal mode, made a start wait for some
-            # twenty syncs of the disk), and a file that has its tables has its meta too.
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
+            # The tables and the meta in one transaction (WAL is on already: _made): one commit
+            # written to disk, and a file that has its tables has its meta too.
             with db:
                 db.executescript("BEGIN;" + SCHEMA)     # the transaction stays open after the script
                 db.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])

@@ -141,7 +141,7 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
         entity = e['entity']
         if labels and ("entity", entity) in labels and i18n.language() != i18n.ENGLISH:
             entity = text_of(labels[("entity", entity)], style)
-        return Text(_("New {entity}: {name}.").format(entity=entity, name=e['name']) + mark, style="green")
+        return Text(_("Added to {entity}: {name}.").format(entity=entity, name=e['name']) + mark, style="green")
     if kind == "level" and e["event"] == "begin" and e["level"] != innermost:
         # The level's label: in the table's language (`labels`: level -> its label:), else its name.
         name = text_of(labels[e["level"]], style) if labels and e["level"] in labels else e["level"]
@@ -318,7 +318,8 @@ def _sheet_cell(name: str, value, spec, style: Style) -> str:
             and 0 <= value <= rule.max:
         full, empty = ("*", ".") if style.ascii_only else ("●", "○")
         return f"{shown} {full * value}{empty * (rule.max - value)} {value}"
-    return f"{shown} {choice_shown(value, rule, style) or _cell(value, style, spec.tracks.get(name))}"
+    # An empty text as the dash the pair tables show: "motto " with nothing after would look cut off.
+    return f"{shown} {filled(choice_shown(value, rule, style) or _cell(value, style, spec.tracks.get(name)), style)}"
 
 
 def instance_names(game) -> list[str]:

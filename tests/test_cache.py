@@ -9,6 +9,7 @@ import time
 from ruleset_engine import cache
 from ruleset_engine.dice import remembered as parses
 from ruleset_engine.ruleset import remembered as verdicts
+from tests import cache_damage
 
 NOW = 2_000_000_000.0
 DAY = 86400
@@ -94,6 +95,18 @@ def test_a_sealed_file_reads_back_and_anything_else_is_passed_over(tmp_path):
         handle.seek(-2, os.SEEK_END)
         handle.write(b"2")
     assert cache.read_sealed(path, 100) is None
+
+
+def test_the_tests_damaged_files_start_from_what_write_sealed_writes(tmp_path):
+    # tests/cache_damage.py seals bodies by hand: the same bytes as write_sealed, and read back
+    path = tmp_path / "reads" / "b.json"
+    cache.write_sealed(str(path), b'{"code": "c"}')
+    assert path.read_bytes() == cache_damage.seal(b'{"code": "c"}')
+    assert cache.read_sealed(str(path), 100) == b'{"code": "c"}'
+    for what, content in list(cache_damage.damaged_files(path)):
+        path.write_bytes(content)
+        # the first five break the seal; the last two are sealed soundly, and left to the reader
+        assert (cache.read_sealed(str(path), 1000) is None) == (what not in ("other code", "not a mapping")), what
 
 
 def test_a_fifo_or_a_link_under_a_cache_files_name_is_not_read(tmp_path):

@@ -53,7 +53,6 @@ class RulesetChecker:
         self.nesting = 0                       # blocks of steps around the one being checked
         self.guards: dict = {}                 # group -> its acts: (who may act), once found sound
         self.formulas = NO_FORMULAS   # the named formulas every formula may call (formulas.py)
-        self.refused_locals: set = set()  # locals whose binding was refused (bind), its problem said
         self._called: dict = {}       # id(tree) -> (tree, the functions it calls): see called()
 
     # The global names, as the step checks read them.
@@ -88,12 +87,15 @@ class RulesetChecker:
                              if binder in ("let", "roll") else
                              "")),
                          path, at_key=binder in ("let", "roll"))
-            self.refused_locals.add(name)   # said once: a later read of it is not refused again as unset
+            scope.said_once(name)     # a later read of it is not refused again as unset
         scope.define(name, info)
 
     # ---- reporting
-    def problem(self, message: str, path, detail=None, at_key: bool = False) -> None:
-        position = key_position_of(self.data, path) if at_key else position_of(self.data, path)
+    def problem(self, message: str, path, detail=None, at_key: bool = False, place=None) -> None:
+        """A problem said at `path` (file:line:col, and the path shown after it); `place`: the path
+        whose line and column are given, when the path shown stops short of it."""
+        place = path if place is None else place
+        position = key_position_of(self.data, place) if at_key else position_of(self.data, place)
         self.problems.append(Problem(message, position, tuple(path), list(detail or [])))
 
     @staticmethod
@@ -452,37 +454,36 @@ class RulesetChecker:
                              p + (stray[0],), at_key=True)
                 self.declare_refused(item, scope)
                 continue
-            surely, declared = scope.surely.copy(), set(scope.local)
+            surely = scope.surely.copy()
             step = self.guarded(p, lambda c, *args: kind.check(*args), self, item, p, scope)
             if step is None:
                 self.declare_refused(item, scope)
-            # A refused step, or a refused binding, has said what is wrong with it: the names it
-            # declared count as set, so that a later read of one does not say the mistake a second time.
-            declared = set(scope.local) - declared
-            if step is not None:
-                scope.surely = surely | step_assigns(step) | (declared & self.refused_locals)
-                out.append(step)
-                if kind.ends_block:
-                    ended_by = kinds[0]
-            else:
-                scope.surely = surely | declared
+                scope.surely = surely
+                continue
+            # What the step surely sets (a refused binding inside it is in scope.said, kept apart).
+            scope.surely = surely | step_assigns(step)
+            out.append(step)
+            if kind.ends_block:
+                ended_by = kinds[0]
         return out
 
     def declare_refused(self, item, scope: Scope) -> None:
         """The locals a refused step would have bound for the steps after it (its kind's `declares`),
-        bound all the same: its own problem says what is wrong, and a later read of one of them is
-        no second problem. A name already bound keeps what it was bound as; one that is no name, or
-        would hide a state variable or an entity, is left (the step's problems are said already)."""
+        bound all the same and said (Scope.said_once): its own problem says what is wrong, and a
+        later read of one of them is no second problem. A name already bound keeps what it was bound
+        as; one that is no name, or would hide a state variable or an entity, is left (the step's
+        problems are said already)."""
         if not isinstance(item, dict):
             return
         for key in (k for k in KINDS if k in item):
             for declared in KINDS[key].declares:
                 value = item.get(declared)
                 for name in value if isinstance(value, dict) else (value,):
-                    if isinstance(name, str) and name.isidentifier() and name not in scope.local and \
+                    if isinstance(name, str) and name.isidentifier() and \
                             name not in self.state_names and name not in self.entities:
-                        scope.define(name)
-                        scope.surely.add(name)
+                        if name not in scope.local:
+                            scope.define(name)
+                        scope.said_once(name)
 
     @staticmethod
     def after(scope: Scope, steps: list) -> Scope:

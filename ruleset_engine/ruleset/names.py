@@ -25,17 +25,26 @@ def suggest(name, known) -> str:
 
 
 class Scope:
-    """The names a formula may read at one place: locals (with what they hold) over the globals, and
-    which of those locals every way to this place has set (`surely`, kept by ruleset/assigned.py)."""
+    """The names a formula may read at one place: locals (with what they hold) over the globals,
+    which of those locals every way to this place has set (`surely`, kept by ruleset/assigned.py),
+    and which were bound by a binding or a step the checker refused (`said`)."""
 
     def __init__(self, names: "Names", local: dict | None = None):
         self.names = names
         self.local = dict(local or {})
         self.surely = set(self.local)
+        self.said: set = set()
 
     def define(self, name: str, info=None) -> None:
         self.local[name] = info
         self.surely.add(name)
+
+    def said_once(self, name: str) -> None:
+        """A local whose binding was refused (it would hide a global, its value was refused, or its
+        step was): that problem is said, so the local counts as set wherever it is read after, at
+        any depth (the record is shared by the blocks inside, like the locals) and no read of it
+        says the mistake a second time."""
+        self.said.add(name)
 
     def fork(self) -> "Scope":
         """The scope of a block inside a step (if:'s then, a loop's do): the same locals (a name bound
@@ -43,6 +52,7 @@ class Scope:
         inner = Scope(self.names)
         inner.local = self.local
         inner.surely = self.surely.copy()
+        inner.said = self.said
         return inner
 
 
@@ -50,7 +60,7 @@ def unset_problem(name_path, scope: Scope) -> str | None:
     """A read of a local that some way to this place does not set (ruleset/assigned.py), in a
     designer's words."""
     head = name_path[0]
-    if head not in scope.local or head in scope.surely:
+    if head not in scope.local or head in scope.surely or head in scope.said:
         return None
     return _("{name!r} is not always set here: it is set only on some ways to this step (in one branch "
              "of an if:, or in a loop that may not run); give it a value before, or on every "

@@ -42,8 +42,11 @@ def build_table(c, name: str, spec) -> model.LookupTable:
     default = _cells(spec["default"]) if spec.get("default") is not None else None
     if rows and len(rows) == len(spec["rows"]):
         gaps_ok = spec.get("gaps", False) or default is not None
-        for message, at in coverage(name, keys, rows, gaps_ok, spec.get("first_match", False)):
-            c.problem(message, path + (("rows", at) if at is not None else ()))
+        for message, at, named in coverage(name, keys, rows, gaps_ok, spec.get("first_match", False)):
+            row = path + (("rows", at) if at is not None else ())
+            # A message that names its rows counts them from 1, as a designer does; the path shown
+            # stops at rows: (its [i] counts from 0), the line and column are still the row's.
+            c.problem(message, path + ("rows",) if named else row, place=row)
     return model.LookupTable(name, keys, rows, default, dict(spec.get("columns") or {}), spec.get("title"),
                              spec.get("doc"))
 
@@ -159,8 +162,9 @@ def _common(a: model.Matcher, b: model.Matcher):
     return ("n", max(sa[0], sb[0]), min(sa[1], sb[1]))
 
 
-def coverage(name: str, keys, rows, gaps_ok: bool, first_match: bool) -> list[tuple[str, int | None]]:
-    """(message, row index to point at) for each coverage problem of the table."""
+def coverage(name: str, keys, rows, gaps_ok: bool, first_match: bool) -> list[tuple[str, int | None, bool]]:
+    """(message, row index to point at, whether the message names the row) for each coverage
+    problem of the table."""
     columns = [_pieces([row.matchers[k] for row in rows]) for k in range(len(keys))]
     size = 1
     for pieces in columns:
@@ -192,24 +196,24 @@ def coverage(name: str, keys, rows, gaps_ok: bool, first_match: bool) -> list[tu
                 common = [_common(a, b) for a, b in zip(first.matchers, second.matchers)]
                 found.append((_("table {name!r}: rows {first} and {second} overlap at {where} (set first_match: "
                                 "true if the first row should win)").format(
-                    name=name, first=pair[0] + 1, second=pair[1] + 1, where=_where(keys, common)), pair[1]))
+                    name=name, first=pair[0] + 1, second=pair[1] + 1, where=_where(keys, common)), pair[1], True))
     if first_match:
         for i in range(len(rows)):
             if i not in reachable:
                 found.append((_("table {name!r}: row {row} can never match: the rows before it match everything "
-                                "it does").format(name=name, row=i + 1), i))
+                                "it does").format(name=name, row=i + 1), i, True))
     if gaps and not gaps_ok:
         if len(keys) == 1:
             for lo, hi, after in _merged(gaps, rows):
                 found.append((_("table {name!r}: no row covers {where} (add a row, a default:, or set gaps: "
-                                "true)").format(name=name, where=_show(("n", lo, hi))), after))
+                                "true)").format(name=name, where=_show(("n", lo, hi))), after, False))
         else:
             for square in gaps[:MAX_GAPS_SHOWN]:
                 found.append((_("table {name!r}: no row covers {where} (add a row, a default:, or set gaps: "
-                                "true)").format(name=name, where=_where(keys, square)), None))
+                                "true)").format(name=name, where=_where(keys, square)), None, False))
             if len(gaps) > MAX_GAPS_SHOWN:
                 found.append((_("table {name!r}: and {n} more combinations no row covers").format(
-                    name=name, n=len(gaps) - MAX_GAPS_SHOWN), None))
+                    name=name, n=len(gaps) - MAX_GAPS_SHOWN), None, False))
     return found
 
 

@@ -17,6 +17,10 @@ from ruleset_engine.ruleset.steps import StepFailed
 
 
 _NONE = object()        # a Store that holds no value the same in every slot
+
+
+class NeverWritten(RuntimeError):
+    """A Store read that no game has written: a bug in dusk, not in the ruleset."""
 _SAME_TYPES = (bool, int, str)      # the values a Store keeps once for all its slots (and their arrays' types)
 
 
@@ -122,6 +126,11 @@ class Store:
 
     def get(self, rows):
         if self.data is None:
+            if self.same is _NONE:
+                # No game wrote it: the checker refuses a read of a local some way to it does not
+                # set (ruleset/assigned.py), and a game's fields are written as it starts. A bug,
+                # said as one (play_range: a DuskBug at the place), never a marker read as a value.
+                raise NeverWritten("a value read before any game wrote it")
             return self.same
         if self.data.ndim == 2:
             aside = self.aside.get(rows) if self.aside is not None else None

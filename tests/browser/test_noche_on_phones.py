@@ -52,7 +52,7 @@ def test_a_noche_conflict_on_four_phones(table):
     for name in NAMES:
         gm.wait_text("#question .prompt", "a first name?")
         answer_text(gm, name)
-        gm.wait_text("#log .entry", f"New character: {name}.")
+        gm.wait_text("#log .entry", f"Added to character: {name}.")
     # Who starts: the dice of each, then the Relationships' words (the GM may answer any seat's question).
     words = {}
     while True:

@@ -21,7 +21,7 @@ def test_the_defender_dodges_on_their_phone(table):
                          "--sheets", str(SHEETS / "ana.yaml"), str(SHEETS / "kojiro.yaml"))
     gm = table.screen("Storyteller")
     gm.open(server.gm)
-    gm.wait_text("#log .entry", "New character: Kojiro.")
+    gm.wait_text("#log .entry", "Added to character: Kojiro.")
     players = {}
     for name in ("Ana", "Kojiro"):
         screen = table.screen(name)
@@ -66,8 +66,8 @@ def test_the_defender_dodges_on_their_phone(table):
     gm.click("#question button[data-answer='13']")
     gm.wait_text("#question", "No question waits.")
     for screen in everyone:
-        shown = screen.wait_text("#log .entry", f"New character: {hostile}.")
-        assert shown == f"New character: {hostile}."
+        shown = screen.wait_text("#log .entry", f"Added to character: {hostile}.")
+        assert shown == f"Added to character: {hostile}."
         assert screen.find("#log img") == [] and screen.find("#log script") == []
     newcomer = table.screen("newcomer")
     newcomer.open(server.join)

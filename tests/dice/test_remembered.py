@@ -7,9 +7,7 @@ errors are raised), and a folder that cannot be written must not stop a ruleset 
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 
 import pytest
 
@@ -19,6 +17,7 @@ from ruleset_engine.dice.errors import DiceSyntaxError
 from ruleset_engine.dice.expression import _compile_cached
 from ruleset_engine.dice.limits import Limits
 from ruleset_engine.ruleset.loader import load
+from tests import cache_damage
 
 # Between them, every class of the syntax tree (checked below, so a new class is not forgotten).
 TEXTS = [
@@ -117,39 +116,17 @@ def test_errors_are_not_remembered_and_are_raised_again(cache):
                                      for p in cache.iterdir())
 
 
-def rewrite(path, body: bytes, digest: bool = True) -> None:
-    head = hashlib.sha256(body).hexdigest().encode() if digest else b"0" * 64
-    path.write_bytes(head + b"\n" + body)
-
-
 def damaged_files(path):
     """(what, bytes) of files a damaged or foreign cache could hold at `path`."""
-    good = path.read_bytes()
-    head, _, body = good.partition(b"\n")
-    data = json.loads(body)
-    flipped = bytearray(good)
-    flipped[len(good) // 2] ^= 0x01
-    yield "a flipped bit", bytes(flipped)
-    yield "cut short", good[: len(good) // 2]
-    yield "empty", b""
-    yield "binary", os.urandom(300)
-    yield "no digest", body
-    other_code = dict(data, code="0" * 64)
-    yield "other code", _signed(other_code)
+    yield from cache_damage.damaged_files(path)
+    data = cache_damage.held(path)
     unknown = dict(data, trees={k: {"Popen": ["rm -rf /"]} for k in data["trees"]})
-    yield "a class that is no node", _signed(unknown)
+    yield "a class that is no node", cache_damage.seal_json(unknown)
     short = dict(data, trees={k: {next(iter(v)): []} for k, v in data["trees"].items()})
-    yield "fields missing", _signed(short)
-    yield "not a mapping", _signed([1, 2, 3])
-    deep = "[" * 100_000 + "]" * 100_000
+    yield "fields missing", cache_damage.seal_json(short)
     body = ('{"code": %s, "trees": {%s}}' % (json.dumps(data["code"]), ", ".join(
-        f"{json.dumps(k)}: {deep}" for k in data["trees"]))).encode()
-    yield "deep", hashlib.sha256(body).hexdigest().encode() + b"\n" + body
-
-
-def _signed(data) -> bytes:
-    body = json.dumps(data).encode()
-    return hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+        f"{json.dumps(k)}: {cache_damage.DEEP}" for k in data["trees"]))).encode()
+    yield "deep", cache_damage.seal(body)
 
 
 def test_a_damaged_or_foreign_file_changes_nothing(cache, monkeypatch):

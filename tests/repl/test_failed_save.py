@@ -7,6 +7,7 @@ import errno
 import os
 import re
 import resource
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -160,3 +161,26 @@ def test_an_error_in_the_middle_of_an_answered_action_leaves_nothing_half_done(t
     said = run(repl, out, "3")
     assert repl.errors == 1 and session.game.values["share"] == 4 and session.game.values["asked"] == 1
     assert session.game.core() == file_game(session)
+
+
+def test_a_session_copied_by_save_is_in_wal_mode_and_plays_on(tmp_path):
+    # save PATH copies the session (SQLite's backup) into a new file: the copy is made as a new
+    # session is, WAL and synchronous=FULL (so a committed entry there survives a kill -9 too)
+    repl, out = make_repl(GAMES["attack"], seed=4)
+    run(repl, out, "round")
+    session = repl.session
+    said = run(repl, out, f"save {tmp_path / 'copy.dusk'}")
+    assert "now saved in" in said and session.journal.path == tmp_path / "copy.dusk"
+    assert session.journal.db.execute("PRAGMA synchronous").fetchone()[0] == 2       # FULL
+    run(repl, out, "round")
+    state, turn = session.game.state, session.game.turn
+    seen = sqlite3.connect(tmp_path / "copy.dusk")
+    try:
+        assert seen.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert [k for (k,) in seen.execute("SELECT kind FROM entries ORDER BY n")] == ["start", "action", "action"]
+    finally:
+        seen.close()
+    session.close()
+    resumed = Session.resume(tmp_path / "copy.dusk")
+    assert resumed.game.state == state and resumed.game.turn == turn == 3
+    resumed.close()

@@ -12,17 +12,17 @@ GAME = str(RULESETS / "made-at-the-table.yaml")
 def test_named_at_the_table_then_completed_shown_and_exported():
     repl, out = make_repl(GAME, seed=2)
     shown = run(repl, out, "2", "Ana", "Beto")
-    assert "New character: Ana." in shown and "New character: Beto." in shown
+    assert "Added to character: Ana." in shown and "Added to character: Beto." in shown
     shown = run(repl, out, "join Dora Lee")
     assert "too many arguments" in shown            # one text parameter: quote a name with a space
     shown = run(repl, out, "join 'Dora Lee'")
-    assert "New character: Dora Lee." in shown and "Dora Lee joins with nerve 3." in shown
+    assert "Added to character: Dora Lee." in shown and "Dora Lee joins with nerve 3." in shown
     completer = TableCompleter(repl)
     assert completer.candidates("fall who=", "who=") == ["who=Ana", "who=Beto", "who=Dora Lee"]
     shown = run(repl, out, "fall who=beto", "state")
     assert "│ Beto     │ dead   │ 4     │" in shown
     chronicle = chronicle_markdown(repl)
-    assert "New character: Dora Lee." in chronicle and "| Ana | Beto | 3 |  |" in chronicle
+    assert "Added to character: Dora Lee." in chronicle and "| Ana | Beto | 3 |  |" in chronicle
 
 
 def test_a_name_taken_is_one_line_and_changes_nothing():

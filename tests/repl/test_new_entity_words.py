@@ -26,5 +26,6 @@ def test_chinese_puts_new_before_the_label_which_has_no_number_or_gender():
     assert _shown("zh") == "新角色：Ana。"
 
 
-def test_english_keeps_the_group_name():
-    assert _shown("en") == "New characters: Ana."
+def test_english_keeps_the_group_name_in_words_a_plural_name_reads_right_in():
+    # "New characters: Ana." read as if Ana were several
+    assert _shown("en") == "Added to characters: Ana."

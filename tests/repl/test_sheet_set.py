@@ -103,6 +103,17 @@ def test_the_sheet_follows_the_layout_and_hides_internal_fields(game):
     assert "grit ***.. 3" in run(ascii_repl, ascii_out, "sheet Mara")
 
 
+def test_an_empty_text_on_a_sheet_shows_as_the_pair_tables_dash(tmp_path):
+    (tmp_path / "mara.yaml").write_text("name: Mara\ngrit: 3\naim: 2\n", encoding="utf-8")
+    path = tmp_path / "sheet-set.yaml"
+    path.write_text(GAME.replace("kind: {text: human},", 'kind: {text: human}, motto: {text: ""},'), encoding="utf-8")
+    for ascii_only, dash in ((False, "—"), (True, "-")):
+        repl, out = make_repl(str(path), seed=1, ascii_only=ascii_only)
+        lines = run(repl, out, "sheet Mara").splitlines()
+        assert any(f"motto {dash}" in line for line in lines), lines
+        assert not any(line.rstrip(" │|").endswith("motto") for line in lines), lines
+
+
 @pytest.mark.parametrize("old, new, message", [
     ("internal: [seen_turn]", "internal: [seen]", "the group has no field 'seen'"),
     ("internal: [seen_turn]", "internal: [grit]", "'grit' is a field a sheet gives: it cannot be internal too"),

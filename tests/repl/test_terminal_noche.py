@@ -46,7 +46,7 @@ def test_a_short_night_at_the_prompt(data_dir, tmp_path):
         for name in ("Ana", "Beto", "Carla"):
             assert "first name?" in asked(child)
             printed = typed(child, name)
-            assert f"New character: {name}." in printed
+            assert f"Added to character: {name}." in printed
         # Who starts: three dice rolled, the highest (after any tie rolled again) starts.
         words = {}
         while True:

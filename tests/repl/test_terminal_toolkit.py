@@ -26,7 +26,7 @@ def test_an_extra_made_at_the_table_rolls_traits_named_by_completion(data_dir):
     try:
         child.expect_exact(PROMPT)
         opening = screen_lines(child.before)
-        assert "New character: Ana." in opening and "New character: Kojiro." in opening
+        assert "Added to character: Ana." in opening and "Added to character: Kojiro." in opening
 
         child.sendline("npc Rosa nature ghoul dex 4 firearms 3")
         child.expect_exact(LEAVES_PROMPT)

@@ -78,7 +78,8 @@ def problems_of(tmp_path, text):
     return [str(p) for p in info.value.problems]
 
 
-ASKED = """\
+# One step, then a set: that reads what it binds.
+AFTER_ONE_STEP = """\
 ruleset: t
 title: T
 state:
@@ -86,11 +87,10 @@ state:
 actions:
   a:
     steps:
-      - ask: "How many?"
-        as: n
-{ask}
-      - set: {{x: n}}
+{step}
+      - set: {{x: {read}}}
 """
+ASK = '      - ask: "How many?"\n        as: n\n'
 
 
 @pytest.mark.parametrize("ask, said", [
@@ -105,28 +105,18 @@ actions:
     ("        number: {min: 1}\n        auto: {en: one, es: uno}", "only a text question's auto: is a text"),
 ])
 def test_a_refused_ask_is_one_problem_not_two(tmp_path, ask, said):
-    found = problems_of(tmp_path, ASKED.format(ask=ask))
+    found = problems_of(tmp_path, AFTER_ONE_STEP.format(step=ASK + ask, read="n"))
     assert len(found) == 1, found
     assert said in found[0] and "unknown name" not in found[0]
 
 
 def test_a_refused_let_binds_its_names_too(tmp_path):
-    found = problems_of(tmp_path, textwrap.dedent("""\
-        ruleset: t
-        title: T
-        state:
-          x: 0
-        actions:
-          a:
-            steps:
-              - let: {a: 1, b: 2}
-                bogus: 1
-              - set: {x: a + b}
-        """))
+    found = problems_of(tmp_path, AFTER_ONE_STEP.format(step="      - let: {a: 1, b: 2}\n        bogus: 1",
+                                                        read="a + b"))
     assert len(found) == 1 and "unknown key 'bogus' in a step" in found[0], found
 
 
 def test_a_name_read_that_no_step_binds_is_still_unknown(tmp_path):
-    found = problems_of(tmp_path, ASKED.format(ask="        number: {min: 1}\n        auto: 1\n        bogus: 1")
-                        .replace("{x: n}", "{x: m}"))
+    found = problems_of(tmp_path, AFTER_ONE_STEP.format(step=ASK + "        number: {min: 1}\n        auto: 1\n"
+                                                                    "        bogus: 1", read="m"))
     assert len(found) == 2 and any("unknown name 'm'" in p for p in found), found

@@ -102,6 +102,9 @@ def test_table_rows_that_overlap_or_leave_gaps(tmp_path):
         """))
     # rows count from 1, as a designer counts them: the first two rows; the place is the second row's
     assert any(p.startswith("r.yaml:8:9: table 't': rows 1 and 2 overlap at 3..3") for p in found), found
+    # the message names the rows (from 1): the path after it does not name one again from 0
+    overlap, = [p for p in found if "overlap" in p]
+    assert overlap.endswith("(at tables.t.rows)") and "rows[" not in overlap, overlap
     assert any("no row covers 5..6" in p for p in found)
     assert all(p.startswith("r.yaml:") for p in found)
 

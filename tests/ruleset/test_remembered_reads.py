@@ -8,7 +8,6 @@ change nothing: the text is read by PyYAML again and gives what it gives (its pr
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -21,6 +20,7 @@ from ruleset_engine.ruleset import remembered_reads, yamlparse
 from ruleset_engine.ruleset.located import LDict, LList
 from ruleset_engine.ruleset.problems import RulesetError
 from ruleset_engine.ruleset.yamlio import load_yaml_text
+from tests import cache_damage
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(p for folder in ("rulesets", "characters") for p in (ROOT / folder).rglob("*.yaml"))
@@ -107,25 +107,11 @@ def test_a_read_with_a_problem_is_not_kept_and_says_it_again(cache):
     assert not cache.exists() or not list(cache.iterdir())
 
 
-def signed(data) -> bytes:
-    body = json.dumps(data, ensure_ascii=False).encode()
-    return hashlib.sha256(body).hexdigest().encode() + b"\n" + body
-
-
 def damaged_files(path):
     """(what, bytes) of files a damaged, foreign or hostile cache could hold at `path`."""
-    good = path.read_bytes()
-    _head, _, body = good.partition(b"\n")
-    held = json.loads(body)
-    flipped = bytearray(good)
-    flipped[len(good) // 2] ^= 0x01
-    yield "a flipped bit", bytes(flipped)
-    yield "cut short", good[: len(good) // 2]
-    yield "empty", b""
-    yield "binary", os.urandom(300)
-    yield "no digest", body
-    yield "other code", signed(dict(held, code="0" * 64))
-    yield "not a mapping", signed([1, 2, 3])
+    yield from cache_damage.damaged_files(path)
+    held = cache_damage.held(path)
+    signed = cache_damage.seal_json
     yield "no data", signed({"code": held["code"]})
     yield "a scalar read", signed(dict(held, data="just a text"))
     data = held["data"]
@@ -147,8 +133,8 @@ def damaged_files(path):
     for _ in range(70):
         deep = ["l", 1, 1, [[1, 1, deep]]]
     yield "nested too deep", with_first_value(deep)
-    body = ('{"code": %s, "data": %s}' % (json.dumps(held["code"]), "[" * 100_000 + "]" * 100_000)).encode()
-    yield "nested past Python's stack", hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+    body = ('{"code": %s, "data": %s}' % (json.dumps(held["code"]), cache_damage.DEEP)).encode()
+    yield "nested past Python's stack", cache_damage.seal(body)
 
 
 def test_a_damaged_or_hostile_file_changes_nothing(cache, monkeypatch):

@@ -257,3 +257,48 @@ def test_a_refused_binding_is_said_once_not_again_where_it_is_read(tmp_path):
     """
     found = problems(tmp_path, body)
     assert len(found) == 1 and found[0].startswith("r.yaml:7:16: roll: 'n' is a state variable"), found
+
+
+# A local set in one branch (lines 8-10), then bound again at the top by a step or binding the
+# checker refuses: that refusal is the one problem; the read after it (line 12, 13 or 14) adds none.
+BOUND_IN_ONE_BRANCH = """\
+    actions:
+      go:
+        steps:
+          - roll: {d: 1d6}
+          - if: sum(d) > 3
+            then:
+              - let: {x: 2}
+"""
+
+
+def test_a_let_whose_value_is_refused_is_said_once_not_again_where_it_is_read(tmp_path):
+    # the let: is accepted, its value refused (line 11, `1 +` from column 20): x counts as set after it
+    found = problems(tmp_path, BOUND_IN_ONE_BRANCH + "          - let: {x: \"1 +\"}\n          - say: \"{x}\"\n")
+    assert len(found) == 1 and found[0].startswith("r.yaml:11:22: expected a value after '+'"), found
+
+
+def test_a_refused_step_binding_a_name_already_bound_is_said_once(tmp_path):
+    # the ask: is refused by the schema (no auto:, a stray key): x, which it would set, counts as set after it
+    found = problems(tmp_path, BOUND_IN_ONE_BRANCH + "          - ask: How many?\n            as: x\n"
+                                                      "            bogus: 1\n          - say: \"{x}\"\n")
+    assert [f.split(" (at ")[0] for f in found] == ["r.yaml:11:9: missing key 'auto'",
+                                                     "r.yaml:13:9: unknown key 'bogus' in a step"], found
+
+
+def test_a_binding_refused_in_one_branch_is_said_once_in_the_other_too(tmp_path):
+    # roll: {n: ..} in then: is refused (it would hide the state variable n); else: reads n: no second problem
+    body = """\
+    actions:
+      go:
+        steps:
+          - roll: {d: 1d6}
+          - if: sum(d) > 3
+            then:
+              - roll: {n: 1d6}
+            else:
+              - say: "{n}"
+          - say: "{n}"
+    """
+    found = problems(tmp_path, body)
+    assert len(found) == 1 and found[0].startswith("r.yaml:10:20: roll: 'n' is a state variable"), found

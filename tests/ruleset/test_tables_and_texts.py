@@ -61,6 +61,7 @@ def test_first_match_allows_overlaps_but_not_rows_that_can_never_match(tmp_path)
         "          - {net: 5, scale: scene, out: never}\n"
     found = problems_of(tmp_path, body)
     assert found and all("row 6 can never match" in p for p in found), found
+    assert all(p.endswith("(at tables.grid.rows)") for p in found), found     # not rows[5]: the 6th row again
 
 
 def test_a_default_row_fills_the_holes(tmp_path):

@@ -19,10 +19,10 @@ import pytest
 
 from ruleset_engine.analysis.simulate import simulate
 from ruleset_engine.dice.vector import VPool
-from ruleset_engine.ruleset import load
+from ruleset_engine.ruleset import RulesetError, load
 from ruleset_engine.ruleset import walk
 from ruleset_engine.ruleset.steps import StepFailed
-from ruleset_engine.runtime.lockstep_values import Store
+from ruleset_engine.runtime.lockstep_values import NeverWritten, Store
 from ruleset_engine.runtime.vectorizable import _read_names, unread_locals
 
 SIZE = 64
@@ -98,6 +98,17 @@ def test_a_store_keeps_one_kind_whether_its_value_was_kept_once_or_not():
     pool.put(np.arange(4), VPool(np.ones((4, 2), np.int16)), SIZE)
     with pytest.raises(StepFailed, match="a pool is now a number"):
         pool.put(np.arange(4), 3, SIZE)
+
+
+def test_a_store_no_game_wrote_is_a_bug_when_read_not_a_value():
+    # The checker refuses a read of a local not set on every way (ruleset/assigned.py): a read of a
+    # store no game wrote is dusk's fault, raised (a DuskBug at its place), never a marker read as a value.
+    for store in (Store(), Store(keeps_aside=True)):
+        with pytest.raises(NeverWritten):
+            store.get(np.arange(4))
+    store = Store()
+    store.put(np.arange(4), 7, SIZE)
+    assert store.get(np.arange(4)) == 7
 
 
 LOOKUP = """ruleset: lookups
@@ -263,3 +274,85 @@ def test_a_local_a_set_writes_through_is_kept_and_both_backends_agree(written):
     for backend in ("lockstep", "untraced"):
         report = simulate(str(path), 50, seed=3, backend=backend).to_json()["report"]["total"]
         assert report["min"] == report["max"] == 14, (backend, report)
+
+
+EMPTY_TABLE = """ruleset: empty
+title: A table emptied (test)
+tables:
+  t:
+    key: k
+{default}    rows:
+      - {{k: 1, v: 5}}
+state: {{total: 0}}
+loop:
+  - name: turn
+    max: 2
+    steps:
+      - let: {{r: 1d6}}
+      - {{lookup: t, keys: {{k: "{key}"}}, as: a, quiet: true}}
+      - set: {{total: "total + a.v"}}
+end:
+  - {{when: "total < 0", result: never}}
+report: {{total: total}}
+"""
+
+
+def _emptied(tmp_path, key: str, default: str):
+    """The ruleset with its table's rows taken away after the checker accepted it (it refuses
+    rows: [], as the test below holds): how both backends meet a table of no row."""
+    path = tmp_path / "empty.yaml"
+    path.write_text(EMPTY_TABLE.format(key=key, default=default))
+    ruleset = load(str(path))
+    ruleset.tables["t"].rows = []
+    return ruleset
+
+
+def _both_backends(ruleset, games: int = 40):
+    """(lockstep's, untraced's) totals of `games` games, or the message each stopped with."""
+    from ruleset_engine.analysis.simulate import DEFAULT_RUN_LIMITS, MAX_ROUNDS, play_game, simulation_program
+    from ruleset_engine.analysis.summary import Totals
+    from ruleset_engine.runtime import lockstep, resolve_params
+
+    params = resolve_params(ruleset, {})
+    out = []
+    try:
+        tally = Totals()
+        lockstep.play_range(ruleset, params, 1, 0, games, tally, DEFAULT_RUN_LIMITS, MAX_ROUNDS)
+        out.append(sorted(tally.values["total"].counts.items()))
+    except Exception as err:
+        out.append(str(err))
+    program = simulation_program(ruleset, params)
+    try:
+        totals = [play_game(program, seed)[2]["total"] for seed in range(games)]
+        out.append(sorted({t: totals.count(t) for t in totals}.items()))
+    except Exception as err:
+        out.append(str(err))
+    return out
+
+
+@pytest.mark.parametrize("key", [
+    "7",                # the same in every game: the row found once (_lookup_once, find_row)
+    "sum(r) + 6",       # per game: the general way
+])
+def test_a_table_of_no_row_says_what_the_untraced_backend_says(tmp_path, key):
+    # No default: no row matches, in the words find_row says it (the key each game was given
+    # differs between the backends' dice when it is per game: 7 to 12)
+    lockstep_said, untraced_said = _both_backends(_emptied(tmp_path, key, ""))
+    shared = key == "7"
+    for said in (lockstep_said, untraced_said):
+        assert isinstance(said, str) and "no row of table 't' matches " in said, said
+        assert "(add a row, or a default:)" in said and said.endswith("(at loop[0].steps[1])"), said
+    if shared:      # the same key in every game: the same words, to the letter
+        assert lockstep_said == untraced_said and "matches 7 (add a row" in lockstep_said
+    # A default: every game finds it, twice (2 each): the same totals in both
+    lockstep_found, untraced_found = _both_backends(_emptied(tmp_path, key, "    default: {v: 2}\n"))
+    assert lockstep_found == untraced_found == [(4, 40)]
+
+
+def test_a_table_of_no_row_is_refused_before_any_game(tmp_path):
+    path = tmp_path / "empty.yaml"
+    path.write_text(EMPTY_TABLE.format(key="7", default="    default: {v: 2}\n").replace(
+        "    rows:\n      - {k: 1, v: 5}\n", "    rows: []\n"))
+    with pytest.raises(RulesetError) as err:
+        load(str(path))
+    assert [p.message for p in err.value.problems] == ["this must not be empty"]

@@ -65,6 +65,8 @@ def _assignments(c, item, path, scope, key: str, targets: bool):
             if formula is not None:
                 pairs.append((name, formula))
             c.bind(scope, name, p, key, plain_value(formula))
+            if formula is None:
+                scope.said_once(name)    # its value was refused, and said so: a read of it says no more
     return pairs
 
 
