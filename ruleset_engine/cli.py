@@ -13,7 +13,6 @@ where its traceback went, with its cause; the same from every command and backen
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import sys
@@ -769,23 +768,7 @@ def expressions_are_not_options(argv: list[str]) -> list[str]:
     return kept + (["--", *moved] if moved else [])
 
 
-# A command's start allocates some hundred thousand objects that live as long as the process (modules,
-# classes, the ruleset and its program) and makes almost no garbage cycles: at Python's default (a
-# collection of the young objects every 700 new ones), some fifty collections walked them, about 20 ms
-# of a 350 ms `dusk play`. dusk's commands collect the young every 100,000 new objects instead. It is
-# not put back when a command returns: the next collection would walk at once all that the start made
-# (some 30 ms), just before the process ends.
-GC_YOUNG = 100_000
-
-
 def main(argv: list[str] | None = None) -> int:
-    young, *older = gc.get_threshold()
-    if 0 < young < GC_YOUNG:        # (0: the collector was turned off; left so)
-        gc.set_threshold(GC_YOUNG, *older)
-    return _main(argv)
-
-
-def _main(argv: list[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # The language first: the help and argparse's own errors speak it too (argparse_words).
     i18n.set_language(i18n.choose(argparse_words.language_asked(words)))
