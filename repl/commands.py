@@ -288,7 +288,7 @@ class Repl:
         """An answer to a fill's question; at the last, every change is made as one command."""
         if line.strip().lower() in ("quit", "exit"):
             self.filling = None
-            self.show("The sheet is left as it was.")
+            self.show(_("The sheet is left as it was."))
             self._command(line)          # and the table is left, as quit says
             return
         from . import fill
@@ -299,7 +299,7 @@ class Repl:
         reply = self.session.edit(done.name, done.changes, done.command)
         self.show_events(reply.events)
         if not reply.events:
-            self.show(f"{done.name}'s sheet is left as it was.")
+            self.show(_("{name}'s sheet is left as it was.").format(name=done.name))
 
     def _answer_confirm(self, line: str) -> None:
         confirm, self.confirm = self.confirm, None
