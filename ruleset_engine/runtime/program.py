@@ -287,13 +287,10 @@ class ProgramWriter:
             functions = self.write()
             if self.problems:
                 raise ProgramError(self.problems)
-            settled = True
-            for assumed, observed in ((self.state_kinds, self.observed_state), (self.field_kinds, self.observed_fields),
-                                      (self.proc_kinds, self.observed_procs)):
-                settled &= _settle(assumed, observed, widen=attempt >= 3)
-            for name, observed in self.observed_locals.items():
-                settled &= _settle(self.local_kinds.setdefault(name, {}), observed, widen=attempt >= 3)
-            if settled:
+            assumed = remembered_kinds.Kinds(self.state_kinds, self.field_kinds, self.proc_kinds, self.local_kinds)
+            observed = remembered_kinds.Kinds(self.observed_state, self.observed_fields, self.observed_procs,
+                                              self.observed_locals)
+            if _settle_kinds(assumed, observed, widen=attempt >= 3):
                 return functions
         raise RuntimeError("the kinds of a ruleset's values did not settle")  # pragma: no cover - they widen
 
@@ -313,14 +310,7 @@ class ProgramWriter:
         if self.problems or self._observed() != observed:
             return None
         # Every kind observed within the one assumed: the check the last pass from scratch makes.
-        check = assumed.copy()
-        for was, seen in ((check.state, observed.state), (check.fields, observed.fields), (check.procs, observed.procs)):
-            if not _settle(was, seen, widen=True):
-                return None
-        for name, seen in observed.locals.items():
-            if not _settle(check.locals.setdefault(name, {}), seen, widen=True):
-                return None
-        return functions
+        return functions if _settle_kinds(assumed.copy(), observed, widen=True) else None
 
     def _assumed(self) -> remembered_kinds.Kinds:
         return remembered_kinds.Kinds(self.state_kinds, self.field_kinds, self.proc_kinds,
@@ -631,6 +621,17 @@ def program_for(ruleset: model.Ruleset, params: dict, limits, traced: bool = Tru
 
 
 # ---- helpers of the writer ---------------------------------------------------------------------
+
+
+def _settle_kinds(assumed, observed, widen: bool) -> bool:
+    """Adopt every kind observed (state, fields, procedure params, each function's locals) into
+    `assumed`, in place; True when nothing changed (both are remembered_kinds.Kinds)."""
+    settled = True
+    for was, seen in ((assumed.state, observed.state), (assumed.fields, observed.fields), (assumed.procs, observed.procs)):
+        settled &= _settle(was, seen, widen)
+    for name, seen in observed.locals.items():
+        settled &= _settle(assumed.locals.setdefault(name, {}), seen, widen)
+    return settled
 
 
 def _settle(assumed: dict, observed: dict, widen: bool) -> bool:
