@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 
 from .errors import DuskError
@@ -24,21 +25,18 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_I
 
 # The characters a terminal acts on rather than shows: C0 but a new line and a tab, DEL, C1, and the
 # marks that reorder a line (bidirectional overrides and isolates: a name shown backwards).
-_CONTROLS = frozenset([chr(c) for c in range(32) if chr(c) not in "\n\t"] + [chr(127)]
-                      + [chr(c) for c in range(0x80, 0xA0)]
-                      + [chr(c) for c in (0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))])
+_CONTROL_SEARCH = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]").search
 _CONTROL_NAMES = {0x1B: "ESC", 0x07: "BEL", 0x08: "BS", 0x0D: "CR", 0x7F: "DEL", 0x9B: "CSI", 0x9D: "OSC"}
 
 
 def control_character(text: str) -> str | None:
     """The first character of the text a terminal would act on, named (`U+001B (ESC)`), or None."""
-    if _CONTROLS.isdisjoint(text):      # most texts hold none: looked through at C's speed first
+    found = _CONTROL_SEARCH(text)       # one pass at C's speed: a long text read back from the cache
+    if found is None:                   # is looked through once per value, thousands per start
         return None
-    for ch in text:
-        if ch in _CONTROLS:
-            name = _CONTROL_NAMES.get(ord(ch))
-            return f"U+{ord(ch):04X}" + (f" ({name})" if name else "")
-    return None
+    code = ord(found.group())
+    name = _CONTROL_NAMES.get(code)
+    return f"U+{code:04X}" + (f" ({name})" if name else "")
 
 
 class UnreadableFile(DuskError):

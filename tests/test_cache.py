@@ -1,10 +1,13 @@
 """The user's cache folder kept from growing (ruleset_engine/cache.py): files unused for MAX_AGE are
-removed, files in use are not, and a folder is pruned at most once a day, never raising."""
+removed, files in use are not, and a folder is pruned at most once a day, never raising; what a
+remembered file is named by follows the code that made it."""
 
 from __future__ import annotations
 
 import os
 import time
+
+import pytest
 
 from ruleset_engine import cache
 from ruleset_engine.dice import remembered as parses
@@ -123,3 +126,32 @@ def test_a_fifo_or_a_link_under_a_cache_files_name_is_not_read(tmp_path):
     except OSError:
         found = None
     assert found is None
+
+
+def test_the_code_key_follows_every_file_it_names(tmp_path):
+    """A remembered thing is named by the code it was made by: the key changes when a file is
+    rewritten (another size, or the same size written later), moved, or when the label changes, and
+    stays the same while nothing changes; a missing file is an OSError (the caller then remembers
+    nothing), never a key."""
+    first, second = tmp_path / "a.py", tmp_path / "b.py"
+    first.write_text("x = 1\n")
+    second.write_text("y = 2\n")
+    key = cache.code_key("parses/1", [first, second])
+    assert cache.code_key("parses/1", [first, second]) == key
+    assert cache.code_key("parses/2", [first, second]) != key
+    assert cache.code_key("parses/1", [second, first]) != key
+    first.write_text("x = 10\n")                              # another size
+    assert cache.code_key("parses/1", [first, second]) != key
+    first.write_text("x = 1\n")
+    os.utime(first, ns=(1, 1))
+    dated = cache.code_key("parses/1", [first, second])
+    first.write_text("x = 2\n")                               # the same size, written later
+    os.utime(first, ns=(2, 2))
+    assert cache.code_key("parses/1", [first, second]) != dated
+    moved = tmp_path / "elsewhere"
+    moved.mkdir()
+    (moved / "a.py").write_text("x = 2\n")
+    os.utime(moved / "a.py", ns=(2, 2))
+    assert cache.code_key("parses/1", [moved / "a.py", second]) != cache.code_key("parses/1", [first, second])
+    with pytest.raises(OSError):
+        cache.code_key("parses/1", [tmp_path / "gone.py"])

@@ -87,11 +87,8 @@ def _code() -> str:
         grammar = os.path.join(package, "grammar", "dice.lark")
         if not os.path.isfile(grammar):     # an editable install: the grammar is at the top of the checkout
             grammar = os.path.join(os.path.dirname(package), "grammar", "dice.lark")
-        digest = hashlib.sha256(f"parses/{FORMAT}".encode())
-        for path in sorted(os.path.join(here, name) for name in os.listdir(here) if name.endswith(".py")) + [grammar]:
-            with open(path, "rb") as handle:
-                digest.update(b"\0" + os.path.basename(path).encode() + b"\0" + handle.read())
-        _CODE = digest.hexdigest()
+        paths = sorted(os.path.join(here, name) for name in os.listdir(here) if name.endswith(".py"))
+        _CODE = cache.code_key(f"parses/{FORMAT}", paths + [grammar])
     return _CODE
 
 

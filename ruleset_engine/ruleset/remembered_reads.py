@@ -18,9 +18,9 @@ positions name the file by the name it is read under now, so one text read under
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
+from importlib.machinery import PathFinder
 
 from .. import cache
 from ..dice.runtime import MAX_NUMBER
@@ -38,26 +38,21 @@ class _Unfit(Exception):
 
 
 def _code() -> str:
-    """The SHA-256 of what a read depends on: the modules that read and check, PyYAML's version
-    (its __init__, which names it, and whether libyaml is there), and the limits."""
+    """The SHA-256 naming what a read depends on (cache.code_key): the modules that read and check,
+    PyYAML (its __init__, which names its version, and whether libyaml is there), and the limits."""
     global _CODE
     if _CODE is None:
         here = os.path.dirname(os.path.abspath(__file__))
-        digest = hashlib.sha256(f"reads/{FORMAT}/{MAX_NUMBER}/{MAX_NODES}/{MAX_DEPTH}".encode())
         # the modules that read, and those whose classes a read is made of (LDict, LList, Position)
         paths = [os.path.join(here, name) for name in ("yamlio.py", "yamlparse.py", "remembered_reads.py",
                                                        "located.py", "problems.py")]
         paths.append(os.path.join(os.path.dirname(here), "textfile.py"))
-        spec = importlib.util.find_spec("yaml")
+        spec = PathFinder.find_spec("yaml")     # found, not imported: a read from here needs no PyYAML
         if spec is None or spec.origin is None:
             raise OSError("PyYAML not found")
         paths.append(spec.origin)
-        for path in paths:
-            with open(path, "rb") as handle:
-                digest.update(b"\0" + os.path.basename(path).encode() + b"\0" + handle.read())
-        digest.update(str(sorted(name for name in os.listdir(os.path.dirname(spec.origin))
-                                 if name.startswith("_yaml"))).encode())
-        _CODE = digest.hexdigest()
+        libyaml = sorted(name for name in os.listdir(os.path.dirname(spec.origin)) if name.startswith("_yaml"))
+        _CODE = cache.code_key(f"reads/{FORMAT}/{MAX_NUMBER}/{MAX_NODES}/{MAX_DEPTH}/{libyaml}", paths)
     return _CODE
 
 

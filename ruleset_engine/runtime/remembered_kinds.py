@@ -20,7 +20,6 @@ kinds it settles on describe. The file is written only when what it would hold c
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -66,19 +65,17 @@ class Kinds:
 
 
 def _code() -> str:
-    """The SHA-256 of the code that writes a program."""
+    """The SHA-256 naming the code that writes a program (cache.code_key)."""
     global _CODE
     if _CODE is None:
         package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        digest = hashlib.sha256(f"kinds/{FORMAT}/{remembered_parses._code()}".encode())
+        paths = []
         for folder, names in _WRITERS:
             where = os.path.join(package, folder)
             if names is None:
-                names = tuple(sorted(name for name in os.listdir(where) if name.endswith(".py")))
-            for name in names:
-                with open(os.path.join(where, name), "rb") as handle:
-                    digest.update(b"\0" + f"{folder}/{name}".encode() + b"\0" + handle.read())
-        _CODE = digest.hexdigest()
+                names = sorted(name for name in os.listdir(where) if name.endswith(".py"))
+            paths += [os.path.join(where, name) for name in names]
+        _CODE = cache.code_key(f"kinds/{FORMAT}/{remembered_parses._code()}", paths)
     return _CODE
 
 
