@@ -386,3 +386,23 @@ def test_a_table_starts_without_what_its_first_screen_does_not_need(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert out.stdout.splitlines()[-1] == "IMPORTED ['shutil', 'tempfile']", out.stdout[-500:] + out.stderr
     assert (tmp_path / "x.md").read_text(encoding="utf-8") != "old"
+
+
+# `dusk roll` pays for what it imports on every start (issue 29: its start is measured against a bare
+# interpreter's): with the parse remembered it needs neither the grammar's library nor the YAML reader,
+# and the typing module (a large import) only named annotations that need no import.
+NOT_FOR_A_ROLL = ("typing", "lark", "yaml", "icepool", "numpy", "jsonschema", "sqlite3", "rich")
+
+
+def test_a_roll_imports_only_what_rolling_needs(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, DUSK_CACHE_DIR=str(tmp_path / "cache"))
+    code = ("import sys, ruleset_engine.cli; status = ruleset_engine.cli.main(['roll', '4d6kh3+2', '--seed', '1']); "
+            "print('IMPORTED', status, sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (NOT_FOR_A_ROLL,))
+    for _ in range(2):      # the second with the parse remembered
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+        assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "IMPORTED 0 []", out.stdout[-500:]

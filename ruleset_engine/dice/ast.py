@@ -11,7 +11,6 @@ before anything recursive walks the tree).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 Span = tuple[int, int]
 
@@ -254,10 +253,8 @@ class Rolled(SameFields):
     depth: int = 1
 
 
-Node = Union[
-    Integer, String, Boolean, Name, Unary, Arithmetic, Compare, AllOf, AnyOf, Not,
-    Conditional, Condition, Call, Dice, PoolLiteral, KindName, Aliased, Rolled,
-]
+Node = (Integer | String | Boolean | Name | Unary | Arithmetic | Compare | AllOf | AnyOf | Not
+        | Conditional | Condition | Call | Dice | PoolLiteral | KindName | Aliased | Rolled)
 
 
 def reads_aside(node) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from ruleset_engine import i18n
 

@@ -47,7 +47,7 @@ that would fail (6 // y, y = 0) fails only the games that read it, as at the tab
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 # The entries are typed dataclasses made once, when the registry is imported, and never changed: each is
 # its own construct, compared and hashed by identity (nothing holds two equal entries), so no __eq__,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from ..errors import get_close_matches
-from typing import Callable
+from collections.abc import Callable
 
 from ruleset_engine import i18n
 

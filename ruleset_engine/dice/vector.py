@@ -18,7 +18,7 @@ tests compare them statistically), not die for die.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
