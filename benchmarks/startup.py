@@ -13,9 +13,9 @@ after. The goals of issue 29 are printed beside them:
   `--base`, the `dusk` of another install, to run its cases too, side by side);
 - `dusk prob --ruleset vampire-the-masquerade` (loads and checks the ruleset once).
 
-The interpreter is the one running this script (a venv's python, not a shim); the bare start is the
-interpreter that venv was made from. Measure installs made from the wheel (`pip install .` into a
-fresh venv), as a user's are: `make`'s editable install adds an import hook to every start. With `--prompt`,
+The interpreter is the one running this script (a venv's python, not a shim). Measure installs made
+from the wheel (`pip install .` into a fresh venv), as a user's are: `make`'s editable install adds
+an import hook to every start, the bare one's too. With `--prompt`,
 the time until the interactive prompt of `dusk play` shows is measured too (pexpect).
 
     .venv/bin/python benchmarks/startup.py [--rounds 5] [--dusk .venv/bin/dusk] [--base OTHER/bin/dusk] [--prompt]
@@ -98,9 +98,10 @@ def main() -> int:
     parser.add_argument("--base", help="the dusk command of the code before a change, run side by side")
     parser.add_argument("--prompt", action="store_true", help="also time the interactive prompt (pexpect)")
     args = parser.parse_args()
-    # The bare interpreter is the one the venv was made from: the venv's own runs its site-packages'
-    # .pth files first (an editable install's import hook, about 20 ms here), which is no bare start.
-    all_cases = [("python -c pass", [getattr(sys, "_base_executable", sys.executable), "-c", "pass"])]
+    # The bare start is this venv's interpreter: it runs the .pth files of the venv's site-packages,
+    # none in a venv dusk was installed into from the wheel, but an editable install's import hook
+    # (about 20 ms here) otherwise; the interpreter the venv was made from may run others still.
+    all_cases = [("python -c pass", [sys.executable, "-c", "pass"])]
     all_cases += cases(args.dusk, "", args.prompt)
     if args.base:
         all_cases += cases(args.base, "before: ", args.prompt)
