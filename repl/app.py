@@ -79,6 +79,20 @@ def open_session(args, interactive: bool = False) -> tuple[Session, object]:
                        args.lang, interactive, dice or "auto", tuple(getattr(args, "sheets", None) or ()))
 
 
+def table_language(asked: str | None, session: Session) -> str | None:
+    """The table's language: the one asked for (--lang), else the one the session had (resume), else
+    DUSK_LANG's or the locale's; None for English when none of them names another."""
+    chosen = i18n.choose(None)
+    return asked or session.lang or (chosen if chosen != i18n.ENGLISH else None)
+
+
+def seat(session: Session, console: Console, lang: str | None, ascii_only: bool = False) -> Repl:
+    """The table over `session`: dusk's own words (the catalog) and the game's texts both in `lang`.
+    The one place a table's language is set, for `dusk play`/`resume` and for the tests' tables alike."""
+    i18n.set_language(lang)
+    return Repl(session, console, Style(lang=lang or i18n.ENGLISH, ascii_only=ascii_only))
+
+
 def intro(repl: Repl, resumed: bool, lang: str | None = None) -> None:
     """The first lines at the table: the game, its seed and file; and which texts are shown when the
     ruleset has none in the language asked for (`lang`, None when none was asked for)."""
@@ -120,10 +134,8 @@ def run(args, stdin=None, stdout=None) -> int:
     except PERSON_ERRORS as err:
         console.print(Text(person_message(err), style="bold red"))
         return 2
-    # resume: the language asked for, else the one the session had, else DUSK_LANG's or the locale's
-    lang = args.lang or session.lang or (i18n.choose(None) if i18n.choose(None) != i18n.ENGLISH else None)
-    i18n.set_language(lang)
-    repl = Repl(session, console, Style(lang=lang or "en", ascii_only=args.ascii))
+    lang = table_language(args.lang, session)
+    repl = seat(session, console, lang, args.ascii)
     intro(repl, args.command == "resume", lang)
     if reply is not None:
         repl._after(reply)

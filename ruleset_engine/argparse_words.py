@@ -107,20 +107,46 @@ class Parser(argparse.ArgumentParser):
         return super()._get_formatter()
 
 
+class Kept(tuple):
+    """What a command's parser's add_argument returns while the argument is kept (not yet made): its words.
+    argparse's Action does not exist yet, so reading or setting any of its attributes is refused, at once
+    and in words (a programming error). A tuple: one is made for every argument of every start."""
+
+    __slots__ = ()
+
+    def _refuse(self, *_ignored):
+        raise TypeError(f"CommandParser.add_argument{tuple(self)!r}: the argument is made when the command is "
+                        "first parsed or its help written, so there is no Action to use here yet "
+                        "(use add_argument's keywords, or argparse.ArgumentParser for this command)")
+
+    __getattr__ = __setattr__ = __delattr__ = _refuse
+
+
 class CommandParser(Parser):
     """A command's parser: add_argument and set_defaults are kept, in order, and made when the parser
-    is first used (every way argparse uses a parser goes through parse_known_args, format_usage,
-    format_help or get_default)."""
+    is first used (every way argparse uses a parser goes through parse_known_args,
+    parse_known_intermixed_args, format_usage, format_help or get_default).
+
+    What adds arguments to the parser other than those two (add_argument_group,
+    add_mutually_exclusive_group, add_subparsers) makes it at once, the arguments kept so far first: a
+    group holds and adds its arguments itself, so keeping them too would change their order (and with it
+    which positional reads which word). Such a command costs its start what argparse's own parser does,
+    no more, and its help and parsing are argparse's. add_argument returns a `Kept`, which refuses to be
+    used as an Action. (`register` is not watched, every start calls it some dozen times: a name
+    registered after the arguments that use it is seen by them when they are made, where argparse would
+    have refused the argument as written.)"""
 
     def __init__(self, *args, **kwargs):
         self._kept: list | None = []
+        self._building = True          # argparse's own __init__ makes the two default groups: not a cause
         super().__init__(*args, **kwargs)
+        self._building = False
 
     def add_argument(self, *args, **kwargs):
         if self._kept is None:
             return super().add_argument(*args, **kwargs)
         self._kept.append((super().add_argument, args, kwargs))
-        return None
+        return Kept(args)
 
     def set_defaults(self, **kwargs):
         if self._kept is None:
@@ -133,9 +159,29 @@ class CommandParser(Parser):
         for call, args, kwargs in kept or ():
             call(*args, **kwargs)
 
+    def _made_now(self) -> None:
+        if not self._building:
+            self._made()
+
+    def add_argument_group(self, *args, **kwargs):
+        self._made_now()
+        return super().add_argument_group(*args, **kwargs)
+
+    def add_mutually_exclusive_group(self, *args, **kwargs):
+        self._made_now()
+        return super().add_mutually_exclusive_group(*args, **kwargs)
+
+    def add_subparsers(self, *args, **kwargs):
+        self._made_now()
+        return super().add_subparsers(*args, **kwargs)
+
     def parse_known_args(self, *args, **kwargs):
         self._made()
         return super().parse_known_args(*args, **kwargs)
+
+    def parse_known_intermixed_args(self, *args, **kwargs):
+        self._made()
+        return super().parse_known_intermixed_args(*args, **kwargs)
 
     def format_usage(self):
         self._made()

@@ -6,12 +6,22 @@ import tempfile
 
 import pytest
 
-from ruleset_engine import dice
+from ruleset_engine import dice, i18n
 
 # Verdicts remembered between runs go to a folder of the test run's own, never the user's cache.
 os.environ["DUSK_CACHE_DIR"] = tempfile.mkdtemp(prefix="dusk-test-cache-")
 # dusk's words in English whatever the machine's locale (a test of another language asks for it).
 os.environ["DUSK_LANG"] = "en"
+
+
+@pytest.fixture(autouse=True)
+def catalog_language_restored():
+    """dusk's catalog language is one for the whole process (i18n): a test that sets it (a table made with
+    a language, tests/repl/conftest.py's make_repl) leaves the next test in the language it found."""
+    was = i18n.language()
+    yield
+    if i18n.language() != was:
+        i18n.set_language(was)
 
 
 def roll(text, faces=None, env=None, seed=None):

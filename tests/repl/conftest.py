@@ -5,9 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from ruleset_engine.repl.app import make_console
-from ruleset_engine.repl.commands import Repl
-from ruleset_engine.repl.render import Style
+from ruleset_engine import i18n
+from ruleset_engine.repl.app import make_console, seat, table_language
 from ruleset_engine.repl.session import Session
 
 RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
@@ -22,11 +21,15 @@ def data_dir(tmp_path, monkeypatch):
     return path
 
 
-def make_repl(source, seed=1, lang="en", ascii_only=False, dice="auto", **params):
-    """A table over `source` writing plain text to `out`; `dice="manual"`: real dice (the setup may ask)."""
-    session, reply = Session.new(source, params or None, seed, dice=dice)
+def make_repl(source, seed=1, lang=None, ascii_only=False, dice="auto", **params):
+    """A table over `source` writing plain text to `out`, as `dusk play --lang LANG` sets one (`lang` None:
+    no --lang, so DUSK_LANG's, which tests/conftest.py sets to English): dusk's own words (the catalog)
+    and the game's both in that language, through the CLI's own functions (tests/conftest.py puts the
+    catalog back after each test). `dice="manual"`: real dice (the setup may ask)."""
+    i18n.set_language(i18n.choose(lang))         # as cli.main does first, from --lang
+    session, reply = Session.new(source, params or None, seed, lang=lang, dice=dice)
     out = io.StringIO()
-    repl = Repl(session, make_console(False, out), Style(lang, ascii_only))
+    repl = seat(session, make_console(False, out), table_language(lang, session), ascii_only)
     repl._after(reply)
     return repl, out
 

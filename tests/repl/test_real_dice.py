@@ -72,7 +72,9 @@ def test_the_question_says_what_the_dice_are_for_and_how_many_of_which_size():
                              "(as before round: a question waits)")
     chinese, out = manual(lang="zh")
     run(chinese, out, "15", "round")
-    assert chinese.prompt_text == "搜索: roll 3d6 [3 faces from 1 to 6, separated by spaces or commas] > "
+    # the catalog's words too, as `dusk play --lang zh --dice manual` asks (they were English here before
+    # the tests' tables set the catalog's language as the CLI does)
+    assert chinese.prompt_text == "搜索：掷 3d6 [3 个 1 到 6 的点数，用空格或逗号分隔] > "
     assert TableCompleter(chinese).candidates("", "") == []      # faces are rolled, not completed
 
 

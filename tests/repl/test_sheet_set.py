@@ -175,19 +175,13 @@ def test_fill_done_at_once_changes_nothing_and_saves_nothing(game):
 
 def test_a_fill_left_unchanged_says_so_in_the_tables_language(game):
     # These two lines went out in English under --lang es and zh (the review of the start-up round).
-    from ruleset_engine import i18n
     from ruleset_engine.repl.commands import Quit
 
-    was = i18n.language()
-    try:
-        for lang, whole, one in (("es", "La hoja queda como estaba.", "La hoja de Mara queda como estaba."),
-                                 ("zh", "角色卡保持原样。", "Mara 的角色卡保持原样。")):
-            i18n.set_language(lang)
-            repl, out = make_repl(game, seed=1)
-            assert one in run(repl, out, "fill Mara", "done")
-            run(repl, out, "fill Mara")
-            with pytest.raises(Quit):          # quit while filling leaves the sheet, then the table
-                repl.run_line("quit")
-            assert whole in out.getvalue()
-    finally:
-        i18n.set_language(was)
+    for lang, whole, one in (("es", "La hoja queda como estaba.", "La hoja de Mara queda como estaba."),
+                             ("zh", "角色卡保持原样。", "Mara 的角色卡保持原样。")):
+        repl, out = make_repl(game, seed=1, lang=lang)      # as `dusk play --lang es`: the catalog's too
+        assert one in run(repl, out, "fill Mara", "done")
+        run(repl, out, "fill Mara")
+        with pytest.raises(Quit):          # quit while filling leaves the sheet, then the table
+            repl.run_line("quit")
+        assert whole in out.getvalue()
