@@ -174,7 +174,7 @@ def test_a_vampire_the_masquerade_fight_in_chinese(tmp_path):
 def test_help_shows_an_action_s_words_and_choices_by_their_labels(tmp_path):
     """`help attack` at a Chinese table: the choices, the defaults and the group by their labels."""
     transcript = play("vampire-the-masquerade", 4, ["help attack", "attack"], tmp_path)
-    assert "[defend 无|dodge|格挡|架开|ask]" in transcript and "[aim 无|手|眼睛|头部|身体|心脏|脚]" in transcript
+    assert "[防御方式 无|闪避|格挡|架开|询问]" in transcript and "[瞄准 无|手|眼睛|头部|身体|心脏|脚]" in transcript
     assert "  WHO " in transcript and "一个 人物 的名字" in transcript
     assert "默认 无" in transcript and "默认 none" not in transcript
 
@@ -192,7 +192,7 @@ def test_help_says_every_vtm_action_parameter_s_doc_in_chinese(tmp_path):
             if param.doc is not None:
                 assert param.doc["zh"] in transcript, (name, param.name)
                 assert param.doc["en"] not in transcript, (name, param.name)
-    assert "  diff N                            一个从 0 到 10 的整数, 默认 0  攻击的难易度；0（省略）：角色卡上武器的难易度（搏斗为 6）。" \
+    assert "  难度 N                             一个从 0 到 10 的整数, 默认 0  攻击的难易度；0（省略）：角色卡上武器的难易度（搏斗为 6）。" \
         in transcript
     traits = {word for field in ruleset.entities["character"].fields
               for part in field.split("_") for word in (part, part.capitalize())}

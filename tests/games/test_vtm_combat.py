@@ -393,7 +393,7 @@ def test_real_dice_say_whose_roll_and_what_for():
     assert out.decision.prompt == "Ana attacks Kojiro (firearms) at 6: 7d10"
     out = game.answer(out.decision, [6, 7, 8, 2, 3, 9, 10])
     assert out.decision.prompt == "Kojiro defends (dodge) at 6: 6d10"
-    assert out.decision.texts["zh"] == "Kojiro 防御（dodge），难易度 6: 6d10"
+    assert out.decision.texts["zh"] == "Kojiro 防御（闪避），难易度 6: 6d10"
 
 
 def labels(outcome):
