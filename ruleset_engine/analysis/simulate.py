@@ -28,6 +28,7 @@ from ruleset_engine.i18n import _
 from ruleset_engine.ruleset import load
 from ruleset_engine.ruleset.model import Ruleset
 from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, GameError, RuleError, resolve_params
+from ruleset_engine.runtime.game_length import refuse_endless
 from ruleset_engine.runtime.params import check_named
 from ruleset_engine.runtime.program import Program, build
 from ruleset_engine.runtime.run import Run
@@ -327,6 +328,7 @@ def load_and_check(source: str, params: dict | None, sheets=()) -> tuple[Ruleset
         for key in [key for key in cache if key[0] == source]:
             del cache[key]
     loop_action(ruleset)
+    refuse_endless(ruleset, MAX_ROUNDS)     # every game past the limit: known now, refused before any game
     full_params = resolve_params(ruleset, params or {})
     brought = cell_sheets(source, tuple(str(path) for path in sheets))
     if any(p.names is not None for p in ruleset.params.values()):
