@@ -147,3 +147,43 @@ def test_every_bundled_ruleset_ends_in_lockstep_or_is_refused(path):
     summary = simulate(str(path), 12, seed=3, backend="lockstep")
     assert summary.backend == "lockstep" and summary.tally.games == 12
     assert sum(r["count"] for r in summary.to_json()["results"].values()) == 12
+
+
+# A game that may end but goes on long: lockstep plays the rounds of its few long games slowly
+# (~0.2 ms a round, measured), so a long game is said as it grows, at 10,000 rounds and ten times as many.
+LONG = """\
+ruleset: long
+title: A long game
+state: {{n: 0}}
+loop:
+  - name: turn
+    times: {rounds}
+    steps:
+      - set: {{n: n + 1}}
+end: []
+report: {{n: n}}
+"""
+
+
+def test_lockstep_tells_of_a_game_as_it_grows_long(written):
+    # 120 rounds a game, told from 10: at round 10 and round 100, once for the four games played together.
+    ruleset = written(LONG.format(rounds=120))
+    told = []
+    totals = Totals()
+    play_range(ruleset, resolve_params(ruleset, {}), 1, 0, 4, totals, DEFAULT_RUN_LIMITS, MAX_ROUNDS,
+               on_long=told.append, long_from=10)
+    assert told == [10, 100] and totals.games == 4
+
+
+def test_the_command_says_a_long_lockstep_game_goes_on(written):
+    import subprocess
+    import sys
+
+    path = written.path(LONG.format(rounds=10_000))
+    out = subprocess.run([sys.executable, "-m", "ruleset_engine", "simulate", str(path), "-n", "2",
+                          "--backend", "lockstep"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and "length in rounds: mean 10,000.0, median 10000" in out.stdout
+    assert out.stderr.splitlines()[1:] == [
+        "dusk simulate: games 0..1 (lockstep): a game has played 10,000 rounds and goes on (one past 1,000,000 "
+        "rounds stops the run); lockstep plays the rounds of a few long games slowly, --backend untraced plays "
+        "them faster"]
