@@ -337,6 +337,15 @@ def _announce_backend(backend: str, reason: str) -> None:
         print(f"  {line}", file=sys.stderr)
 
 
+def _long_game(start: int, stop: int, rounds: int, limit: int) -> None:
+    """A lockstep game grown long, said on stderr as it goes on (run in the worker that plays it)."""
+    print(_("dusk simulate: games {start}..{last} (lockstep): a game has played {rounds} rounds and goes on (one "
+            "past {limit} rounds stops the run); lockstep plays the rounds of a few long games slowly, --backend "
+            "untraced plays them faster").format(start=start, last=stop - 1, rounds=i18n.number(rounds),
+                                                 limit=i18n.number(limit)),
+          file=sys.stderr, flush=True)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     if args.n < 1 or args.workers < 1:
         print(_("dusk simulate: -n and --workers take whole numbers of 1 or more"), file=sys.stderr)
@@ -354,7 +363,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         summary = dusk.simulate(args.ruleset, args.n, args.seed, dusk.parse_sets(args.set), args.workers, progress,
                                 backend=args.backend, announce=_announce_backend, sheets=args.sheets or (),
-                                records=args.records)
+                                records=args.records, told=_long_game)
     except (dusk.DuskError, OSError) as err:
         progress.close()
         print(_("dusk simulate: {error}").format(error=err), file=sys.stderr)

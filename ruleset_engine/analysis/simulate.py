@@ -28,6 +28,7 @@ from ruleset_engine.i18n import _
 from ruleset_engine.ruleset import load
 from ruleset_engine.ruleset.model import Ruleset
 from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, GameError, RuleError, resolve_params
+from ruleset_engine.runtime.game_length import refuse_endless
 from ruleset_engine.runtime.params import check_named
 from ruleset_engine.runtime.program import Program, build
 from ruleset_engine.runtime.run import Run
@@ -161,9 +162,11 @@ def play_range(source: str, params: dict, seed: int, start: int, stop: int, shee
     return tally
 
 
-def play_pair_range(a: tuple, b: tuple, seed: int, start: int, stop: int, rows: PairRows | None = None) -> Paired:
+def play_pair_range(a: tuple, b: tuple, seed: int, start: int, stop: int, rows: PairRows | None = None,
+                    told=None) -> Paired:
     """Games start..stop-1 of two (source, params), each game on the same seed in both: their
-    summaries, and the per-game differences that make a paired comparison."""
+    summaries, and the per-game differences that make a paired comparison (untraced: `told` is
+    lockstep's, unused)."""
     first, second = cell_program(*a), cell_program(*b)
     paired = Paired()
     for i in range(start, stop):
@@ -174,8 +177,11 @@ def play_pair_range(a: tuple, b: tuple, seed: int, start: int, stop: int, rows: 
     return paired
 
 
-def play_lockstep_range(cell: tuple, seed: int, start: int, stop: int, rows: Rows | None = None) -> Totals:
-    """Games start..stop-1 of one (source, params), all at once in the lockstep backend."""
+def play_lockstep_range(cell: tuple, seed: int, start: int, stop: int, rows: Rows | None = None,
+                        told=None) -> Totals:
+    """Games start..stop-1 of one (source, params), all at once in the lockstep backend; `told(start,
+    stop, rounds, limit)` as a game of them grows long (lockstep.LONG_GAME rounds, then ten times as
+    many; `limit` the rounds a game may play)."""
     from ruleset_engine.runtime import lockstep
 
     source, params, *brought = cell
@@ -184,7 +190,8 @@ def play_lockstep_range(cell: tuple, seed: int, start: int, stop: int, rows: Row
     tally = Totals()
     try:
         lockstep.play_range(_ruleset(source), params, seed, start, stop, tally, DEFAULT_RUN_LIMITS, MAX_ROUNDS,
-                            rows=rows, sheets=sheets)
+                            rows=rows, sheets=sheets, on_long=None if told is None else
+                            lambda rounds: told(start, stop, rounds, MAX_ROUNDS))
     except lockstep.RoundLimitReached as err:
         raise SimulationError(i18n._("games {start}..{last} (lockstep, seed {seed}) stopped: {error}").format(
                                   start=start, last=stop - 1, seed=seed, error=err)) from None
@@ -218,21 +225,23 @@ def choose_backend(ruleset: Ruleset, params: dict, backend: str) -> tuple[str, s
 @dataclass(frozen=True, slots=True)
 class Task:
     """One cell of a run: a ruleset and its params (`one`), or two played on the same seeds (`pair`);
-    `records`: each game a row too (records.py)."""
+    `records`: each game a row too (records.py); `told(start, stop, rounds, limit)`: a game grown long
+    (lockstep's, whose long games' rounds are slow), a function of a module so a worker can run it."""
 
     kind: str
     cells: tuple      # ((source, params),) or ((source, params), (source, params))
     records: bool = False
+    told: object = None
 
 
 def play_task(task: Task, seed: int, start: int, stop: int):
     """A range of games: its summary, and its rows (None without records)."""
     rows = ROWS[task.kind]() if task.records else None
-    return PLAYERS[task.kind](*task.cells, seed, start, stop, rows=rows), rows
+    return PLAYERS[task.kind](*task.cells, seed, start, stop, rows=rows, told=task.told), rows
 
 
-PLAYERS = {"one": lambda cell, seed, start, stop, rows: play_range(cell[0], cell[1], seed, start, stop,
-                                                                   *cell[2:], rows=rows),
+PLAYERS = {"one": lambda cell, seed, start, stop, rows, told: play_range(cell[0], cell[1], seed, start, stop,
+                                                                         *cell[2:], rows=rows),
            "pair": play_pair_range, "lockstep": play_lockstep_range}
 EMPTY = {"one": Totals, "pair": Paired, "lockstep": Totals}
 ROWS = {"one": Rows, "pair": PairRows, "lockstep": Rows}
@@ -327,6 +336,7 @@ def load_and_check(source: str, params: dict | None, sheets=()) -> tuple[Ruleset
         for key in [key for key in cache if key[0] == source]:
             del cache[key]
     loop_action(ruleset)
+    refuse_endless(ruleset, MAX_ROUNDS)     # every game past the limit: known now, refused before any game
     full_params = resolve_params(ruleset, params or {})
     brought = cell_sheets(source, tuple(str(path) for path in sheets))
     if any(p.names is not None for p in ruleset.params.values()):
@@ -407,12 +417,16 @@ def recorded_run(tasks: list[Task], games: int, seed: int, workers: int, progres
 
 
 def simulate(source: str, games: int, seed: int = 0, params: dict | None = None, workers: int = 1,
-             progress=None, backend: str = "untraced", announce=None, sheets=(), records=None) -> Summary:
+             progress=None, backend: str = "untraced", announce=None, sheets=(), records=None,
+             told=None) -> Summary:
     """Play `games` games of the ruleset at `source`; `progress(done)` is called as games finish.
     `backend`: auto, lockstep or untraced (the command line gives auto); `announce(backend, reason)`
     is told the choice first. `sheets`: sheet files or folders, whose instances every game starts
     with (as `dusk play --sheets`), checked here before any game. `records`: a row per game
-    (records.py), written to a file (.parquet, .csv, .jsonl) or, with True, kept for `.to_frame()`."""
+    (records.py), written to a file (.parquet, .csv, .jsonl) or, with True, kept for `.to_frame()`.
+    `told(start, stop, rounds, limit)`: a lockstep game of start..stop-1 has played that many rounds
+    and goes on (said at 10,000, then ten times as many; `limit`: MAX_ROUNDS), run where the games are
+    played (a module's function)."""
     from .records import layout
 
     check_target(records)
@@ -428,7 +442,7 @@ def simulate(source: str, games: int, seed: int = 0, params: dict | None = None,
     started = time.perf_counter()
     kind = "lockstep" if chosen == "lockstep" else "one"
     cell = (source, full_params, sheets) if sheets else (source, full_params)
-    tally, = recorded_run([Task(kind, (cell,), sink is not None)], games, seed, workers, progress, sink,
+    tally, = recorded_run([Task(kind, (cell,), sink is not None, told)], games, seed, workers, progress, sink,
                           lambda k, rows: layout(rows.columns(), full_params))
     return Summary(ruleset.id, seed, games, full_params, tally, time.perf_counter() - started, chosen, reason,
                    sink, ruleset.distributions, tuple(e.result for e in ruleset.end if e.distribution),

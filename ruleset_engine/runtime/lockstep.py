@@ -59,6 +59,10 @@ from .support import too_big
 from .writer import _may_grow
 from .vectorizable import STEP_KINDS, Unsupported, _all_formulas, refusal
 
+# A game this many rounds long is told of (then at ten times as many, and so on): the rounds of the few
+# long games left in a batch cost as much as those of a full one (~0.2 ms each measured, where the
+# untraced backend plays a small ruleset's round in ~1 us), so a game near the limit of rounds takes minutes.
+LONG_GAME = 10_000
 BATCH = 32_768        # game slots played at once: a round costs ~1 ms whatever its games, so more slots
                       # spread it (4,096 -> 32,768 measured 1.5-2x on the two bundled games benchmarks/ times;
                       # peak ~70 MB and ~120 MB there: benchmarks/side_by_side.py)
@@ -129,6 +133,8 @@ class Machine:
         self.max_game_steps = run_limits.max_game_steps
         self.last_rows = None
         self.step_all = self.step_bound = self.action_games = 0
+        self.on_long = None                        # told(rounds) as a game passes long_from rounds (and x10)
+        self.long_from = LONG_GAME
         self.action = next(a for a in ruleset.actions.values() if a.plays_level)
         params = self.action.params.values()
         self.args = {p.name: p.default for p in params if not isinstance(p.default, model.Formula)}
@@ -980,8 +986,13 @@ class Machine:
         """One round of the loop action for every game in rows, and what follows it: the plan's round
         (loop_plan.py), after the limits on rounds and on a game's steps, and the action's own locals."""
         self.rounds[rows] += 1
-        if self.rounds[rows].max() > self.max_rounds:
+        most = int(self.rounds[rows].max())
+        if most > self.max_rounds:
             raise RoundLimitReached(self.max_rounds)
+        if most >= self.long_from:          # a long game is said, not waited for in silence
+            self.long_from *= 10
+            if self.on_long is not None:
+                self.on_long(most)
         if self.last_rows is not None:      # the round before: its steps added to each game's in all
             self.game_steps[self.last_rows] += self.step_all + self.step_count[self.last_rows]
             if self.game_steps[rows].max() > self.max_game_steps:
@@ -1236,12 +1247,15 @@ class RoundLimitReached(DuskError):
 
 
 def play_range(ruleset: model.Ruleset, params: dict, seed: int, start: int, stop: int, totals, run_limits,
-               max_rounds: int, batch: int = BATCH, rows=None, sheets: tuple = ()) -> None:
+               max_rounds: int, batch: int = BATCH, rows=None, sheets: tuple = (), on_long=None,
+               long_from: int = LONG_GAME) -> None:
     """Games start..stop-1 in lockstep, added to `totals` (and a row each to `rows`, if given: its
     `add_many(games, results, rounds, report)`); their dice drawn from a generator seeded by
-    (seed, start). A rule that fails is a RuleError at its place."""
+    (seed, start). A rule that fails is a RuleError at its place. `on_long(rounds)` is told when a
+    game first plays `long_from` rounds, then ten times as many, and so on (below the limit)."""
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed & (2**64 - 1), seed >> 64, start])))
     machine = Machine(ruleset, params, rng, min(batch, stop - start), run_limits, max_rounds)
+    machine.on_long, machine.long_from = on_long, long_from
     machine.brought = tuple(sheets)     # sheets the run brought (dusk simulate --sheets), made in every game
     try:
         machine.play(start, stop, totals, rows)
