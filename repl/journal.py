@@ -179,9 +179,10 @@ def _new_file(path: Path) -> SessionLock:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:       # a file where a folder must be, a folder that cannot be made
         where = f"{err.filename}: " if err.filename and str(err.filename) != str(path.parent) else ""
-        raise JournalError(f"the session file {path} cannot be created: its folder {path.parent} cannot be made "
-                           f"({where}{why(err) if not isinstance(err, FileExistsError) else 'a file, not a folder'})"
-                           ) from None
+        reason = _("a file, not a folder") if isinstance(err, FileExistsError) else why(err)
+        # TRANSLATORS: {folder} is the folder the session file goes in; {why} says why it cannot be made
+        raise JournalError(_("the session file {path} cannot be created: its folder {folder} cannot be made "
+                             "({why})").format(path=path, folder=path.parent, why=f"{where}{reason}")) from None
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
     except FileExistsError:
@@ -241,17 +242,22 @@ def _probe(path: Path) -> tuple[dict, list]:
             check = probe.execute("PRAGMA quick_check").fetchone()
             tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if check is None or check[0] != "ok":
-                raise JournalError(f"{path} is damaged (SQLite says: {check[0] if check else 'nothing'}); "
-                                   "it was left as it is")
+                if check is None:
+                    raise JournalError(_("{path} is damaged (SQLite says: nothing); it was left as it is").format(
+                        path=path))
+                # TRANSLATORS: {said} is SQLite's own report of the damage, in English
+                raise JournalError(_("{path} is damaged (SQLite says: {said}); it was left as it is").format(
+                    path=path, said=check[0]))
             if tables != {"meta", "entries"}:
-                raise JournalError(f"{path} is not a dusk session (it is another SQLite database); "
-                                   "it was left as it is")
+                raise JournalError(_("{path} is not a dusk session (it is another SQLite database); "
+                                     "it was left as it is").format(path=path))
             meta = {}
             for key, value in probe.execute("SELECT key, value FROM meta"):
                 meta[key] = validate.parsed(value, f"meta.{key}")
             if meta.get("format") not in FORMATS_READ:
-                raise JournalError(f"{path} is a session of another format ({meta.get('format')!r}); "
-                                   "it was left as it is")
+                # TRANSLATORS: {format} is the name of the format the file says it has
+                raise JournalError(_("{path} is a session of another format ({format}); "
+                                     "it was left as it is").format(path=path, format=repr(meta.get("format"))))
             validate.meta(meta)
             columns = {row[1] for row in probe.execute("PRAGMA table_info(entries)")}
             wanted = ["n", "kind", "command", "events", "game", "free_rng", "command_no", "answers"]
@@ -272,11 +278,17 @@ def _probe(path: Path) -> tuple[dict, list]:
     except JournalError:
         raise
     except validate.Damaged as err:
-        raise JournalError(f"{path} is damaged: {err}; it was left as it is") from None
+        # TRANSLATORS: {problem} is the first thing found wrong in the file (which value, and how)
+        raise JournalError(_("{path} is damaged: {problem}; it was left as it is").format(
+            path=path, problem=err)) from None
     except sqlite3.DatabaseError as err:
-        raise JournalError(f"{path} is not a dusk session ({err}); it was left as it is") from None
+        # TRANSLATORS: {problem} is SQLite's own message, in English
+        raise JournalError(_("{path} is not a dusk session ({problem}); it was left as it is").format(
+            path=path, problem=err)) from None
     except (ValueError, TypeError, RecursionError, OverflowError) as err:
-        raise JournalError(f"{path} is damaged ({err}); it was left as it is") from None
+        # TRANSLATORS: {problem} is Python's own message, in English
+        raise JournalError(_("{path} is damaged ({problem}); it was left as it is").format(
+            path=path, problem=err)) from None
     return meta, entries
 
 
@@ -314,7 +326,8 @@ class Journal:
         try:
             db = _made(path, lock, fill)
         except (sqlite3.Error, OSError) as err:
-            raise JournalError(f"the session file {path} cannot be written: {why(err)}") from None
+            raise JournalError(_("the session file {path} cannot be written: {why}").format(
+                path=path, why=why(err))) from None
         return cls(path, db, meta, lock, [])
 
     @classmethod
@@ -326,19 +339,23 @@ class Journal:
         try:
             lock = SessionLock.take(path)
         except OSError as err:
-            raise JournalError(f"{path} cannot be read: {why(err)}") from None
+            raise JournalError(_("{path} cannot be read: {why}").format(path=path, why=why(err))) from None
         if lock is None:
-            raise JournalError(f"{path} is open at {_holder_of(path)}: a session is played at one table at a "
-                               "time; leave that table first (quit or Ctrl-D there)")
+            # TRANSLATORS: {holder} is who has the session open: another dusk (pid 4711 on table-pc, since ...)
+            raise JournalError(_("{path} is open at {holder}: a session is played at one table at a time; "
+                                 "leave that table first (quit or Ctrl-D there)").format(
+                path=path, holder=_holder_of(path)))
         try:
             meta, entries = _probe(path)
             stuck = unwritable(path)
             if stuck is not None:
-                raise JournalError(
-                    f"{path} is a dusk session, but it cannot be played where it is: {stuck}, and every command "
-                    f"is saved into it as it is done. Copy it somewhere you can write "
-                    f"(cp {shlex.quote(str(path))} ~/{shlex.quote(path.name)}) "
-                    f"and resume the copy; it was left as it is")
+                # TRANSLATORS: {why} says why the file cannot be written; {source} and {name} are the
+                # file's path and name in a shell command, kept as they are
+                raise JournalError(_(
+                    "{path} is a dusk session, but it cannot be played where it is: {why}, and every command "
+                    "is saved into it as it is done. Copy it somewhere you can write (cp {source} ~/{name}) "
+                    "and resume the copy; it was left as it is").format(
+                    path=path, why=stuck, source=shlex.quote(str(path)), name=shlex.quote(path.name)))
             if accept is not None:
                 accept(meta, entries)
             db = _connect(path, "rw")
@@ -353,7 +370,8 @@ class Journal:
                     db.execute(f"ALTER TABLE entries ADD COLUMN {column}")
                 except sqlite3.DatabaseError as err:
                     db.close()
-                    raise JournalError(f"{path} cannot be written ({why(err)}); it was left as it is") from None
+                    raise JournalError(_("{path} cannot be written ({why}); it was left as it is").format(
+                        path=path, why=why(err))) from None
         except BaseException:
             lock.release()
             raise
@@ -414,7 +432,9 @@ class Journal:
         try:
             target = _made(path, lock, self.db.backup)
         except (sqlite3.Error, OSError) as err:
-            raise JournalError(f"{path} could not be written: {why(err)}; the game goes on in {self.path}") from None
+            # TRANSLATORS: {path} is the new file asked for; {current} the session file the game stays in
+            raise JournalError(_("{path} could not be written: {why}; the game goes on in {current}").format(
+                path=path, why=why(err), current=self.path)) from None
         self.close()
         self.path, self.db, self.lock = path, target, lock
         self.set_meta("holder", holder(), required=False)
@@ -447,13 +467,17 @@ def data_dir() -> Path:
     try:
         base.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise DataDirError(f"the data folder {base}{named} cannot be used: it is a file, not a folder; "
-                           "set DUSK_DATA_DIR to a folder") from None
+        # TRANSLATORS: {named} is empty, or " (DUSK_DATA_DIR)" when that variable chose the folder
+        raise DataDirError(_("the data folder {folder}{named} cannot be used: it is a file, not a folder; "
+                             "set DUSK_DATA_DIR to a folder").format(folder=base, named=named)) from None
     except OSError as err:
-        raise DataDirError(f"the data folder {base}{named} cannot be made: {why(err)}") from None
+        # TRANSLATORS: {named} is empty, or " (DUSK_DATA_DIR)" when that variable chose the folder
+        raise DataDirError(_("the data folder {folder}{named} cannot be made: {why}").format(
+            folder=base, named=named, why=why(err))) from None
     if not base.is_dir():
-        raise DataDirError(f"the data folder {base}{named} cannot be used: it is not a folder; "
-                           "set DUSK_DATA_DIR to a folder")
+        # TRANSLATORS: {named} is empty, or " (DUSK_DATA_DIR)" when that variable chose the folder
+        raise DataDirError(_("the data folder {folder}{named} cannot be used: it is not a folder; "
+                             "set DUSK_DATA_DIR to a folder").format(folder=base, named=named))
     return base
 
 
@@ -482,9 +506,11 @@ def sessions_dir() -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise DataDirError(f"the folder of sessions {path} cannot be used: it is a file, not a folder") from None
+        raise DataDirError(_("the folder of sessions {path} cannot be used: it is a file, not a folder").format(
+            path=path)) from None
     except OSError as err:
-        raise DataDirError(f"the folder of sessions {path} cannot be made: {why(err)}") from None
+        raise DataDirError(_("the folder of sessions {path} cannot be made: {why}").format(
+            path=path, why=why(err))) from None
     return path
 
 

@@ -18,6 +18,8 @@ import os
 import time
 from pathlib import Path
 
+from ruleset_engine.i18n import _
+
 
 class SessionLock:
     """The lock on one session file, held by this process until release()."""
@@ -66,14 +68,20 @@ def _host() -> str:
 def describe(info) -> str:
     """A holder as a person reads it: `pid 4711 on table-pc, since 2026-11-01 20:14`."""
     if not isinstance(info, dict):
-        return "another dusk"
+        return _("another dusk")
     parts = []
     if isinstance(info.get("pid"), int):
-        parts.append(f"pid {info['pid']}")
+        # TRANSLATORS: the process id of the dusk that has a session open
+        parts.append(_("pid {pid}").format(pid=info["pid"]))
     if isinstance(info.get("host"), str):
-        parts.append(f"on {info['host']}")
+        # TRANSLATORS: {host} is the name of the computer that has a session open
+        parts.append(_("on {host}").format(host=info["host"]))
     since = info.get("since")
     when = ""
     if isinstance(since, (int, float)) and not isinstance(since, bool) and 0 <= since < 1e11:
-        when = f", since {time.strftime('%Y-%m-%d %H:%M', time.localtime(since))}"
-    return f"another dusk ({' '.join(parts)}{when})" if parts else "another dusk"
+        # TRANSLATORS: {time} is when the session was opened there, as 2026-11-01 20:14
+        when = _(", since {time}").format(time=time.strftime("%Y-%m-%d %H:%M", time.localtime(since)))
+    if not parts:
+        return _("another dusk")
+    # TRANSLATORS: {who} is pid 4711 on table-pc; {since} is empty or ", since 2026-11-01 20:14"
+    return _("another dusk ({who}{since})").format(who=" ".join(parts), since=when)

@@ -141,8 +141,10 @@ class Session:
                 session = cls._rebuild(journal, found["ruleset"], interactive)
             except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
                 # What validate.py cannot see: values that fit their kinds but not each other.
-                raise JournalError(f"{path} is damaged: the game cannot be rebuilt from it "
-                                   f"({type(err).__name__}: {str(err)[:80]}); it was left as it is") from None
+                # TRANSLATORS: {error} is Python's own error, in English (KeyError: 'x')
+                raise JournalError(_("{path} is damaged: the game cannot be rebuilt from it ({error}); "
+                                     "it was left as it is").format(
+                    path=path, error=f"{type(err).__name__}: {str(err)[:80]}")) from None
             if found["notice"]:
                 journal.set_meta("fingerprint", fingerprint(found["ruleset"]))
         except BaseException:
@@ -216,11 +218,13 @@ class Session:
             outcome = self.game.perform(str(call["action"]), **dict(call["args"]))
             for given in entry.answers or []:
                 if outcome.decision is None:
-                    raise dusk.GameError("the action asks fewer questions than were answered")
+                    raise dusk.GameError(_("the action asks fewer questions than were answered"))
                 outcome = self.game.answer(outcome.decision, given["answer"])
         except (dusk.DuskError, KeyError, TypeError) as err:
-            raise JournalError(f"{self.journal.path}: the action left waiting ({entry.command[:40]}) cannot be "
-                               f"played again: {err}") from None
+            # TRANSLATORS: {command} is the command typed at the table, as it was typed
+            raise JournalError(_("{path}: the action left waiting ({command}) cannot be played again: "
+                                 "{problem}").format(path=self.journal.path, command=entry.command[:40],
+                                                     problem=err)) from None
         if outcome.decision is None:          # it asks less now (--force): it is done
             self._given = list(entry.answers or [])
             with self._shielded():
@@ -400,7 +404,7 @@ class Session:
     def edit(self, name: str, values: dict, command: str) -> Reply:
         """Set fields of a sheet by hand (field -> value): a command of its own, saved, undone as an
         action is; nothing is saved when nothing changes."""
-        with self._transaction(f"{command} was not done: the game is as it was before it"):
+        with self._transaction(_("{command} was not done: the game is as it was before it").format(command=command)):
             typed = self._number(command)
             self._given = []
             outcome = self.game.edit_many(name, values)
@@ -581,29 +585,40 @@ def _checked_ruleset(path: Path, meta: dict, entries: list, force: bool):
         ruleset = dusk.load(meta["source"])
     except (dusk.DuskError, OSError) as err:
         text = str(err) if isinstance(err, dusk.DuskError) else f"{err.filename or meta['source']}: {err.strerror}"
-        raise JournalError(f"{path}: its ruleset {meta['source']} cannot be loaded:\n{text}") from None
+        # TRANSLATORS: {source} is the ruleset as the session names it (a bundled id or a file); {problem} follows on
+        # lines of its own
+        raise JournalError(_("{path}: its ruleset {source} cannot be loaded:\n{problem}").format(
+            path=path, source=meta["source"], problem=text)) from None
     notice = None
     changed = []
     if ruleset.id != meta["ruleset"]:
-        changed.append(f"it is now {ruleset.id!r}, not {meta['ruleset']!r}")
+        # TRANSLATORS: {now} and {saved} are the ruleset's id now and in the saved session
+        changed.append(_("it is now {now}, not {saved}").format(now=repr(ruleset.id), saved=repr(meta["ruleset"])))
     saved = meta.get("fingerprint")
     if saved is not None and saved != fingerprint(ruleset):
-        changed.append("its rules are not the ones the session was played under")
+        changed.append(_("its rules are not the ones the session was played under"))
     if changed:
         where = ruleset.file or meta["source"]
         if not force:
-            raise JournalError(f"{path}: the ruleset {meta['source']} ({where}) changed since the session was "
-                               f"saved: {'; '.join(changed)}. It was not resumed; dusk resume --force plays on "
-                               "under the ruleset as it is now")
-        notice = (f"The ruleset {meta['source']} changed since this session was saved; --force: the game goes "
-                  "on under the ruleset as it is now")
+            # TRANSLATORS: {source} is the ruleset as the session names it; {where} its file; {changes} what
+            # changed, one or two clauses joined by "; "
+            raise JournalError(_("{path}: the ruleset {source} ({where}) changed since the session was saved: "
+                                 "{changes}. It was not resumed; dusk resume --force plays on under the ruleset "
+                                 "as it is now").format(path=path, source=meta["source"], where=where,
+                                                        changes="; ".join(changed)))
+        notice = _("The ruleset {source} changed since this session was saved; --force: the game goes on under "
+                   "the ruleset as it is now").format(source=meta["source"])
     try:
         full = dusk.resolve_params(ruleset, meta["params"])
     except dusk.DuskError as err:
-        raise JournalError(f"{path} is damaged or its ruleset changed: meta.params: {err}") from None
+        # TRANSLATORS: meta.params is the place in the session file, kept as it is
+        raise JournalError(_("{path} is damaged or its ruleset changed: meta.params: {problem}").format(
+            path=path, problem=err)) from None
     if set(full) != set(meta["params"]):
         missing = sorted(set(full) - set(meta["params"]))
-        raise JournalError(f"{path} is damaged or its ruleset changed: meta.params has no {missing[0]}")
+        # TRANSLATORS: meta.params is the place in the session file, kept as it is; {name} a param of the ruleset
+        raise JournalError(_("{path} is damaged or its ruleset changed: meta.params has no {name}").format(
+            path=path, name=missing[0]))
     names = set(BUILT_IN) | set(ruleset.entities) | set(ruleset.state) | set(ruleset.pairs)
     for entry in entries:
         if entry.kind == "setup":
@@ -613,13 +628,17 @@ def _checked_ruleset(path: Path, meta: dict, entries: list, force: bool):
         here = names | ({TIMERS} if TIMERS in values and _timed(ruleset) else set())
         if set(values) != here:
             extra, missing = sorted(set(values) - names), sorted(names - set(values))
-            what = f"has no {missing[0]}" if missing else f"holds {extra[0]}, which {ruleset.id} has not"
+            # TRANSLATORS: this and the next words follow "the game" (... changed: entry 3 (roll): the game ...)
+            what = _("has no {name}").format(name=missing[0]) if missing else \
+                _("holds {name}, which {ruleset} has not").format(name=extra[0], ruleset=ruleset.id)
         else:
             what = _value_problem(ruleset, full, values) or _records_problem(ruleset, values) \
                 or _counters_problem(ruleset, values) or _timers_problem(ruleset, values)
         if what:
-            raise JournalError(f"{path} is damaged or its ruleset changed: entry {entry.n} ({entry.command[:40]}): "
-                               f"the game {what}")
+            # TRANSLATORS: {n} is the entry's number in the file; {command} the command typed, as it was typed;
+            # {problem} what is wrong with the game saved there (has no ..., holds ...)
+            raise JournalError(_("{path} is damaged or its ruleset changed: entry {n} ({command}): the game "
+                                 "{problem}").format(path=path, n=entry.n, command=entry.command[:40], problem=what))
     return ruleset, notice
 
 
@@ -639,25 +658,26 @@ def _timers_problem(ruleset, values) -> str | None:
     timers = values[TIMERS]
     levels = len(ruleset.loop)
     if not isinstance(timers, list) or len(timers) > 100_000:
-        return f"{TIMERS} is not a list of timers"
+        return _("{where} is not a list of timers").format(where=TIMERS)
     for k, timer in enumerate(timers):
         where = f"{TIMERS}[{k}]"
         if not (isinstance(timer, list) and len(timer) == 5):
-            return f"{where} is not a timer [place, value before, stamp, level, point]"
-        place, _, stamp, level, point = timer
+            # TRANSLATORS: {where} is the place in the saved game (_timers[3]); the words in [] name the timer's parts
+            return _("{where} is not a timer [place, value before, stamp, level, point]").format(where=where)
+        place, _before, stamp, level, point = timer
         ok_place = isinstance(place, list) and (
             (len(place) == 2 and place[0] == "s" and place[1] in ruleset.state) or
             (len(place) == 4 and place[0] == "e" and place[1] in ruleset.entities
              and place[3] in ruleset.entities[place[1]].fields
              and (place[2] is None or (type(place[2]) is int and 0 <= place[2] < len(values.get(place[1]) or [])))))
         if not ok_place:
-            return f"{where} names no state variable or field of {ruleset.id}"
+            return _("{where} names no state variable or field of {ruleset}").format(where=where, ruleset=ruleset.id)
         if type(level) is not int or not 0 <= level < levels:
-            return f"{where} names no loop level"
+            return _("{where} names no loop level").format(where=where)
         if not (isinstance(stamp, list) and len(stamp) <= levels and all(type(n) is int for n in stamp)):
-            return f"{where} has no counters of the loop"
+            return _("{where} has no counters of the loop").format(where=where)
         if point is not None and type(point) is not int:
-            return f"{where} ends at no turn of the clock"
+            return _("{where} ends at no turn of the clock").format(where=where)
     return None
 
 
@@ -675,9 +695,10 @@ def _value_problem(ruleset, params: dict, values: dict) -> str | None:
     instance saved as a list or without a field, a number past 2^53, Infinity), or None."""
     kept = values.get("params")     # the params as the game reads them (a dice param: its roll)
     if not isinstance(kept, dict) or set(kept) != set(params):
-        return "holds params that are not the session's"
+        return _("holds params that are not the session's")
     found = dusk.saved_values_problem(ruleset, params, values)
-    return f"value {found}" if found else None
+    # TRANSLATORS: follows "the game"; {problem} is which value, and what is wrong with it
+    return _("value {problem}").format(problem=found) if found else None
 
 
 def _counters_problem(ruleset, values: dict) -> str | None:
@@ -687,14 +708,15 @@ def _counters_problem(ruleset, values: dict) -> str | None:
         counters = values[key]
         if not isinstance(counters, dict) or set(counters) != levels \
                 or not all(type(n) is int and 0 <= n <= 2 ** 53 for n in counters.values()):
-            return f"holds {key} in a shape it never has"
+            # TRANSLATORS: follows "the game"; {name} is the name of a value a game keeps (loop, once_per, a pair)
+            return _("holds {name} in a shape it never has").format(name=key)
     once = values["once_per"]
     depth = {action.name: [level.name for level in ruleset.loop].index(action.once_per) + 1
              for action in ruleset.actions.values() if action.once_per is not None}
     if not isinstance(once, dict) or not all(
             name in depth and isinstance(stamp, list) and len(stamp) == depth[name]
             and all(type(n) is int and 0 <= n <= 2 ** 53 for n in stamp) for name, stamp in once.items()):
-        return "holds once_per in a shape it never has"
+        return _("holds {name} in a shape it never has").format(name="once_per")
     return None
 
 
@@ -704,12 +726,14 @@ def _records_problem(ruleset, values: dict) -> str | None:
     for name, spec in ruleset.pairs.items():
         store, group = values[name], values.get(spec.between)
         if not isinstance(store, dict) or not isinstance(group, list):
-            return f"holds {name} in a shape it never has"
+            return _("holds {name} in a shape it never has").format(name=name)
         for key, record in store.items():
             ends = str(key).split(",")
             if len(ends) != 2 or not all(e.isdigit() and 1 <= int(e) <= len(group) for e in ends) \
                     or ends[0] == ends[1] or not isinstance(record, dict) or set(record) != set(spec.fields):
-                return f"holds a record of {name} it could not have made ({str(key)[:20]!r})"
+                # TRANSLATORS: follows "the game"; {key} is where the record is kept ('1,2')
+                return _("holds a record of {name} it could not have made ({key})").format(
+                    name=name, key=repr(str(key)[:20]))
     return None
 
 

@@ -26,6 +26,7 @@ import json
 import os
 from pathlib import Path
 
+from ruleset_engine.i18n import _
 from ruleset_engine.runtime import GameError
 
 EXTRA = "pip install 'dusk[data]'"
@@ -212,8 +213,9 @@ class ParquetSink(FileSink):
             self.schema = table.schema
         elif table.schema != self.schema:
             changed = next(f.name for f, g in zip(table.schema, self.schema) if f != g)
-            raise GameError(f"--records: {changed} gave true/false in some games and a number in others; a "
-                            "column of a .parquet file keeps one type (write .csv or .jsonl)")
+            # TRANSLATORS: {column} is the name of a column of the records file
+            raise GameError(_("--records: {column} gave true/false in some games and a number in others; a "
+                              "column of a .parquet file keeps one type (write .csv or .jsonl)").format(column=changed))
         self.pending.append(table)
         self.waiting += table.num_rows
         if self.waiting >= self.ROW_GROUP:
@@ -290,9 +292,11 @@ def check_target(records) -> None:
     path = str(records)
     suffix = Path(path).suffix.lower()
     if os.path.isdir(path):
-        raise GameError(f"--records {path}: a folder, not a file")
+        raise GameError(_("--records {path}: a folder, not a file").format(path=path))
     if suffix not in SINKS:
-        raise GameError(f"--records writes {', '.join(FORMATS)}: {path!r} ends otherwise")
+        # TRANSLATORS: {formats} are the file endings --records writes (.csv, .jsonl, .parquet)
+        raise GameError(_("--records writes {formats}: {path} ends otherwise").format(
+            formats=", ".join(FORMATS), path=repr(path)))
     if suffix == ".parquet":
         need("pyarrow.parquet", "--records FILE.parquet")
 

@@ -112,7 +112,8 @@ def check_arg(game, action, param: model.ActionParam, value, given: dict | None 
         instance = next((i for i in instances(game, action.params[param.over].of) if i.get("name") == who), {})
         why = over.problem(str(value), [k for k, v in instance.items() if type(v) is int], str(who or ""))
         if why is not None:
-            raise GameError(f"{name}: {why}")
+            # TRANSLATORS: {name} is the action and its parameter (heal amount); {why} what is wrong with the value
+            raise GameError(_("{name}: {why}").format(name=name, why=why))
         return str(value)
     if kind == "integer":
         try:
@@ -139,7 +140,7 @@ def check_arg(game, action, param: model.ActionParam, value, given: dict | None 
         try:
             dice.compile(str(value))
         except dice.DiceError as err:
-            raise GameError(f"{name}: {err}") from None
+            raise GameError(_("{name}: {why}").format(name=name, why=err)) from None
         return str(value)
     if kind == "entity":
         candidates = instances(game, param.of)
