@@ -245,7 +245,8 @@ def state_tables(game, style: Style) -> list:
     out.append(variables)
     for name, spec in ruleset.entities.items():
         instances = values.get(name)
-        instances = instances if isinstance(instances, list) else [instances]
+        # none made yet while a question of the setup waits: the table shows its columns, no row
+        instances = [i for i in (instances if isinstance(instances, list) else [instances]) if isinstance(i, dict)]
         title = text_of(spec.label, style) if spec.label is not None else name
         columns = ["name"] + list(spec.fields) + list(spec.tracks)
         table = RichTable(title=title, box=style.box)

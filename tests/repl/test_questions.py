@@ -218,3 +218,15 @@ def test_script_loop_echoes_a_command_after_the_short_prompt_and_an_answer_after
     assert script_loop(repl, ["turn", "0"]) == 0
     lines = out.getvalue().splitlines()
     assert lines[0] == "> turn" and lines[-2].startswith("How much do you spend?") and lines[-2].endswith("] > 0")
+
+
+def test_the_state_while_a_setup_question_waits_shows_a_group_not_made_yet(tmp_path, monkeypatch):
+    """Noche asks how many characters before it makes them: `state` then shows the group's columns
+    and no row (it once raised inside the table, a bug said instead of the state)."""
+    monkeypatch.setenv("DUSK_DATA_DIR", str(tmp_path / "data"))
+    status, lines = table("noche-de-los-vampiros", tmp_path / "game.dusk", "-c", ["state"])
+    text = "\n".join(lines)
+    assert status == 1 and "Something went wrong" not in text and not (tmp_path / "data" / "bugs.log").exists()
+    header = next(line for line in lines if "alive" in line and "dice" in line)
+    assert header.split()[1:3] == ["name", "│"]
+    assert lines[lines.index(header) + 2].startswith("╰")        # the rule under the header, then the end: no row
