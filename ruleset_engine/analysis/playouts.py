@@ -25,11 +25,12 @@ from ruleset_engine import i18n
 from ruleset_engine.ruleset import load
 from ruleset_engine.runtime import DEFAULT_RUN_LIMITS, RuleError, resolve_params
 from ruleset_engine.runtime.errors import BoundReached
+from ruleset_engine.runtime.game_length import refuse_endless
 from ruleset_engine.ruleset import walk as model_walk
 from ruleset_engine.runtime.program import build
 from ruleset_engine.runtime.support import auto_answer
 
-from .simulate import SimulationError, game_seed, loop_action, play_game
+from .simulate import MAX_ROUNDS, SimulationError, game_seed, loop_action, play_game
 
 MAX_PLAYOUTS = 1_000_000
 UNBOUNDED_SPAN = 10     # a number question with one bound open: answers within this of the other
@@ -153,6 +154,12 @@ def playouts(source: str, games: int, seed: int = 0) -> Playouts:
             limit=i18n.number(MAX_PLAYOUTS), games=i18n.number(games)))
     ruleset = load(source)
     loop_action(ruleset)
+    try:
+        refuse_endless(ruleset, MAX_ROUNDS)
+    except RuleError as err:        # every game would play to the limit (minutes each): said, none played
+        found = Playouts(ruleset.id, source, games, seed, {})
+        found.findings.append(Finding("bound", err.where, err.message))
+        return found
     program = build(ruleset, resolve_params(ruleset, {}), traced=False, run_limits=DEFAULT_RUN_LIMITS,
                     coverage=True)
     answers = RandomAnswers()

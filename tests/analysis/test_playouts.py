@@ -97,3 +97,22 @@ def test_the_docs_say_what_random_playouts_answer_to_a_text_question():
     answers = RandomAnswers()
     answers.rng.random()
     assert answers(Decision("x", "words", "text", min=1, max=20), "Beto") == "Beto"
+
+
+def test_playouts_of_a_ruleset_whose_games_cannot_end_say_so_at_once(tmp_path, monkeypatch):
+    """Every game of a clock of 200 x 100 x 60 rounds would play to the limit of 1,000,000 rounds
+    (minutes each): the playouts say so at the loop as a safety bound and play no game."""
+    import ruleset_engine.analysis.playouts as module
+
+    path = tmp_path / "clock.yaml"
+    path.write_text("ruleset: clock\ntitle: A clock\nstate: {n: 0}\nloop:\n  - {name: night, max: 200}\n"
+                    "  - {name: scene, max: 100}\n  - name: turn\n    max: 60\n    steps:\n      - set: {n: n + 1}\n")
+
+    def played(*args, **kwargs):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(module, "play_game", played)
+    found = playouts(str(path), 3)
+    assert [(f.kind, f.where.line) for f in found.findings] == [("bound", 5)] and found.failed
+    assert "every game would go past 1,000,000 rounds" in found.findings[0].message
+    assert "1,200,000 rounds (night 200 x scene 100 x turn 60)" in found.findings[0].message
