@@ -68,8 +68,8 @@ def event(e: dict, style: Style, innermost: str | None = None, labels: dict | No
     mark = _(" (undone)") if e.get("undone") else ""
     if kind in ("roll", "free-roll"):
         label = text_of(e.get("label"), style) if e.get("label") is not None else (e.get("name") or None)
-        if label and label.startswith("params."):
-            label = label[len("params."):]
+        if label and label.startswith("params.") and e.get("label") is None:
+            label = named(label[len("params."):], style)      # a dice param rolled at the start, by its word
         if kind == "roll" and label and e.get("dice"):
             return named_roll(e, label + mark, style)
         if kind == "free-roll" and (e.get("secret") or e.get("who")):

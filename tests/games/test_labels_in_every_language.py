@@ -92,9 +92,12 @@ SPANISH_ROWS = ["nombre", "vampiros", "tiempo", "azules_guardados", "cazando", "
                 "medianoches", "ronda", "nombre", "hunter"]
 
 
-@pytest.mark.parametrize("lang, rows, life", [("zh", CHINESE_ROWS, "生命"), ("es", SPANISH_ROWS, "vida")])
-def test_the_state_screen_shows_no_english_name(lang, rows, life, tmp_path):
+@pytest.mark.parametrize("lang, rows, life, rolled", [("zh", CHINESE_ROWS, "生命", "初始生命"),
+                                                     ("es", SPANISH_ROWS, "vida", "vida_inicial")])
+def test_the_state_screen_shows_no_english_name(lang, rows, life, rolled, tmp_path):
     transcript = state_screen(lang, tmp_path)
+    # the dice param rolled at the start (life_roll), shown by its word before the first screen
+    assert re.search(rf"^{rolled}  \d+→\d+", transcript, re.M) and "life_roll" not in transcript
     assert first_cells(transcript) == rows
     english = set(dusk.load("attack-of-the-vampires").state) | {"loop.round", "round"}
     assert not english & set(first_cells(transcript))
