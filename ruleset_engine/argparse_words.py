@@ -159,38 +159,24 @@ class CommandParser(Parser):
         for call, args, kwargs in kept or ():
             call(*args, **kwargs)
 
-    def _made_now(self) -> None:
-        if not self._building:
+
+def _making_first(name: str, unless_building: bool):
+    """argparse's method `name`, after the parser's kept arguments are made (a group's method: not
+    while argparse's own __init__ makes its two default groups)."""
+    inherited = getattr(Parser, name)
+
+    def method(self, *args, **kwargs):
+        if not (unless_building and self._building):
             self._made()
+        return inherited(self, *args, **kwargs)
 
-    def add_argument_group(self, *args, **kwargs):
-        self._made_now()
-        return super().add_argument_group(*args, **kwargs)
+    method.__name__ = name
+    return method
 
-    def add_mutually_exclusive_group(self, *args, **kwargs):
-        self._made_now()
-        return super().add_mutually_exclusive_group(*args, **kwargs)
 
-    def add_subparsers(self, *args, **kwargs):
-        self._made_now()
-        return super().add_subparsers(*args, **kwargs)
-
-    def parse_known_args(self, *args, **kwargs):
-        self._made()
-        return super().parse_known_args(*args, **kwargs)
-
-    def parse_known_intermixed_args(self, *args, **kwargs):
-        self._made()
-        return super().parse_known_intermixed_args(*args, **kwargs)
-
-    def format_usage(self):
-        self._made()
-        return super().format_usage()
-
-    def format_help(self):
-        self._made()
-        return super().format_help()
-
-    def get_default(self, dest):
-        self._made()
-        return super().get_default(dest)
+# Every way argparse uses a parser, and every way to add arguments other than add_argument.
+for _name in ("parse_known_args", "parse_known_intermixed_args", "format_usage", "format_help", "get_default"):
+    setattr(CommandParser, _name, _making_first(_name, False))
+for _name in ("add_argument_group", "add_mutually_exclusive_group", "add_subparsers"):
+    setattr(CommandParser, _name, _making_first(_name, True))
+del _name
